@@ -1,0 +1,71 @@
+import streamlit as st
+
+from app.services import data as data_service
+from app.ui.report import show_report
+from app.ui.text import md_escape
+from embedcore import datasets
+
+st.title("Data")
+st.markdown(
+    """
+Every technique needs data in one of a few shapes. Upload a file with **Your data**
+in the sidebar and read it here as any of them: you see how many rows were read,
+the type of each column, a preview, and every row that was left out with the reason.
+A file the lab cannot use gets a message that says what to fix; nothing is cut
+short without saying so, and large files are sampled with a notice.
+"""
+)
+
+EXAMPLES = {
+    "vectors": ("points.csv", "x,y,z,name\n0.1,0.2,0.3,apple\n0.4,0.1,0.9,pear\n"),
+    "sets": ("baskets.tsv", "meat\tchorizo salami\nfruit\tbanana,apple,pear\n"),
+    "playlists": ("playlists.txt", "song1 song2 song3\nsong3 song1\n"),
+    "table": ("tips.csv", "day,tip\nMon,1.5\nSat,3.0\n"),
+    "documents": ("corpus.txt", "the cat sat on the mat\ndogs chase cats\n"),
+}
+GUESS = {".npy": "vectors", ".vec": "vectors", ".w2v": "vectors", ".parquet": "table", ".txt": "documents"}
+
+with st.expander("Accepted formats, with a tiny example of each"):
+    for kind, (fname, example) in EXAMPLES.items():
+        st.markdown(f"**{data_service.KIND_LABELS[kind]}**, e.g. `{fname}`")
+        st.code(example, language=None)
+    st.markdown(
+        "Vectors may also be a `.npy` array (plain numbers only: the lab never loads "
+        "pickled objects), the word2vec text format (`word v1 v2 ...`, with an optional "
+        "`count dim` first line), or an Embedding Projector pair: upload the vectors TSV "
+        "and a metadata TSV whose name contains `metadata` together."
+    )
+
+upload = data_service.current_upload()
+kinds = list(data_service.READERS)
+if upload is None:
+    st.info(
+        "No upload yet: drop a file on **Your data** in the sidebar. Meanwhile, here is "
+        "how a bundled data set reads.",
+        icon=":material/upload_file:",
+    )
+    ids = list(datasets.DATASETS)
+    chosen = st.selectbox(
+        "Bundled data set", ids, format_func=lambda i: datasets.DATASETS[i].title, key="data.bundled"
+    )
+    st.caption(datasets.DATASETS[chosen].description)
+    show_report(data_service.bundled(chosen, data_service.seed()), key="data.report")
+else:
+    suffix = "." + upload.names[0].rsplit(".", 1)[-1].lower() if "." in upload.names[0] else ""
+    guess = "vectors" if len(upload.names) > 1 else GUESS.get(suffix, "vectors")
+    kind = st.radio(
+        "Read it as",
+        kinds,
+        index=kinds.index(guess),
+        format_func=data_service.KIND_LABELS.get,
+        key="data.kind",
+        horizontal=True,
+    )
+    result, error = data_service.parse_upload(kind, upload.digest, upload, data_service.seed())
+    st.subheader(md_escape(upload.label))
+    if error is not None:
+        st.error(md_escape(error), icon=":material/error:")
+        st.caption("Fix the file and upload it again, or try reading it as another kind of data above.")
+    else:
+        st.success(f"Read as {data_service.KIND_LABELS[kind].split(' (')[0].lower()}.", icon=":material/check:")
+        show_report(result, key="data.report")

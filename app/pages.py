@@ -1,0 +1,38 @@
+"""The page registry: one line here adds a page to the app and to every test layer.
+
+The app's navigation, the AppTest suite and the browser test all iterate
+over :data:`PAGES`, so a page that is listed is shown and tested, and a page
+that is not listed does not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    path: str  # relative to app/
+    title: str
+    icon: str
+    section: str
+    url: str
+    blurb: str
+    default: bool = False
+
+
+PAGES: list[PageSpec] = [
+    PageSpec("app_pages/home.py", "Home", ":material/home:", "Lab", "home", "What the lab is for and where to start.", default=True),
+    PageSpec("app_pages/data.py", "Data", ":material/upload_file:", "Lab", "data", "Upload your own file and see exactly how it was read."),
+]
+
+SECTION_ORDER = ["Lab", "Sets", "Categories", "Manifolds", "Words", "Playlists", "Foundations"]
+
+
+def pages_by_section() -> dict[str, list[PageSpec]]:
+    out: dict[str, list[PageSpec]] = {}
+    for section in SECTION_ORDER:
+        found = [p for p in PAGES if p.section == section]
+        if found:
+            out[section] = found
+    return out

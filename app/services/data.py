@@ -1,0 +1,102 @@
+"""Cached access to bundled data sets and to the person's upload.
+
+The only place pages get data from. Cached functions take hashable
+primitives (a data-set id, an upload digest, a seed); the upload's bytes are
+passed unhashed next to their digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import streamlit as st
+
+from embedcore import datasets, io
+
+#: How each kind of data is read from an upload.
+READERS = {
+    "vectors": "read_vectors",
+    "sets": "read_sets",
+    "playlists": "read_playlists",
+    "table": "read_table",
+    "documents": "read_documents",
+}
+KIND_LABELS = {
+    "vectors": "Vectors (CSV, TSV, .npy, word2vec, Embedding Projector pair)",
+    "sets": "Sets of items (one set per line)",
+    "playlists": "Playlists (one per line)",
+    "table": "Table (CSV, TSV, Parquet)",
+    "documents": "Text (one document per line)",
+}
+
+
+@dataclass(frozen=True)
+class Upload:
+    """The files a person uploaded, with a digest that identifies their bytes."""
+
+    names: tuple[str, ...]
+    blobs: tuple[bytes, ...]
+    digest: str
+
+    @property
+    def label(self) -> str:
+        return " + ".join(self.names)
+
+
+def make_upload(files) -> Upload | None:
+    if not files:
+        return None
+    files = list(files)
+    names = tuple(f.name for f in files)
+    blobs = tuple(bytes(f.getvalue()) for f in files)
+    h = hashlib.sha1()
+    for n, b in zip(names, blobs):
+        h.update(n.encode())
+        h.update(b)
+    return Upload(names, blobs, h.hexdigest())
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def bundled(dataset_id: str, seed: int = 0):
+    """A bundled data set by id."""
+    return datasets.load(dataset_id, seed=seed)
+
+
+def _split_projector_pair(upload: Upload):
+    """Two files: the one whose name mentions 'meta' is the projector metadata."""
+    meta = [i for i, n in enumerate(upload.names) if "meta" in n.lower()]
+    if len(upload.names) != 2 or len(meta) != 1:
+        raise io.DataError(
+            f"Got {len(upload.names)} files ({upload.label}). Upload one file, or an Embedding "
+            "Projector pair: a vectors TSV and a metadata TSV whose name contains 'metadata'."
+        )
+    m = meta[0]
+    v = 1 - m
+    return (upload.blobs[v], upload.names[v]), (upload.blobs[m], upload.names[m])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def parse_upload(kind: str, digest: str, _upload: Upload, seed: int = 0):
+    """Read the upload as ``kind``: returns (result, None) or (None, error message)."""
+    try:
+        if kind == "vectors" and len(_upload.names) > 1:
+            (vb, vn), (mb, mn) = _split_projector_pair(_upload)
+            return io.read_vectors(vb, vn, metadata=mb, metadata_filename=mn, seed=seed), None
+        if len(_upload.names) > 1:
+            raise io.DataError(
+                f"Got {len(_upload.names)} files; only vectors take two (an Embedding Projector "
+                "pair). Upload one file for this kind of data."
+            )
+        reader = getattr(io, READERS[kind])
+        return reader(_upload.blobs[0], _upload.names[0], seed=seed), None
+    except io.DataError as err:
+        return None, str(err)
+
+
+def current_upload() -> Upload | None:
+    return st.session_state.get("global.upload_obj")
+
+
+def seed() -> int:
+    return int(st.session_state.get("global.seed", 0))

@@ -1,0 +1,35 @@
+"""Embedding Lab: the frame every page runs inside."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+# `streamlit run app/streamlit_app.py` puts app/ on the path, not the project root.
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:
+    sys.path.insert(0, str(_ROOT))
+
+from app.pages import pages_by_section  # noqa: E402
+from app.ui.sidebar import shared_sidebar  # noqa: E402
+
+st.set_page_config(
+    page_title="Embedding Lab",
+    page_icon=":material/scatter_plot:",
+    layout="wide",
+    initial_sidebar_state="expanded",
+)
+
+_HERE = Path(__file__).resolve().parent
+navigation = {
+    section: [
+        st.Page(_HERE / p.path, title=p.title, icon=p.icon, url_path=p.url, default=p.default)
+        for p in specs
+    ]
+    for section, specs in pages_by_section().items()
+}
+page = st.navigation(navigation)
+shared_sidebar()
+page.run()

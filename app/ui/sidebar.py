@@ -1,0 +1,82 @@
+"""The shared sidebar and the per-page data-source picker."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.services import data as data_service
+from app.ui.text import md_escape
+from embedcore import datasets
+
+UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "npy", "vec", "w2v", "parquet"]
+
+
+def _sync_seed_to_url() -> None:
+    st.query_params["seed"] = str(st.session_state["global.seed"])
+
+
+def shared_sidebar() -> None:
+    """Seed and upload, shown on every page."""
+    if "global.seed" not in st.session_state:
+        try:
+            st.session_state["global.seed"] = int(st.query_params.get("seed", 0))
+        except ValueError:
+            st.session_state["global.seed"] = 0
+    with st.sidebar:
+        st.number_input(
+            "Random seed",
+            min_value=0,
+            max_value=2**31 - 1,
+            step=1,
+            key="global.seed",
+            on_change=_sync_seed_to_url,
+            help="Every random choice in the lab (hyperplanes, samples, initialisations) "
+            "follows this seed: the same seed redraws the same pictures.",
+        )
+        files = st.file_uploader(
+            "Your data",
+            type=UPLOAD_TYPES,
+            accept_multiple_files=True,
+            key="global.upload",
+            help="Upload one file (or an Embedding Projector vectors + metadata pair). "
+            "The Data page shows how it was read; every page that can use it lists it as a data source.",
+        )
+        st.session_state["global.upload_obj"] = data_service.make_upload(files)
+
+
+def data_source(kind: str, page: str, default: str | None = None, allowed: list[str] | None = None):
+    """A sidebar select box of bundled data sets of ``kind`` plus the upload.
+
+    Returns ``(source_id, data)``; when the upload cannot be read as ``kind``
+    it shows the reason with ``st.error`` and falls back to the first bundled set.
+    """
+    options = [d for d in datasets.datasets_of_kind(kind) if allowed is None or d.id in allowed]
+    ids = [d.id for d in options]
+    titles = {d.id: d.title for d in options}
+    upload = data_service.current_upload()
+    if upload is not None:
+        ids.append("upload")
+        titles["upload"] = f"Your upload: {upload.label}"
+    key = f"{page}.dataset"
+    if key in st.session_state and st.session_state[key] not in ids:
+        del st.session_state[key]
+    chosen = st.sidebar.selectbox(
+        "Data set",
+        ids,
+        index=ids.index("upload") if upload is not None and key not in st.session_state else ids.index(default or ids[0]),
+        format_func=titles.get,
+        key=key,
+    )
+    seed = data_service.seed()
+    if chosen == "upload":
+        result, error = data_service.parse_upload(kind, upload.digest, upload, seed)
+        if error is None:
+            for notice in result.notices:
+                st.sidebar.info(notice)
+            return "upload", result
+        st.error(
+            f"Your upload cannot be used here as {data_service.KIND_LABELS[kind].lower()}: "
+            f"{md_escape(error)}\n\nShowing the bundled '{titles[ids[0]]}' data meanwhile."
+        )
+        chosen = ids[0]
+    return chosen, data_service.bundled(chosen, seed)

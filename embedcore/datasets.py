@@ -1,0 +1,291 @@
+"""Bundled and package-shipped data sets, and synthetic generators.
+
+Everything here works offline: files come from ``data/`` in this repository,
+from scikit-learn, plotly and gensim's test data, or are generated. Every
+loader returns the same result types as :mod:`embedcore.io`, so a page treats
+bundled data and uploads alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from .io import DocumentData, SetData, TableData, VectorData, read_documents, read_table
+
+__all__ = [
+    "DATA_DIR",
+    "Dataset",
+    "DATASETS",
+    "datasets_of_kind",
+    "load",
+    "load_digits",
+    "make_swiss_roll",
+    "make_s_curve",
+    "load_baskets",
+    "load_hotdog",
+    "load_tips",
+    "load_gapminder",
+    "load_corpus",
+    "load_word_pairs",
+    "gensim_datapath",
+]
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A named data set a page can offer: its kind, a title, a description and a loader."""
+
+    id: str
+    kind: str  # "vectors" | "sets" | "table" | "documents"
+    title: str
+    description: str
+    loader: Callable[..., object]
+
+
+def gensim_datapath(name: str) -> Path:
+    """Path of a file in gensim's bundled test data (no download)."""
+    from gensim.test.utils import datapath
+
+    return Path(datapath(name))
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+def load_digits(seed: int = 0) -> VectorData:
+    """scikit-learn's 1,797 handwritten digits as 64-dimensional vectors (8 x 8 pixels, 0-16)."""
+    from sklearn.datasets import load_digits as _load
+
+    d = _load()
+    meta = pd.DataFrame({"label": d.target.astype(str)})
+    return VectorData(
+        "digits",
+        X=d.data.astype(np.float64),
+        meta=meta,
+        columns=[f"px{r}{c}" for r in range(8) for c in range(8)],
+    )
+
+
+def _manifold(kind: str, n: int, noise: float, seed: int) -> VectorData:
+    from sklearn import datasets as skd
+
+    gen = {"swiss_roll": skd.make_swiss_roll, "s_curve": skd.make_s_curve}[kind]
+    X, t = gen(n_samples=n, noise=noise, random_state=seed)
+    return VectorData(kind, X=X, meta=pd.DataFrame({"t": t}), columns=["x", "y", "z"])
+
+
+def make_swiss_roll(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
+    """A 2-D sheet rolled up in 3-D; ``meta['t']`` is the position along the roll."""
+    return _manifold("swiss_roll", n_samples, noise, seed)
+
+
+def make_s_curve(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
+    """A 2-D sheet bent into an S in 3-D; ``meta['t']`` is the position along the S."""
+    return _manifold("s_curve", n_samples, noise, seed)
+
+
+# --------------------------------------------------------------------------- sets
+
+
+#: The seed's toy food embedding (3-D) and baskets.
+BASKET_ITEMS = {
+    "chorizo": [0.2, -0.4, 0.15],
+    "banana": [0.7, -1.2, 2.56],
+    "sourdough": [0.9, 0.1, 0.04],
+}
+BASKETS = [
+    ["chorizo", "banana"],
+    ["sourdough"],
+    ["banana", "banana", "banana"],
+    ["banana", "chorizo", "sourdough", "sourdough"],
+]
+
+
+@dataclass
+class ItemSets:
+    """Item vectors with sets of items over them (what EMDE sketches)."""
+
+    name: str
+    items: list[str]
+    vectors: np.ndarray
+    sets: list[list[str]]
+    labels: list[str] | None = None
+    weights: list[list[float]] | None = None
+    description: str = ""
+
+
+def load_baskets(seed: int = 0) -> ItemSets:
+    """Three foods in 3-D and four shopping baskets (the EMDE post's example)."""
+    items = list(BASKET_ITEMS)
+    return ItemSets(
+        "baskets",
+        items,
+        np.array([BASKET_ITEMS[k] for k in items]),
+        [list(b) for b in BASKETS],
+        labels=None,
+        description="Three foods in 3-D and four baskets, from the EMDE post.",
+    )
+
+
+def load_hotdog(n_points: int = 200, n_sets: int = 300, seed: int = 0) -> ItemSets:
+    """Sets with equal means but different densities.
+
+    Items lie on a line from "bun" (left) through "hot dog" (middle) to
+    "frankfurter" (right), with some spread. A *hot dog* person likes items
+    near the middle; a *separately* person likes buns and frankfurters, never
+    the middle. Both kinds of set have the same mean vector, so the mean
+    cannot tell them apart while a density sketch can.
+    """
+    rng = np.random.default_rng(seed)
+    t = np.linspace(-1.0, 1.0, n_points)
+    vectors = np.column_stack([t, 0.15 * rng.standard_normal(n_points)])
+    names = [f"{'bun' if x < -0.35 else 'frankfurter' if x > 0.35 else 'hot dog'} {i}" for i, x in enumerate(t)]
+    middle = np.flatnonzero(np.abs(t) < 0.3)
+    left = np.flatnonzero(t < -0.55)
+    right = np.flatnonzero(t > 0.55)
+    sets, labels = [], []
+    for s in range(n_sets):
+        k = int(rng.integers(4, 9))
+        if s % 2 == 0:
+            picked = rng.choice(middle, size=k, replace=False)
+            labels.append("hot dog")
+        else:
+            a = rng.choice(left, size=k // 2, replace=False)
+            # mirror the left picks so the set's mean stays near zero
+            b = n_points - 1 - a
+            picked = np.concatenate([a, b])
+            labels.append("bun and frankfurter")
+        sets.append([names[i] for i in picked])
+    return ItemSets(
+        "hotdog",
+        names,
+        vectors,
+        sets,
+        labels,
+        description="Equal means, different densities: hot-dog lovers versus bun-and-frankfurter lovers.",
+    )
+
+
+def load_digit_ink(seed: int = 0) -> ItemSets:
+    """scikit-learn's digits read as sets of ink positions.
+
+    Items are the 64 pixel positions as 2-D points (column, -row); each image
+    is the set of its inked pixels weighted by intensity; the label is the digit.
+    """
+    from sklearn.datasets import load_digits as _load
+
+    d = _load()
+    rows, cols = np.divmod(np.arange(64), 8)
+    vectors = np.column_stack([cols, -rows]).astype(np.float64)
+    items = [f"r{r}c{c}" for r, c in zip(rows, cols)]
+    nz = d.data > 0
+    sets = [[items[j] for j in np.flatnonzero(row)] for row in nz]
+    weights = [list(d.data[i, nz[i]].astype(float)) for i in range(len(d.data))]
+    return ItemSets(
+        "digit_ink",
+        items,
+        vectors,
+        sets,
+        [str(t) for t in d.target],
+        weights,
+        description="1,797 digit images as weighted sets of their 64 pixel positions.",
+    )
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def load_tips(seed: int = 0) -> TableData:
+    """plotly's restaurant tips (244 bills): day, time, size, total bill, tip."""
+    import plotly.data
+
+    return TableData("tips", frame=plotly.data.tips())
+
+
+def load_gapminder(seed: int = 0) -> TableData:
+    """plotly's gapminder: 142 countries every five years, life expectancy, GDP per capita."""
+    import plotly.data
+
+    frame = plotly.data.gapminder()
+    frame = frame.drop(columns=[c for c in ("iso_alpha", "iso_num") if c in frame.columns])
+    return TableData("gapminder", frame=frame)
+
+
+def load_table_file(filename: str) -> TableData:
+    """A table from ``data/``."""
+    return read_table(DATA_DIR / filename)
+
+
+# --------------------------------------------------------------------------- text
+
+
+_CORPORA = {
+    "lee": ("lee_background.cor", "Lee background corpus: 300 Australian news articles"),
+    "head500": ("head500.noblanks.cor", "First 500 articles of an English Wikipedia dump (text8 style)"),
+}
+
+
+def load_corpus(name: str = "lee", seed: int = 0) -> DocumentData:
+    """A corpus from gensim's test data, one document per line."""
+    if name not in _CORPORA:
+        raise ValueError(f"Unknown corpus {name!r}; choose one of {sorted(_CORPORA)}.")
+    return read_documents(gensim_datapath(_CORPORA[name][0]), filename=f"{name} corpus")
+
+
+def load_word_pairs(name: str = "wordsim353") -> pd.DataFrame:
+    """Word-similarity judgements shipped with gensim: columns word1, word2, score."""
+    files = {"wordsim353": "wordsim353.tsv", "simlex999": "simlex999.txt"}
+    path = gensim_datapath(files[name])
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) < 3:
+            continue
+        try:
+            rows.append((parts[0].lower(), parts[1].lower(), float(parts[2])))
+        except ValueError:
+            continue  # a header line
+    return pd.DataFrame(rows, columns=["word1", "word2", "score"])
+
+
+# --------------------------------------------------------------------------- registry
+
+
+DATASETS: dict[str, Dataset] = {
+    d.id: d
+    for d in [
+        Dataset("digits", "vectors", "Digits (8x8 images)", "1,797 handwritten digits, 64 pixel intensities each, labelled 0-9 (scikit-learn).", load_digits),
+        Dataset("swiss_roll", "vectors", "Swiss roll", "1,500 points on a rolled-up sheet in 3-D, coloured by position along the roll (generated).", make_swiss_roll),
+        Dataset("s_curve", "vectors", "S-curve", "1,500 points on an S-shaped sheet in 3-D (generated).", make_s_curve),
+        Dataset("baskets", "sets", "Food baskets (toy)", "Three foods and four baskets from the EMDE post.", load_baskets),
+        Dataset("hotdog", "sets", "Hot dog vs bun and frankfurter", "Two kinds of set with equal means but different densities (generated).", load_hotdog),
+        Dataset("digit_ink", "sets", "Digits as ink sets", "Each digit image as the weighted set of its inked pixel positions (scikit-learn).", load_digit_ink),
+        Dataset("tips", "table", "Restaurant tips", "244 restaurant bills: day, time, party size, bill and tip (plotly).", load_tips),
+        Dataset("gapminder", "table", "Gapminder", "142 countries, 1952-2007: continent, life expectancy, population, GDP per capita (plotly).", load_gapminder),
+        Dataset("lee", "documents", "Lee news corpus", "300 Australian news articles, one per line (gensim test data).", lambda seed=0: load_corpus("lee")),
+        Dataset("head500", "documents", "Wikipedia head500", "The first 500 articles of a Wikipedia dump, one per line (gensim test data).", lambda seed=0: load_corpus("head500")),
+    ]
+}
+
+
+def datasets_of_kind(kind: str) -> list[Dataset]:
+    """The bundled data sets of one kind, in display order."""
+    return [d for d in DATASETS.values() if d.kind == kind]
+
+
+def load(dataset_id: str, seed: int = 0):
+    """Load a bundled data set by id."""
+    try:
+        ds = DATASETS[dataset_id]
+    except KeyError:
+        raise ValueError(f"Unknown data set {dataset_id!r}; choose one of {sorted(DATASETS)}.") from None
+    return ds.loader(seed=seed)

@@ -1,0 +1,872 @@
+"""Parsing and validation of every file a person can give the lab.
+
+Every reader accepts a path, raw bytes, or a file-like object with ``read`` or
+``getvalue`` (such as Streamlit's ``UploadedFile``), and raises exactly one
+exception type, :class:`DataError`, whose message names the file, the line or
+column and the offending value, and says what to change.
+
+Nothing is dropped or shortened silently: every reader returns its result
+with ``notices`` (sentences for a person) and ``dropped`` (reason -> count).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "DataError",
+    "VectorData",
+    "SetData",
+    "PlaylistData",
+    "read_vectors",
+    "read_sets",
+    "read_playlists",
+    "read_table",
+    "read_documents",
+    "MAX_BYTES",
+    "Report",
+    "describe",
+]
+
+#: Largest file any reader accepts; larger files are refused, never cut.
+MAX_BYTES = 200 * 2**20
+#: Rows above which vector files are sampled (with a notice) rather than used whole.
+MAX_VECTOR_ROWS = 200_000
+
+_NA_TOKENS = frozenset({"", "na", "nan", "null", "none", "n/a", "-"})
+_MAGIC = [
+    (b"\x93NUMPY", "a NumPy .npy file", ".npy"),
+    (b"PAR1", "a Parquet file", ".parquet"),
+    (b"PK\x03\x04", "a ZIP archive (an .xlsx or .npz file?)", ".zip"),
+    (b"\x89PNG", "a PNG image", ".png"),
+    (b"\xff\xd8\xff", "a JPEG image", ".jpg"),
+    (b"%PDF", "a PDF document", ".pdf"),
+    (b"\x1f\x8b", "a gzip-compressed file", ".gz"),
+    (b"BZh", "a bzip2-compressed file", ".bz2"),
+]
+
+
+class DataError(ValueError):
+    """A file that cannot be used as given; the message says what to fix."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class _Parsed:
+    name: str
+    notices: list[str] = field(default_factory=list, kw_only=True)
+    dropped: dict[str, int] = field(default_factory=dict, kw_only=True)
+
+
+@dataclass
+class VectorData(_Parsed):
+    """Vectors read from a file: ``X`` (n x d float64) and optional ``meta``."""
+
+    X: np.ndarray
+    meta: pd.DataFrame | None = None
+    columns: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SetData(_Parsed):
+    """Sets of item names, one per line, with optional labels."""
+
+    sets: list[list[str]]
+    labels: list[str] | None = None
+
+
+@dataclass
+class PlaylistData(_Parsed):
+    """Playlists as lists of song names, one per line."""
+
+    playlists: list[list[str]]
+
+    def __len__(self) -> int:
+        return len(self.playlists)
+
+    def __iter__(self):
+        return iter(self.playlists)
+
+    def __getitem__(self, i):
+        return self.playlists[i]
+
+
+@dataclass
+class TableData(_Parsed):
+    frame: pd.DataFrame
+
+
+@dataclass
+class DocumentData(_Parsed):
+    documents: list[str]
+
+
+# --------------------------------------------------------------------------- bytes
+
+
+def _source_bytes(source: Any, filename: str | None) -> tuple[bytes, str]:
+    """Return the raw bytes of ``source`` and a name to use in messages."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        name = filename or "upload"
+    elif isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not path.is_file():
+            raise DataError(f"{path}: no such file. Check the path.")
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise DataError(_too_big(filename or path.name, size))
+        data = path.read_bytes()
+        name = filename or path.name
+    elif hasattr(source, "getvalue"):
+        data = bytes(source.getvalue())
+        name = filename or getattr(source, "name", None) or "upload"
+    elif hasattr(source, "read"):
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        name = filename or getattr(source, "name", None) or "upload"
+    else:
+        raise DataError(
+            f"Cannot read a {type(source).__name__}; give a file path, bytes or an uploaded file."
+        )
+    if len(data) > MAX_BYTES:
+        raise DataError(_too_big(name, len(data)))
+    return data, str(name)
+
+
+def _too_big(name: str, size: int) -> str:
+    return (
+        f"{name} is {size / 2**20:.0f} MB; the lab reads files up to "
+        f"{MAX_BYTES / 2**20:.0f} MB. Sample or split it before uploading."
+    )
+
+
+def _ext(name: str) -> str:
+    return Path(name).suffix.lower()
+
+
+def _sniff_binary(data: bytes) -> tuple[str, str] | None:
+    for magic, what, ext in _MAGIC:
+        if data.startswith(magic):
+            return what, ext
+    if b"\x00" in data[:4096]:
+        return "a binary file", ""
+    return None
+
+
+def _decode(data: bytes, name: str, expected: str) -> str:
+    """Bytes -> text, refusing binary content and naming the first bad byte."""
+    found = _sniff_binary(data)
+    if found:
+        what, ext = found
+        fix = f"Rename it to {ext} if it is one." if ext == ".npy" else f"Upload {expected} instead."
+        raise DataError(f"{name} should be {expected}, but its content is {what}. {fix}")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise DataError(
+            f"{name}, line {line}: byte 0x{data[err.start]:02x} is not UTF-8 text. "
+            "Save the file with UTF-8 encoding (in Excel: 'CSV UTF-8')."
+        ) from None
+    return text
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _lines(text: str) -> list[str]:
+    # splitlines also understands Windows (\r\n) and old Mac (\r) newlines.
+    return text.splitlines()
+
+
+# --------------------------------------------------------------------------- tables of text
+
+
+def _is_number(cells: pd.Series) -> np.ndarray:
+    return pd.to_numeric(cells, errors="coerce").notna().to_numpy() | _is_na(cells)
+
+
+def _is_na(cells: pd.Series) -> np.ndarray:
+    return cells.str.strip().str.lower().isin(_NA_TOKENS).to_numpy()
+
+
+def _separator(name: str, first_line: str) -> str | None:
+    ext = _ext(name)
+    if ext in (".tsv", ".tab"):
+        return "\t"
+    if "\t" in first_line:
+        return "\t"
+    if ext == ".csv" and ";" in first_line and "," not in first_line:
+        return ";"
+    if "," in first_line:
+        return ","
+    return None  # runs of whitespace
+
+
+def _field_counts(lines: list[str], sep: str | None) -> np.ndarray:
+    if sep is None:
+        return np.fromiter((len(ln.split()) for ln in lines), dtype=np.int64, count=len(lines))
+    if not any('"' in ln for ln in lines[:1000]) and '"' not in "".join(lines[1000:1001]):
+        return np.fromiter((ln.count(sep) + 1 for ln in lines), dtype=np.int64, count=len(lines))
+    return np.array([len(row) for row in csv.reader(lines, delimiter=sep)], dtype=np.int64)
+
+
+def _text_grid(text: str, name: str, head_rows: int | None = None):
+    """Split text into a rectangular grid of strings.
+
+    Returns the grid (only its first ``head_rows`` rows when given), the
+    1-based physical line number of every row, the separator, and the body
+    text (blank lines removed). Rows of unequal length are an error.
+    """
+    all_lines = _lines(text)
+    keep = [i for i, ln in enumerate(all_lines) if ln.strip()]
+    if not keep:
+        raise DataError(f"{name} is empty. It needs at least one row of values.")
+    lines = [all_lines[i] for i in keep]
+    line_no = np.asarray(keep, dtype=np.int64) + 1
+    sep = _separator(name, lines[0])
+    counts = _field_counts(lines, sep)
+    bad = np.flatnonzero(counts != counts[0])
+    if bad.size:
+        j = bad[0]
+        raise DataError(
+            f"{name}, line {line_no[j]}: {_plural(counts[j], 'field')}, but line {line_no[0]} "
+            f"has {counts[0]}. Every row needs the same number of fields "
+            f"({_plural(bad.size, 'row')} differ{'' if bad.size > 1 else 's'})."
+        )
+    body = "\n".join(lines)
+    head = "\n".join(lines[:head_rows]) if head_rows else body
+    grid = _read_csv(head, name, sep, dtype=str, na_filter=False)
+    return grid, line_no, sep, body
+
+
+def _read_csv(body: str, name: str, sep: str | None, **kw) -> pd.DataFrame:
+    try:
+        return pd.read_csv(
+            io.StringIO(body), sep=r"\s+" if sep is None else sep, header=None,
+            skip_blank_lines=False, engine="c", low_memory=False, **kw,
+        )
+    except pd.errors.ParserError as err:  # quoted fields the counter could not see
+        raise DataError(f"{name}: cannot split into columns ({err}). Check quoting.") from None
+
+
+def _typed_columns(
+    body: str, name: str, sep: str | None, header: bool, line_no: np.ndarray, names: list[str],
+    text_columns: tuple[int, ...] = (),
+) -> tuple[pd.DataFrame, list[int], list[int]]:
+    """Parse the body once with pandas' C parser, then check only the columns it could not type.
+
+    Numeric columns come back as float64 (missing -> NaN); other columns as
+    strings with None for missing. A column of numbers with a few stray words
+    is an error naming the first offending cell.
+    """
+    frame = _read_csv(
+        body, name, sep, skiprows=1 if header else 0,
+        na_values=["none", "None", "NONE", "-"], keep_default_na=True,
+        dtype={c: str for c in text_columns} or None,
+    )
+    numeric, textcols = [], []
+    for c in frame.columns:
+        col = frame[c]
+        if c not in text_columns and col.dtype.kind in "fiub":
+            frame[c] = col.astype(np.float64)
+            numeric.append(c)
+            continue
+        cells = col.astype(object).where(col.notna(), "").astype(str)
+        ok = _is_number(cells)
+        if c not in text_columns and ok.all():
+            frame[c] = pd.to_numeric(cells, errors="coerce").astype(np.float64)
+            numeric.append(c)
+        elif c not in text_columns and ok.mean() >= 0.8:
+            j = int(np.flatnonzero(~ok)[0])
+            n_bad = int((~ok).sum())
+            raise DataError(
+                f"{name}, line {line_no[j]}, column '{names[c]}': {cells.iloc[j]!r} is not a "
+                f"number, but the column's other values are. Fix the cell or delete the row "
+                f"({_plural(n_bad, 'such cell')} in this column)."
+            )
+        else:
+            stripped = cells.str.strip()
+            frame[c] = stripped.where(~_is_na(stripped), None)
+            textcols.append(c)
+    return frame, numeric, textcols
+
+
+def _find_header(grid: pd.DataFrame) -> bool:
+    """A first row is a header when it holds words above columns of numbers."""
+    if len(grid) < 2:
+        row0 = grid.iloc[0]
+        return not _is_number(row0.astype(str)).all()
+    first = grid.iloc[0]
+    rest = grid.iloc[1:]
+    for c in grid.columns:
+        col_numeric = _is_number(rest[c]).mean() > 0.5
+        if col_numeric and not _is_number(pd.Series([first[c]])).all():
+            return True
+    # No numeric columns at all: a row of distinct words is taken as a header
+    # only for tables, decided by the caller.
+    return False
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        n = n.strip() or "column"
+        if n in seen:
+            seen[n] += 1
+            n = f"{n}.{seen[n]}"
+        else:
+            seen[n] = 0
+        out.append(n)
+    return out
+
+
+def _drop_invalid_rows(
+    values: np.ndarray,
+    line_no: np.ndarray,
+    name: str,
+    on_invalid: str,
+    result: _Parsed,
+    unit: str = "line",
+) -> np.ndarray:
+    """Return a boolean mask of rows to keep; report missing and infinite values."""
+    missing = np.isnan(values).any(axis=1)
+    infinite = np.isinf(values).any(axis=1) & ~missing
+    for mask, what in ((missing, "a missing value"), (infinite, "an infinite value")):
+        n = int(mask.sum())
+        if not n:
+            continue
+        where = ", ".join(str(v) for v in line_no[mask][:5]) + (", ..." if n > 5 else "")
+        if on_invalid == "error":
+            raise DataError(
+                f"{name}, {unit} {line_no[mask][0]}: {what}. Fill it in or delete the row "
+                f"({n} row{'s' if n > 1 else ''} affected)."
+            )
+        result.dropped[f"rows with {what}"] = n
+        result.notices.append(
+            f"Dropped {n} row{'s' if n > 1 else ''} with {what} ({unit}{'s' if n > 1 else ''} {where})."
+        )
+    return ~(missing | infinite)
+
+
+def _sample_rows(n: int, max_rows: int, seed: int, result: _Parsed, unit: str) -> np.ndarray | None:
+    if n <= max_rows:
+        return None
+    rng = np.random.default_rng(seed)
+    idx = np.sort(rng.choice(n, size=max_rows, replace=False))
+    result.notices.append(
+        f"The file has {n:,} {unit}; the lab uses a random sample of {max_rows:,} "
+        f"(seed {seed}). The sample is drawn without replacement and keeps the file's order."
+    )
+    result.dropped[f"{unit} left out of the sample"] = n - max_rows
+    return idx
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+_W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
+
+
+def read_vectors(
+    source: Any,
+    filename: str | None = None,
+    *,
+    metadata: Any = None,
+    metadata_filename: str | None = None,
+    on_invalid: str = "drop",
+    max_rows: int = MAX_VECTOR_ROWS,
+    seed: int = 0,
+) -> VectorData:
+    """Read a matrix of vectors with optional per-row metadata.
+
+    Accepted formats: CSV/TSV/whitespace tables with or without a header line
+    (non-numeric columns become metadata), ``.npy`` (plain numeric arrays;
+    pickles are never loaded), the word2vec text format (``word v1 v2 ...``
+    with an optional ``count dim`` first line), and the Embedding Projector
+    pair (a vectors TSV with no header plus ``metadata``, a TSV with a header).
+
+    Parameters
+    ----------
+    source, filename : file path, bytes or file-like, and the name to report.
+    metadata, metadata_filename : the Embedding Projector metadata file, if any.
+    on_invalid : ``"drop"`` rows with missing/infinite values (and say so) or ``"error"``.
+    max_rows : larger files are sampled at random to this many rows, with a notice.
+    seed : seed of that sample.
+
+    Examples
+    --------
+    >>> v = read_vectors(b"x,y,name\\n1,2,a\\n3,4,b\\n", "points.csv")
+    >>> v.X.shape, list(v.meta["name"])
+    ((2, 2), ['a', 'b'])
+    """
+    if on_invalid not in ("drop", "error"):
+        raise DataError(f"on_invalid must be 'drop' or 'error', not {on_invalid!r}.")
+    data, name = _source_bytes(source, filename)
+    ext = _ext(name)
+    if ext == ".npy" or (data.startswith(b"\x93NUMPY") and ext not in (".csv", ".tsv", ".txt")):
+        result = _read_npy(data, name, on_invalid)
+    else:
+        text = _decode(data, name, "a CSV/TSV or word2vec text file")
+        result = _read_vector_text(text, name, on_invalid)
+    if metadata is not None:
+        _attach_projector_metadata(result, metadata, metadata_filename)
+    idx = _sample_rows(len(result.X), max_rows, seed, result, "rows")
+    if idx is not None:
+        result.X = result.X[idx]
+        if result.meta is not None:
+            result.meta = result.meta.iloc[idx].reset_index(drop=True)
+    return result
+
+
+def _read_npy(data: bytes, name: str, on_invalid: str) -> VectorData:
+    if not data.startswith(b"\x93NUMPY"):
+        found = _sniff_binary(data)
+        what = found[0] if found else f"text starting {data[:20].decode('utf-8', 'replace')!r}"
+        raise DataError(
+            f"{name} is named .npy but is not a NumPy file (it is {what}). "
+            "Save the array with numpy.save, or rename the file to its real type (.csv, .tsv)."
+        )
+    try:
+        arr = np.load(io.BytesIO(data), allow_pickle=False)
+    except ValueError as err:
+        if "pickle" in str(err).lower() or "object" in str(err).lower():
+            raise DataError(
+                f"{name} holds Python objects, which the lab never unpickles. "
+                "Save a plain numeric array: numpy.save(path, X.astype(float))."
+            ) from None
+        raise DataError(f"{name} is a damaged .npy file ({err}). Save it again.") from None
+    except Exception as err:  # truncated headers raise several types
+        raise DataError(f"{name} is a damaged .npy file ({err}). Save it again.") from None
+    if arr.dtype.names is not None or not np.issubdtype(arr.dtype, np.number):
+        raise DataError(
+            f"{name} holds {arr.dtype} values; the lab needs a numeric array (float or int)."
+        )
+    if arr.ndim == 1:
+        raise DataError(
+            f"{name} is a 1-D array of {arr.shape[0]} values; the lab needs rows of vectors "
+            "(n x d). Reshape it with X.reshape(-1, 1) or X.reshape(1, -1)."
+        )
+    if arr.ndim != 2:
+        raise DataError(f"{name} has {arr.ndim} dimensions {arr.shape}; the lab needs n x d.")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise DataError(f"{name} is empty (shape {arr.shape}). It needs at least one row and column.")
+    X = np.ascontiguousarray(arr, dtype=np.float64)
+    result = VectorData(name, X=X, meta=None, columns=[f"x{i}" for i in range(X.shape[1])])
+    keep = _drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
+    result.X = X[keep]
+    if len(result.X) == 0:
+        raise DataError(f"{name}: no row is left after dropping rows with missing values.")
+    return result
+
+
+def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
+    nonblank = [ln for ln in _lines(text)[:50] if ln.strip()]
+    first = nonblank[0] if nonblank else ""
+    w2v = _W2V_HEADER.match(first)
+    if w2v and len(nonblank) > 1 and len(nonblank[1].split()) != int(w2v.group(2)) + 1:
+        w2v = None  # two numbers on a line of a plain two-column table
+    promised = None
+    if w2v:
+        # word2vec "count dim" line: take it off and check the promise it makes.
+        promised = (int(w2v.group(1)), int(w2v.group(2)))
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+        if not text.strip():
+            raise DataError(
+                f"{name} has only the word2vec header line '{first.strip()}' and no vectors."
+            )
+    grid, line_no, sep, body = _text_grid(text, name, head_rows=50)
+    if w2v:
+        line_no = line_no + 1
+    word_format = w2v is not None or (_ext(name) in (".vec", ".w2v"))
+    header = False if word_format else _find_header(grid)
+    if header:
+        names = _unique_names(list(grid.iloc[0]))
+        line_no = line_no[1:]
+        if len(line_no) == 0:
+            raise DataError(
+                f"{name} has a header line ({', '.join(names[:6])}) but no data rows below it."
+            )
+    elif word_format:
+        names = ["word"] + [f"x{i}" for i in range(grid.shape[1] - 1)]
+    else:
+        names = [f"x{i}" for i in range(grid.shape[1])]
+    frame, numeric, textcols = _typed_columns(
+        body, name, sep, header, line_no, names, text_columns=(0,) if word_format else ()
+    )
+    if word_format and len(textcols) > 1:
+        j = textcols[1]
+        raise DataError(
+            f"{name}, column {j + 1}: word2vec lines must be a word followed by numbers; "
+            f"found {frame.iloc[0, j]!r}."
+        )
+    result = VectorData(name, X=np.empty((0, 0)))
+    if not numeric:
+        raise DataError(
+            f"{name} has no numeric columns (columns: {', '.join(names[:6])}). Vectors need "
+            "at least one column of numbers."
+        )
+    X = frame[numeric].to_numpy(dtype=np.float64)
+    keep = _drop_invalid_rows(X, line_no, name, on_invalid, result)
+    X = X[keep] if not keep.all() else X
+    if len(X) == 0:
+        raise DataError(f"{name}: every row has a missing value, so no vector is left.")
+    col_names = [names[c] for c in numeric]
+    meta = None
+    if textcols:
+        meta = frame.loc[keep, textcols].reset_index(drop=True)
+        meta.columns = [names[c] for c in textcols]
+    if promised is not None:
+        n_rows = len(frame)
+        if promised != (n_rows, X.shape[1]):
+            result.notices.append(
+                f"The word2vec header promises {promised[0]} vectors of {promised[1]} numbers; "
+                f"the file holds {n_rows} of {X.shape[1]}. The file's contents were used."
+            )
+    result.X = np.ascontiguousarray(X)
+    result.meta = meta
+    result.columns = col_names
+    return result
+
+
+def _attach_projector_metadata(result: VectorData, metadata: Any, metadata_filename: str | None):
+    data, mname = _source_bytes(metadata, metadata_filename)
+    text = _decode(data, mname, "a metadata TSV")
+    lines = [ln for ln in _lines(text) if ln.strip()]
+    if not lines:
+        raise DataError(f"{mname} is empty; it needs a header line and one line per vector.")
+    if "\t" in lines[0]:
+        grid, _, _, _ = _text_grid(text, mname)
+        names = _unique_names(list(grid.iloc[0]))
+        meta = grid.iloc[1:].reset_index(drop=True)
+        meta.columns = names
+    else:
+        # The projector's single-column metadata has no header line.
+        meta = pd.DataFrame({"label": lines})
+    if len(meta) != len(result.X) + sum(v for k, v in result.dropped.items() if k.startswith("rows with")):
+        raise DataError(
+            f"{result.name} has {len(result.X)} vectors but {mname} has {len(meta)} metadata rows. "
+            "The two files must have one line per vector, in the same order (plus a header "
+            "line in the metadata when it has several columns)."
+        )
+    result.meta = meta.reset_index(drop=True) if result.meta is None else pd.concat(
+        [result.meta, meta], axis=1
+    )
+
+
+# --------------------------------------------------------------------------- sets and playlists
+
+
+_ITEM_SPLIT = re.compile(r"[,\s]+")
+_SET_HEADERS = {("label", "items"), ("label", "set"), ("class", "items"), ("y", "items")}
+
+
+def _item_lines(data: bytes, name: str, what: str) -> tuple[list[str], list[int], int]:
+    text = _decode(data, name, f"a text file of {what}")
+    lines = _lines(text)
+    blank = 0
+    kept, numbers = [], []
+    for i, ln in enumerate(lines):
+        if not ln.strip() or ln.lstrip().startswith("#"):
+            blank += 1
+            continue
+        kept.append(ln)
+        numbers.append(i + 1)
+    if not lines or not text.strip():
+        raise DataError(f"{name} is empty. Put one of the {what} on each line.")
+    return kept, numbers, blank
+
+
+def _split_items(line: str) -> list[str]:
+    return [t for t in _ITEM_SPLIT.split(line.strip()) if t]
+
+
+def read_sets(
+    source: Any, filename: str | None = None, *, max_sets: int = 500_000, seed: int = 0
+) -> SetData:
+    """Read sets of items, one set per line.
+
+    Items are separated by commas or whitespace. A set may carry a label:
+    ``label<TAB>item item item``; then every line needs one. A first line
+    ``label<TAB>items`` is taken as a header. Lines starting with ``#`` and
+    blank lines are skipped and counted.
+
+    Examples
+    --------
+    >>> s = read_sets(b"fruit\\tapple pear\\nmeat\\tsalami,chorizo\\n")
+    >>> s.sets, s.labels
+    ([['apple', 'pear'], ['salami', 'chorizo']], ['fruit', 'meat'])
+    """
+    data, name = _source_bytes(source, filename)
+    kept, numbers, skipped = _item_lines(data, name, "sets")
+    if kept and tuple(p.strip().lower() for p in kept[0].split("\t")) in _SET_HEADERS:
+        kept, numbers = kept[1:], numbers[1:]
+        if not kept:
+            raise DataError(f"{name} has a header line but no sets below it.")
+    if not kept:
+        raise DataError(f"{name} has no sets, only blank or comment lines.")
+    tabbed = np.array(["\t" in ln for ln in kept])
+    result = SetData(name, sets=[])
+    if tabbed.any() and not tabbed.all():
+        j = int(np.flatnonzero(~tabbed)[0]) if tabbed.mean() > 0.5 else int(np.flatnonzero(tabbed)[0])
+        has = "has no label" if tabbed.mean() > 0.5 else "has a label (a tab)"
+        raise DataError(
+            f"{name}, line {numbers[j]} {has} while most lines do not agree. Either every line "
+            "starts with 'label<TAB>' or none does."
+        )
+    if tabbed.all():
+        parts = [ln.split("\t", 1) for ln in kept]
+        labels = [p[0].strip() for p in parts]
+        empty = [numbers[i] for i, lab in enumerate(labels) if not lab]
+        if empty:
+            raise DataError(f"{name}, line {empty[0]}: the label before the tab is empty.")
+        sets = [_split_items(p[1]) for p in parts]
+        result.labels = labels
+    else:
+        sets = [_split_items(ln) for ln in kept]
+    n_empty = sum(1 for s in sets if not s)
+    if n_empty:
+        result.notices.append(f"{n_empty} set{'s are' if n_empty > 1 else ' is'} empty (a label with no items).")
+    if skipped:
+        result.notices.append(f"Skipped {skipped} blank or comment line{'s' if skipped > 1 else ''}.")
+    idx = _sample_rows(len(sets), max_sets, seed, result, "sets")
+    if idx is not None:
+        sets = [sets[i] for i in idx]
+        if result.labels is not None:
+            result.labels = [result.labels[i] for i in idx]
+    result.sets = sets
+    return result
+
+
+def read_playlists(
+    source: Any, filename: str | None = None, *, max_playlists: int = 500_000, seed: int = 0
+) -> PlaylistData:
+    """Read playlists, one per line, song ids separated by commas or whitespace.
+
+    Returns a :class:`PlaylistData`, which behaves as a list of playlists.
+
+    Examples
+    --------
+    >>> p = read_playlists(b"a b c\\nc,a\\n")
+    >>> list(p)
+    [['a', 'b', 'c'], ['c', 'a']]
+    """
+    data, name = _source_bytes(source, filename)
+    kept, numbers, skipped = _item_lines(data, name, "playlists")
+    if not kept:
+        raise DataError(f"{name} has no playlists, only blank or comment lines.")
+    playlists = [_split_items(ln.replace("\t", " ")) for ln in kept]
+    result = PlaylistData(name, playlists=playlists)
+    short = [numbers[i] for i, p in enumerate(playlists) if len(p) < 2]
+    if len(short) == len(playlists):
+        raise DataError(
+            f"{name}: every playlist has fewer than 2 songs, so there is no transition to learn "
+            f"from (line {short[0]}). Separate songs with spaces or commas."
+        )
+    if short:
+        result.notices.append(
+            f"{len(short)} playlist{'s have' if len(short) > 1 else ' has'} a single song and no "
+            f"transition (line {short[0]}{', ...' if len(short) > 1 else ''}); kept, but they add nothing."
+        )
+    if skipped:
+        result.notices.append(f"Skipped {skipped} blank or comment line{'s' if skipped > 1 else ''}.")
+    idx = _sample_rows(len(playlists), max_playlists, seed, result, "playlists")
+    if idx is not None:
+        result.playlists = [playlists[i] for i in idx]
+    return result
+
+
+# --------------------------------------------------------------------------- tables and text
+
+
+def read_table(
+    source: Any, filename: str | None = None, *, max_rows: int = 1_000_000, seed: int = 0
+) -> TableData:
+    """Read a table (CSV, TSV or Parquet) for categorical data.
+
+    The first line is taken as a header when it holds words above numbers or
+    when no column is numeric. Numeric columns become floats; a column whose
+    values are numbers except for a few words is an error that names the cell.
+
+    Examples
+    --------
+    >>> t = read_table(b"day,tip\\nMon,1.5\\nTue,2\\n", "tips.csv")
+    >>> t.frame.dtypes["tip"].kind, t.frame.shape
+    ('f', (2, 2))
+    """
+    data, name = _source_bytes(source, filename)
+    if _ext(name) == ".parquet" or data.startswith(b"PAR1"):
+        if not data.startswith(b"PAR1"):
+            raise DataError(f"{name} is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.")
+        try:
+            frame = pd.read_parquet(io.BytesIO(data))
+        except Exception as err:
+            raise DataError(f"{name} is a damaged Parquet file ({err}).") from None
+        if frame.empty:
+            raise DataError(f"{name} has no rows.")
+        frame.columns = _unique_names([str(c) for c in frame.columns])
+        result = TableData(name, frame=frame)
+        line_no = np.arange(1, len(frame) + 1)
+    else:
+        text = _decode(data, name, "a CSV or TSV table")
+        grid, line_no, sep, body = _text_grid(text, name, head_rows=50)
+        header = _find_header(grid)
+        if not header and len(grid) > 1:
+            numeric_any = any(_is_number(grid[c].iloc[1:]).all() for c in grid.columns)
+            row0 = [str(v).strip() for v in grid.iloc[0]]
+            header = not numeric_any and len(set(row0)) == len(row0)
+        if header:
+            names = _unique_names(list(grid.iloc[0]))
+            line_no = line_no[1:]
+            if len(line_no) == 0:
+                raise DataError(f"{name} has a header line ({', '.join(names[:6])}) but no rows below it.")
+        else:
+            names = [f"column{i + 1}" for i in range(grid.shape[1])]
+        frame, _, _ = _typed_columns(body, name, sep, header, line_no, names)
+        frame.columns = names
+        result = TableData(name, frame=frame)
+    num = frame.select_dtypes("number")
+    if num.shape[1]:
+        inf_rows = np.isinf(num.to_numpy(dtype=np.float64)).any(axis=1)
+        if inf_rows.any():
+            n = int(inf_rows.sum())
+            result.dropped["rows with an infinite value"] = n
+            result.notices.append(
+                f"Dropped {n} row{'s' if n > 1 else ''} with an infinite value "
+                f"(line {line_no[inf_rows][0]}{', ...' if n > 1 else ''})."
+            )
+            frame = frame.loc[~inf_rows].reset_index(drop=True)
+    n_missing = int(frame.isna().any(axis=1).sum())
+    if n_missing:
+        result.notices.append(
+            f"{n_missing} row{'s have' if n_missing > 1 else ' has'} missing cells; they are kept, "
+            "and each page says how it treats them."
+        )
+    idx = _sample_rows(len(frame), max_rows, seed, result, "rows")
+    if idx is not None:
+        frame = frame.iloc[idx].reset_index(drop=True)
+    result.frame = frame
+    return result
+
+
+def read_documents(
+    source: Any, filename: str | None = None, *, max_documents: int = 200_000, seed: int = 0
+) -> DocumentData:
+    """Read plain text with one document per line (blank lines skipped and counted)."""
+    data, name = _source_bytes(source, filename)
+    text = _decode(data, name, "a plain text file")
+    lines = _lines(text)
+    docs = [ln.strip() for ln in lines if ln.strip()]
+    if not docs:
+        raise DataError(f"{name} is empty. Put one document (a sentence or a paragraph) on each line.")
+    result = DocumentData(name, documents=docs)
+    skipped = len(lines) - len(docs)
+    if skipped:
+        result.notices.append(f"Skipped {skipped} blank line{'s' if skipped > 1 else ''}.")
+    idx = _sample_rows(len(docs), max_documents, seed, result, "documents")
+    if idx is not None:
+        result.documents = [docs[i] for i in idx]
+    return result
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@dataclass
+class Report:
+    """What a reader made of a file, for a person to check."""
+
+    summary: dict[str, Any]
+    columns: pd.DataFrame
+    preview: pd.DataFrame
+    notices: list[str]
+    dropped: pd.DataFrame
+
+
+def _dropped_frame(result) -> pd.DataFrame:
+    d = getattr(result, "dropped", {}) or {}
+    return pd.DataFrame({"reason": list(d), "rows": list(d.values())})
+
+
+def _items_report(kind: str, groups: list[list[str]], labels, result, n_preview: int) -> Report:
+    sizes = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
+    distinct = len({x for g in groups for x in g})
+    summary = {
+        kind: len(groups),
+        "distinct items": distinct,
+        "items per line (mean)": round(float(sizes.mean()), 2) if len(sizes) else 0,
+        "largest": int(sizes.max()) if len(sizes) else 0,
+    }
+    if labels is not None:
+        summary["distinct labels"] = len(set(labels))
+    preview = pd.DataFrame({"items": [" ".join(g[:30]) + (" ..." if len(g) > 30 else "") for g in groups[:n_preview]]})
+    if labels is not None:
+        preview.insert(0, "label", labels[:n_preview])
+    counts = pd.Series([x for g in groups for x in g]).value_counts().head(10)
+    columns = pd.DataFrame({"most frequent item": counts.index.astype(str), "count": counts.to_numpy()})
+    return Report(summary, columns, preview, list(getattr(result, "notices", [])), _dropped_frame(result))
+
+
+def describe(result: Any, n_preview: int = 20) -> Report:
+    """Summarise any reader's (or bundled loader's) result for the Data page."""
+    if isinstance(result, VectorData):
+        n, d = result.X.shape
+        meta_cols = [] if result.meta is None else list(result.meta.columns)
+        summary = {"rows": n, "numeric columns": d, "metadata columns": len(meta_cols)}
+        col_names = result.columns or [f"x{i}" for i in range(d)]
+        shown = min(d, 50)
+        columns = pd.DataFrame(
+            {
+                "column": meta_cols + col_names[:shown],
+                "type": ["text (metadata)"] * len(meta_cols) + ["number"] * shown,
+                "min": [None] * len(meta_cols) + list(np.round(result.X[:, :shown].min(axis=0), 4)),
+                "max": [None] * len(meta_cols) + list(np.round(result.X[:, :shown].max(axis=0), 4)),
+            }
+        )
+        preview = pd.DataFrame(result.X[:n_preview, :shown], columns=col_names[:shown])
+        if result.meta is not None:
+            preview = pd.concat([result.meta.iloc[:n_preview].reset_index(drop=True), preview], axis=1)
+        return Report(summary, columns, preview, list(result.notices), _dropped_frame(result))
+    if isinstance(result, TableData):
+        f = result.frame
+        summary = {"rows": len(f), "columns": f.shape[1], "rows with missing cells": int(f.isna().any(axis=1).sum())}
+        columns = pd.DataFrame(
+            {
+                "column": [str(c) for c in f.columns],
+                "type": ["number" if f[c].dtype.kind in "fiu" else "category/text" for c in f.columns],
+                "distinct values": [int(f[c].nunique()) for c in f.columns],
+                "missing": [int(f[c].isna().sum()) for c in f.columns],
+            }
+        )
+        return Report(summary, columns, f.head(n_preview), list(result.notices), _dropped_frame(result))
+    if isinstance(result, DocumentData):
+        lengths = np.array([len(doc.split()) for doc in result.documents])
+        summary = {"documents": len(lengths), "words": int(lengths.sum()), "words per document (mean)": round(float(lengths.mean()), 1)}
+        preview = pd.DataFrame({"document": [doc[:200] + (" ..." if len(doc) > 200 else "") for doc in result.documents[:n_preview]]})
+        return Report(summary, pd.DataFrame(), preview, list(result.notices), _dropped_frame(result))
+    if isinstance(result, SetData):
+        return _items_report("sets", result.sets, result.labels, result, n_preview)
+    if isinstance(result, PlaylistData):
+        rep = _items_report("playlists", result.playlists, None, result, n_preview)
+        rep.summary["transitions"] = int(sum(max(len(p) - 1, 0) for p in result.playlists))
+        return rep
+    if hasattr(result, "sets") and hasattr(result, "vectors"):  # bundled item sets
+        rep = _items_report("sets", result.sets, result.labels, result, n_preview)
+        rep.summary["item vector dimension"] = int(result.vectors.shape[1])
+        return rep
+    raise TypeError(f"Cannot describe a {type(result).__name__}.")

@@ -1,0 +1,63 @@
+"""The Data page: uploads are read and reported, bad files give st.error and the app lives on."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+from tests.conftest import open_page
+
+
+def upload(at, name: str, content: bytes, mime: str = "text/plain"):
+    at.sidebar.file_uploader[0].set_value((name, content, mime))
+    return at.run()
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_bundled_preview_without_upload():
+    at = open_page("app_pages/data.py")
+    assert metrics(at)["rows"] == "1,797"
+    at.selectbox(key="data.bundled").set_value("tips").run()
+    assert metrics(at)["rows"] == "244"
+
+
+def test_good_upload_is_reported():
+    at = open_page("app_pages/data.py")
+    upload(at, "pts.csv", b"x,y,name\n1,2,a\n3,nan,b\n5,6,c\n", "text/csv")
+    assert not at.error and not at.exception
+    m = metrics(at)
+    assert m["rows"] == "2" and m["numeric columns"] == "2" and m["metadata columns"] == "1"
+    assert any("Dropped 1 row with a missing value" in i.value for i in at.info)
+
+
+def test_bad_upload_shows_error_and_app_keeps_working():
+    at = open_page("app_pages/data.py")
+    upload(at, "bad.csv", b"a,b\n1,2\n3\n", "text/csv")
+    assert not at.exception
+    assert len(at.error) == 1 and "line 3" in at.error[0].value and "fields" in at.error[0].value
+    # Reading the same file as another kind still works.
+    at.radio(key="data.kind").set_value("sets").run()
+    assert not at.error and metrics(at)["sets"] == "3"
+    # And a corrected file replaces the bad one.
+    upload(at, "good.csv", b"a,b\n1,2\n3,4\n", "text/csv")
+    at.radio(key="data.kind").set_value("vectors").run()
+    assert not at.error and metrics(at)["rows"] == "2"
+
+
+def test_pickled_npy_upload_is_refused():
+    buf = io.BytesIO()
+    np.save(buf, np.array([object()], dtype=object), allow_pickle=True)
+    at = open_page("app_pages/data.py")
+    upload(at, "x.npy", buf.getvalue(), "application/octet-stream")
+    assert not at.exception and "never unpickles" in at.error[0].value
+
+
+def test_upload_text_is_not_rendered_as_markup():
+    at = open_page("app_pages/data.py")
+    upload(at, "evil.csv", b"a,b\n1,2\n3,<b>x</b>\n4,5\n5,6\n6,7\n7,8\n", "text/csv")
+    msg = at.error[0].value
+    assert "<b>" not in msg and "\\<b\\>" in msg

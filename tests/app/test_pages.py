@@ -1,0 +1,28 @@
+"""AppTest layer: every registered page renders on its default data without an exception."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.pages import PAGES
+from tests.conftest import open_page
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
+def test_page_renders_without_exception(spec):
+    t0 = time.perf_counter()
+    at = open_page(spec.path)
+    elapsed = time.perf_counter() - t0
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.title and at.title[0].value == spec.title if spec.title != "Home" else at.title[0].value == "Embedding Lab"
+    print(f"{spec.url}: first render {elapsed:.2f} s")
+
+
+def test_seed_is_shared_and_kept_in_url():
+    at = open_page("app_pages/data.py")
+    at.sidebar.number_input(key="global.seed").set_value(7).run()
+    assert at.session_state["global.seed"] == 7
+    assert at.query_params["seed"] == ["7"] or at.query_params["seed"] == "7"

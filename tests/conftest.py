@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "app" / "streamlit_app.py"
+ARTIFACTS = ROOT / "tests" / ".artifacts"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _run_from_root():
+    # AppTest and the server read .streamlit/config.toml from the working directory.
+    os.chdir(ROOT)
+
+
+def open_page(path: str, timeout: float = 120):
+    """An AppTest of the whole app, switched to one page and run."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    at.run()
+    if not path.endswith("home.py"):
+        at.switch_page(path).run()
+    return at
+
+
+def chart_specs(at) -> list[str]:
+    """The JSON of every Plotly chart on the page, to compare before and after a change."""
+    return [el.proto.spec for el in at.get("plotly_chart")]

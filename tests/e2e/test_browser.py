@@ -1,0 +1,109 @@
+"""Browser layer: the real server, every page in headless Chromium, no exception element.
+
+Chromium comes from Debian's package (``/usr/bin/chromium``), driven by Playwright;
+screenshots are saved under tests/.artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app.pages import PAGES
+from tests.conftest import APP, ARTIFACTS, ROOT
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    t0 = time.perf_counter()
+    log = open(ARTIFACTS.mkdir(parents=True, exist_ok=True) or ARTIFACTS / "server.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"server did not answer /_stcore/health; see {log.name}")
+        yield url, t0
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (tests/run.sh does).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def wait_idle(page, timeout_ms: int = 180_000) -> None:
+    """Wait until the app has connected, run its script, and stopped running."""
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+    page.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout_ms)
+    # A rerun may start just after the first (query params, fragments): settle.
+    page.wait_for_timeout(300)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
+def test_page_in_browser(server, browser, spec):
+    url, t0 = server
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
+        page.goto(f"{url}/{'' if spec.default else spec.url}")
+        wait_idle(page)
+        if spec.default:
+            # The first page of the module: the server was started just for it.
+            startup = time.perf_counter() - t0
+            print(f"\nserver start to Home rendered: {startup:.2f} s")
+            assert startup < 10
+        exceptions = page.locator('[data-testid="stException"]')
+        assert exceptions.count() == 0, exceptions.first.inner_text()
+        shots = ARTIFACTS / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"{spec.url}.png"), full_page=True)
+    finally:
+        page.close()

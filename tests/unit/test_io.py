@@ -1,0 +1,323 @@
+"""embedcore.io: every reader, every bad-input case, checked by its message."""
+
+from __future__ import annotations
+
+import io as _io
+
+import numpy as np
+import pytest
+
+from embedcore.io import (
+    DataError,
+    describe,
+    read_documents,
+    read_playlists,
+    read_sets,
+    read_table,
+    read_vectors,
+)
+
+
+def err(fn, *args, **kw) -> str:
+    with pytest.raises(DataError) as info:
+        fn(*args, **kw)
+    assert isinstance(info.value, ValueError)
+    return str(info.value)
+
+
+# ----------------------------------------------------------------------------- vectors
+
+
+def test_csv_with_header_and_metadata():
+    v = read_vectors(b"x,y,name\n1,2,a\n3,4,b\n", "p.csv")
+    np.testing.assert_array_equal(v.X, [[1, 2], [3, 4]])
+    assert v.X.dtype == np.float64
+    assert list(v.meta["name"]) == ["a", "b"]
+    assert v.columns == ["x", "y"]
+
+
+def test_csv_without_header():
+    v = read_vectors(b"1,2\n3,4\n", "p.csv")
+    assert v.X.shape == (2, 2) and v.meta is None
+
+
+def test_tsv_and_whitespace():
+    assert read_vectors(b"1\t2\n3\t4\n", "p.tsv").X.shape == (2, 2)
+    assert read_vectors(b"1 2 3\n4  5 6\n", "p.txt").X.shape == (2, 3)
+
+
+def test_semicolon_csv():
+    assert read_vectors(b"a;b\n1;2\n", "p.csv").X.tolist() == [[1.0, 2.0]]
+
+
+def test_word2vec_with_and_without_count_header():
+    v = read_vectors(b"2 3\nthe 1 2 3\ncat 4 5 6\n", "w.txt")
+    assert v.X.shape == (2, 3) and list(v.meta["word"]) == ["the", "cat"]
+    v = read_vectors(b"the 1 2 3\ncat 4 5 6\n", "w.vec")
+    assert list(v.meta["word"]) == ["the", "cat"]
+
+
+def test_word2vec_header_promise_mismatch_is_reported():
+    v = read_vectors(b"3 3\nthe 1 2 3\ncat 4 5 6\n", "w.txt")
+    assert any("promises 3 vectors" in n for n in v.notices)
+
+
+def test_word2vec_header_only():
+    assert "only the word2vec header" in err(read_vectors, b"2 3\n", "w.txt")
+
+
+def test_npy_roundtrip_and_no_pickles():
+    buf = _io.BytesIO()
+    np.save(buf, np.arange(6.0).reshape(3, 2))
+    assert read_vectors(buf.getvalue(), "a.npy").X.shape == (3, 2)
+    buf = _io.BytesIO()
+    np.save(buf, np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+    assert "never unpickles" in err(read_vectors, buf.getvalue(), "evil.npy")
+
+
+def test_npy_wrong_shapes_and_types():
+    for arr, text in [(np.arange(3.0), "1-D array"), (np.zeros((2, 2, 2)), "3 dimensions"), (np.array([["a"]]), "numeric array")]:
+        buf = _io.BytesIO()
+        np.save(buf, arr)
+        assert text in err(read_vectors, buf.getvalue(), "a.npy")
+
+
+def test_npy_nan_rows_dropped_by_row_number():
+    buf = _io.BytesIO()
+    np.save(buf, np.array([[1.0, 2.0], [np.nan, 1.0], [3.0, 4.0]]))
+    v = read_vectors(buf.getvalue(), "a.npy")
+    assert v.X.shape == (2, 2)
+    assert v.dropped == {"rows with a missing value": 1}
+    assert "row 2" in v.notices[0]
+
+
+def test_projector_pair():
+    v = read_vectors(b"1\t2\n3\t4\n", "vectors.tsv", metadata=b"word\tpos\ncat\tN\nrun\tV\n", metadata_filename="metadata.tsv")
+    assert list(v.meta["word"]) == ["cat", "run"]
+    v = read_vectors(b"1\t2\n3\t4\n", "vectors.tsv", metadata=b"cat\nrun\n", metadata_filename="metadata.tsv")
+    assert list(v.meta["label"]) == ["cat", "run"]
+
+
+def test_projector_pair_row_count_mismatch():
+    msg = err(read_vectors, b"1\t2\n3\t4\n", "vectors.tsv", metadata=b"word\tpos\ncat\tN\n", metadata_filename="metadata.tsv")
+    assert "2 vectors" in msg and "1 metadata rows" in msg
+
+
+@pytest.mark.parametrize(
+    "reader, content, name, expected",
+    [
+        (read_vectors, b"", "e.csv", "is empty"),
+        (read_vectors, b"\n\n  \n", "e.csv", "is empty"),
+        (read_vectors, b"x,y,z\n", "h.csv", "header line (x, y, z) but no data rows"),
+        (read_vectors, b"1,2,3\n4,5\n", "r.csv", "line 2: 2 fields, but line 1 has 3"),
+        (read_vectors, b"1,2\n3,4,5\n", "r.csv", "line 2: 3 fields, but line 1 has 2"),
+        (read_vectors, b"a,b\n1,2\n3,oops\n4,5\n5,6\n6,7\n7,8\n", "n.csv", "line 3, column 'b': 'oops' is not a number"),
+        (read_vectors, b"name\ncat\ndog\n", "t.csv", "no numeric columns"),
+        (read_vectors, b"1,2\n\xe9t\xe9,3\n", "l.csv", "line 2: byte 0xe9 is not UTF-8"),
+        (read_vectors, b"\x93NUMPY\x01\x00v\x00{'descr'", "x.csv", "content is a NumPy .npy file"),
+        (read_vectors, b"PAR1\x00\x00", "x.csv", "content is a Parquet file"),
+        (read_vectors, b"1,2\n3,4\n", "x.npy", "named .npy but is not a NumPy file"),
+        (read_vectors, b"\x00\x01\x02binary", "x.csv", "content is a binary file"),
+    ],
+)
+def test_vector_errors(reader, content, name, expected):
+    msg = err(reader, content, name)
+    assert expected in msg
+    assert name.split(".")[0] in msg
+
+
+def test_nan_and_inf_rows_are_dropped_and_counted():
+    v = read_vectors(b"1,2\n3,nan\n4,inf\n,6\n7,8\n", "f.csv")
+    assert v.X.tolist() == [[1, 2], [7, 8]]
+    assert v.dropped == {"rows with a missing value": 2, "rows with an infinite value": 1}
+    assert "lines 2, 4" in v.notices[0] and "line 3" in v.notices[1]
+
+
+def test_nan_rows_error_on_request():
+    assert "line 2: a missing value" in err(read_vectors, b"1,2\n3,nan\n", "f.csv", on_invalid="error")
+
+
+def test_all_rows_invalid():
+    assert "every row has a missing value" in err(read_vectors, b"1,nan\nnan,2\n", "f.csv")
+
+
+def test_bom_and_windows_newlines():
+    v = read_vectors("\ufeffx,y\r\n1,2\r\n3,4\r\n".encode("utf-8"), "w.csv")
+    assert v.columns == ["x", "y"] and v.X.shape == (2, 2)
+
+
+def test_row_limit_samples_with_notice_and_seed():
+    content = "\n".join(f"{i},{i}" for i in range(1000)).encode()
+    a = read_vectors(content, "big.csv", max_rows=100, seed=3)
+    b = read_vectors(content, "big.csv", max_rows=100, seed=3)
+    assert a.X.shape == (100, 2)
+    np.testing.assert_array_equal(a.X, b.X)
+    assert np.all(np.diff(a.X[:, 0]) > 0), "the sample keeps the file's order"
+    assert "1,000 rows" in a.notices[0] and "sample of 100" in a.notices[0]
+    assert a.dropped == {"rows left out of the sample": 900}
+
+
+def test_size_limit_refuses(monkeypatch):
+    import embedcore.io as eio
+
+    monkeypatch.setattr(eio, "MAX_BYTES", 10)
+    assert "reads files up to" in err(read_vectors, b"1,2,3,4,5,6,7\n", "big.csv")
+
+
+def test_sources_path_bytes_filelike(tmp_path):
+    p = tmp_path / "v.csv"
+    p.write_bytes(b"1,2\n")
+
+    class Uploaded:  # the shape of Streamlit's UploadedFile
+        name = "v.csv"
+
+        def getvalue(self):
+            return b"1,2\n"
+
+    for src in (p, str(p), b"1,2\n", _io.BytesIO(b"1,2\n"), Uploaded()):
+        assert read_vectors(src, None if not isinstance(src, bytes) else "v.csv").X.shape == (1, 2)
+    assert "no such file" in err(read_vectors, tmp_path / "missing.csv")
+    assert "Cannot read a int" in err(read_vectors, 3)
+
+
+# ----------------------------------------------------------------------------- sets
+
+
+def test_sets_plain_and_labelled():
+    s = read_sets(b"a b c\nd,e\n")
+    assert s.sets == [["a", "b", "c"], ["d", "e"]] and s.labels is None
+    s = read_sets(b"label\titems\nx\ta b\ny\tc\n")
+    assert s.labels == ["x", "y"] and s.sets == [["a", "b"], ["c"]]
+
+
+def test_sets_windows_bom_and_blank_lines():
+    s = read_sets("\ufeffa b\r\n\r\n# comment\r\nc\r\n".encode())
+    assert s.sets == [["a", "b"], ["c"]]
+    assert "Skipped 2 blank or comment lines" in s.notices[0]
+
+
+def test_sets_empty_set_is_kept_with_notice():
+    s = read_sets(b"x\ta b\ny\t\n")
+    assert s.sets[1] == [] and "1 set is empty" in s.notices[0]
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"", "is empty"),
+        (b"# only a comment\n\n", "no sets"),
+        (b"label\titems\n", "header line but no sets"),
+        (b"x\ta b\ny\tc\nd e\n", "line 3 has no label"),
+        (b"\ta b\n", "label before the tab is empty"),
+        (b"a b\n\xff\n", "line 2: byte 0xff"),
+        (b"\x89PNG\r\n", "content is a PNG image"),
+    ],
+)
+def test_sets_errors(content, expected):
+    assert expected in err(read_sets, content, "s.txt")
+
+
+def test_sets_limit():
+    content = "\n".join(f"a{i} b" for i in range(50)).encode()
+    s = read_sets(content, "s.txt", max_sets=10)
+    assert len(s.sets) == 10 and "50 sets" in s.notices[0]
+
+
+# ----------------------------------------------------------------------------- playlists
+
+
+def test_playlists():
+    p = read_playlists(b"a b c\r\nc,a\n\nz\n")
+    assert list(p) == [["a", "b", "c"], ["c", "a"], ["z"]]
+    assert any("single song" in n for n in p.notices)
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"", "is empty"),
+        (b"\n\n", "is empty"),
+        (b"a\nb\n", "fewer than 2 songs"),
+        (b"a b\n\xc3\x28\n", "line 2: byte 0xc3"),
+        (b"PK\x03\x04zip", "ZIP archive"),
+    ],
+)
+def test_playlist_errors(content, expected):
+    assert expected in err(read_playlists, content, "p.txt")
+
+
+def test_playlist_limit():
+    p = read_playlists("\n".join("a b" for _ in range(30)).encode(), "p.txt", max_playlists=5)
+    assert len(p) == 5 and "30 playlists" in p.notices[0]
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def test_table_types_and_missing():
+    t = read_table(b"day,tip,size\nMon,1.5,2\nTue,,3\nNA,2,1\n", "t.csv")
+    f = t.frame
+    assert f.dtypes["tip"].kind == "f" and f["day"].isna().tolist() == [False, False, True]
+    assert "2 rows have missing cells" in t.notices[0]
+
+
+def test_table_header_detection_for_text_only_tables():
+    t = read_table(b"colour,shape\nred,round\nblue,square\n", "t.csv")
+    assert list(t.frame.columns) == ["colour", "shape"] and len(t.frame) == 2
+
+
+def test_table_parquet(tmp_path):
+    import pandas as pd
+
+    p = tmp_path / "t.parquet"
+    pd.DataFrame({"a": ["x", "y"], "b": [1.0, 2.0]}).to_parquet(p)
+    assert read_table(p).frame.shape == (2, 2)
+
+
+def test_table_inf_rows_dropped():
+    t = read_table(b"day,tip\nMon,1\nTue,inf\n", "t.csv")
+    assert len(t.frame) == 1 and t.dropped == {"rows with an infinite value": 1}
+
+
+@pytest.mark.parametrize(
+    "content, name, expected",
+    [
+        (b"", "t.csv", "is empty"),
+        (b"day,tip\n", "t.csv", "header line (day, tip) but no rows"),
+        (b"day,tip\nMon,1\nTue\n", "t.csv", "line 3: 1 field, but line 1 has 2"),
+        (b"day,tip\nMon,1\nTue,2\nWed,3\nThu,4\nFri,five\n", "t.csv", "line 6, column 'tip': 'five' is not a number"),
+        (b"day,tip\n\xa0Mon,1\n", "t.csv", "line 2: byte 0xa0"),
+        (b"day,tip\nMon,1\n", "t.parquet", "not a Parquet file"),
+        (b"\x1f\x8b\x08gz", "t.csv", "gzip-compressed"),
+    ],
+)
+def test_table_errors(content, name, expected):
+    assert expected in err(read_table, content, name)
+
+
+def test_table_bom_windows_and_limit():
+    rows = "\r\n".join(f"c{i % 3},{i}" for i in range(100))
+    t = read_table(("\ufeffcat,val\r\n" + rows).encode(), "t.csv", max_rows=10)
+    assert list(t.frame.columns) == ["cat", "val"] and len(t.frame) == 10
+    assert "100 rows" in t.notices[-1]
+
+
+# ----------------------------------------------------------------------------- documents
+
+
+def test_documents():
+    d = read_documents(b"the cat\r\n\r\ndogs run\n")
+    assert d.documents == ["the cat", "dogs run"] and "Skipped 1 blank line" in d.notices[0]
+    assert "is empty" in err(read_documents, b"\n \n", "c.txt")
+    assert "byte 0xff" in err(read_documents, b"ok\n\xff", "c.txt")
+
+
+# ----------------------------------------------------------------------------- reports
+
+
+def test_describe_every_kind():
+    assert describe(read_vectors(b"x,n\n1,a\n", "v.csv")).summary == {"rows": 1, "numeric columns": 1, "metadata columns": 1}
+    assert describe(read_sets(b"l\ta b\n")).summary["distinct labels"] == 1
+    assert describe(read_playlists(b"a b c\n")).summary["transitions"] == 2
+    assert describe(read_table(b"a,b\nx,1\n", "t.csv")).summary["rows"] == 1
+    assert describe(read_documents(b"a b\n")).summary["words"] == 2
