@@ -1,0 +1,525 @@
+"""EMDE: sketches of sets of vectors as additive, fixed-width density estimates.
+
+Item vectors live in an embedding space. EMDE cuts that space with ``K``
+random hyperplanes, which split it into up to ``2**K`` regions (buckets),
+and repeats the cut ``N`` times independently. An item becomes the one-hot
+code of its bucket in every partitioning (``N`` ones in ``N * 2**K``
+columns); a set of items becomes the sum of its items' codes, weighted if
+the set carries weights. The sketch is a histogram of the set over coarse,
+overlapping regions: a density estimate. Sketches add: the sketch of a
+union is the sum of the sketches.
+
+Offsets. Each hyperplane ``v . x = c`` has a random isotropic normal ``v``
+(standard Gaussian, so every direction is equally likely). Its offset ``c``
+is drawn from the data so that every cut goes through the items:
+
+* ``offsets="data"``: the plane passes through one item chosen uniformly at
+  random (``c = v . x_i``), so cuts fall more often where items are dense;
+* ``offsets="quantile"``: ``c`` is the ``q``-quantile of the items'
+  projections on ``v`` with ``q`` uniform in [0.05, 0.95], so no cut lands
+  in the sparse tails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import chain
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, check_random_state
+
+__all__ = ["EMDE", "EMDEVectorizer", "sets_to_matrix", "MAX_HYPERPLANES"]
+
+#: Largest K: 2**24 buckets per partitioning is already far beyond any useful sketch.
+MAX_HYPERPLANES = 24
+#: Largest sketch width N * 2**K (columns of a sparse matrix; 2**31 is scipy's index limit).
+MAX_WIDTH = 2**30
+_CHUNK = 16_384  # rows projected at once: bounds memory to CHUNK x N*K floats
+
+
+def _check_vectors(X, what: str, n_features: int | None = None) -> np.ndarray:
+    if sp.issparse(X):
+        raise ValueError(f"{what} must be a dense array of vectors, not a sparse matrix.")
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim == 1:
+        raise ValueError(
+            f"{what} is 1-D ({X.shape[0]} values); pass a 2-D array with one vector per row."
+        )
+    if X.ndim != 2:
+        raise ValueError(f"{what} must be 2-D (one vector per row), got shape {X.shape}.")
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(
+            f"{what} have {X.shape[1]} dimensions, but EMDE was fitted on "
+            f"{n_features}-dimensional items."
+        )
+    bad = ~np.isfinite(X)
+    if bad.any():
+        row = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise ValueError(
+            f"{what} contain NaN or infinite values (first in row {row}, "
+            f"{int(bad.any(axis=1).sum())} rows in all); drop or fill them first."
+        )
+    return X
+
+
+def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
+    """Sets of item indices (lists) -> sparse (n_sets x n_items) count matrix.
+
+    Repeated items add up. ``weights``, if given, has one list of weights
+    per set, aligned with the items. Built without a Python loop over sets.
+
+    Examples
+    --------
+    >>> sets_to_matrix([[0, 2, 2], [], [1]], 3).toarray()
+    array([[1., 0., 2.],
+           [0., 0., 0.],
+           [0., 1., 0.]])
+    """
+    lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+    cols = np.fromiter(chain.from_iterable(sets), dtype=np.int64, count=int(lengths.sum()))
+    if cols.size and (cols.min() < 0 or cols.max() >= n_items):
+        bad = int(cols[(cols < 0) | (cols >= n_items)][0])
+        raise ValueError(f"Item index {bad} is out of range: there are {n_items} items (0..{n_items - 1}).")
+    rows = np.repeat(np.arange(len(sets)), lengths)
+    if weights is None:
+        data = np.ones(cols.size)
+    else:
+        data = np.fromiter(chain.from_iterable(weights), dtype=np.float64, count=cols.size)
+    m = sp.coo_array((data, (rows, cols)), shape=(len(sets), n_items)).tocsr()
+    m.sum_duplicates()
+    return m
+
+
+class EMDE(TransformerMixin, BaseEstimator):
+    """Efficient Manifold Density Estimator: sparse sketches of sets of vectors.
+
+    Parameters
+    ----------
+    n_hyperplanes : int, default=7
+        K, hyperplanes per partitioning; each partitioning has ``2**K`` buckets.
+    n_partitions : int, default=16
+        N, independent partitionings; the sketch has ``N * 2**K`` columns.
+    offsets : {"data", "quantile"}, default="data"
+        Where hyperplanes cut: through a random item, or at a random quantile
+        (5%-95%) of the items' projections (see the module docstring).
+    weighting : {"counts", "binary", "tfidf"}, default="counts"
+        How a set's items are weighted before summing: as given (repeats and
+        weights count), presence only, or counts times the inverse document
+        frequency of each item learned from ``sets`` at fit.
+    norm : {None, "l1", "l2", "max"}, default=None
+        Normalisation of each sketch.
+    norm_scope : {"row", "partition"}, default="row"
+        Normalise the whole sketch, or each partitioning's block separately.
+    drop_empty : bool, default=False
+        Keep only buckets that hold at least one fitted item (a variable
+        width, as CountVectorizer gives) instead of the fixed ``N * 2**K``.
+    random_state : int, RandomState or None
+        Seed for the hyperplanes; the same seed gives the same bytes.
+
+    Attributes
+    ----------
+    hyperplanes_ : ndarray of shape (N * K, d)
+        Unit-free normals, partitioning ``p`` in rows ``p*K .. p*K+K-1``.
+    offsets_ : ndarray of shape (N * K,)
+        The plane of row ``j`` is ``hyperplanes_[j] . x = offsets_[j]``.
+    item_codes_ : ndarray of shape (n_items, N)
+        Bucket of every fitted item in every partitioning.
+    item_sketches_ : sparse array of shape (n_items, n_features_out_)
+    columns_ : ndarray
+        Fixed-width column index of every output column (all of them unless
+        ``drop_empty``).
+    idf_ : ndarray of shape (n_items,) or None
+
+    Examples
+    --------
+    >>> items = np.array([[0.2, -0.4, 0.15], [0.7, -1.2, 2.56], [0.9, 0.1, 0.04]])
+    >>> emde = EMDE(n_hyperplanes=3, n_partitions=2, random_state=0).fit(items)
+    >>> S = emde.transform([[0, 1], [2], [1, 1, 1]])
+    >>> S.shape, S.sum(axis=1).tolist()
+    ((3, 16), [4.0, 2.0, 6.0])
+    """
+
+    def __init__(
+        self,
+        *,
+        n_hyperplanes: int = 7,
+        n_partitions: int = 16,
+        offsets: str = "data",
+        weighting: str = "counts",
+        norm: str | None = None,
+        norm_scope: str = "row",
+        drop_empty: bool = False,
+        random_state=None,
+    ):
+        self.n_hyperplanes = n_hyperplanes
+        self.n_partitions = n_partitions
+        self.offsets = offsets
+        self.weighting = weighting
+        self.norm = norm
+        self.norm_scope = norm_scope
+        self.drop_empty = drop_empty
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fitting
+
+    def _validate_params_(self) -> None:
+        K, N = self.n_hyperplanes, self.n_partitions
+        if not isinstance(K, Integral) or K < 1:
+            raise ValueError(f"n_hyperplanes (K) must be a positive integer, got {K!r}.")
+        if K > MAX_HYPERPLANES:
+            raise ValueError(
+                f"K={K} would make 2**{K} = {2**K:,} buckets per partitioning; "
+                f"K must be <= {MAX_HYPERPLANES}. Spend the budget on more partitionings (N) instead."
+            )
+        if not isinstance(N, Integral) or N < 1:
+            raise ValueError(f"n_partitions (N) must be a positive integer, got {N!r}.")
+        if N * 2**K > MAX_WIDTH:
+            raise ValueError(
+                f"N * 2**K = {N} * {2**K:,} = {N * 2**K:,} columns is too wide (limit {MAX_WIDTH:,}); "
+                "lower K or N."
+            )
+        for name, value, allowed in [
+            ("offsets", self.offsets, ("data", "quantile")),
+            ("weighting", self.weighting, ("counts", "binary", "tfidf")),
+            ("norm", self.norm, (None, "l1", "l2", "max")),
+            ("norm_scope", self.norm_scope, ("row", "partition")),
+        ]:
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {value!r}.")
+
+    def fit(self, X, y=None, *, sets=None):
+        """Draw the hyperplanes from the item vectors ``X`` (n_items x d).
+
+        ``sets`` (a sparse set-by-item matrix or lists of item indices) is
+        needed only for ``weighting="tfidf"``, to learn the item frequencies.
+        """
+        self._validate_params_()
+        X = _check_vectors(X, "Item vectors")
+        if X.shape[0] < 1:
+            raise ValueError("EMDE needs at least one item vector to place its hyperplanes.")
+        rng = check_random_state(self.random_state)
+        K, N = self.n_hyperplanes, self.n_partitions
+        n, d = X.shape
+        self.n_features_in_ = d
+        self.n_items_ = n
+        normals = rng.standard_normal((N * K, d))
+        if self.offsets == "data":
+            picks = rng.randint(0, n, size=N * K)
+            offsets = np.einsum("jd,jd->j", normals, X[picks])
+        else:
+            q = rng.uniform(0.05, 0.95, size=N * K)
+            proj = np.sort(X @ normals.T, axis=0)  # (n, N*K), each column sorted
+            pos = q * (n - 1)
+            lo = np.floor(pos).astype(np.int64)
+            hi = np.minimum(lo + 1, n - 1)
+            cols = np.arange(N * K)
+            frac = pos - lo
+            offsets = (1 - frac) * proj[lo, cols] + frac * proj[hi, cols]
+        self.hyperplanes_ = normals
+        self.offsets_ = offsets
+        self._powers = (1 << np.arange(K, dtype=np.int64)).astype(np.float64)
+        self.item_codes_ = self.bucket_codes(X)
+        full = self._one_hot(self.item_codes_)
+        if self.drop_empty:
+            self.columns_ = np.flatnonzero(np.asarray(full.sum(axis=0)).ravel() > 0)
+        else:
+            self.columns_ = np.arange(N * 2**K)
+        self._column_map = None
+        if self.drop_empty:
+            cmap = np.full(N * 2**K, -1, dtype=np.int64)
+            cmap[self.columns_] = np.arange(self.columns_.size)
+            self._column_map = cmap
+        self.item_sketches_ = self._compact(full)
+        self.idf_ = None
+        if self.weighting == "tfidf":
+            if sets is None:
+                raise ValueError(
+                    "weighting='tfidf' learns item frequencies from the sets: call fit(items, sets=W)."
+                )
+            W = self._weights_matrix(sets, apply_weighting=False)
+            df = np.asarray((W > 0).sum(axis=0)).ravel()
+            # smooth idf as scikit-learn's TfidfTransformer does
+            self.idf_ = np.log((1 + W.shape[0]) / (1 + df)) + 1.0
+        return self
+
+    # ------------------------------------------------------------------ codes and sketches
+
+    @property
+    def n_features_out_(self) -> int:
+        return int(self.columns_.size)
+
+    def bucket_codes(self, X) -> np.ndarray:
+        """Bucket of every vector in every partitioning: int array (n, N) in [0, 2**K).
+
+        Bit ``k`` of the code is 1 when the vector lies on the positive side
+        (``v . x > c``) of the partitioning's ``k``-th hyperplane.
+        """
+        check_is_fitted(self, "hyperplanes_")
+        X = _check_vectors(X, "Vectors", self.n_features_in_)
+        K, N = self.n_hyperplanes, self.n_partitions
+        codes = np.empty((X.shape[0], N), dtype=np.int64)
+        for start in range(0, X.shape[0], _CHUNK):  # bounded memory, not a loop over items
+            block = X[start : start + _CHUNK]
+            bits = (block @ self.hyperplanes_.T > self.offsets_).reshape(-1, N, K)
+            codes[start : start + _CHUNK] = bits @ self._powers
+        return codes
+
+    def _one_hot(self, codes: np.ndarray) -> sp.csr_array:
+        n, N = codes.shape
+        B = 2**self.n_hyperplanes
+        cols = (codes + np.arange(N) * B).ravel()
+        indptr = np.arange(0, n * N + 1, N, dtype=np.int64)
+        return sp.csr_array((np.ones(n * N), cols, indptr), shape=(n, N * B))
+
+    def _compact(self, M: sp.csr_array) -> sp.csr_array:
+        """Fixed-width columns -> output columns (drops empty buckets when asked)."""
+        if self._column_map is None:
+            return M
+        M = M.tocoo()
+        new = self._column_map[M.col]
+        keep = new >= 0
+        return sp.csr_array((M.data[keep], (M.row[keep], new[keep])), shape=(M.shape[0], self.columns_.size))
+
+    def item_sketches(self, X) -> sp.csr_array:
+        """Sketch of each vector on its own: sparse (n, N * 2**K), exactly N ones per row.
+
+        With ``drop_empty``, a new vector in a bucket no fitted item occupies
+        loses that partitioning's one (the column does not exist).
+        """
+        return self._compact(self._one_hot(self.bucket_codes(X)))
+
+    def partition_of_column(self) -> np.ndarray:
+        """The partitioning each output column belongs to."""
+        check_is_fitted(self, "hyperplanes_")
+        return self.columns_ // 2**self.n_hyperplanes
+
+    def _weights_matrix(self, W, apply_weighting: bool = True) -> sp.csr_array:
+        if sp.issparse(W):
+            W = sp.csr_array(W, dtype=np.float64)
+        elif isinstance(W, np.ndarray) and W.ndim == 2 and W.dtype != object:
+            W = sp.csr_array(W.astype(np.float64))
+        else:
+            W = sets_to_matrix(list(W), self.n_items_)
+        if W.shape[1] != self.n_items_:
+            raise ValueError(
+                f"The weight matrix has {W.shape[1]} columns, but EMDE was fitted on "
+                f"{self.n_items_} items: columns must be the fitted items, in order."
+            )
+        if not apply_weighting:
+            return W
+        if self.weighting == "binary":
+            W = W.copy()
+            W.data = (W.data != 0).astype(np.float64)
+        elif self.weighting == "tfidf":
+            W = W @ sp.dia_array((self.idf_[None, :], [0]), shape=(self.n_items_, self.n_items_))
+        return sp.csr_array(W)
+
+    def transform(self, W) -> sp.csr_array:
+        """Sketch sets of the fitted items.
+
+        ``W`` is a sparse (n_sets x n_items) weight matrix, or a list of
+        item-index lists (repeats count). Computed as one sparse product
+        ``W @ item_sketches_``; an empty set gives a zero row.
+        """
+        check_is_fitted(self, "item_sketches_")
+        S = self._weights_matrix(W) @ self.item_sketches_
+        return self._normalise(sp.csr_array(S))
+
+    def sketch_sets(self, sets: Sequence[np.ndarray], weights: Sequence[np.ndarray] | None = None) -> sp.csr_array:
+        """Sketch arbitrary new sets of vectors (each an (m_i x d) array; m_i may be 0)."""
+        check_is_fitted(self, "item_sketches_")
+        arrays = [np.asarray(s, dtype=np.float64).reshape(-1, self.n_features_in_) if np.size(s) else
+                  np.empty((0, self.n_features_in_)) for s in sets]
+        sizes = np.fromiter(map(len, arrays), dtype=np.int64, count=len(arrays))
+        X = np.concatenate(arrays) if arrays else np.empty((0, self.n_features_in_))
+        one_hot = self.item_sketches(X) if len(X) else sp.csr_array((0, self.n_features_out_))
+        if weights is None:
+            w = np.ones(len(X))
+        else:
+            w = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in weights]) if len(weights) else np.ones(0)
+            if w.size != len(X):
+                raise ValueError(f"Got {w.size} weights for {len(X)} vectors; give one weight per vector.")
+        owner = sp.csr_array(
+            (w, (np.repeat(np.arange(len(arrays)), sizes), np.arange(len(X)))), shape=(len(arrays), len(X))
+        )
+        return self._normalise(sp.csr_array(owner @ one_hot))
+
+    def _normalise(self, S: sp.csr_array) -> sp.csr_array:
+        if self.norm is None or S.nnz == 0:
+            return S
+        S = S.copy()
+        S.sum_duplicates()
+        rows = np.repeat(np.arange(S.shape[0]), np.diff(S.indptr))
+        if self.norm_scope == "partition":
+            N = self.n_partitions
+            group = rows * N + self.partition_of_column()[S.indices]
+            n_groups = S.shape[0] * N
+        else:
+            group, n_groups = rows, S.shape[0]
+        v = S.data
+        if self.norm == "l1":
+            scale = np.bincount(group, np.abs(v), minlength=n_groups)
+        elif self.norm == "l2":
+            scale = np.sqrt(np.bincount(group, v * v, minlength=n_groups))
+        else:
+            scale = np.zeros(n_groups)
+            np.maximum.at(scale, group, np.abs(v))
+        scale[scale == 0] = 1.0
+        S.data = v / scale[group]
+        return S
+
+    # ------------------------------------------------------------------ reading a sketch
+
+    def decode(self, sketch, X, *, smoothing: float = 1e-3) -> np.ndarray:
+        """Score vectors by the density a sketch assigns to their buckets.
+
+        In each partitioning the sketch's block is turned into a distribution
+        over buckets (L1-normalised); a vector's score is the geometric mean,
+        over partitionings, of the (smoothed) probability of the bucket it
+        falls in. High scores mark the regions the set is dense in.
+        """
+        check_is_fitted(self, "item_sketches_")
+        s = np.asarray(sketch.toarray() if sp.issparse(sketch) else sketch, dtype=np.float64).ravel()
+        if s.size != self.n_features_out_:
+            raise ValueError(f"The sketch has {s.size} values; this EMDE makes {self.n_features_out_}.")
+        N, B = self.n_partitions, 2**self.n_hyperplanes
+        full = np.zeros(N * B)
+        full[self.columns_] = np.abs(s)
+        blocks = full.reshape(N, B)
+        totals = blocks.sum(axis=1, keepdims=True)
+        totals[totals == 0] = 1.0
+        probs = blocks / totals
+        codes = self.bucket_codes(X)
+        vals = probs[np.arange(N), codes]  # (n, N)
+        return np.exp(np.log(vals + smoothing).mean(axis=1))
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """``p{partition}_b{bucket}`` for every output column."""
+        check_is_fitted(self, "columns_")
+        B = 2**self.n_hyperplanes
+        return np.array([f"p{c // B}_b{c % B}" for c in self.columns_], dtype=object)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        return tags
+
+
+class EMDEVectorizer(TransformerMixin, BaseEstimator):
+    """A drop-in for CountVectorizer/TfidfVectorizer on lists of item names, built on EMDE.
+
+    Parameters
+    ----------
+    item_vectors : mapping of item name -> vector
+        The embedding of every item a set may contain.
+    n_hyperplanes, n_partitions, offsets, norm, norm_scope, drop_empty, random_state :
+        As in :class:`EMDE`.
+    weighting : {"counts", "binary", "tfidf"}, default="counts"
+        ``"tfidf"`` learns item frequencies from the sets passed to ``fit``.
+    unknown : {"error", "skip"}, default="error"
+        What to do with an item that has no vector: stop with a message naming
+        it, or skip it and count it in ``n_unknown_`` (and ``unknown_items_``).
+
+    Examples
+    --------
+    >>> vecs = {"chorizo": [0.2, -0.4, 0.15], "banana": [0.7, -1.2, 2.56], "sourdough": [0.9, 0.1, 0.04]}
+    >>> v = EMDEVectorizer(item_vectors=vecs, n_hyperplanes=3, n_partitions=2, random_state=0)
+    >>> X = v.fit_transform([["chorizo", "banana"], ["sourdough"], ["banana"] * 3])
+    >>> X.sum(axis=1).tolist()
+    [4.0, 2.0, 6.0]
+    """
+
+    def __init__(
+        self,
+        *,
+        item_vectors: Mapping[str, Sequence[float]] | None = None,
+        n_hyperplanes: int = 7,
+        n_partitions: int = 16,
+        offsets: str = "data",
+        weighting: str = "counts",
+        norm: str | None = None,
+        norm_scope: str = "row",
+        drop_empty: bool = False,
+        unknown: str = "error",
+        random_state=None,
+    ):
+        self.item_vectors = item_vectors
+        self.n_hyperplanes = n_hyperplanes
+        self.n_partitions = n_partitions
+        self.offsets = offsets
+        self.weighting = weighting
+        self.norm = norm
+        self.norm_scope = norm_scope
+        self.drop_empty = drop_empty
+        self.unknown = unknown
+        self.random_state = random_state
+
+    def _indices(self, X) -> sp.csr_array:
+        if isinstance(X, str):
+            raise ValueError("Pass a list of sets (each a list of item names), not a single string.")
+        X = list(X)
+        lengths = np.fromiter(map(len, X), dtype=np.int64, count=len(X))
+        flat = list(chain.from_iterable(X))
+        idx = self.vocabulary_index_.get_indexer(flat) if flat else np.empty(0, dtype=np.int64)
+        missing = idx < 0
+        if missing.any():
+            if self.unknown == "error":
+                j = int(np.flatnonzero(missing)[0])
+                set_no = int(np.searchsorted(np.cumsum(lengths), j, side="right"))
+                raise ValueError(
+                    f"Item {flat[j]!r} (in set {set_no}) has no vector; {int(missing.sum())} item "
+                    "occurrences are unknown. Add their vectors, or use unknown='skip' to leave them out."
+                )
+        owner = np.repeat(np.arange(len(X)), lengths)
+        keep = ~missing
+        W = sp.csr_array(
+            (np.ones(int(keep.sum())), (owner[keep], idx[keep])), shape=(len(X), len(self.vocabulary_index_))
+        )
+        W.sum_duplicates()
+        self.n_unknown_ = int(missing.sum())
+        self.unknown_items_ = sorted(set(pd.Index(flat)[missing])) if missing.any() else []
+        return W
+
+    def fit(self, X, y=None):
+        """Learn the item index and hyperplanes (and, for tf-idf, item frequencies) from sets ``X``."""
+        if self.item_vectors is None or len(self.item_vectors) == 0:
+            raise ValueError("EMDEVectorizer needs item_vectors: a mapping from item name to vector.")
+        if self.unknown not in ("error", "skip"):
+            raise ValueError(f"unknown must be 'error' or 'skip', got {self.unknown!r}.")
+        names = list(self.item_vectors)
+        self.vocabulary_index_ = pd.Index(names)
+        if not self.vocabulary_index_.is_unique:
+            raise ValueError("item_vectors has repeated item names.")
+        vectors = np.vstack([np.asarray(self.item_vectors[k], dtype=np.float64) for k in names])
+        self.emde_ = EMDE(
+            n_hyperplanes=self.n_hyperplanes,
+            n_partitions=self.n_partitions,
+            offsets=self.offsets,
+            weighting=self.weighting,
+            norm=self.norm,
+            norm_scope=self.norm_scope,
+            drop_empty=self.drop_empty,
+            random_state=self.random_state,
+        )
+        sets = self._indices(X) if self.weighting == "tfidf" else None
+        self.emde_.fit(vectors, sets=sets)
+        return self
+
+    def transform(self, X) -> sp.csr_array:
+        """Sketch each set of item names."""
+        check_is_fitted(self, "emde_")
+        return self.emde_.transform(self._indices(X))
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        check_is_fitted(self, "emde_")
+        return self.emde_.get_feature_names_out()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags

@@ -1,0 +1,242 @@
+"""EMDE: the invariants a user relies on, the seed's example, and every validation message."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from embedcore.datasets import BASKET_ITEMS, BASKETS
+from embedcore.emde import EMDE, EMDEVectorizer, sets_to_matrix
+
+rng = np.random.default_rng(0)
+ITEMS = rng.standard_normal((500, 6))
+
+
+def fitted(**kw):
+    params = dict(n_hyperplanes=5, n_partitions=7, random_state=1)
+    params.update(kw)
+    return EMDE(**params).fit(ITEMS)
+
+
+def test_exactly_n_ones_per_item_row():
+    e = fitted()
+    S = e.item_sketches(ITEMS)
+    assert S.shape == (500, 7 * 32)
+    np.testing.assert_array_equal(S.sum(axis=1), 7)
+    assert set(np.unique(S.data)) == {1.0}
+    # one 1 in each partitioning's block
+    blocks = S.toarray().reshape(500, 7, 32).sum(axis=2)
+    np.testing.assert_array_equal(blocks, 1)
+
+
+def test_codes_agree_with_the_side_of_each_hyperplane():
+    e = fitted()
+    codes = e.bucket_codes(ITEMS)
+    assert codes.shape == (500, 7) and codes.min() >= 0 and codes.max() < 32
+    for p in range(7):
+        for k in range(5):
+            j = p * 5 + k
+            margin = ITEMS @ e.hyperplanes_[j] - e.offsets_[j]
+            clear = np.abs(margin) > 1e-9  # the item a plane passes through is on it, up to rounding
+            np.testing.assert_array_equal(((codes[:, p] >> k) & 1)[clear], (margin > 0)[clear])
+
+
+@pytest.mark.parametrize("offsets", ["data", "quantile"])
+def test_hyperplanes_cut_through_the_data(offsets):
+    e = fitted(offsets=offsets)
+    proj = ITEMS @ e.hyperplanes_.T
+    assert np.all(e.offsets_ >= proj.min(axis=0)) and np.all(e.offsets_ <= proj.max(axis=0))
+    if offsets == "data":  # each plane passes through some item
+        assert np.all(np.isclose(proj, e.offsets_).any(axis=0))
+
+
+def test_additivity_exact():
+    e = fitted()
+    A, B = [1, 2, 3, 3], [3, 4, 100]
+    SA, SB, SAB = e.transform([A]), e.transform([B]), e.transform([A + B])
+    assert (SAB != SA + SB).nnz == 0
+    W = sets_to_matrix([A, B], 500)
+    np.testing.assert_array_equal(e.transform(W).toarray(), np.vstack([SA.toarray(), SB.toarray()]))
+
+
+def test_same_seed_same_bytes_and_other_seed_differs():
+    a = fitted().transform([[1, 2], [3]])
+    b = fitted().transform([[1, 2], [3]])
+    assert a.data.tobytes() == b.data.tobytes() and a.indices.tobytes() == b.indices.tobytes()
+    c = fitted(random_state=2)
+    assert not np.array_equal(c.hyperplanes_, fitted().hyperplanes_)
+
+
+def test_empty_sets_give_zero_rows():
+    e = fitted(norm="l2")
+    S = e.transform([[], [1], []])
+    assert S.shape[0] == 3 and S[[0], :].nnz == 0 and S[[2], :].nnz == 0
+    assert e.sketch_sets([np.empty((0, 6)), ITEMS[:2]]).shape[0] == 2
+
+
+def test_sketch_sets_matches_transform_of_fitted_items():
+    e = fitted()
+    np.testing.assert_array_equal(
+        e.sketch_sets([ITEMS[[1, 2, 3]], ITEMS[[7]]]).toarray(), e.transform([[1, 2, 3], [7]]).toarray()
+    )
+    w = e.sketch_sets([ITEMS[[1, 2]]], weights=[[2.0, 0.5]]).toarray()
+    np.testing.assert_allclose(w, e.transform(sp.csr_array(([2.0, 0.5], ([0, 0], [1, 2])), shape=(1, 500))).toarray())
+
+
+@pytest.mark.parametrize("norm", ["l1", "l2", "max"])
+@pytest.mark.parametrize("scope", ["row", "partition"])
+def test_normalisation(norm, scope):
+    e = fitted(norm=norm, norm_scope=scope)
+    S = e.transform([[1, 2, 3, 4, 5], [9]]).toarray()
+    groups = S.reshape(2, 7, 32) if scope == "partition" else S[:, None, :]
+    f = {"l1": lambda g: np.abs(g).sum(-1), "l2": lambda g: np.sqrt((g**2).sum(-1)), "max": lambda g: np.abs(g).max(-1)}[norm]
+    np.testing.assert_allclose(f(groups), 1.0)
+
+
+def test_weighting_binary_and_tfidf():
+    e = fitted(weighting="binary")
+    np.testing.assert_array_equal(e.transform([[1, 1, 1]]).toarray(), e.transform([[1]]).toarray())
+    sets = [[1, 2], [1, 3], [1, 4]]
+    t = EMDE(n_hyperplanes=5, n_partitions=7, random_state=1, weighting="tfidf").fit(ITEMS, sets=sets)
+    assert t.idf_[1] < t.idf_[2]  # item 1 is in every set: down-weighted
+    np.testing.assert_allclose(t.transform([[1]]).sum(), 7 * t.idf_[1])
+
+
+def test_drop_empty_keeps_only_occupied_buckets_and_names_them():
+    full = fitted()
+    small = fitted(drop_empty=True)
+    occupied = np.flatnonzero(np.asarray(full.item_sketches_.sum(axis=0)).ravel())
+    np.testing.assert_array_equal(small.columns_, occupied)
+    np.testing.assert_array_equal(small.transform([[3, 4]]).toarray(), full.transform([[3, 4]]).toarray()[:, occupied])
+    names = small.get_feature_names_out()
+    assert len(names) == small.n_features_out_ and names[0].startswith("p0_b")
+    assert len(full.get_feature_names_out()) == 7 * 32
+
+
+def test_decode_ranks_a_single_item_sets_own_item_top():
+    e = fitted()
+    for i in (0, 17, 256):
+        scores = e.decode(e.transform([[i]]), ITEMS)
+        assert scores[i] == scores.max()
+        assert (scores == scores.max()).sum() < 10  # and only a few items tie with it
+
+
+def test_decode_prefers_the_sets_region():
+    # Items on a line; a set from the left end scores left items above right ones.
+    X = np.column_stack([np.linspace(-1, 1, 200), np.zeros(200)])
+    e = EMDE(n_hyperplanes=3, n_partitions=32, random_state=0).fit(X)
+    scores = e.decode(e.transform([list(range(10))]), X)
+    assert scores[:50].mean() > 5 * scores[150:].mean()
+
+
+def test_seed_example_baskets_with_vectorizer():
+    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, n_hyperplanes=3, n_partitions=2, random_state=0)
+    S = v.fit_transform(BASKETS).toarray()
+    # rows are additive in the items: basket 3 = 3 x banana; basket 4 = chorizo + banana + 2 x sourdough
+    single = {k: v.transform([[k]]).toarray()[0] for k in BASKET_ITEMS}
+    np.testing.assert_array_equal(S[2], 3 * single["banana"])
+    np.testing.assert_array_equal(S[3], single["banana"] + single["chorizo"] + 2 * single["sourdough"])
+    np.testing.assert_array_equal(S.sum(axis=1), [4, 2, 6, 8])  # N=2 ones per item
+
+
+def test_vectorizer_in_a_pipeline_and_tfidf():
+    names = [f"w{i}" for i in range(500)]
+    vecs = dict(zip(names, ITEMS))
+    r = np.random.default_rng(3)
+    y = r.integers(0, 2, 200)
+    # class 1 sets draw from items with positive first coordinate
+    pos, neg = np.flatnonzero(ITEMS[:, 0] > 0), np.flatnonzero(ITEMS[:, 0] <= 0)
+    sets = [[names[j] for j in r.choice(pos if c else neg, 8)] for c in y]
+    pipe = make_pipeline(EMDEVectorizer(item_vectors=vecs, n_hyperplanes=4, n_partitions=16, weighting="tfidf", norm="l2", random_state=0), LogisticRegression(max_iter=500))
+    pipe.fit(sets[:150], y[:150])
+    assert pipe.score(sets[150:], y[150:]) > 0.9
+
+
+def test_vectorizer_unknown_items():
+    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, n_hyperplanes=3, n_partitions=2, random_state=0).fit(BASKETS)
+    with pytest.raises(ValueError, match=r"Item 'kale' \(in set 1\) has no vector"):
+        v.transform([["banana"], ["kale", "kale"]])
+    v.set_params(unknown="skip")
+    S = v.transform([["banana"], ["kale", "kale", "banana"]])
+    assert v.n_unknown_ == 2 and v.unknown_items_ == ["kale"]
+    np.testing.assert_array_equal(S.toarray()[0], S.toarray()[1])
+
+
+@pytest.mark.parametrize(
+    "params, X, message",
+    [
+        (dict(n_hyperplanes=40), ITEMS, r"K=40 would make 2\*\*40 = 1,099,511,627,776 buckets .* K must be <= 24"),
+        (dict(n_hyperplanes=0), ITEMS, "n_hyperplanes \\(K\\) must be a positive integer"),
+        (dict(n_partitions=0), ITEMS, "n_partitions \\(N\\) must be a positive integer"),
+        (dict(n_hyperplanes=24, n_partitions=100), ITEMS, "is too wide"),
+        (dict(offsets="middle"), ITEMS, "offsets must be one of"),
+        (dict(norm="l3"), ITEMS, "norm must be one of"),
+        (dict(weighting="tfidf"), ITEMS, "weighting='tfidf' learns item frequencies"),
+        ({}, np.array([[1.0, np.nan], [0.0, 1.0]]), r"NaN or infinite values \(first in row 0"),
+        ({}, np.arange(4.0), "is 1-D"),
+        ({}, np.empty((0, 3)), "at least one item vector"),
+    ],
+)
+def test_fit_validation_messages(params, X, message):
+    with pytest.raises(ValueError, match=message):
+        EMDE(**params).fit(X)
+
+
+def test_transform_validation_messages():
+    e = fitted()
+    with pytest.raises(ValueError, match="have 3 dimensions, but EMDE was fitted on 6-dimensional items"):
+        e.bucket_codes(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="has 10 columns, but EMDE was fitted on 500 items"):
+        e.transform(sp.csr_array((2, 10)))
+    with pytest.raises(ValueError, match="Item index 900 is out of range"):
+        e.transform([[1, 900]])
+    with pytest.raises(ValueError, match="3 weights for 2 vectors"):
+        e.sketch_sets([ITEMS[:2]], weights=[[1, 2, 3]])
+    with pytest.raises(ValueError, match="The sketch has 3 values"):
+        e.decode(np.zeros(3), ITEMS)
+    with pytest.raises(ValueError, match="needs item_vectors"):
+        EMDEVectorizer().fit([["a"]])
+
+
+# scikit-learn's generic checks feed the same matrix to fit (item vectors) and to
+# transform (which takes set-by-item weights), so the checks that call transform
+# on the training matrix cannot apply; each is named with that reason below.
+_SHAPE = "transform takes set-by-item weights (n_items columns), not the d-dimensional fit matrix"
+EMDE_EXPECTED_FAILURES = {
+    "check_transformer_general": _SHAPE,
+    "check_transformer_preserve_dtypes": _SHAPE,
+    "check_methods_sample_order_invariance": _SHAPE,
+    "check_methods_subset_invariance": _SHAPE,
+    "check_transformer_data_not_an_array": _SHAPE,
+    "check_fit_idempotent": _SHAPE,
+    "check_n_features_in_after_fitting": _SHAPE,
+    "check_dict_unchanged": _SHAPE,
+    "check_estimators_dtypes": _SHAPE,
+    "check_estimators_pickle": _SHAPE,
+    "check_set_output_transform": _SHAPE,
+    "check_global_output_transform_pandas": _SHAPE,
+    "check_global_set_output_transform_polars": _SHAPE,
+    "check_transformer_get_feature_names_out": _SHAPE,
+    "check_transformer_get_feature_names_out_pandas": _SHAPE,
+    "check_f_contiguous_array_estimator": _SHAPE,
+    "check_estimators_empty_data_messages": "our message says 'at least one item vector', not scikit-learn's wording",
+    "check_fit2d_predict1d": _SHAPE,
+    "check_estimators_nan_inf": "NaN items are refused with our own message naming the row",
+    "check_complex_data": "complex vectors are cast by numpy before our check",
+    "check_requires_y_none": _SHAPE,
+    "check_fit_score_takes_y": _SHAPE,
+    "check_pipeline_consistency": _SHAPE,
+}
+
+
+def _expected(estimator):
+    return EMDE_EXPECTED_FAILURES
+
+
+@parametrize_with_checks([EMDE(n_hyperplanes=3, n_partitions=4, random_state=0)], expected_failed_checks=_expected, xfail_strict=True)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
