@@ -22,6 +22,7 @@ is drawn from the data so that every cut goes through the items:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from itertools import chain
 from numbers import Integral
@@ -32,7 +33,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-__all__ = ["EMDE", "EMDEVectorizer", "sets_to_matrix", "MAX_HYPERPLANES"]
+__all__ = ["EMDE", "EMDEVectorizer", "sets_to_matrix", "bucket_statistics", "compare_set_encodings", "MAX_HYPERPLANES"]
 
 #: Largest K: 2**24 buckets per partitioning is already far beyond any useful sketch.
 MAX_HYPERPLANES = 24
@@ -64,6 +65,34 @@ def _check_vectors(X, what: str, n_features: int | None = None) -> np.ndarray:
             f"{int(bad.any(axis=1).sum())} rows in all); drop or fill them first."
         )
     return X
+
+
+def _index_dtype(nnz: int):
+    return np.int32 if nnz < 2**31 - 1 else np.int64
+
+
+def _narrow(M: sp.csr_array) -> sp.csr_array:
+    """Use 32-bit indices when they fit: scipy then multiplies with half the index traffic."""
+    if M.indices.dtype != np.int32 and M.nnz < 2**31 - 1 and max(M.shape) < 2**31 - 1:
+        M = sp.csr_array((M.data, M.indices.astype(np.int32), M.indptr.astype(np.int32)), shape=M.shape)
+    return M
+
+
+def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, min_nnz: int = 200_000) -> sp.csr_array:
+    """``A @ B`` with row blocks of ``A`` multiplied on parallel threads.
+
+    scipy's sparse product runs without the GIL, so blocks of rows use every
+    core; small products are done in one piece.
+    """
+    n_jobs = min(os.cpu_count() or 1, 8)
+    if n_jobs == 1 or A.nnz < min_nnz or A.shape[0] < 2 * n_jobs:
+        return _narrow(sp.csr_array(A @ B))
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = np.linspace(0, A.shape[0], n_jobs + 1).astype(int)
+    with ThreadPoolExecutor(n_jobs) as pool:
+        parts = list(pool.map(lambda ab: A[ab[0] : ab[1]] @ B, zip(bounds[:-1], bounds[1:])))
+    return _narrow(sp.csr_array(sp.vstack(parts, format="csr")))
 
 
 def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
@@ -117,6 +146,9 @@ class EMDE(TransformerMixin, BaseEstimator):
     drop_empty : bool, default=False
         Keep only buckets that hold at least one fitted item (a variable
         width, as CountVectorizer gives) instead of the fixed ``N * 2**K``.
+    dtype : numpy float type, default=np.float32
+        Type of the sketch values. Counts are exact in float32 up to 2**24
+        per bucket, and half the memory of float64 makes large products faster.
     random_state : int, RandomState or None
         Seed for the hyperplanes; the same seed gives the same bytes.
 
@@ -153,6 +185,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         norm: str | None = None,
         norm_scope: str = "row",
         drop_empty: bool = False,
+        dtype=np.float32,
         random_state=None,
     ):
         self.n_hyperplanes = n_hyperplanes
@@ -162,6 +195,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         self.norm = norm
         self.norm_scope = norm_scope
         self.drop_empty = drop_empty
+        self.dtype = dtype
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fitting
@@ -271,9 +305,10 @@ class EMDE(TransformerMixin, BaseEstimator):
     def _one_hot(self, codes: np.ndarray) -> sp.csr_array:
         n, N = codes.shape
         B = 2**self.n_hyperplanes
-        cols = (codes + np.arange(N) * B).ravel()
-        indptr = np.arange(0, n * N + 1, N, dtype=np.int64)
-        return sp.csr_array((np.ones(n * N), cols, indptr), shape=(n, N * B))
+        index = _index_dtype(n * N)
+        cols = (codes + np.arange(N) * B).ravel().astype(index)
+        indptr = np.arange(0, n * N + 1, N, dtype=index)
+        return sp.csr_array((np.ones(n * N, dtype=self.dtype), cols, indptr), shape=(n, N * B))
 
     def _compact(self, M: sp.csr_array) -> sp.csr_array:
         """Fixed-width columns -> output columns (drops empty buckets when asked)."""
@@ -282,7 +317,8 @@ class EMDE(TransformerMixin, BaseEstimator):
         M = M.tocoo()
         new = self._column_map[M.col]
         keep = new >= 0
-        return sp.csr_array((M.data[keep], (M.row[keep], new[keep])), shape=(M.shape[0], self.columns_.size))
+        out = sp.csr_array((M.data[keep], (M.row[keep], new[keep])), shape=(M.shape[0], self.columns_.size))
+        return _narrow(out)
 
     def item_sketches(self, X) -> sp.csr_array:
         """Sketch of each vector on its own: sparse (n, N * 2**K), exactly N ones per row.
@@ -309,14 +345,15 @@ class EMDE(TransformerMixin, BaseEstimator):
                 f"The weight matrix has {W.shape[1]} columns, but EMDE was fitted on "
                 f"{self.n_items_} items: columns must be the fitted items, in order."
             )
+        W = _narrow(W.astype(self.dtype))
         if not apply_weighting:
             return W
         if self.weighting == "binary":
             W = W.copy()
             W.data = (W.data != 0).astype(np.float64)
         elif self.weighting == "tfidf":
-            W = W @ sp.dia_array((self.idf_[None, :], [0]), shape=(self.n_items_, self.n_items_))
-        return sp.csr_array(W)
+            W = W @ sp.dia_array((self.idf_[None, :].astype(self.dtype), [0]), shape=(self.n_items_, self.n_items_))
+        return _narrow(sp.csr_array(W))
 
     def transform(self, W) -> sp.csr_array:
         """Sketch sets of the fitted items.
@@ -326,8 +363,8 @@ class EMDE(TransformerMixin, BaseEstimator):
         ``W @ item_sketches_``; an empty set gives a zero row.
         """
         check_is_fitted(self, "item_sketches_")
-        S = self._weights_matrix(W) @ self.item_sketches_
-        return self._normalise(sp.csr_array(S))
+        S = _row_parallel_product(self._weights_matrix(W), self.item_sketches_)
+        return self._normalise(S)
 
     def sketch_sets(self, sets: Sequence[np.ndarray], weights: Sequence[np.ndarray] | None = None) -> sp.csr_array:
         """Sketch arbitrary new sets of vectors (each an (m_i x d) array; m_i may be 0)."""
@@ -343,9 +380,10 @@ class EMDE(TransformerMixin, BaseEstimator):
             w = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in weights]) if len(weights) else np.ones(0)
             if w.size != len(X):
                 raise ValueError(f"Got {w.size} weights for {len(X)} vectors; give one weight per vector.")
-        owner = sp.csr_array(
-            (w, (np.repeat(np.arange(len(arrays)), sizes), np.arange(len(X)))), shape=(len(arrays), len(X))
-        )
+        owner = _narrow(sp.csr_array(
+            (w.astype(self.dtype), (np.repeat(np.arange(len(arrays)), sizes), np.arange(len(X)))),
+            shape=(len(arrays), len(X)),
+        ))
         return self._normalise(sp.csr_array(owner @ one_hot))
 
     def _normalise(self, S: sp.csr_array) -> sp.csr_array:
@@ -369,7 +407,7 @@ class EMDE(TransformerMixin, BaseEstimator):
             scale = np.zeros(n_groups)
             np.maximum.at(scale, group, np.abs(v))
         scale[scale == 0] = 1.0
-        S.data = v / scale[group]
+        S.data = (v / scale[group]).astype(self.dtype)
         return S
 
     # ------------------------------------------------------------------ reading a sketch
@@ -416,7 +454,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
     ----------
     item_vectors : mapping of item name -> vector
         The embedding of every item a set may contain.
-    n_hyperplanes, n_partitions, offsets, norm, norm_scope, drop_empty, random_state :
+    n_hyperplanes, n_partitions, offsets, norm, norm_scope, drop_empty, dtype, random_state :
         As in :class:`EMDE`.
     weighting : {"counts", "binary", "tfidf"}, default="counts"
         ``"tfidf"`` learns item frequencies from the sets passed to ``fit``.
@@ -445,6 +483,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         norm_scope: str = "row",
         drop_empty: bool = False,
         unknown: str = "error",
+        dtype=np.float32,
         random_state=None,
     ):
         self.item_vectors = item_vectors
@@ -456,6 +495,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         self.norm_scope = norm_scope
         self.drop_empty = drop_empty
         self.unknown = unknown
+        self.dtype = dtype
         self.random_state = random_state
 
     def _indices(self, X) -> sp.csr_array:
@@ -503,6 +543,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
             norm=self.norm,
             norm_scope=self.norm_scope,
             drop_empty=self.drop_empty,
+            dtype=self.dtype,
             random_state=self.random_state,
         )
         sets = self._indices(X) if self.weighting == "tfidf" else None
@@ -523,3 +564,117 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         tags.input_tags.two_d_array = False
         tags.input_tags.string = True
         return tags
+
+
+# --------------------------------------------------------------------------- analysis helpers
+
+
+def bucket_statistics(
+    X,
+    n_hyperplanes_grid: Sequence[int],
+    n_partitions: int,
+    *,
+    offsets: str = "data",
+    n_neighbors: int = 5,
+    n_pairs: int = 2000,
+    random_state=None,
+) -> pd.DataFrame:
+    """How K shapes the buckets: one row per K in the grid.
+
+    Columns: ``empty_fraction`` (buckets no item falls in),
+    ``items_per_bucket`` (mean over occupied buckets), ``near_share`` (how
+    often an item and one of its ``n_neighbors`` nearest neighbours share a
+    bucket, per partitioning) and ``far_share`` (the same for random pairs).
+    """
+    from sklearn.neighbors import NearestNeighbors
+
+    X = _check_vectors(X, "Item vectors")
+    rng = check_random_state(random_state)
+    n = X.shape[0]
+    k = min(n_neighbors, max(n - 1, 1))
+    nn = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X, return_distance=False)[:, 1:]
+    near_a = np.repeat(np.arange(n), k)
+    near_b = nn.ravel()
+    pick = rng.randint(0, near_a.size, size=min(n_pairs, near_a.size))
+    near_a, near_b = near_a[pick], near_b[pick]
+    far_a, far_b = rng.randint(0, n, size=n_pairs), rng.randint(0, n, size=n_pairs)
+    rows = []
+    for K in n_hyperplanes_grid:
+        e = EMDE(n_hyperplanes=int(K), n_partitions=n_partitions, offsets=offsets, random_state=rng).fit(X)
+        codes = e.item_codes_
+        counts = np.asarray(e.item_sketches_.sum(axis=0)).ravel()
+        occupied = counts > 0
+        rows.append(
+            {
+                "K": int(K),
+                "buckets": int(2**K),
+                "empty_fraction": float(1 - occupied.mean()),
+                "items_per_bucket": float(counts[occupied].mean()),
+                "near_share": float((codes[near_a] == codes[near_b]).mean()),
+                "far_share": float((codes[far_a] == codes[far_b]).mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def compare_set_encodings(
+    item_vectors,
+    W,
+    labels,
+    grid: Sequence[tuple[int, int]],
+    *,
+    norm: str = "l2",
+    cv: int = 5,
+    random_state=0,
+    progress=None,
+) -> pd.DataFrame:
+    """Logistic regression with ``cv``-fold cross-validation on several set encodings.
+
+    Encodings: EMDE sketches for every (K, N) in ``grid``, the bag of items
+    (one-hot counts of ``W``), and the weighted mean item vector. Returns one
+    row per encoding: features, accuracy (mean and std over folds), dimension
+    and seconds (encoding plus cross-validation). ``progress(fraction, text)``
+    is called after each encoding.
+    """
+    import time
+
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.preprocessing import normalize
+
+    items = _check_vectors(item_vectors, "Item vectors")
+    W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
+    y = np.asarray(labels)
+    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)
+    model = LogisticRegression(max_iter=2000)
+
+    def score(name, make):
+        t = time.perf_counter()
+        F = make()
+        acc = cross_val_score(model, F, y, cv=folds)
+        return {
+            "features": name,
+            "accuracy": float(acc.mean()),
+            "accuracy_std": float(acc.std()),
+            "dim": int(F.shape[1]),
+            "seconds": time.perf_counter() - t,
+        }
+
+    jobs = [
+        (f"EMDE K={K} N={N}", lambda K=K, N=N: EMDE(
+            n_hyperplanes=K, n_partitions=N, norm=norm, drop_empty=True, random_state=random_state
+        ).fit(items).transform(W))
+        for K, N in grid
+    ]
+    jobs.append(("one-hot (bag of items)", lambda: normalize(W) if norm else W))
+    def mean_vector():
+        totals = np.asarray(W.sum(axis=1)).ravel()
+        totals[totals == 0] = 1.0
+        return (W @ items) / totals[:, None]
+    jobs.append(("mean vector", mean_vector))
+    rows = []
+    for i, (name, make) in enumerate(jobs):
+        rows.append(score(name, make))
+        if progress is not None:
+            progress((i + 1) / len(jobs), name)
+    return pd.DataFrame(rows).sort_values("accuracy", ascending=False, ignore_index=True)
