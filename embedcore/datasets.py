@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .io import DocumentData, SetData, TableData, VectorData, read_documents, read_table
+from .io import DocumentData, ItemSets, TableData, VectorData, read_documents, read_table
 
 __all__ = [
     "DATA_DIR",
@@ -43,7 +43,7 @@ class Dataset:
     """A named data set a page can offer: its kind, a title, a description and a loader."""
 
     id: str
-    kind: str  # "vectors" | "sets" | "table" | "documents"
+    kind: str  # "vectors" | "item_sets" | "table" | "documents"
     title: str
     description: str
     loader: Callable[..., object]
@@ -108,27 +108,15 @@ BASKETS = [
 ]
 
 
-@dataclass
-class ItemSets:
-    """Item vectors with sets of items over them (what EMDE sketches)."""
-
-    name: str
-    items: list[str]
-    vectors: np.ndarray
-    sets: list[list[str]]
-    labels: list[str] | None = None
-    weights: list[list[float]] | None = None
-    description: str = ""
-
-
 def load_baskets(seed: int = 0) -> ItemSets:
     """Three foods in 3-D and four shopping baskets (the EMDE post's example)."""
     items = list(BASKET_ITEMS)
     return ItemSets(
         "baskets",
-        items,
-        np.array([BASKET_ITEMS[k] for k in items]),
-        [list(b) for b in BASKETS],
+        items=items,
+        vectors=
+np.array([BASKET_ITEMS[k] for k in items]),
+        sets=[list(b) for b in BASKETS],
         labels=None,
         description="Three foods in 3-D and four baskets, from the EMDE post.",
     )
@@ -165,10 +153,10 @@ def load_hotdog(n_points: int = 200, n_sets: int = 300, seed: int = 0) -> ItemSe
         sets.append([names[i] for i in picked])
     return ItemSets(
         "hotdog",
-        names,
-        vectors,
-        sets,
-        labels,
+        items=names,
+        vectors=vectors,
+        sets=sets,
+        labels=labels,
         description="Equal means, different densities: hot-dog lovers versus bun-and-frankfurter lovers.",
     )
 
@@ -190,11 +178,11 @@ def load_digit_ink(seed: int = 0) -> ItemSets:
     weights = [list(d.data[i, nz[i]].astype(float)) for i in range(len(d.data))]
     return ItemSets(
         "digit_ink",
-        items,
-        vectors,
-        sets,
-        [str(t) for t in d.target],
-        weights,
+        items=items,
+        vectors=vectors,
+        sets=sets,
+        labels=[str(t) for t in d.target],
+        weights=weights,
         description="1,797 digit images as weighted sets of their 64 pixel positions.",
     )
 
@@ -266,9 +254,9 @@ DATASETS: dict[str, Dataset] = {
         Dataset("digits", "vectors", "Digits (8x8 images)", "1,797 handwritten digits, 64 pixel intensities each, labelled 0-9 (scikit-learn).", load_digits),
         Dataset("swiss_roll", "vectors", "Swiss roll", "1,500 points on a rolled-up sheet in 3-D, coloured by position along the roll (generated).", make_swiss_roll),
         Dataset("s_curve", "vectors", "S-curve", "1,500 points on an S-shaped sheet in 3-D (generated).", make_s_curve),
-        Dataset("baskets", "sets", "Food baskets (toy)", "Three foods and four baskets from the EMDE post.", load_baskets),
-        Dataset("hotdog", "sets", "Hot dog vs bun and frankfurter", "Two kinds of set with equal means but different densities (generated).", load_hotdog),
-        Dataset("digit_ink", "sets", "Digits as ink sets", "Each digit image as the weighted set of its inked pixel positions (scikit-learn).", load_digit_ink),
+        Dataset("baskets", "item_sets", "Food baskets (toy)", "Three foods and four baskets from the EMDE post.", load_baskets),
+        Dataset("hotdog", "item_sets", "Hot dog vs bun and frankfurter", "Two kinds of set with equal means but different densities (generated).", load_hotdog),
+        Dataset("digit_ink", "item_sets", "Digits as ink sets", "Each digit image as the weighted set of its inked pixel positions (scikit-learn).", load_digit_ink),
         Dataset("tips", "table", "Restaurant tips", "244 restaurant bills: day, time, party size, bill and tip (plotly).", load_tips),
         Dataset("gapminder", "table", "Gapminder", "142 countries, 1952-2007: continent, life expectancy, population, GDP per capita (plotly).", load_gapminder),
         Dataset("lee", "documents", "Lee news corpus", "300 Australian news articles, one per line (gensim test data).", lambda seed=0: load_corpus("lee")),

@@ -435,6 +435,22 @@ class EMDE(TransformerMixin, BaseEstimator):
         vals = probs[np.arange(N), codes]  # (n, N)
         return np.exp(np.log(vals + smoothing).mean(axis=1))
 
+    def hyperplanes_in_view(self, partition: int, origin, basis) -> np.ndarray:
+        """Where one partitioning's hyperplanes cut a 2-D view ``x = origin + basis @ (a, b)``.
+
+        Returns a (K, 3) array of ``(alpha, beta, gamma)``: the cut is the line
+        ``alpha * a + beta * b = gamma`` in view coordinates. In a PCA view of
+        higher-dimensional items this is exact on the view plane, while items
+        off the plane may lie on the other side of the true hyperplane.
+        """
+        check_is_fitted(self, "hyperplanes_")
+        if not 0 <= partition < self.n_partitions:
+            raise ValueError(f"partition must be in 0..{self.n_partitions - 1}, got {partition}.")
+        K = self.n_hyperplanes
+        V = self.hyperplanes_[partition * K : (partition + 1) * K]
+        basis = np.asarray(basis, dtype=np.float64)
+        return np.column_stack([V @ basis[:, 0], V @ basis[:, 1], self.offsets_[partition * K : (partition + 1) * K] - V @ origin])
+
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """``p{partition}_b{bucket}`` for every output column."""
         check_is_fitted(self, "columns_")

@@ -18,6 +18,7 @@ short without saying so, and large files are sampled with a notice.
 
 EXAMPLES = {
     "vectors": ("points.csv", "x,y,z,name\n0.1,0.2,0.3,apple\n0.4,0.1,0.9,pear\n"),
+    "item_sets": ("items.csv + sets.tsv", "items.csv:\nname,x,y\nchorizo,0.2,-0.4\nbanana,0.7,-1.2\n\nsets.tsv:\nmeat\tchorizo chorizo\nmixed\tbanana,chorizo\n"),
     "sets": ("baskets.tsv", "meat\tchorizo salami\nfruit\tbanana,apple,pear\n"),
     "playlists": ("playlists.txt", "song1 song2 song3\nsong3 song1\n"),
     "table": ("tips.csv", "day,tip\nMon,1.5\nSat,3.0\n"),
@@ -52,7 +53,10 @@ if upload is None:
     show_report(data_service.bundled(chosen, data_service.seed()), key="data.report")
 else:
     suffix = "." + upload.names[0].rsplit(".", 1)[-1].lower() if "." in upload.names[0] else ""
-    guess = "vectors" if len(upload.names) > 1 else GUESS.get(suffix, "vectors")
+    if len(upload.names) > 1:
+        guess = "vectors" if any("meta" in n.lower() for n in upload.names) else "item_sets"
+    else:
+        guess = GUESS.get(suffix, "vectors")
     kind = st.radio(
         "Read it as",
         kinds,

@@ -17,6 +17,7 @@ from embedcore import datasets, io
 #: How each kind of data is read from an upload.
 READERS = {
     "vectors": "read_vectors",
+    "item_sets": "read_item_sets",
     "sets": "read_sets",
     "playlists": "read_playlists",
     "table": "read_table",
@@ -24,6 +25,7 @@ READERS = {
 }
 KIND_LABELS = {
     "vectors": "Vectors (CSV, TSV, .npy, word2vec, Embedding Projector pair)",
+    "item_sets": "Item vectors + sets (two files)",
     "sets": "Sets of items (one set per line)",
     "playlists": "Playlists (one per line)",
     "table": "Table (CSV, TSV, Parquet)",
@@ -76,17 +78,36 @@ def _split_projector_pair(upload: Upload):
     return (upload.blobs[v], upload.names[v]), (upload.blobs[m], upload.names[m])
 
 
+def _read_item_sets(upload: Upload, seed: int):
+    """Two files, item vectors and sets, in either order: the one that reads as vectors is the items."""
+    if len(upload.names) != 2:
+        raise io.DataError(
+            f"Sets of items need two files uploaded together: the item vectors (a CSV/TSV or "
+            f"word2vec file whose first text column names the items) and the sets (one per line). "
+            f"Got {len(upload.names)} ({upload.label})."
+        )
+    first_error = None
+    for v, s in ((0, 1), (1, 0)):
+        try:
+            return io.read_item_sets(upload.blobs[v], upload.blobs[s], upload.names[v], upload.names[s], seed=seed)
+        except io.DataError as err:
+            first_error = first_error or err
+    raise first_error
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def parse_upload(kind: str, digest: str, _upload: Upload, seed: int = 0):
     """Read the upload as ``kind``: returns (result, None) or (None, error message)."""
     try:
+        if kind == "item_sets":
+            return _read_item_sets(_upload, seed), None
         if kind == "vectors" and len(_upload.names) > 1:
             (vb, vn), (mb, mn) = _split_projector_pair(_upload)
             return io.read_vectors(vb, vn, metadata=mb, metadata_filename=mn, seed=seed), None
         if len(_upload.names) > 1:
             raise io.DataError(
-                f"Got {len(_upload.names)} files; only vectors take two (an Embedding Projector "
-                "pair). Upload one file for this kind of data."
+                f"Got {len(_upload.names)} files; only vectors (an Embedding Projector pair) and "
+                "item sets (vectors + sets) take two. Upload one file for this kind of data."
             )
         reader = getattr(io, READERS[kind])
         return reader(_upload.blobs[0], _upload.names[0], seed=seed), None

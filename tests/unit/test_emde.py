@@ -240,3 +240,31 @@ def _expected(estimator):
 @parametrize_with_checks([EMDE(n_hyperplanes=3, n_partitions=4, random_state=0)], expected_failed_checks=_expected, xfail_strict=True)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_digit_ink_sets_emde_beats_the_mean_vector_by_0_3():
+    from embedcore.datasets import load_digit_ink
+    from embedcore.emde import compare_set_encodings
+
+    d = load_digit_ink()
+    table = compare_set_encodings(d.vectors, d.weight_matrix(), d.labels, [(4, 32), (6, 32)], random_state=0)
+    acc = dict(zip(table["features"], table["accuracy"]))
+    best = max(v for k, v in acc.items() if k.startswith("EMDE"))
+    assert best - acc["mean vector"] >= 0.3, acc
+
+
+def test_bucket_statistics_near_pairs_share_more_than_random_pairs():
+    from embedcore.emde import bucket_statistics
+
+    stats = bucket_statistics(ITEMS, [1, 3, 6], 8, random_state=0)
+    assert list(stats["K"]) == [1, 3, 6]
+    assert (stats["near_share"] > stats["far_share"]).all()
+    assert stats["empty_fraction"].is_monotonic_increasing
+
+
+def test_hyperplanes_in_view_match_codes_in_2d():
+    X = np.random.default_rng(1).standard_normal((300, 2))
+    e = EMDE(n_hyperplanes=3, n_partitions=2, random_state=0).fit(X)
+    lines = e.hyperplanes_in_view(1, np.zeros(2), np.eye(2))
+    side = X @ lines[:, :2].T > lines[:, 2]
+    np.testing.assert_array_equal(side @ (1 << np.arange(3)), e.bucket_codes(X)[:, 1])

@@ -1,0 +1,138 @@
+"""Pure chart builders: arrays in, Plotly figures out. No Streamlit, no computation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e67700", "#495057",
+           "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
+
+
+def _layout(fig: go.Figure, title: str | None = None, height: int = 420, **kw) -> go.Figure:
+    fig.update_layout(
+        title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None,
+        height=height,
+        margin=dict(l=10, r=10, t=50 if title else 10, b=10),
+        legend=dict(itemsizing="constant", orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        **kw,
+    )
+    return fig
+
+
+def clip_line(a: float, b: float, c: float, xr, yr):
+    """End points of the line a*x + b*y = c inside the box xr x yr, or None."""
+    pts = []
+    (x0, x1), (y0, y1) = xr, yr
+    if abs(b) > 1e-12:
+        for x in (x0, x1):
+            y = (c - a * x) / b
+            if y0 - 1e-9 <= y <= y1 + 1e-9:
+                pts.append((x, y))
+    if abs(a) > 1e-12:
+        for y in (y0, y1):
+            x = (c - b * y) / a
+            if x0 - 1e-9 <= x <= x1 + 1e-9:
+                pts.append((x, y))
+    if len(pts) < 2:
+        return None
+    pts = sorted(set(pts))
+    return pts[0], pts[-1]
+
+
+def item_scatter(
+    coords: np.ndarray,
+    *,
+    color=None,
+    color_label: str = "",
+    categorical: bool = False,
+    hover: list[str] | None = None,
+    lines: list[tuple[float, float, float]] | None = None,
+    marked: np.ndarray | None = None,
+    marked_label: str = "in the set",
+    title: str | None = None,
+    height: int = 460,
+    colorscale: str = "Viridis",
+    axis_titles: tuple[str, str] = ("", ""),
+) -> go.Figure:
+    """Items as points, optionally coloured, with lines (hyperplanes) and marked points."""
+    fig = go.Figure()
+    x, y = coords[:, 0], coords[:, 1]
+    if categorical and color is not None:
+        cats = pd.Series(color).astype(str)
+        for i, cat in enumerate(sorted(cats.unique(), key=lambda v: (len(v), v))):
+            m = (cats == cat).to_numpy()
+            fig.add_trace(go.Scattergl(
+                x=x[m], y=y[m], mode="markers", name=f"{color_label} {cat}",
+                marker=dict(size=8, color=PALETTE[i % len(PALETTE)], line=dict(width=0.5, color="white")),
+                text=None if hover is None else np.asarray(hover, dtype=object)[m], hoverinfo="text",
+            ))
+    else:
+        fig.add_trace(go.Scattergl(
+            x=x, y=y, mode="markers", name="items",
+            marker=dict(size=8, color=color, colorscale=colorscale, showscale=color is not None,
+                        colorbar=dict(title=dict(text=color_label)) if color is not None else None,
+                        line=dict(width=0.5, color="white")),
+            text=hover, hoverinfo="text", showlegend=False,
+        ))
+    pad_x = (x.max() - x.min()) * 0.05 + 1e-9
+    pad_y = (y.max() - y.min()) * 0.05 + 1e-9
+    xr, yr = (x.min() - pad_x, x.max() + pad_x), (y.min() - pad_y, y.max() + pad_y)
+    for i, (a, b, c) in enumerate(lines or []):
+        seg = clip_line(a, b, c, xr, yr)
+        if seg is None:
+            continue
+        (xa, ya), (xb, yb) = seg
+        fig.add_trace(go.Scatter(x=[xa, xb], y=[ya, yb], mode="lines", name=f"hyperplane {i}",
+                                 line=dict(color="#212529", width=1.5, dash="dash"), hoverinfo="name",
+                                 showlegend=False))
+    if marked is not None and len(marked):
+        fig.add_trace(go.Scatter(
+            x=x[marked], y=y[marked], mode="markers", name=marked_label,
+            marker=dict(size=14, symbol="circle-open", color="#e03131", line=dict(width=2.5)),
+            hoverinfo="skip",
+        ))
+    fig.update_xaxes(range=xr, title=axis_titles[0], zeroline=False)
+    fig.update_yaxes(range=yr, title=axis_titles[1], zeroline=False, scaleanchor="x", scaleratio=1)
+    return _layout(fig, title, height)
+
+
+def heatmap(z, *, x=None, y=None, title=None, colorscale="Blues", height=360, zmid=None,
+            x_title="", y_title="", hover="%{z:.3g}") -> go.Figure:
+    fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, zmid=zmid,
+                               hovertemplate=f"{x_title} %{{x}}<br>{y_title} %{{y}}<br>{hover}<extra></extra>"))
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, autorange="reversed")
+    return _layout(fig, title, height)
+
+
+def lines(df: pd.DataFrame, x: str, ys: dict[str, str], *, title=None, vline=None, vline_label="",
+          y_title="", x_title=None, height=360, log_x=False, hline=None, hline_label="") -> go.Figure:
+    fig = go.Figure()
+    for i, (col, label) in enumerate(ys.items()):
+        fig.add_trace(go.Scatter(x=df[x], y=df[col], mode="lines+markers", name=label,
+                                 line=dict(color=PALETTE[i % len(PALETTE)], width=2)))
+    if vline is not None:
+        fig.add_vline(x=vline, line=dict(color="#868e96", dash="dot"), annotation_text=vline_label)
+    if hline is not None:
+        fig.add_hline(y=hline, line=dict(color="#868e96", dash="dot"), annotation_text=hline_label)
+    fig.update_xaxes(title=x_title if x_title is not None else x, type="log" if log_x else None)
+    fig.update_yaxes(title=y_title)
+    return _layout(fig, title, height)
+
+
+def bars(labels, values, *, errors=None, title=None, y_title="", height=360, highlight=None,
+         text_format="{:.3f}", horizontal=False) -> go.Figure:
+    colors = [PALETTE[1] if highlight is not None and highlight(lab) else PALETTE[0] for lab in labels]
+    text = [text_format.format(v) for v in values]
+    if horizontal:
+        fig = go.Figure(go.Bar(y=list(labels), x=values, orientation="h", marker_color=colors, text=text,
+                               error_x=dict(type="data", array=errors) if errors is not None else None))
+        fig.update_yaxes(autorange="reversed")
+        fig.update_xaxes(title=y_title)
+    else:
+        fig = go.Figure(go.Bar(x=list(labels), y=values, marker_color=colors, text=text,
+                               error_y=dict(type="data", array=errors) if errors is not None else None))
+        fig.update_yaxes(title=y_title)
+    return _layout(fig, title, height)

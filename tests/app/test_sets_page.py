@@ -1,0 +1,65 @@
+"""Sets page: the main controls change what is drawn, quickly; the benchmark runs from its button."""
+
+from __future__ import annotations
+
+import time
+
+from tests.conftest import chart_specs, open_page
+
+PAGE = "app_pages/sets.py"
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_k_and_n_change_the_sketch_and_redraw_fast():
+    at = open_page(PAGE)
+    before = chart_specs(at)
+    assert metric(at, "sketch width N·2^K") == "256"
+    t = time.perf_counter()
+    at.sidebar.slider(key="sets.K").set_value(6).run()
+    redraw = time.perf_counter() - t
+    assert not at.exception
+    assert metric(at, "sketch width N·2^K") == f"{16 * 64:,}"
+    after = chart_specs(at)
+    assert after != before
+    print(f"Sets: K change redraw {redraw:.2f} s")
+    assert redraw < 1.0
+    at.sidebar.slider(key="sets.N").set_value(4).run()
+    assert metric(at, "sketch width N·2^K") == "256" and chart_specs(at) != after
+
+
+def test_normalisation_and_partition_and_set_controls_change_charts():
+    at = open_page(PAGE)
+    base = chart_specs(at)
+    at.sidebar.selectbox(key="sets.norm").set_value("l2").run()
+    assert chart_specs(at) != base
+    at.slider(key="sets.partition").set_value(3).run()
+    moved = chart_specs(at)
+    at.number_input(key="sets.set").set_value(5).run()
+    assert chart_specs(at) != moved and not at.exception
+
+
+def test_additivity_is_shown_exact():
+    at = open_page(PAGE)
+    at.number_input(key="sets.add_b").set_value(7).run()
+    assert metric(at, "max |s(A+B) − (s(A) + s(B))|") == "0"
+
+
+def test_benchmark_button_reports_table():
+    at = open_page(PAGE)
+    at.button(key="sets.run_bench").click().run(timeout=180)
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "features" in d.value.columns)
+    acc = dict(zip(table["features"], table["accuracy"]))
+    best_emde = max(v for k, v in acc.items() if k.startswith("EMDE"))
+    # equal means: the mean vector cannot separate the two kinds of set, EMDE can
+    assert best_emde > 0.95 and acc["mean vector"] < 0.75
+
+
+def test_every_bundled_item_set_renders():
+    at = open_page(PAGE)
+    for ds in ("baskets", "digit_ink"):
+        at.sidebar.selectbox(key="sets.dataset").set_value(ds).run()
+        assert not at.exception and not at.error, ds
