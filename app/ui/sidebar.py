@@ -60,13 +60,14 @@ def data_source(kind: str, page: str, default: str | None = None, allowed: list[
     key = f"{page}.dataset"
     if key in st.session_state and st.session_state[key] not in ids:
         del st.session_state[key]
-    chosen = st.sidebar.selectbox(
-        "Data set",
-        ids,
-        index=ids.index("upload") if upload is not None and key not in st.session_state else ids.index(default or ids[0]),
-        format_func=titles.get,
-        key=key,
-    )
+    # A new upload is what the person wants to see: switch to it once.
+    seen = f"{page}.seen_upload"
+    if upload is not None and st.session_state.get(seen) != upload.digest:
+        st.session_state[key] = "upload"
+    st.session_state[seen] = None if upload is None else upload.digest
+    if key not in st.session_state:
+        st.session_state[key] = default or ids[0]
+    chosen = st.sidebar.selectbox("Data set", ids, format_func=titles.get, key=key)
     seed = data_service.seed()
     if chosen == "upload":
         result, error = data_service.parse_upload(kind, upload.digest, upload, seed)

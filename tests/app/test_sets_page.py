@@ -63,3 +63,22 @@ def test_every_bundled_item_set_renders():
     for ds in ("baskets", "digit_ink"):
         at.sidebar.selectbox(key="sets.dataset").set_value(ds).run()
         assert not at.exception and not at.error, ds
+
+
+def test_uploaded_items_and_sets_are_sketched():
+    at = open_page(PAGE)
+    items = b"name,x,y\n" + b"".join(f"i{k},{k % 7},{k // 7}\n".encode() for k in range(40))
+    sets = b"".join(f"{'a' if j % 2 else 'b'}\ti{j % 40} i{(3 * j) % 40} i{(5 * j) % 40} kale\n".encode() for j in range(30))
+    at.sidebar.file_uploader[0].set_value([("items.csv", items, "text/csv"), ("sets.tsv", sets, "text/plain")]).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.sidebar.selectbox(key="sets.dataset").value == "upload"
+    assert metric(at, "items") == "40" and metric(at, "sets") == "30"
+    assert any("kale" in i.value for i in at.sidebar.info)
+
+
+def test_upload_of_wrong_kind_gives_error_and_falls_back():
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value(("only.csv", b"x,y\n1,2\n", "text/csv")).run()
+    assert not at.exception
+    assert "need two files" in at.error[0].value
+    assert metric(at, "items") == "3"  # the first bundled data set
