@@ -1,0 +1,542 @@
+"""Spectral encoding of categorical features, and spectral clustering of the same graph.
+
+A categorical column's values become the nodes of a graph whose edge weights
+say how alike two values are (a kernel, given or learned from the data). The
+normalised graph Laplacian ``L = I - D^{-1/2} A D^{-1/2}`` has eigenvalues in
+[0, 2]; its eigenvectors with small eigenvalues vary slowly over the graph, so
+alike values get alike coordinates. Keeping the smooth eigenvectors below the
+largest gap in the spectrum gives each value a short dense code.
+
+Learned kernels compare, for every pair of category values, the distribution
+of a numeric target within each value: a symmetric Kullback-Leibler
+divergence of smoothed histograms, or the 1-Wasserstein distance. The
+affinity is ``exp(-gamma * distance)`` with a zero diagonal.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from scipy.linalg import eigh
+from scipy.sparse.linalg import eigsh
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, check_random_state
+
+__all__ = [
+    "normalized_laplacian",
+    "laplacian_spectrum",
+    "n_connected_components",
+    "eigengap",
+    "category_distributions",
+    "wasserstein_distances",
+    "symmetric_kl_distances",
+    "kernel_from_distances",
+    "SpectralCategoryEncoder",
+    "fiedler_sweep",
+    "spectral_clusters",
+]
+
+_DENSE_LIMIT = 1500  # up to this many nodes a full dense eigendecomposition is cheap
+
+
+def _labels(n: int, labels) -> list[str]:
+    return [str(v) for v in labels] if labels is not None else [str(i) for i in range(n)]
+
+
+def _check_affinity(A, labels=None):
+    """Validate a symmetric, non-negative affinity matrix; return it and its degrees."""
+    is_sparse = sp.issparse(A)
+    if is_sparse:
+        A = sp.csr_array(A, dtype=np.float64)
+    else:
+        A = np.asarray(A, dtype=np.float64)
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"The affinity matrix must be square (categories x categories); got shape {A.shape}.")
+    n = A.shape[0]
+    names = _labels(n, labels)
+    values = A.data if is_sparse else A
+    if not np.all(np.isfinite(values)):
+        raise ValueError("The affinity matrix has NaN or infinite entries; every pair needs a finite similarity.")
+    if (values < 0).any():
+        if is_sparse:
+            coo = A.tocoo()
+            k = int(np.flatnonzero(coo.data < 0)[0])
+            i, j = int(coo.row[k]), int(coo.col[k])
+        else:
+            i, j = (int(v) for v in np.argwhere(A < 0)[0])
+        raise ValueError(
+            f"The affinity between {names[i]!r} and {names[j]!r} is {A[i, j]:g}; affinities must be >= 0 "
+            "(a similarity, not a correlation). Shift or clip them first."
+        )
+    asym = abs(A - A.T)
+    worst = asym.max() if not is_sparse else (asym.max() if asym.nnz else 0.0)
+    scale = max(float(abs(A).max()) if (not is_sparse or A.nnz) else 1.0, 1e-300)
+    if worst > 1e-8 * scale:
+        if is_sparse:
+            asym = asym.toarray()
+        i, j = (int(v) for v in np.unravel_index(np.argmax(asym), asym.shape))
+        raise ValueError(
+            f"The affinity matrix is not symmetric: A[{names[i]!r}, {names[j]!r}] = {A[i, j]:g} but "
+            f"A[{names[j]!r}, {names[i]!r}] = {A[j, i]:g}. Use (A + A.T) / 2."
+        )
+    degree = np.asarray(A.sum(axis=1)).ravel()
+    isolated = np.flatnonzero(degree <= 0)
+    if isolated.size:
+        shown = ", ".join(repr(names[i]) for i in isolated[:5])
+        raise ValueError(
+            f"{isolated.size} categor{'y has' if isolated.size == 1 else 'ies have'} no similarity to any other "
+            f"({shown}{', ...' if isolated.size > 5 else ''}): an isolated node has zero degree and no normalised "
+            "Laplacian. Drop it, or lower gamma so the kernel reaches it."
+        )
+    return A, degree
+
+
+def normalized_laplacian(A, labels=None):
+    """``I - D^{-1/2} A D^{-1/2}`` of a symmetric non-negative affinity matrix (dense or sparse).
+
+    Examples
+    --------
+    >>> normalized_laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    array([[ 1., -1.],
+           [-1.,  1.]])
+    """
+    A, degree = _check_affinity(A, labels)
+    inv_sqrt = 1.0 / np.sqrt(degree)
+    n = A.shape[0]
+    if sp.issparse(A):
+        Dm = sp.dia_array((inv_sqrt[None, :], [0]), shape=(n, n))
+        return sp.csr_array(sp.eye_array(n) - Dm @ A @ Dm)
+    return np.eye(n) - inv_sqrt[:, None] * A * inv_sqrt[None, :]
+
+
+def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_state=0):
+    """Eigenvalues (ascending) and eigenvectors (columns) of the normalised Laplacian.
+
+    With ``n_components=None`` every eigenpair is returned (dense solver).
+    Otherwise only the ``n_components`` smallest: a dense symmetric solver for
+    small graphs, and for large ones Lanczos iterations (``eigsh``) on the
+    normalised adjacency ``D^{-1/2} A D^{-1/2}``, whose largest eigenvalues are
+    ``1 - `` the Laplacian's smallest; that converges fast where the
+    Laplacian's bottom is crowded.
+    """
+    A, degree = _check_affinity(A, labels)
+    n = A.shape[0]
+    k = n if n_components is None else int(n_components)
+    if not 1 <= k <= n:
+        raise ValueError(f"n_components must be between 1 and the number of categories ({n}); got {n_components}.")
+    inv_sqrt = 1.0 / np.sqrt(degree)
+    if k == n or n <= _DENSE_LIMIT or k >= n // 3:
+        dense = A.toarray() if sp.issparse(A) else A
+        L = np.eye(n) - inv_sqrt[:, None] * dense * inv_sqrt[None, :]
+        L = (L + L.T) / 2
+        vals, vecs = eigh(L, subset_by_index=[0, k - 1]) if k < n else eigh(L)
+    else:
+        if sp.issparse(A):
+            Dm = sp.dia_array((inv_sqrt[None, :], [0]), shape=(n, n))
+            S = Dm @ A @ Dm
+        else:
+            S = inv_sqrt[:, None] * A * inv_sqrt[None, :]
+        v0 = check_random_state(random_state).uniform(-1, 1, n)
+        mu, vecs = eigsh(S, k=k, which="LA", v0=v0, tol=1e-10)
+        vals = 1.0 - mu
+        order = np.argsort(vals)
+        vals, vecs = vals[order], vecs[:, order]
+    vals = np.clip(vals, 0.0, 2.0)
+    # deterministic signs: the largest-magnitude entry of each eigenvector is positive
+    idx = np.abs(vecs).argmax(axis=0)
+    vecs = vecs * np.sign(vecs[idx, np.arange(vecs.shape[1])])
+    return vals, vecs
+
+
+def n_connected_components(eigenvalues, tol: float = 1e-8) -> int:
+    """Connected components of the graph: the multiplicity of the Laplacian's zero eigenvalue.
+
+    Examples
+    --------
+    >>> n_connected_components([0.0, 1e-12, 0.7, 1.3])
+    2
+    """
+    return int(np.sum(np.asarray(eigenvalues) < tol))
+
+
+def eigengap(eigenvalues, max_k: int | None = None, tol: float = 1e-8) -> int:
+    """How many non-trivial eigenvectors to keep: those below the largest gap.
+
+    The zero eigenvalues (one per connected component) are trivial and skipped;
+    among the next ``max_k + 1`` eigenvalues, the largest difference between
+    neighbours marks the gap.
+
+    Examples
+    --------
+    >>> eigengap([0.0, 0.57, 1.09, 1.26, 1.27, 1.31, 1.51])
+    1
+    """
+    ev = np.sort(np.asarray(eigenvalues, dtype=np.float64))
+    start = n_connected_components(ev, tol)
+    rest = ev[start:]
+    if rest.size <= 1:
+        return int(rest.size)
+    if max_k is None:
+        max_k = max(1, rest.size // 2)
+    window = rest[: max_k + 1]
+    return int(np.argmax(np.diff(window)) + 1)
+
+
+# --------------------------------------------------------------------------- learned kernels
+
+
+def category_distributions(categories, target, transform: str | None = None):
+    """Group a numeric target by category: (category values, sorted target arrays).
+
+    ``transform="log1p"`` applies ``log(1 + y)`` first (for skewed, non-negative targets).
+    """
+    cats = pd.Series(np.asarray(categories, dtype=object).ravel())
+    y = np.asarray(target, dtype=np.float64).ravel()
+    if len(cats) != len(y):
+        raise ValueError(f"Got {len(cats)} category values but {len(y)} target values; they must pair up.")
+    if not np.all(np.isfinite(y)):
+        raise ValueError("The target has NaN or infinite values; drop those rows first.")
+    if cats.isna().any():
+        raise ValueError("The category column has missing values; fill them (e.g. 'missing') or drop those rows.")
+    if transform == "log1p":
+        if (y <= -1).any():
+            raise ValueError("log1p needs target values > -1; this target has smaller ones.")
+        y = np.log1p(y)
+    elif transform is not None:
+        raise ValueError(f"transform must be None or 'log1p', got {transform!r}.")
+    codes, uniques = pd.factorize(cats, sort=True)
+    order = np.lexsort((y, codes))
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    ys = y[order]
+    return np.asarray(uniques, dtype=object), [ys[bounds[i] : bounds[i + 1]] for i in range(len(uniques))]
+
+
+def wasserstein_distances(samples: list[np.ndarray], *, method: str = "auto") -> np.ndarray:
+    """Pairwise 1-Wasserstein distances between the empirical distributions of ``samples``. Exact.
+
+    Two exact computations, chosen by their cost:
+
+    * ``"cdf"``: ``W1(i, j) = sum_t |F_i(x_t) - F_j(x_t)| (x_{t+1} - x_t)`` over
+      the sorted distinct values ``x_t`` of all samples. Every CDF is
+      evaluated once on that common support by cumulative counts, and the
+      pairs are weighted L1 distances between the rows: cheap when the target
+      takes few distinct values (amounts, counts, ratings).
+    * ``"quantile"``: ``W1(i, j) = integral_0^1 |Q_i(q) - Q_j(q)| dq``, walking
+      the two sorted samples' quantile steps together (compiled with numba,
+      parallel over pairs): cheap when the values are all distinct.
+    """
+    sizes = np.array([len(s) for s in samples])
+    if (sizes == 0).any():
+        raise ValueError(f"Category {int(np.flatnonzero(sizes == 0)[0])} has no target values.")
+    n_cat = len(samples)
+    pooled = np.concatenate(samples)
+    support = np.unique(pooled)
+    if support.size < 2:
+        return np.zeros((n_cat, n_cat))
+    if method == "auto":
+        # measured: ~0.44 ns per (pair, support value) for cdf, ~0.8 ns per quantile step
+        cdf_cost = 0.44 * n_cat * n_cat * support.size
+        quantile_cost = 0.8 * n_cat * pooled.size
+        method = "cdf" if cdf_cost <= quantile_cost else "quantile"
+    if method == "cdf":
+        widths = np.diff(support)
+        owner = np.repeat(np.arange(n_cat), sizes)
+        pos = np.searchsorted(support, pooled)
+        counts = np.bincount(owner * support.size + pos, minlength=n_cat * support.size)
+        cdf = np.cumsum(counts.reshape(n_cat, support.size), axis=1)[:, :-1] / sizes[:, None]
+        return _pairwise_l1(cdf * widths[None, :])
+    if method == "quantile":
+        from ._numba_kernels import pairwise_quantile_w1
+
+        flat = np.ascontiguousarray(np.concatenate([np.sort(s) for s in samples]), dtype=np.float64)
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        D = pairwise_quantile_w1(flat, starts)
+        return D + D.T
+    raise ValueError(f"method must be 'auto', 'cdf' or 'quantile', got {method!r}.")
+
+
+def _pairwise_l1(X: np.ndarray) -> np.ndarray:
+    """All-pairs L1 distances of the rows of X (scipy's C loop, blocks on threads)."""
+    from scipy.spatial.distance import cdist
+
+    n = X.shape[0]
+    if n * n * X.shape[1] < 5e7:
+        return cdist(X, X, "cityblock")
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = min(os.cpu_count() or 1, 8)
+    bounds = np.linspace(0, n, jobs * 2 + 1).astype(int)
+    out = np.empty((n, n))
+
+    def block(ab):
+        a, b = ab
+        out[a:b] = cdist(X[a:b], X, "cityblock")
+
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(block, zip(bounds[:-1], bounds[1:])))
+    return out
+
+
+def symmetric_kl_distances(samples: list[np.ndarray], *, bins: int = 32, smoothing: float = 0.5,
+                           value_range: tuple[float, float] | None = None) -> np.ndarray:
+    """Pairwise symmetric KL divergence ``KL(p_i||p_j) + KL(p_j||p_i)`` of smoothed histograms.
+
+    Each category's values are binned on a common grid of ``bins`` equal bins
+    over the pooled range; ``smoothing`` is added to every bin count so no
+    probability is zero. One matrix product gives all pairs:
+    ``D = a_i + a_j - (P log P^T)_ij - (P log P^T)_ji`` with ``a_i = sum p_i log p_i``.
+    """
+    if bins < 2:
+        raise ValueError(f"bins must be at least 2, got {bins}.")
+    if smoothing <= 0:
+        raise ValueError("smoothing must be > 0: an empty bin would make the divergence infinite.")
+    pooled = np.concatenate(samples)
+    lo, hi = value_range if value_range is not None else (float(pooled.min()), float(pooled.max()))
+    if hi <= lo:
+        hi = lo + 1.0
+    edges = np.linspace(lo, hi, bins + 1)
+    sizes = np.array([len(s) for s in samples])
+    owner = np.repeat(np.arange(len(samples)), sizes)
+    b = np.clip(np.searchsorted(edges, pooled, side="right") - 1, 0, bins - 1)
+    counts = np.zeros((len(samples), bins))
+    np.add.at(counts, (owner, b), 1.0)
+    P = counts + smoothing
+    P /= P.sum(axis=1, keepdims=True)
+    L = np.log(P)
+    a = (P * L).sum(axis=1)
+    cross = P @ L.T
+    D = a[:, None] + a[None, :] - cross - cross.T
+    np.fill_diagonal(D, 0.0)
+    return np.maximum(D, 0.0)
+
+
+def kernel_from_distances(D, gamma: float) -> np.ndarray:
+    """Affinity ``exp(-gamma * D)`` with a zero diagonal (no self-loops).
+
+    Examples
+    --------
+    >>> kernel_from_distances(np.array([[0.0, 1.0], [1.0, 0.0]]), 2.0).round(4)
+    array([[0.    , 0.1353],
+           [0.1353, 0.    ]])
+    """
+    if not isinstance(gamma, Real) or not np.isfinite(gamma) or gamma <= 0:
+        raise ValueError(f"gamma must be a positive number, got {gamma!r}.")
+    D = np.asarray(D, dtype=np.float64)
+    if (D < 0).any():
+        raise ValueError("Distances must be >= 0.")
+    K = np.exp(-gamma * D)
+    np.fill_diagonal(K, 0.0)
+    return K
+
+
+# --------------------------------------------------------------------------- the encoder
+
+
+class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
+    """Encode categorical columns by the smooth eigenvectors of a category-similarity graph.
+
+    Parameters
+    ----------
+    kernel : {"wasserstein", "kl", "precomputed"}, default="wasserstein"
+        How alike two category values are: learned from the target's
+        distribution within each value (1-Wasserstein or symmetric KL), or
+        given as ``affinity`` (a square matrix over ``categories``).
+    gamma : float, default=1.0
+        Kernel width: affinity ``exp(-gamma * distance)``. Not used with a
+        precomputed affinity.
+    n_components : "eigengap" or int, default="eigengap"
+        Non-trivial eigenvectors kept per column; "eigengap" keeps those
+        below the largest gap in the spectrum.
+    keep_trivial : bool, default=False
+        Also keep the first (constant-direction) eigenvector; harmless for
+        trees, collinear with the intercept for linear models.
+    target_transform : {None, "log1p"}, default=None
+    bins, smoothing : histogram settings of the KL kernel.
+    affinity, categories : the precomputed kernel and the category value of each of its rows.
+    handle_unknown : {"mean", "error"}, default="mean"
+        A value not seen in ``fit`` is encoded as the frequency-weighted mean
+        of the training codes (the centre of what was seen), or is an error.
+
+    Attributes
+    ----------
+    categories_ : list of arrays, one per input column
+    affinity_ : list of (m, m) arrays
+    eigenvalues_ : list of arrays (the full spectrum, ascending)
+    embedding_ : list of (m, k) arrays, the code of each category value
+    n_components_ : list of int
+
+    Examples
+    --------
+    >>> days = np.array(["Mon", "Tue", "Sat", "Sun"] * 25)
+    >>> tips = np.where(np.isin(days, ["Sat", "Sun"]), 5.0, 2.0) + np.tile([0.0, 0.1, 0.2, 0.3, 0.4], 20)
+    >>> enc = SpectralCategoryEncoder(gamma=1.0).fit(days.reshape(-1, 1), tips)
+    >>> enc.transform([["Sat"], ["Sun"], ["Mon"]]).shape
+    (3, 1)
+    """
+
+    def __init__(
+        self,
+        *,
+        kernel: str = "wasserstein",
+        gamma: float = 1.0,
+        n_components="eigengap",
+        keep_trivial: bool = False,
+        target_transform: str | None = None,
+        bins: int = 32,
+        smoothing: float = 0.5,
+        affinity=None,
+        categories=None,
+        handle_unknown: str = "mean",
+    ):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.keep_trivial = keep_trivial
+        self.target_transform = target_transform
+        self.bins = bins
+        self.smoothing = smoothing
+        self.affinity = affinity
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+
+    @staticmethod
+    def _columns(X) -> list[np.ndarray]:
+        if isinstance(X, pd.DataFrame):
+            return [X.iloc[:, j].to_numpy(dtype=object) for j in range(X.shape[1])]
+        if isinstance(X, pd.Series):
+            return [X.to_numpy(dtype=object)]
+        arr = np.asarray(X, dtype=object)
+        if arr.ndim == 1:
+            return [arr]
+        if arr.ndim != 2:
+            raise ValueError(f"Expected a column or a 2-D table of categories, got shape {arr.shape}.")
+        return [arr[:, j] for j in range(arr.shape[1])]
+
+    def fit(self, X, y=None):
+        """Learn each column's categories, kernel, spectrum and codes."""
+        if self.kernel not in ("wasserstein", "kl", "precomputed"):
+            raise ValueError(f"kernel must be 'wasserstein', 'kl' or 'precomputed', got {self.kernel!r}.")
+        if self.handle_unknown not in ("mean", "error"):
+            raise ValueError(f"handle_unknown must be 'mean' or 'error', got {self.handle_unknown!r}.")
+        if not (self.n_components == "eigengap" or (isinstance(self.n_components, Integral) and self.n_components >= 1)):
+            raise ValueError(f"n_components must be 'eigengap' or a positive integer, got {self.n_components!r}.")
+        cols = self._columns(X)
+        if len(cols[0]) == 0:
+            raise ValueError("Found array with 0 sample(s): fit needs at least one row.")
+        self.n_features_in_ = len(cols)
+        if isinstance(X, pd.DataFrame):
+            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        self.categories_, self.affinity_, self.eigenvalues_, self.embedding_, self.n_components_ = [], [], [], [], []
+        self._frequencies = []
+        for col in cols:
+            if self.kernel == "precomputed":
+                if self.affinity is None or self.categories is None:
+                    raise ValueError("kernel='precomputed' needs affinity= (a square matrix) and categories= (its row labels).")
+                cats = np.asarray(self.categories, dtype=object)
+                A = np.asarray(self.affinity, dtype=np.float64)
+                if A.shape != (len(cats), len(cats)):
+                    raise ValueError(f"affinity has shape {A.shape} but there are {len(cats)} categories.")
+            else:
+                if y is None:
+                    raise ValueError(f"kernel={self.kernel!r} learns similarities from the target: call fit(X, y).")
+                cats, samples = category_distributions(col, y, self.target_transform)
+                if self.kernel == "wasserstein":
+                    D = wasserstein_distances(samples)
+                else:
+                    D = symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
+                A = kernel_from_distances(D, self.gamma)
+            if len(cats) < 2:
+                raise ValueError(f"A column has a single category ({cats[0]!r}); there is nothing to encode.")
+            vals, vecs = laplacian_spectrum(A, labels=cats)
+            if self.n_components == "eigengap":
+                k = eigengap(vals)
+            else:
+                k = int(self.n_components)
+            n_trivial = max(n_connected_components(vals), 1)
+            k = max(1, min(k, len(cats) - n_trivial))
+            start = 0 if self.keep_trivial else n_trivial
+            stop = n_trivial + k
+            self.categories_.append(cats)
+            self.affinity_.append(A)
+            self.eigenvalues_.append(vals)
+            self.embedding_.append(vecs[:, start:stop])
+            self.n_components_.append(stop - start)
+            counts = pd.Series(col).value_counts()
+            freq = np.array([counts.get(c, 0) for c in cats], dtype=np.float64)
+            self._frequencies.append(freq / freq.sum() if freq.sum() else np.full(len(cats), 1 / len(cats)))
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """Codes of each row's category values, columns concatenated."""
+        check_is_fitted(self, "embedding_")
+        cols = self._columns(X)
+        if len(cols) != self.n_features_in_:
+            raise ValueError(f"X has {len(cols)} columns, but the encoder was fitted on {self.n_features_in_}.")
+        out = []
+        for col, cats, emb, freq in zip(cols, self.categories_, self.embedding_, self._frequencies):
+            idx = pd.Index(cats).get_indexer(col)
+            unknown = idx < 0
+            if unknown.any() and self.handle_unknown == "error":
+                raise ValueError(f"Category {col[int(np.flatnonzero(unknown)[0])]!r} was not seen in fit.")
+            fallback = freq @ emb
+            rows = emb[np.where(unknown, 0, idx)]
+            rows[unknown] = fallback
+            out.append(rows)
+        return np.hstack(out)
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        check_is_fitted(self, "embedding_")
+        if input_features is None:
+            input_features = getattr(self, "feature_names_in_", [f"x{i}" for i in range(self.n_features_in_)])
+        return np.array(
+            [f"{name}_spectral{j}" for name, k in zip(input_features, self.n_components_) for j in range(k)],
+            dtype=object,
+        )
+
+
+# --------------------------------------------------------------------------- clustering
+
+
+def fiedler_sweep(A, labels=None) -> pd.DataFrame:
+    """Order categories by the Fiedler vector and sweep a cut along that order.
+
+    Returns one row per category in Fiedler order: its value of ``D^{-1/2} v_2``
+    and, for the cut that puts it and everything before it on one side, the
+    cut weight and the conductance ``cut / min(vol(S), vol(S'))``.
+    """
+    A, degree = _check_affinity(A, labels)
+    dense = A.toarray() if sp.issparse(A) else A
+    n = dense.shape[0]
+    names = _labels(n, labels)
+    vals, vecs = laplacian_spectrum(dense, n_components=min(2, n))
+    fiedler = vecs[:, 1] / np.sqrt(degree) if n > 1 else np.zeros(n)
+    order = np.argsort(fiedler, kind="stable")
+    P = dense[np.ix_(order, order)]
+    deg = degree[order]
+    inner = np.tril(P, -1).sum(axis=1)  # weight from each node to the nodes before it
+    cut = np.cumsum(deg - 2 * inner)
+    vol = np.cumsum(deg)
+    total = vol[-1]
+    denom = np.minimum(vol, total - vol)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        conductance = np.where(denom > 0, cut / denom, np.nan)
+    return pd.DataFrame(
+        {"category": [names[i] for i in order], "fiedler": fiedler[order], "cut": cut, "conductance": conductance}
+    )
+
+
+def spectral_clusters(A, n_clusters: int, labels=None, random_state=0) -> np.ndarray:
+    """k-way spectral clustering: k-means on the row-normalised first ``n_clusters`` eigenvectors."""
+    from sklearn.cluster import KMeans
+
+    A, _ = _check_affinity(A, labels)
+    n = A.shape[0]
+    if not 1 <= n_clusters <= n:
+        raise ValueError(f"n_clusters must be between 1 and the number of categories ({n}), got {n_clusters}.")
+    _, vecs = laplacian_spectrum(A, n_components=n_clusters)
+    rows = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+    return KMeans(n_clusters=n_clusters, n_init=10, random_state=random_state).fit_predict(rows)
