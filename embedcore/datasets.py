@@ -32,6 +32,10 @@ __all__ = [
     "load_gapminder",
     "load_corpus",
     "load_word_pairs",
+    "load_weekday_similarity",
+    "load_liquor_kl",
+    "load_wind",
+    "CategoryGraph",
     "gensim_datapath",
 ]
 
@@ -211,6 +215,43 @@ def load_table_file(filename: str) -> TableData:
     return read_table(DATA_DIR / filename)
 
 
+@dataclass
+class CategoryGraph:
+    """A precomputed category graph: an affinity (``kind="affinity"``) or distances (``"distance"``)."""
+
+    name: str
+    labels: list[str]
+    matrix: np.ndarray
+    kind: str
+    description: str = ""
+
+
+def _matrix_file(filename: str, kind: str, description: str) -> CategoryGraph:
+    frame = pd.read_csv(DATA_DIR / filename, index_col=0)
+    if list(frame.index) != list(frame.columns):
+        raise ValueError(f"{filename}: row and column labels differ.")
+    return CategoryGraph(filename, [str(v) for v in frame.index], frame.to_numpy(dtype=np.float64), kind, description)
+
+
+def load_weekday_similarity(seed: int = 0) -> CategoryGraph:
+    """The article's 7 x 7 weekday similarity (a given kernel)."""
+    return _matrix_file("weekday_similarity.csv", "affinity",
+                        "A hand-made similarity of weekdays: weekdays alike, the weekend apart, Friday in between.")
+
+
+def load_liquor_kl(seed: int = 0) -> CategoryGraph:
+    """The article's symmetric KL divergences of log liquor sales, Monday to Saturday."""
+    return _matrix_file("liquor_weekday_kl.csv", "distance",
+                        "Symmetric KL divergence between days' distributions of log liquor sales (no sales on Sundays).")
+
+
+def load_wind(seed: int = 0) -> TableData:
+    """plotly's wind table: 16 compass directions x 8 strength bands, with frequencies."""
+    import plotly.data
+
+    return TableData("wind", frame=plotly.data.wind())
+
+
 # --------------------------------------------------------------------------- text
 
 
@@ -259,6 +300,9 @@ DATASETS: dict[str, Dataset] = {
         Dataset("digit_ink", "item_sets", "Digits as ink sets", "Each digit image as the weighted set of its inked pixel positions (scikit-learn).", load_digit_ink),
         Dataset("tips", "table", "Restaurant tips", "244 restaurant bills: day, time, party size, bill and tip (plotly).", load_tips),
         Dataset("gapminder", "table", "Gapminder", "142 countries, 1952-2007: continent, life expectancy, population, GDP per capita (plotly).", load_gapminder),
+        Dataset("wind", "table", "Wind by direction", "Frequency of wind by compass direction and strength band (plotly).", load_wind),
+        Dataset("weekday", "graph", "Weekday similarity (given kernel)", "The spectral-encoding article's hand-made weekday similarity matrix.", load_weekday_similarity),
+        Dataset("liquor_kl", "graph", "Liquor sales by weekday (KL distances)", "The article's symmetric KL divergences of daily log liquor sales; the kernel is exp(-gamma D).", load_liquor_kl),
         Dataset("lee", "documents", "Lee news corpus", "300 Australian news articles, one per line (gensim test data).", lambda seed=0: load_corpus("lee")),
         Dataset("head500", "documents", "Wikipedia head500", "The first 500 articles of a Wikipedia dump, one per line (gensim test data).", lambda seed=0: load_corpus("head500")),
     ]

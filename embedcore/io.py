@@ -953,4 +953,8 @@ def describe(result: Any, n_preview: int = 20) -> Report:
         rep = _items_report("sets", result.sets, result.labels, result, n_preview)
         rep.summary["item vector dimension"] = int(result.vectors.shape[1])
         return rep
+    if hasattr(result, "matrix") and hasattr(result, "labels"):  # bundled category graphs
+        m = pd.DataFrame(result.matrix, index=result.labels, columns=result.labels)
+        summary = {"categories": len(result.labels), "matrix": result.kind}
+        return Report(summary, pd.DataFrame(), m.reset_index(names=""), [], _dropped_frame(result))
     raise TypeError(f"Cannot describe a {type(result).__name__}.")

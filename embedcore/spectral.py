@@ -405,6 +405,8 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _columns(X) -> list[np.ndarray]:
+        if sp.issparse(X):
+            raise TypeError("Sparse input is not supported: pass the category columns as a dense table.")
         if isinstance(X, pd.DataFrame):
             return [X.iloc[:, j].to_numpy(dtype=object) for j in range(X.shape[1])]
         if isinstance(X, pd.Series):
@@ -475,7 +477,8 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "embedding_")
         cols = self._columns(X)
         if len(cols) != self.n_features_in_:
-            raise ValueError(f"X has {len(cols)} columns, but the encoder was fitted on {self.n_features_in_}.")
+            hint = " Reshape your data: one column per categorical feature." if np.ndim(X) == 1 else ""
+            raise ValueError(f"X has {len(cols)} columns, but the encoder was fitted on {self.n_features_in_}.{hint}")
         out = []
         for col, cats, emb, freq in zip(cols, self.categories_, self.embedding_, self._frequencies):
             idx = pd.Index(cats).get_indexer(col)

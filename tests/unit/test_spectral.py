@@ -1,0 +1,249 @@
+"""Spectral encoding: the article's worked examples, direct computations, validation messages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from scipy.stats import wasserstein_distance
+from sklearn.compose import ColumnTransformer
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from embedcore.datasets import load_liquor_kl, load_weekday_similarity
+from embedcore.spectral import (
+    SpectralCategoryEncoder,
+    category_distributions,
+    eigengap,
+    fiedler_sweep,
+    kernel_from_distances,
+    laplacian_spectrum,
+    n_connected_components,
+    normalized_laplacian,
+    spectral_clusters,
+    symmetric_kl_distances,
+    wasserstein_distances,
+)
+
+WEEK = load_weekday_similarity()
+
+# Printed in the article (np.linalg.eig, unsorted), for the weekday matrix.
+ARTICLE_LAPLACIAN_ROW0 = [1.0, -0.27788501, -0.24053512, -0.21380899, -0.14085904, -0.07049074, -0.040996]
+ARTICLE_EIGENVALUES = [0.0, 0.56794799, 1.50908645, 1.08959831, 1.3053149, 1.25586378, 1.27218858]
+ARTICLE_ENCODING = np.array([
+    [0.22866879, -0.45504284], [0.24416078, -0.4281388], [0.23795901, -0.00102155],
+    [0.21778112, 0.36430356], [-0.02474713, 0.66992782], [-0.61238751, -0.09280736],
+    [-0.63907128, -0.13963728],
+])
+ARTICLE_KL_KERNEL_ROW1 = [0.17305426, 0.0, 0.88100529, 0.88477816, 0.85995305, 0.97534746]
+ARTICLE_KL_EIGENVALUES = [1.11022302e-16, 9.99583797e-01, 1.22897829e00, 1.27538999e00, 1.24864532e00, 1.24740260e00]
+
+
+def test_weekday_laplacian_and_spectrum_match_the_article():
+    L = normalized_laplacian(WEEK.matrix)
+    np.testing.assert_allclose(L[0], ARTICLE_LAPLACIAN_ROW0, atol=1e-8)
+    vals, vecs = laplacian_spectrum(WEEK.matrix)
+    np.testing.assert_allclose(vals, np.sort(ARTICLE_EIGENVALUES), atol=1e-6)
+    # the two smallest non-zero eigenvalues' vectors are the article's encoding, up to sign
+    enc = vecs[:, 1:3]
+    signs = np.sign((enc * ARTICLE_ENCODING).sum(axis=0))
+    np.testing.assert_allclose(enc * signs, ARTICLE_ENCODING, atol=1e-6)
+    assert eigengap(vals) == 1  # the article's "substantial gap after the first"
+
+
+def test_liquor_kl_kernel_with_gamma_20_matches_the_article():
+    kl = load_liquor_kl()
+    K = kernel_from_distances(kl.matrix, 20)
+    np.testing.assert_allclose(K[1], ARTICLE_KL_KERNEL_ROW1, atol=1e-7)
+    vals, _ = laplacian_spectrum(K)
+    np.testing.assert_allclose(vals, np.sort(ARTICLE_KL_EIGENVALUES), atol=1e-6)
+
+
+def test_spectrum_orthonormal_and_one_zero_per_component():
+    rng = np.random.default_rng(0)
+    blocks = [rng.random((4, 4)), rng.random((3, 3)), rng.random((5, 5))]
+    A = np.zeros((12, 12))
+    start = 0
+    for b in blocks:
+        b = (b + b.T) / 2
+        A[start:start + len(b), start:start + len(b)] = b
+        start += len(b)
+    np.fill_diagonal(A, 0)
+    vals, vecs = laplacian_spectrum(A)
+    np.testing.assert_allclose(vecs.T @ vecs, np.eye(12), atol=1e-10)
+    assert n_connected_components(vals) == 3
+    assert np.all(np.diff(vals) >= -1e-12) and vals.max() <= 2.0
+
+
+def test_sparse_and_partial_spectrum_agree_with_dense():
+    rng = np.random.default_rng(1)
+    pts = rng.standard_normal((1800, 2))
+    sq = (pts**2).sum(1)
+    A = np.exp(-(sq[:, None] + sq[None, :] - 2 * pts @ pts.T))
+    np.fill_diagonal(A, 0)
+    full_vals, _ = laplacian_spectrum(A)
+    part_vals, part_vecs = laplacian_spectrum(A, n_components=6)  # Lanczos path (n > 1500)
+    np.testing.assert_allclose(part_vals, full_vals[:6], atol=1e-8)
+    sparse_vals, _ = laplacian_spectrum(sp.csr_array(np.where(A > 0.05, A, 0)), n_components=4)
+    assert sparse_vals.shape == (4,) and abs(sparse_vals[0]) < 1e-8
+    L = normalized_laplacian(sp.csr_array(A))
+    np.testing.assert_allclose(L.toarray(), normalized_laplacian(A), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "A, message",
+    [
+        (np.array([[0, -1.0], [-1.0, 0]]), "affinity between '0' and '1' is -1"),
+        (np.array([[0, 1.0], [2.0, 0]]), "not symmetric"),
+        (np.array([[0, 1.0, 0], [1.0, 0, 0], [0, 0, 0]]), "1 category has no similarity to any other \\('2'\\)"),
+        (np.ones((2, 3)), "must be square"),
+        (np.array([[0, np.nan], [np.nan, 0]]), "NaN or infinite"),
+    ],
+)
+def test_laplacian_validation_messages(A, message):
+    with pytest.raises(ValueError, match=message):
+        normalized_laplacian(A)
+
+
+def test_wasserstein_kernel_equals_scipy_on_every_pair_both_methods():
+    rng = np.random.default_rng(2)
+    cats = rng.integers(0, 12, 600)
+    y = rng.gamma(2.0, 1.0 + cats / 4)
+    labels, samples = category_distributions(cats, y)
+    direct = np.array([[wasserstein_distance(a, b) for b in samples] for a in samples])
+    for method in ("cdf", "quantile", "auto"):
+        np.testing.assert_allclose(wasserstein_distances(samples, method=method), direct, atol=1e-12)
+    rounded = [np.round(s) for s in samples]
+    direct = np.array([[wasserstein_distance(a, b) for b in rounded] for a in rounded])
+    np.testing.assert_allclose(wasserstein_distances(rounded, method="cdf"), direct, atol=1e-12)
+
+
+def test_kl_kernel_equals_direct_formula():
+    rng = np.random.default_rng(3)
+    samples = [rng.normal(m, 1, 200) for m in (0, 0.5, 3)]
+    D = symmetric_kl_distances(samples, bins=10, smoothing=0.5)
+    edges = np.linspace(min(s.min() for s in samples), max(s.max() for s in samples), 11)
+    P = []
+    for s in samples:
+        c = np.histogram(s, bins=edges)[0] + 0.5
+        P.append(c / c.sum())
+    for i in range(3):
+        for j in range(3):
+            kl = np.sum(P[i] * np.log(P[i] / P[j])) + np.sum(P[j] * np.log(P[j] / P[i]))
+            assert D[i, j] == pytest.approx(kl, abs=1e-10)
+    assert D[0, 1] < D[0, 2]
+
+
+def test_category_distributions_log1p_and_errors():
+    cats, samples = category_distributions(["a", "b", "a"], [0.0, 1.0, np.e - 1], transform="log1p")
+    assert list(cats) == ["a", "b"] and samples[0].tolist() == [0.0, 1.0]
+    with pytest.raises(ValueError, match="pair up"):
+        category_distributions(["a"], [1.0, 2.0])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        category_distributions(["a", "b"], [1.0, np.nan])
+    with pytest.raises(ValueError, match="log1p needs target values > -1"):
+        category_distributions(["a"], [-2.0], transform="log1p")
+    with pytest.raises(ValueError, match="gamma must be a positive number"):
+        kernel_from_distances(np.zeros((2, 2)), 0)
+
+
+def _tips_like(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    day = rng.choice(["Thur", "Fri", "Sat", "Sun"], n)
+    bill = rng.gamma(4, 5, n)
+    tip = 0.15 * bill + np.where(np.isin(day, ["Sat", "Sun"]), 1.0, 0.0) + rng.normal(0, 0.3, n)
+    return pd.DataFrame({"day": day, "bill": bill}), tip
+
+
+def test_encoder_fits_transforms_and_handles_unknown():
+    X, y = _tips_like()
+    enc = SpectralCategoryEncoder(kernel="wasserstein", gamma=2.0, n_components=2).fit(X[["day"]], y)
+    assert list(enc.categories_[0]) == ["Fri", "Sat", "Sun", "Thur"]
+    Z = enc.transform(pd.DataFrame({"day": ["Sat", "Sun", "Mon"]}))
+    assert Z.shape == (3, 2)
+    # weekend days land together, away from weekdays
+    codes = dict(zip(enc.categories_[0], enc.embedding_[0]))
+    assert np.linalg.norm(codes["Sat"] - codes["Sun"]) < np.linalg.norm(codes["Sat"] - codes["Thur"])
+    np.testing.assert_allclose(Z[2], enc._frequencies[0] @ enc.embedding_[0])
+    assert list(enc.get_feature_names_out()) == ["day_spectral0", "day_spectral1"]
+    with pytest.raises(ValueError, match="'Mon' was not seen in fit"):
+        enc.set_params(handle_unknown="error").transform([["Mon"]])
+
+
+def test_encoder_precomputed_and_keep_trivial():
+    enc = SpectralCategoryEncoder(kernel="precomputed", affinity=WEEK.matrix, categories=WEEK.labels,
+                                  n_components=2, keep_trivial=True).fit([["Mon"], ["Sun"]])
+    assert enc.n_components_ == [3]
+    vals, vecs = laplacian_spectrum(WEEK.matrix)
+    np.testing.assert_allclose(enc.transform([["Sat"]])[0], vecs[5, :3])
+
+
+def test_encoder_in_a_column_transformer_pipeline():
+    X, y = _tips_like(600)
+    pre = ColumnTransformer([("day", SpectralCategoryEncoder(gamma=2.0), ["day"])], remainder="passthrough")
+    score = cross_val_score(make_pipeline(pre, Ridge()), X, y, cv=5).mean()
+    no_day = cross_val_score(Ridge(), X[["bill"]], y, cv=5).mean()
+    assert score > no_day + 0.05
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (dict(kernel="cosine"), "kernel must be"),
+        (dict(n_components=0), "n_components must be 'eigengap' or a positive integer"),
+        (dict(kernel="precomputed"), "needs affinity="),
+        (dict(handle_unknown="ignore"), "handle_unknown must be"),
+    ],
+)
+def test_encoder_validation_messages(params, message):
+    with pytest.raises(ValueError, match=message):
+        SpectralCategoryEncoder(**params).fit([["a"], ["b"]], [1.0, 2.0])
+
+
+def test_encoder_needs_target_and_two_categories():
+    with pytest.raises(ValueError, match="learns similarities from the target"):
+        SpectralCategoryEncoder().fit([["a"], ["b"]])
+    with pytest.raises(ValueError, match="single category"):
+        SpectralCategoryEncoder().fit([["a"], ["a"]], [1.0, 2.0])
+
+
+def test_fiedler_sweep_finds_the_weekend_cut():
+    sweep = fiedler_sweep(WEEK.matrix, WEEK.labels)
+    assert set(sweep["category"][-2:]) == {"Sat", "Sun"}  # the weekend at one end of the order
+    assert set(sweep["category"][:5]) == {"Mon", "Tue", "Wed", "Thu", "Fri"}
+    # cut and conductance at every threshold equal the direct sums over crossing edges
+    order = [WEEK.labels.index(c) for c in sweep["category"]]
+    deg = WEEK.matrix.sum(axis=1)
+    for k in range(1, 7):
+        S, T = order[:k], order[k:]
+        cut = WEEK.matrix[np.ix_(S, T)].sum()
+        assert sweep["cut"].iloc[k - 1] == pytest.approx(cut)
+        assert sweep["conductance"].iloc[k - 1] == pytest.approx(cut / min(deg[S].sum(), deg[T].sum()))
+
+
+def test_spectral_clusters_split_weekend():
+    labels = spectral_clusters(WEEK.matrix, 2, random_state=0)
+    assert labels[5] == labels[6] and labels[0] == labels[1] == labels[2] and labels[0] != labels[5]
+
+
+# ColumnTransformer-style input (object columns) is the encoder's domain; scikit-learn's
+# generic checks feed floats with continuous targets, where each row is its own category.
+_EXPECTED = {
+    "check_fit2d_1sample": "one row is one category: nothing to encode, refused with our message",
+    "check_estimators_nan_inf": "NaN categories are refused with our message, not scikit-learn's",
+    "check_complex_data": "complex values are valid category labels here",
+    "check_dtype_object": "string inputs are the intended input; the check expects them to fail",
+    "check_estimators_empty_data_messages": "our message differs from scikit-learn's wording",
+    "check_requires_y_none": "learned kernels need the target; the message says so",
+    "check_fit1d": "a 1-D column is accepted as one categorical feature",
+    "check_n_features_in_after_fitting": "categories compare by value, the column count message differs",
+}
+
+
+@parametrize_with_checks([SpectralCategoryEncoder(gamma=1.0)], expected_failed_checks=lambda e: _EXPECTED,
+                         xfail_strict=True)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
