@@ -1,0 +1,82 @@
+"""Categories page: gamma, kernel, components and clustering controls change the views, fast."""
+
+from __future__ import annotations
+
+import time
+
+from tests.conftest import chart_specs, open_page
+
+PAGE = "app_pages/categories.py"
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_gamma_change_redraws_under_a_second():
+    at = open_page(PAGE)
+    before = chart_specs(at)
+    t = time.perf_counter()
+    at.sidebar.slider(key="cat.log_gamma").set_value(1.5).run()
+    redraw = time.perf_counter() - t
+    assert not at.exception and not at.error
+    assert chart_specs(at) != before
+    print(f"Categories: gamma change redraw {redraw:.2f} s")
+    assert redraw < 1.0
+
+
+def test_kernel_transform_and_components_change_the_code():
+    at = open_page(PAGE)
+    base = chart_specs(at)
+    at.sidebar.radio(key="cat.kernel").set_value("kl").run()
+    kl = chart_specs(at)
+    assert kl != base and not at.exception
+    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.sidebar.slider(key="cat.n_fixed").set_value(2).run()
+    assert metric(at, "code width") == "2"
+    at.sidebar.checkbox(key="cat.keep_trivial").check().run()
+    assert metric(at, "code width") == "3"
+
+
+def test_given_weekday_matrix_shows_the_articles_gap():
+    at = open_page(PAGE)
+    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    assert not at.exception and not at.error
+    assert metric(at, "categories") == "7" and metric(at, "suggested k (eigengap)") == "1"
+    assert metric(at, "λ₂ (algebraic connectivity)") == "0.568"
+    at.sidebar.selectbox(key="cat.graph").set_value("liquor_kl").run()
+    assert metric(at, "categories") == "6" and not at.exception
+
+
+def test_gapminder_country_column_and_clusters():
+    at = open_page(PAGE)
+    at.sidebar.selectbox(key="cat.dataset").set_value("gapminder").run()
+    assert not at.exception and metric(at, "categories") == "142"
+    at.slider(key="cat.clusters").set_value(4).run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "cluster" in d.value.columns)
+    assert len(table) == 4
+
+
+def test_downstream_button_reports_all_encodings():
+    at = open_page(PAGE)
+    at.button(key="cat.run_bench").click().run(timeout=180)
+    assert not at.exception and not at.error
+    table = next(d.value for d in at.dataframe if "encoding" in d.value.columns)
+    assert sorted(set(table["encoding"])) == ["one-hot", "ordinal", "spectral"]
+    assert len(table) == 6 and table["r2"].between(-1, 1).all()
+
+
+def test_uploaded_table_with_too_few_categories_is_explained():
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value(("t.csv", b"grp,val\na,1\nb,2\na,3\nb,4\n", "text/csv")).run()
+    assert not at.exception
+    assert "has 2 distinct value(s)" in at.error[0].value
+
+
+def test_uploaded_table_is_encoded():
+    rows = "".join(f"{c},{v}\n" for c, v in zip("abcdefgh" * 20, range(160)))
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value(("t.csv", ("grp,val\n" + rows).encode(), "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert metric(at, "categories") == "8"
