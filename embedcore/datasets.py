@@ -26,6 +26,8 @@ __all__ = [
     "load_digits",
     "make_swiss_roll",
     "make_s_curve",
+    "make_severed_sphere",
+    "make_swiss_hole",
     "load_baskets",
     "load_hotdog",
     "load_tips",
@@ -93,6 +95,30 @@ def make_swiss_roll(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) ->
 def make_s_curve(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
     """A 2-D sheet bent into an S in 3-D; ``meta['t']`` is the position along the S."""
     return _manifold("s_curve", n_samples, noise, seed)
+
+
+def make_severed_sphere(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
+    """A sphere with a cap cut off and a thin wedge cut out: it can be opened flat.
+
+    ``meta['t']`` is the longitude, the coordinate an embedding should unroll.
+    """
+    rng = np.random.default_rng(seed)
+    n_raw = int(n_samples * 1.6) + 50
+    theta = rng.uniform(0, 2 * np.pi, n_raw)  # longitude
+    phi = np.arccos(rng.uniform(-1, 1, n_raw))  # polar angle, area-uniform
+    keep = (phi > np.pi / 8) & (theta > np.pi / 8) & (theta < 2 * np.pi - np.pi / 8)
+    theta, phi = theta[keep][:n_samples], phi[keep][:n_samples]
+    X = np.column_stack([np.sin(phi) * np.cos(theta), np.sin(phi) * np.sin(theta), np.cos(phi)])
+    X += noise * rng.standard_normal(X.shape)
+    return VectorData("severed_sphere", X=X, meta=pd.DataFrame({"t": theta}), columns=["x", "y", "z"])
+
+
+def make_swiss_hole(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
+    """A swiss roll with a hole in the sheet (scikit-learn's ``hole=True``)."""
+    from sklearn.datasets import make_swiss_roll as _roll
+
+    X, t = _roll(n_samples=n_samples, noise=noise, random_state=seed, hole=True)
+    return VectorData("swiss_hole", X=X, meta=pd.DataFrame({"t": t}), columns=["x", "y", "z"])
 
 
 # --------------------------------------------------------------------------- sets
@@ -295,6 +321,8 @@ DATASETS: dict[str, Dataset] = {
         Dataset("digits", "vectors", "Digits (8x8 images)", "1,797 handwritten digits, 64 pixel intensities each, labelled 0-9 (scikit-learn).", load_digits),
         Dataset("swiss_roll", "vectors", "Swiss roll", "1,500 points on a rolled-up sheet in 3-D, coloured by position along the roll (generated).", make_swiss_roll),
         Dataset("s_curve", "vectors", "S-curve", "1,500 points on an S-shaped sheet in 3-D (generated).", make_s_curve),
+        Dataset("severed_sphere", "vectors", "Severed sphere", "1,500 points on a sphere with its cap and a wedge cut away (generated).", make_severed_sphere),
+        Dataset("swiss_hole", "vectors", "Swiss roll with a hole", "1,500 points on a swiss roll with a hole in the sheet (generated).", make_swiss_hole),
         Dataset("baskets", "item_sets", "Food baskets (toy)", "Three foods and four baskets from the EMDE post.", load_baskets),
         Dataset("hotdog", "item_sets", "Hot dog vs bun and frankfurter", "Two kinds of set with equal means but different densities (generated).", load_hotdog),
         Dataset("digit_ink", "item_sets", "Digits as ink sets", "Each digit image as the weighted set of its inked pixel positions (scikit-learn).", load_digit_ink),

@@ -123,16 +123,17 @@ def lines(df: pd.DataFrame, x: str, ys: dict[str, str], *, title=None, vline=Non
 
 
 def bars(labels, values, *, errors=None, title=None, y_title="", height=360, highlight=None,
-         text_format="{:.3f}", horizontal=False) -> go.Figure:
+         text_format="{:.3f}", horizontal=False, log_y=False) -> go.Figure:
     colors = [PALETTE[1] if highlight is not None and highlight(lab) else PALETTE[0] for lab in labels]
     text = [text_format.format(v) for v in values]
     if horizontal:
         fig = go.Figure(go.Bar(y=list(labels), x=values, orientation="h", marker_color=colors, text=text,
                                error_x=dict(type="data", array=errors) if errors is not None else None))
-        fig.update_yaxes(autorange="reversed")
-        fig.update_xaxes(title=y_title)
+        fig.update_yaxes(autorange="reversed", type="category")
+        fig.update_xaxes(title=y_title, type="log" if log_y else None)
     else:
         fig = go.Figure(go.Bar(x=list(labels), y=values, marker_color=colors, text=text,
                                error_y=dict(type="data", array=errors) if errors is not None else None))
-        fig.update_yaxes(title=y_title)
+        fig.update_yaxes(title=y_title, type="log" if log_y else None)
+        fig.update_xaxes(type="category")
     return _layout(fig, title, height)

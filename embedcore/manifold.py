@@ -1,0 +1,206 @@
+"""Locally Linear Embedding, written to be taken apart.
+
+LLE assumes that, seen up close, a manifold is flat: each point is (almost)
+a weighted average of its ``B`` nearest neighbours. It finds those weights
+once, in the input space, and then looks for low-dimensional points that are
+reproduced by the *same* weights. The second step is an eigenproblem: the
+bottom eigenvectors of ``M = (I - W)^T (I - W)``, skipping the constant one.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import eigh
+from scipy.sparse.linalg import eigsh
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.neighbors import NearestNeighbors
+from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+
+__all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors"]
+
+
+def nearest_neighbors(X, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices and distances of each point's ``n_neighbors`` nearest other points, nearest first.
+
+    Duplicate points are an error: a neighbour at distance zero makes the
+    local fit degenerate and LLE's picture meaningless there.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    if not isinstance(n_neighbors, Integral) or n_neighbors < 1:
+        raise ValueError(f"n_neighbors must be a positive integer, got {n_neighbors!r}.")
+    if n_neighbors >= n:
+        raise ValueError(
+            f"n_neighbors={n_neighbors} needs more points: each point has only {n - 1} others "
+            f"(n_samples={n}). Use n_neighbors <= {n - 1}."
+        )
+    dist, ind = NearestNeighbors(n_neighbors=n_neighbors + 1).fit(X).kneighbors(X)
+    # The point itself is usually first; remove it wherever it landed.
+    own = ind == np.arange(n)[:, None]
+    missing_self = ~own.any(axis=1)
+    own[missing_self, -1] = True  # ties pushed self out: drop the farthest instead
+    ind = ind[~own].reshape(n, n_neighbors)
+    dist = dist[~own].reshape(n, n_neighbors)
+    dup = np.flatnonzero(dist[:, 0] == 0)
+    if dup.size:
+        i = int(dup[0])
+        raise ValueError(
+            f"{dup.size} points have an exact duplicate (e.g. row {i} and row {int(ind[i, 0])}). "
+            "LLE cannot weigh a point against its own copy: drop duplicates first (np.unique(X, axis=0))."
+        )
+    return ind, dist
+
+
+def barycenter_weights(X, neighbors: np.ndarray, reg: float = 1e-3) -> np.ndarray:
+    """Weights (n, B) that best rebuild each point from its neighbours, each row summing to 1.
+
+    Solves all ``n`` small regularised Gram systems ``(G + r I) w = 1`` in one
+    batched call: ``G = Z Z^T`` with ``Z`` the neighbours relative to the point
+    and ``r = reg * trace(G)`` (or ``reg`` when the trace is 0).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n, B = neighbors.shape
+    Z = X[neighbors] - X[:, None, :]  # (n, B, d)
+    G = Z @ Z.transpose(0, 2, 1)  # (n, B, B)
+    trace = np.trace(G, axis1=1, axis2=2)
+    R = np.where(trace > 0, reg * trace, reg)
+    G[:, np.arange(B), np.arange(B)] += R[:, None]
+    w = np.linalg.solve(G, np.ones((n, B, 1)))[..., 0]
+    return w / w.sum(axis=1, keepdims=True)
+
+
+def lle_from_neighbors(
+    X, neighbors: np.ndarray, n_components: int = 2, reg: float = 1e-3,
+    eigen_solver: str = "auto", random_state=None, tol: float = 1e-6, max_iter: int = 100,
+    n_eigenvalues: int | None = None,
+) -> dict:
+    """Standard LLE given the neighbour indices; returns every intermediate step.
+
+    Keys: ``weights`` (sparse n x n, rows sum to 1), ``M`` (sparse),
+    ``eigenvalues`` (the ``n_components + 1`` bottom ones, the first ~ 0, or
+    ``n_eigenvalues`` of them when more are asked for, to show the spectrum),
+    ``embedding`` (n x n_components), ``reconstruction_error`` (the sum of
+    the kept eigenvalues, the cost the embedding attains).
+    """
+    n, B = neighbors.shape
+    if n_components + 1 > n:
+        raise ValueError(f"n_components={n_components} needs at least {n_components + 1} points.")
+    w = barycenter_weights(X, neighbors, reg)
+    W = sp.csr_array((w.ravel(), neighbors.ravel(), np.arange(0, n * B + 1, B)), shape=(n, n))
+    IW = sp.eye_array(n, format="csr") - W
+    M = sp.csr_array(IW.T @ IW)
+    k = max(n_components + 1, n_eigenvalues or 0)
+    if k > n:
+        raise ValueError(f"Asked for {k} eigenvectors of a {n}-point problem.")
+    solver = eigen_solver
+    if solver == "auto":
+        solver = "arpack" if n > 200 and k < 10 else "dense"
+    if solver == "arpack":
+        v0 = check_random_state(random_state).uniform(-1, 1, n)
+        Mc = M.tocsc()
+        try:
+            vals, vecs = eigsh(Mc, k, sigma=0.0, tol=tol, maxiter=max_iter, v0=v0)
+        except RuntimeError:
+            # M is exactly singular when the graph falls apart (each piece adds a zero
+            # eigenvalue): shift-invert just below zero, where M - sigma*I is definite.
+            try:
+                shift = -1e-9 * max(float(M.diagonal().mean()), 1e-12)
+                vals, vecs = eigsh(Mc, k, sigma=shift, tol=tol, maxiter=max_iter * 10, v0=v0)
+            except RuntimeError as err:
+                raise ValueError(
+                    f"ARPACK could not find the bottom eigenvectors ({err}). Try eigen_solver='dense', "
+                    "a larger reg or more neighbours."
+                ) from None
+        order = np.argsort(vals)
+        vals, vecs = vals[order], vecs[:, order]
+    elif solver == "dense":
+        vals, vecs = eigh(M.toarray(), subset_by_index=(0, k - 1))
+    else:
+        raise ValueError(f"eigen_solver must be 'auto', 'arpack' or 'dense', got {eigen_solver!r}.")
+    return {
+        "weights": W,
+        "M": M,
+        "eigenvalues": vals,
+        "embedding": vecs[:, 1 : n_components + 1],
+        "reconstruction_error": float(np.sum(vals[1 : n_components + 1])),
+    }
+
+
+class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Locally Linear Embedding (standard), with every step exposed.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=12
+        B, the neighbours each point is rebuilt from.
+    n_components : int, default=2
+    reg : float, default=1e-3
+        Regularisation of each local Gram matrix, relative to its trace;
+        needed whenever B exceeds the input dimension.
+    eigen_solver : {"auto", "arpack", "dense"}, default="auto"
+        "auto" uses shift-invert ARPACK above 200 points, as scikit-learn does.
+    random_state : int, RandomState or None
+        Starting vector of ARPACK.
+
+    Attributes
+    ----------
+    neighbors_ : (n, B) int array, nearest first
+    weights_ : sparse (n, n) array; row i holds the weights rebuilding point i, summing to 1
+    eigenvalues_ : the bottom ``n_components + 1`` eigenvalues of M (the first ~ 0)
+    reconstruction_error_ : float, the sum of the kept eigenvalues
+    embedding_ : (n, n_components) array
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_swiss_roll
+    >>> X, t = make_swiss_roll(400, random_state=0)
+    >>> lle = LLE(n_neighbors=10, random_state=0).fit(X)
+    >>> lle.embedding_.shape, bool(np.allclose(lle.weights_.sum(axis=1), 1))
+    ((400, 2), True)
+    """
+
+    def __init__(self, *, n_neighbors: int = 12, n_components: int = 2, reg: float = 1e-3,
+                 eigen_solver: str = "auto", random_state=None):
+        self.n_neighbors = n_neighbors
+        self.n_components = n_components
+        self.reg = reg
+        self.eigen_solver = eigen_solver
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        if not isinstance(self.n_components, Integral) or self.n_components < 1:
+            raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}.")
+        if not isinstance(self.reg, Real) or self.reg < 0:
+            raise ValueError(f"reg must be >= 0, got {self.reg!r}.")
+        self.neighbors_, self.neighbor_distances_ = nearest_neighbors(X, self.n_neighbors)
+        out = lle_from_neighbors(X, self.neighbors_, self.n_components, self.reg, self.eigen_solver,
+                                 self.random_state)
+        self.weights_ = out["weights"]
+        self.M_ = out["M"]
+        self.eigenvalues_ = out["eigenvalues"]
+        self.embedding_ = out["embedding"]
+        self.reconstruction_error_ = out["reconstruction_error"]
+        self._fit_X = X
+        self._n_features_out = self.n_components
+        return self
+
+    def fit_transform(self, X, y=None):
+        return self.fit(X).embedding_
+
+    def transform(self, X):
+        """Place new points by the weights of their neighbours among the fitted points."""
+        check_is_fitted(self, "embedding_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        B = min(self.n_neighbors, len(self._fit_X))
+        ind = NearestNeighbors(n_neighbors=B).fit(self._fit_X).kneighbors(X, return_distance=False)
+        Z = self._fit_X[ind] - X[:, None, :]
+        G = Z @ Z.transpose(0, 2, 1)
+        trace = np.trace(G, axis1=1, axis2=2)
+        G[:, np.arange(B), np.arange(B)] += np.where(trace > 0, self.reg * trace, self.reg)[:, None]
+        w = np.linalg.solve(G, np.ones((len(X), B, 1)))[..., 0]
+        w /= w.sum(axis=1, keepdims=True)
+        return np.einsum("nb,nbk->nk", w, self.embedding_[ind])
