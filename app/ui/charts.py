@@ -114,7 +114,13 @@ def lines(df: pd.DataFrame, x: str, ys: dict[str, str], *, title=None, vline=Non
         fig.add_trace(go.Scatter(x=df[x], y=df[col], mode="lines+markers", name=label,
                                  line=dict(color=PALETTE[i % len(PALETTE)], width=2)))
     if vline is not None:
-        fig.add_vline(x=vline, line=dict(color="#868e96", dash="dot"), annotation_text=vline_label)
+        # a trace rather than a shape: shapes and their labels misplace on log axes
+        values = np.concatenate([np.asarray(df[c], dtype=float) for c in ys])
+        values = values[np.isfinite(values)]
+        lo, hi = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
+        fig.add_trace(go.Scatter(x=[vline, vline], y=[lo, hi], mode="lines+text", name=vline_label or "marker",
+                                 text=["", vline_label], textposition="top right", showlegend=False,
+                                 line=dict(color="#868e96", dash="dot", width=1.5), hoverinfo="skip"))
     if hline is not None:
         fig.add_hline(y=hline, line=dict(color="#868e96", dash="dot"), annotation_text=hline_label)
     fig.update_xaxes(title=x_title if x_title is not None else x, type="log" if log_x else None)
