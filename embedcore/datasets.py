@@ -312,6 +312,38 @@ def load_word_pairs(name: str = "wordsim353") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["word1", "word2", "score"])
 
 
+# --------------------------------------------------------------------------- playlists
+
+
+def load_planted_playlists(seed: int = 0, model: str = "single", n_songs: int = 200) -> "PlaylistData":
+    """Playlists sampled from a known 2-D LME (its true positions kept), songs tagged by region."""
+    from .io import PlaylistData
+    from .playlists import make_planted_playlists
+
+    playlists, truth = make_planted_playlists(n_songs, 1500, 8, model=model, n_tags=8, random_state=seed)
+    kind = "single-point (symmetric)" if model == "single" else "dual-point (asymmetric)"
+    return PlaylistData(f"planted_{model}", playlists=playlists, tags=truth.song_tags_, truth=truth,
+                        description=f"1,500 playlists of 8 songs sampled from a known {kind} LME over {n_songs} "
+                                    "songs; tags name the regions of the true map.")
+
+
+def load_lesmis_walks(seed: int = 0) -> "PlaylistData":
+    """Random walks on the Les Miserables character co-occurrence graph (networkx), tagged by community."""
+    import networkx as nx
+
+    from .io import PlaylistData
+    from .playlists import random_walk_playlists
+
+    g = nx.les_miserables_graph()
+    walks = random_walk_playlists(g, 800, 8, random_state=seed)
+    communities = nx.community.greedy_modularity_communities(g, weight="weight")
+    tags = {node: [f"group {i + 1}"] for i, members in enumerate(communities) for node in members}
+    return PlaylistData("lesmis", playlists=walks, tags=tags,
+                        description="800 walks of 8 steps on the co-occurrence graph of the 77 characters of Les "
+                                    "Miserables (a step follows a shared scene, weighted by how often); tags are "
+                                    "the graph's communities.")
+
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -331,6 +363,9 @@ DATASETS: dict[str, Dataset] = {
         Dataset("wind", "table", "Wind by direction", "Frequency of wind by compass direction and strength band (plotly).", load_wind),
         Dataset("weekday", "graph", "Weekday similarity (given kernel)", "The spectral-encoding article's hand-made weekday similarity matrix.", load_weekday_similarity),
         Dataset("liquor_kl", "graph", "Liquor sales by weekday (KL distances)", "The article's symmetric KL divergences of daily log liquor sales; the kernel is exp(-gamma D).", load_liquor_kl),
+        Dataset("planted_single", "playlists", "Planted playlists (single-point)", "Playlists sampled from a known symmetric LME over 200 songs (generated).", load_planted_playlists),
+        Dataset("planted_dual", "playlists", "Planted playlists (dual-point)", "Playlists sampled from a known asymmetric LME over 200 songs (generated).", lambda seed=0: load_planted_playlists(seed, "dual")),
+        Dataset("lesmis", "playlists", "Les Miserables walks", "Random walks on the character co-occurrence graph shipped with networkx.", load_lesmis_walks),
         Dataset("lee", "documents", "Lee news corpus", "300 Australian news articles, one per line (gensim test data).", lambda seed=0: load_corpus("lee")),
         Dataset("head500", "documents", "Wikipedia head500", "The first 500 articles of a Wikipedia dump, one per line (gensim test data).", lambda seed=0: load_corpus("head500")),
     ]

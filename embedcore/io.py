@@ -91,9 +91,12 @@ class SetData(_Parsed):
 
 @dataclass
 class PlaylistData(_Parsed):
-    """Playlists as lists of song names, one per line."""
+    """Playlists as lists of song names, one per line (bundled sets may add tags and a true model)."""
 
     playlists: list[list[str]]
+    tags: dict | None = None
+    truth: Any = None
+    description: str = ""
 
     def __len__(self) -> int:
         return len(self.playlists)

@@ -117,7 +117,7 @@ class LME(BaseEstimator):
     n_components : int, default=2
         Dimension of the song space.
     model : {"single", "dual"}, default="single"
-    reg : float, default=0.01
+    reg : float, default=0.001
         L2 penalty on every coordinate, per transition (keeps rarely seen songs near the centre).
     max_iter : int, default=300
     tol : float, default=1e-5
@@ -127,8 +127,9 @@ class LME(BaseEstimator):
         (undoing the step) after a worse one, so its starting value hardly matters.
     exclude_self : bool, default=False
         Leave the song itself out of ``Z`` (no immediate repeats).
-    tag_weight : float, default=1.0
-        With tags, the strength of the prior pulling each song to the mean of its tags' points.
+    tag_weight : float, default=0.01
+        With tags, the strength of the prior pulling each song to the mean of its tags' points
+        (per song, against the average log-likelihood per transition; 1 already clusters songs by tag).
     init : {"lift", "random"}, default="lift"
         "random" starts from small Gaussian points. "lift" first trains in eight
         more dimensions for 30% of ``max_iter`` (room to untangle), then
@@ -149,9 +150,9 @@ class LME(BaseEstimator):
     _LIFT_DIMS = 8  # extra dimensions of the "lift" start
     _LIFT_SHARE = 0.3  # share of max_iter spent there
 
-    def __init__(self, *, n_components: int = 2, model: str = "single", reg: float = 0.01, max_iter: int = 300,
+    def __init__(self, *, n_components: int = 2, model: str = "single", reg: float = 0.001, max_iter: int = 300,
                  tol: float = 1e-5, learning_rate: float = 0.5, exclude_self: bool = False,
-                 tag_weight: float = 1.0, init: str = "lift", random_state=None):
+                 tag_weight: float = 0.01, init: str = "lift", random_state=None):
         self.n_components = n_components
         self.model = model
         self.reg = reg
@@ -201,17 +202,21 @@ class LME(BaseEstimator):
         obj -= r * ((U**2).sum() + (V**2).sum()) / len(U)
         gU -= 2 * r * U / len(U)
         gV -= 2 * r * V / len(U)
-        gA = None
         if Tm is not None:
-            # prior: -tag_weight * ||x_s - (T A)_s||^2 for x = U and V, averaged over songs
+            # Tag points are the least-squares fit of their songs' points (so each tag sits at
+            # the centre of its songs); the prior -tag_weight * ||x_s - (T A)_s||^2 then pulls
+            # every song towards its tags' mean. A is optimal for U, V, so by the envelope
+            # theorem the gradient needs no term through A.
+            target = (U + V) / 2
+            TtT = (Tm.T @ Tm).toarray() if sp.issparse(Tm) else Tm.T @ Tm
+            A = np.linalg.solve(TtT + 1e-9 * np.eye(TtT.shape[0]), Tm.T @ target)
             mean = Tm @ A
             wt = self.tag_weight / len(U)
             dU, dV = U - mean, V - mean
             obj -= wt * ((dU**2).sum() + (dV**2).sum())
             gU -= 2 * wt * dU
             gV -= 2 * wt * dV
-            gA = 2 * wt * (Tm.T @ (dU + dV))
-        return obj, ll / n_total, gU, gV, gA
+        return obj, ll / n_total, gU, gV, A
 
     # ------------------------------------------------------------------ fitting
 
@@ -303,7 +308,7 @@ class LME(BaseEstimator):
     def _ascend(self, U, V, A, C, n_out, n_total, Tm, max_iter, callback, curve, it0):
         """Gradient ascent with a self-tuning step: x1.2 after a better step, /2 (and undo) after a worse one."""
         lr = float(self.learning_rate)
-        obj, ll, gU, gV, gA = self._objective(U, V, C, n_out, n_total, Tm, A)
+        obj, ll, gU, gV, A = self._objective(U, V, C, n_out, n_total, Tm, A)
         curve = list(curve) + [ll]
         stalls, it, stopped = 0, it0, False
         for it in range(it0 + 1, it0 + max_iter + 1):
@@ -312,11 +317,10 @@ class LME(BaseEstimator):
                 V_new = U_new
             else:
                 U_new, V_new = U + lr * gU, V + lr * gV
-            A_new = None if A is None else A + lr * gA
-            obj_new, ll_new, gU_n, gV_n, gA_n = self._objective(U_new, V_new, C, n_out, n_total, Tm, A_new)
+            obj_new, ll_new, gU_n, gV_n, A_n = self._objective(U_new, V_new, C, n_out, n_total, Tm, A)
             if obj_new >= obj:
                 gain = obj_new - obj
-                U, V, A, obj, ll, gU, gV, gA = U_new, V_new, A_new, obj_new, ll_new, gU_n, gV_n, gA_n
+                U, V, A, obj, ll, gU, gV = U_new, V_new, A_n, obj_new, ll_new, gU_n, gV_n
                 lr *= 1.2
                 curve.append(ll)
                 stalls = stalls + 1 if gain < self.tol else 0

@@ -1,0 +1,70 @@
+"""Training and reading LME models for the Playlists page.
+
+Training is interactive (live redraw, stop), so a fitted model is kept in the
+session under a key of its data and settings rather than in a Streamlit cache.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from scipy.linalg import orthogonal_procrustes
+
+from embedcore.playlists import LME, baseline_log_likelihoods, split_playlists
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def split(data_key: str, test_size: float, seed: int, _playlists=None):
+    return split_playlists(_playlists, test_size, random_state=seed)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def baselines(data_key: str, test_size: float, seed: int, _train=None, _test=None) -> dict:
+    return baseline_log_likelihoods(_train, _test)
+
+
+def model_key(data_key: str, params: dict) -> str:
+    return "pl.model." + data_key + "." + ".".join(f"{k}={v}" for k, v in sorted(params.items()))
+
+
+def train(train_playlists, tags, params: dict, on_step):
+    """Fit an LME; ``on_step(model, iteration, log_likelihood)`` may return True to stop."""
+    model = LME(**params)
+    return model.fit(train_playlists, tags=tags, callback=on_step)
+
+
+def held_out(model: LME, test_playlists) -> float | None:
+    """Held-out log-likelihood over test transitions between songs the model knows."""
+    known = set(model.songs_)
+    kept = []
+    for p in test_playlists:
+        run = [s for s in p if s in known]
+        if len(run) >= 2:
+            kept.append(run)
+    return None if not kept else model.log_likelihood(kept)
+
+
+def aligned_to_truth(model: LME, truth: LME):
+    """The learned map rotated, reflected, scaled and shifted onto the true one (Procrustes)."""
+    idx = truth.songs_.get_indexer(model.songs_)
+    keep = idx >= 0
+    A = model.embedding_[keep, :2]
+    B = truth.embedding_[idx[keep], :2]
+    A0, B0 = A - A.mean(0), B - B.mean(0)
+    R, _ = orthogonal_procrustes(A0, B0)
+    scale = np.trace(B0.T @ A0 @ R) / max(np.trace(A0.T @ A0), 1e-12)
+    aligned = scale * A0 @ R + B.mean(0)
+    disparity = float(((aligned - B) ** 2).sum() / ((B - B.mean(0)) ** 2).sum())
+    return aligned, B, disparity
+
+
+def song_table(model: LME, playlists, tags) -> pd.DataFrame:
+    counts = pd.Series([s for p in playlists for s in p]).value_counts()
+    return pd.DataFrame({
+        "song": [str(s) for s in model.songs_],
+        "x": model.embedding_[:, 0],
+        "y": model.embedding_[:, 1] if model.embedding_.shape[1] > 1 else 0.0,
+        "plays": counts.reindex(model.songs_).fillna(0).astype(int).to_numpy(),
+        "tags": [", ".join(map(str, (tags or {}).get(s, []))) for s in model.songs_],
+    })

@@ -1,0 +1,68 @@
+"""Playlists page: training runs (live on small data), and the views answer their controls."""
+
+from __future__ import annotations
+
+import time
+
+from tests.conftest import chart_specs, open_page
+
+PAGE = "app_pages/playlists.py"
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_default_data_trains_and_beats_the_bigram():
+    t = time.perf_counter()
+    at = open_page(PAGE)
+    print(f"Playlists: first render with training {time.perf_counter() - t:.2f} s")
+    assert not at.exception and not at.error
+    table = next(d.value for d in at.dataframe if "held-out log-likelihood" in d.value.columns)
+    ll = dict(zip(table["model"], table["held-out log-likelihood"]))
+    assert ll["LME (this model)"] > ll["bigram (Witten-Bell)"] > ll["uniform"]
+    assert abs(ll["LME (this model)"] - ll["true model"]) < 0.1
+
+
+def test_model_and_song_controls_change_the_views():
+    at = open_page(PAGE)
+    before = chart_specs(at)
+    at.selectbox(key="pl.song").set_value(at.selectbox(key="pl.song").options[5]).run()
+    after_song = chart_specs(at)
+    assert after_song != before
+    at.slider(key="pl.length").set_value(20).run()
+    assert chart_specs(at) != after_song
+    at.sidebar.radio(key="pl.model").set_value("dual").run()
+    assert not at.exception and not at.error
+    assert any("exit point" in c.value for c in at.caption)
+
+
+def test_train_button_retrains_and_stop_keeps_partial_model():
+    at = open_page(PAGE)
+    first = metric(at, "iterations")
+    at.sidebar.slider(key="pl.iters").set_value(100).run()  # a new setting trains again
+    assert metric(at, "iterations") != first and not at.exception
+    at.button(key="pl.train").click().run()
+    assert not at.exception
+    # a stop keeps whatever model was saved during training
+    at.button(key="pl.stop_button").click().run()
+    assert not at.exception
+    assert any(i.value.startswith("Stopped after") for i in at.info)
+    assert int(metric(at, "iterations")) < 100
+
+
+def test_lesmis_walks_with_tags():
+    at = open_page(PAGE)
+    at.sidebar.selectbox(key="pl.dataset").set_value("lesmis").run()
+    assert not at.exception and not at.error
+    assert metric(at, "songs") == "77"
+    at.multiselect(key="pl.new_tags").set_value(["group 1", "group 2"]).run()
+    assert not at.exception
+
+
+def test_uploaded_playlists_train():
+    rows = "\n".join(" ".join(f"s{(i + j * 3) % 40}" for j in range(6)) for i in range(120))
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value(("pl.txt", rows.encode(), "text/plain")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert metric(at, "songs") == "40"

@@ -1,0 +1,185 @@
+"""Latent Markov Embedding: gradients, recovery of planted models, baselines, sampling, tags."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import chisquare
+
+from embedcore.playlists import (
+    LME,
+    baseline_log_likelihoods,
+    make_planted_playlists,
+    random_walk_playlists,
+    split_playlists,
+    transition_counts,
+)
+
+
+def _objective_parts(model, playlists, seed=0, tags=None):
+    from itertools import chain
+
+    songs = pd.Index(pd.unique(pd.Series(list(chain.from_iterable(playlists)), dtype=object)))
+    C = transition_counts(playlists, songs)
+    n_out = np.asarray(C.sum(axis=1)).ravel()
+    rng = np.random.default_rng(seed)
+    U, V = rng.standard_normal((len(songs), 2)), rng.standard_normal((len(songs), 2))
+    return C, n_out, float(n_out.sum()), U, V
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+def test_gradient_matches_finite_differences(exclude_self):
+    playlists, _ = make_planted_playlists(25, 60, 6, model="dual", random_state=0)
+    m = LME(model="dual", reg=0.05, exclude_self=exclude_self)
+    C, n_out, n, U, V = _objective_parts(m, playlists)
+    _, _, gU, gV, _ = m._objective(U, V, C, n_out, n)
+    eps = 1e-6
+    for which, grad in (("U", gU), ("V", gV)):
+        for i, j in [(0, 0), (3, 1), (17, 0)]:
+            P, M = U.copy(), U.copy()
+            Q, R = V.copy(), V.copy()
+            if which == "U":
+                P[i, j] += eps
+                M[i, j] -= eps
+                num = (m._objective(P, V, C, n_out, n)[0] - m._objective(M, V, C, n_out, n)[0]) / (2 * eps)
+            else:
+                Q[i, j] += eps
+                R[i, j] -= eps
+                num = (m._objective(U, Q, C, n_out, n)[0] - m._objective(U, R, C, n_out, n)[0]) / (2 * eps)
+            assert num == pytest.approx(grad[i, j], abs=1e-7), (which, i, j)
+
+
+def test_single_model_gradient_is_the_sum_of_both_roles():
+    playlists, _ = make_planted_playlists(20, 50, 5, random_state=1)
+    m = LME(model="single", reg=0.01)
+    C, n_out, n, U, _ = _objective_parts(m, playlists)
+    _, _, gU, gV, _ = m._objective(U, U, C, n_out, n)
+    eps = 1e-6
+    P, M = U.copy(), U.copy()
+    P[2, 1] += eps
+    M[2, 1] -= eps
+    num = (m._objective(P, P, C, n_out, n)[0] - m._objective(M, M, C, n_out, n)[0]) / (2 * eps)
+    assert num == pytest.approx(gU[2, 1] + gV[2, 1], abs=1e-7)
+
+
+def test_uniform_baseline_is_exact():
+    playlists = [["a", "b", "c"], ["c", "a"], ["d", "a", "b"]]
+    base = baseline_log_likelihoods(playlists[:2], playlists[2:])
+    assert base["uniform"] == -np.log(4)
+    # unigram, add-one: a, b, c are each a target once, d never: (2, 2, 2, 1) / 7
+    # Witten-Bell for a -> b: C(a,b)=1, n_a=1, T(a)=1: (1 + 1 * 2/7) / (1 + 1)
+    wb_ab = (1 + 1 * 2 / 7) / (1 + 1)
+    # d -> a: d is never left in training, so the unigram 2/7
+    expected = (np.log(2 / 7) + np.log(wb_ab)) / 2
+    assert base["bigram (Witten-Bell)"] == pytest.approx(expected)
+
+
+def test_planted_single_model_is_recovered_within_0_05_nats_and_beats_bigram():
+    playlists, truth = make_planted_playlists(100, 2000, 10, model="single", random_state=0)
+    train, test = split_playlists(playlists, 0.2, random_state=0)
+    lme = LME(model="single", reg=0.001, max_iter=1500, random_state=0).fit(train)
+    ll, ll_true = lme.log_likelihood(test), truth.log_likelihood(test)
+    base = baseline_log_likelihoods(train, test)
+    assert ll > ll_true - 0.05, (ll, ll_true)
+    assert ll > base["bigram (Witten-Bell)"] > base["unigram"] > base["uniform"] - 0.01
+
+
+def test_dual_beats_single_on_asymmetric_data():
+    playlists, truth = make_planted_playlists(80, 1500, 8, model="dual", random_state=3)
+    train, test = split_playlists(playlists, 0.2, random_state=0)
+    single = LME(model="single", reg=0.001, max_iter=800, random_state=0).fit(train)
+    dual = LME(model="dual", reg=0.001, max_iter=2000, random_state=0).fit(train)
+    assert dual.log_likelihood(test) > single.log_likelihood(test) + 0.2
+    assert dual.log_likelihood(test) > truth.log_likelihood(test) - 0.1
+    assert not np.allclose(dual.entry_, dual.exit_)
+    np.testing.assert_array_equal(single.entry_, single.exit_)
+
+
+def test_training_curve_rises_and_callback_can_stop():
+    playlists, _ = make_planted_playlists(40, 300, 6, random_state=2)
+    seen = []
+
+    def stop_at_25(model, it, ll):
+        seen.append((it, ll, model.embedding_.shape))
+        return it >= 25
+
+    lme = LME(max_iter=500, random_state=0).fit(playlists, callback=stop_at_25)
+    assert lme.n_iter_ <= 26 and seen[-1][0] >= 25 and seen[0][2] == (40, 2)
+    # without a penalty the curve is the objective, and every accepted step improves it
+    full = LME(max_iter=300, init="random", reg=0.0, random_state=0).fit(playlists)
+    assert np.all(np.diff(full.log_likelihood_curve_) >= -1e-12)
+
+
+def test_sampling_follows_transition_proba():
+    playlists, _ = make_planted_playlists(12, 200, 6, random_state=4)
+    lme = LME(max_iter=200, random_state=0).fit(playlists)
+    start = lme.songs_[0]
+    p = lme.transition_proba(start)
+    assert p.sum() == pytest.approx(1.0)
+    rng = np.random.RandomState(0)
+    draws = pd.Series([lme.sample(start, 2, random_state=rng)[1] for _ in range(3000)]).value_counts()
+    observed = draws.reindex(p.index, fill_value=0).to_numpy()
+    keep = p.to_numpy() * 3000 >= 5
+    expected = p.to_numpy()[keep] * 3000
+    obs = observed[keep]
+    _, pvalue = chisquare(obs, expected * obs.sum() / expected.sum())
+    assert pvalue > 0.001
+
+
+def test_exclude_self_removes_immediate_repeats():
+    playlists, _ = make_planted_playlists(15, 100, 5, random_state=5)
+    lme = LME(max_iter=50, exclude_self=True, random_state=0).fit(playlists)
+    s = lme.songs_[3]
+    assert lme.transition_proba(s)[s] == 0.0
+
+
+def test_tags_place_new_songs_better_than_uniform():
+    playlists, truth = make_planted_playlists(120, 2000, 8, n_tags=8, random_state=6)
+    held = set(truth.songs_[:10])
+    train = [[s for s in p if s not in held] for p in playlists[:1600]]
+    train = [p for p in train if len(p) >= 2]
+    lme = LME(max_iter=800, reg=0.001, random_state=0).fit(train, tags=truth.song_tags_)
+    for s in held:
+        lme.add_song(s, truth.song_tags_[s])
+    # transitions in unseen playlists that go into a new song
+    pairs = [(a, b) for p in playlists[1600:] for a, b in zip(p, p[1:]) if b in held and a not in held]
+    assert len(pairs) > 20
+    ll = np.mean([np.log(lme.transition_proba(a)[b]) for a, b in pairs])
+    assert ll > -np.log(len(lme.songs_)) + 0.5
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m: m.transition_proba("nope"), "Song 'nope' is not known to the model"),
+        (lambda m: m.log_likelihood([["song0000", "unknown"]]), "Song 'unknown' is not known"),
+        (lambda m: m.sample("song0000", 0), "length must be at least 1"),
+        (lambda m: m.tag_position(["x"]), "fitted without tags"),
+    ],
+)
+def test_validation_messages_after_fit(call, message):
+    playlists, _ = make_planted_playlists(10, 30, 4, random_state=7)
+    lme = LME(max_iter=20, random_state=0).fit(playlists)
+    with pytest.raises(ValueError, match=message):
+        call(lme)
+
+
+def test_fit_validation_messages():
+    with pytest.raises(ValueError, match="fewer than 2 songs"):
+        LME().fit([["a"], ["b"]])
+    with pytest.raises(ValueError, match="not a single string"):
+        LME().fit("abc")
+    with pytest.raises(ValueError, match="model must be 'single' or 'dual'"):
+        LME(model="triple").fit([["a", "b"]])
+    with pytest.raises(ValueError, match="init must be 'lift' or 'random'"):
+        LME(init="spectral").fit([["a", "b"]])
+
+
+def test_random_walks_on_a_shipped_graph():
+    import networkx as nx
+
+    g = nx.les_miserables_graph()
+    walks = random_walk_playlists(g, 200, 6, random_state=0)
+    assert len(walks) == 200 and all(len(w) == 6 for w in walks)
+    assert all(g.has_edge(a, b) for w in walks for a, b in zip(w, w[1:]))
