@@ -1,0 +1,420 @@
+"""Word vectors from co-occurrence counts: PMI, shifted PPMI and truncated SVD.
+
+Count how often words appear near each other, turn the counts into pointwise
+mutual information (how much more often than chance), keep the positive part
+(optionally shifted), and factorise the matrix with a truncated SVD. The rows
+of ``U Sigma^p`` are word vectors that rival Word2Vec's on small corpora (Levy,
+Goldberg and Dagan, 2015), and every step can be looked at.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from itertools import chain
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, check_random_state
+
+__all__ = [
+    "tokenize",
+    "build_vocabulary",
+    "cooccurrence",
+    "pmi_matrix",
+    "PMIWordVectors",
+    "evaluate_word_pairs",
+    "train_word2vec",
+    "LabelEmbedding",
+]
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def tokenize(doc: str) -> list[str]:
+    """Lower-case word tokens (letters and digits, with an inner apostrophe kept).
+
+    Examples
+    --------
+    >>> tokenize("Boston's Red Sox won 3-2!")
+    ["boston's", 'red', 'sox', 'won', '3', '2']
+    """
+    return _TOKEN.findall(doc.lower())
+
+
+def _token_docs(documents) -> list[list[str]]:
+    if isinstance(documents, str):
+        raise ValueError("Pass a list of documents (strings or token lists), not a single string.")
+    docs = [tokenize(d) if isinstance(d, str) else [str(t) for t in d] for d in documents]
+    if not any(docs):
+        raise ValueError("The corpus is empty: no document has a single word.")
+    return docs
+
+
+def build_vocabulary(token_docs, min_count: int = 1, max_size: int | None = None) -> pd.Series:
+    """Word counts of words seen at least ``min_count`` times, most frequent first (ties alphabetical)."""
+    counts = pd.Series(list(chain.from_iterable(token_docs)), dtype=object).value_counts()
+    counts = counts[counts >= min_count]
+    counts = counts.sort_index().sort_values(ascending=False, kind="stable")
+    if max_size is not None:
+        counts = counts.iloc[:max_size]
+    return counts
+
+
+def _ids(token_docs, index: pd.Index):
+    lengths = np.fromiter(map(len, token_docs), dtype=np.int64, count=len(token_docs))
+    ids = index.get_indexer(list(chain.from_iterable(token_docs)))
+    doc = np.repeat(np.arange(len(token_docs)), lengths)
+    return ids, doc
+
+
+def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str = "window",
+                 weighted: bool = False) -> sp.csr_array:
+    """Symmetric word-by-word co-occurrence counts (sparse), built without a loop over tokens.
+
+    ``context="window"``: words at most ``window`` positions apart in the same
+    document (out-of-vocabulary words keep their place, so distances are the
+    text's own); ``weighted`` counts a pair at distance d as 1/d.
+    ``context="document"``: the binary document-term matrix M gives M^T M,
+    the number of documents in which two words both occur (diagonal zeroed).
+    """
+    V = len(index)
+    ids, doc = _ids(token_docs, index)
+    if context == "document":
+        keep = ids >= 0
+        M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(len(token_docs), V))
+        M.data[:] = 1.0
+        M.sum_duplicates()
+        M.data[:] = 1.0
+        C = sp.csr_array(M.T @ M)
+        C.setdiag(0)
+        C.eliminate_zeros()
+        return C
+    if context != "window":
+        raise ValueError(f"context must be 'window' or 'document', got {context!r}.")
+    if not isinstance(window, Integral) or window < 1:
+        raise ValueError(f"window must be a positive integer, got {window!r}.")
+    rows, cols, vals = [], [], []
+    for d in range(1, window + 1):  # a loop over offsets only
+        a, b = ids[:-d], ids[d:]
+        ok = (doc[:-d] == doc[d:]) & (a >= 0) & (b >= 0)
+        rows += [a[ok], b[ok]]
+        cols += [b[ok], a[ok]]
+        w = 1.0 / d if weighted else 1.0
+        vals += [np.full(int(ok.sum()), w)] * 2
+    if not rows:
+        return sp.csr_array((V, V))
+    C = sp.coo_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(V, V)).tocsr()
+    C.sum_duplicates()
+    return C
+
+
+def pmi_matrix(C, *, alpha: float = 0.75, shift: float = 1.0, positive: bool = True) -> sp.csr_array:
+    """(Shifted, positive) PMI of a co-occurrence matrix, with context-distribution smoothing.
+
+    ``PMI(w, c) = log( #(w,c) * N / (#(w) * N_alpha(c)) )`` where ``N`` is the
+    total count and ``N_alpha(c) = N * #(c)^alpha / sum_c' #(c')^alpha``
+    smooths the context distribution (alpha=1: plain PMI). Subtracting
+    ``log(shift)`` gives shifted PMI; ``positive`` clips at 0 (PPMI). Only
+    observed pairs are stored: an unobserved pair's PMI (minus infinity) is
+    treated as 0, as every sparse implementation does.
+    """
+    if not isinstance(alpha, Real) or alpha <= 0:
+        raise ValueError(f"alpha must be > 0, got {alpha!r}.")
+    if not isinstance(shift, Real) or shift <= 0:
+        raise ValueError(f"shift must be > 0 (it is subtracted as log(shift)), got {shift!r}.")
+    C = sp.csr_array(C, dtype=np.float64)
+    C.sum_duplicates()
+    total = C.sum()
+    if total <= 0:
+        raise ValueError("No co-occurrences: the corpus is too small for this window and vocabulary.")
+    word = np.asarray(C.sum(axis=1)).ravel()
+    ctx = np.asarray(C.sum(axis=0)).ravel()
+    ctx_alpha = ctx**alpha
+    p_ctx = ctx_alpha / ctx_alpha.sum()
+    coo = C.tocoo()
+    pmi = np.log(coo.data) + np.log(total) - np.log(word[coo.row]) - np.log(total * p_ctx[coo.col])
+    pmi -= np.log(shift)
+    if positive:
+        keep = pmi > 0
+        return sp.csr_array((pmi[keep], (coo.row[keep], coo.col[keep])), shape=C.shape)
+    return sp.csr_array((pmi, (coo.row, coo.col)), shape=C.shape)
+
+
+class PMIWordVectors(TransformerMixin, BaseEstimator):
+    """Word vectors by truncated SVD of a (shifted, positive) PMI matrix.
+
+    Parameters
+    ----------
+    window : int, default=2
+        Context window (words on each side) for ``context="window"``.
+    context : {"window", "document"}, default="window"
+        Count neighbours within a window, or co-occurrence in whole documents
+        (the binary document-term matrix).
+    weighted : bool, default=False
+        Weight window pairs by 1/distance.
+    min_count, max_vocab : vocabulary limits.
+    alpha : float, default=0.75
+        Context-distribution smoothing (1 = none).
+    shift : float, default=1.0
+        k of shifted PMI: log(k) is subtracted (1 = no shift).
+    positive : bool, default=True
+        Clip negative PMI to zero (PPMI).
+    n_components : int, default=100
+    eig_weight : float, default=0.5
+        Vectors are ``U Sigma^eig_weight`` (0: U alone, 1: the plain SVD projection).
+    random_state : int, RandomState or None (the randomised SVD's start)
+
+    Attributes
+    ----------
+    vocabulary_ : dict word -> row
+    counts_ : pandas Series of word counts (vocabulary order)
+    vectors_ : (V, n_components) array, unit rows for cosine similarity in ``normed_``
+    singular_values_ : (n_components,) array
+    pmi_norm2_ : squared Frobenius norm of the PMI matrix (for the energy curve)
+    fit_seconds_ : float
+
+    Examples
+    --------
+    >>> docs = ["the cat sat on the mat", "the dog sat on the rug"] * 20
+    >>> wv = PMIWordVectors(n_components=3, random_state=0).fit(docs)
+    >>> wv.vectors_.shape
+    (7, 3)
+    """
+
+    def __init__(self, *, window: int = 2, context: str = "window", weighted: bool = False, min_count: int = 1,
+                 max_vocab: int | None = None, alpha: float = 0.75, shift: float = 1.0, positive: bool = True,
+                 n_components: int = 100, eig_weight: float = 0.5, random_state=None):
+        self.window = window
+        self.context = context
+        self.weighted = weighted
+        self.min_count = min_count
+        self.max_vocab = max_vocab
+        self.alpha = alpha
+        self.shift = shift
+        self.positive = positive
+        self.n_components = n_components
+        self.eig_weight = eig_weight
+        self.random_state = random_state
+
+    def fit(self, documents, y=None):
+        """Build the vocabulary, counts, PMI and its truncated SVD."""
+        t0 = time.perf_counter()
+        docs = _token_docs(documents)
+        counts = build_vocabulary(docs, self.min_count, self.max_vocab)
+        if len(counts) < 2:
+            raise ValueError(f"Only {len(counts)} word(s) occur at least min_count={self.min_count} times; "
+                             "lower min_count or give a larger corpus.")
+        if not isinstance(self.n_components, Integral) or self.n_components < 1:
+            raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}.")
+        if self.n_components >= len(counts):
+            raise ValueError(f"n_components={self.n_components} needs more words: the vocabulary has {len(counts)} "
+                             f"(min_count={self.min_count}). Use n_components < {len(counts)}.")
+        index = pd.Index(counts.index)
+        C = cooccurrence(docs, index, window=self.window, context=self.context, weighted=self.weighted)
+        self.cooccurrence_ = C
+        P = pmi_matrix(C, alpha=self.alpha, shift=self.shift, positive=self.positive)
+        if P.nnz == 0:
+            raise ValueError("Every PMI value is clipped to zero; lower the shift or enlarge the corpus.")
+        self.pmi_ = P
+        self.pmi_norm2_ = float((P.data**2).sum())
+        U, s = self._svd(P)
+        self.singular_values_ = s
+        self.vectors_ = U * s**self.eig_weight
+        norms = np.linalg.norm(self.vectors_, axis=1, keepdims=True)
+        self.normed_ = self.vectors_ / np.where(norms > 0, norms, 1.0)
+        self.vocabulary_ = {w: i for i, w in enumerate(index)}
+        self.words_ = index
+        self.counts_ = counts
+        self._docs_df = None
+        self.fit_seconds_ = time.perf_counter() - t0
+        return self
+
+    def _svd(self, P):
+        from sklearn.utils.extmath import randomized_svd
+
+        k = self.n_components
+        rng = check_random_state(self.random_state)
+        # float32 halves the traffic of the sparse products that dominate; the top
+        # singular values agree with float64 to about 1e-7 relative.
+        U, s, _ = randomized_svd(P.astype(np.float32), k, n_oversamples=20, n_iter=5, random_state=rng)
+        return U.astype(np.float64), s.astype(np.float64)
+
+    # ------------------------------------------------------------------ queries
+
+    def _row(self, word: str) -> int:
+        check_is_fitted(self, "vectors_")
+        try:
+            return self.vocabulary_[word]
+        except KeyError:
+            close = [w for w in self.words_[:5000] if w.startswith(word[:3])][:5] if word else []
+            hint = f" Similar spellings in the vocabulary: {', '.join(close)}." if close else ""
+            raise ValueError(f"{word!r} is not in the vocabulary ({len(self.vocabulary_):,} words with at least "
+                             f"{self.min_count} occurrences).{hint}") from None
+
+    def most_similar(self, word: str, topn: int = 20) -> pd.DataFrame:
+        """The ``topn`` words with the highest cosine similarity to ``word``."""
+        sims = self.normed_ @ self.normed_[self._row(word)]
+        sims[self._row(word)] = -np.inf
+        top = np.argpartition(-sims, min(topn, len(sims) - 1))[:topn]
+        top = top[np.argsort(-sims[top])]
+        return pd.DataFrame({"word": self.words_[top], "cosine": sims[top], "count": self.counts_.iloc[top].to_numpy()})
+
+    def analogy(self, a: str, b: str, c: str, topn: int = 10) -> pd.DataFrame:
+        """a is to b as c is to ...? (3CosAdd: nearest to b - a + c, the three words excluded)."""
+        rows = [self._row(w) for w in (a, b, c)]
+        target = self.normed_[rows[1]] - self.normed_[rows[0]] + self.normed_[rows[2]]
+        sims = self.normed_ @ (target / max(np.linalg.norm(target), 1e-12))
+        sims[rows] = -np.inf
+        top = np.argsort(-sims)[:topn]
+        return pd.DataFrame({"word": self.words_[top], "cosine": sims[top]})
+
+    def energy(self) -> np.ndarray:
+        """Cumulative share of the PMI matrix's squared Frobenius norm kept by the first k singular values."""
+        check_is_fitted(self, "singular_values_")
+        return np.cumsum(self.singular_values_**2) / self.pmi_norm2_
+
+    def transform(self, documents, weighting: str = "count") -> np.ndarray:
+        """Document vectors: the document-term matrix times the word vectors (the seed's M E).
+
+        ``weighting``: "count" (term counts) or "tfidf" (counts times smooth idf
+        learned on these documents), rows L2-normalised. Out-of-vocabulary words are ignored.
+        """
+        check_is_fitted(self, "vectors_")
+        docs = _token_docs(documents)
+        ids, doc = _ids(docs, self.words_)
+        keep = ids >= 0
+        M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(len(docs), len(self.words_)))
+        M.sum_duplicates()
+        if weighting == "tfidf":
+            df = np.asarray((M > 0).sum(axis=0)).ravel()
+            idf = np.log((1 + len(docs)) / (1 + df)) + 1
+            M = sp.csr_array(M @ sp.dia_array((idf[None, :], [0]), shape=(len(idf), len(idf))))
+        elif weighting != "count":
+            raise ValueError(f"weighting must be 'count' or 'tfidf', got {weighting!r}.")
+        D = M @ self.vectors_
+        norms = np.linalg.norm(D, axis=1, keepdims=True)
+        return D / np.where(norms > 0, norms, 1.0)
+
+    def keyed_vectors(self):
+        """A lookup word -> unit vector (for :func:`evaluate_word_pairs`)."""
+        check_is_fitted(self, "normed_")
+        return {w: self.normed_[i] for w, i in self.vocabulary_.items()}
+
+
+# --------------------------------------------------------------------------- evaluation and baselines
+
+
+def evaluate_word_pairs(vectors, pairs: pd.DataFrame) -> dict:
+    """Spearman correlation between cosine similarities and human scores, and the out-of-vocabulary rate.
+
+    ``vectors`` maps word -> vector (a dict, gensim KeyedVectors, or a fitted
+    :class:`PMIWordVectors`); ``pairs`` has columns word1, word2, score. Pairs
+    with an unknown word are skipped and counted.
+    """
+    from scipy.stats import spearmanr
+
+    if isinstance(vectors, PMIWordVectors):
+        vectors = vectors.keyed_vectors()
+
+    def get(w):
+        try:
+            return vectors[w]
+        except KeyError:
+            return None
+
+    sims, gold, oov = [], [], 0
+    for w1, w2, score in pairs[["word1", "word2", "score"]].itertuples(index=False):
+        a, b = get(w1), get(w2)
+        if a is None or b is None:
+            oov += 1
+            continue
+        sims.append(float(np.dot(a, b) / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12)))
+        gold.append(score)
+    rho = float(spearmanr(sims, gold)[0]) if len(sims) > 2 else float("nan")
+    return {"spearman": rho, "oov_rate": oov / max(len(pairs), 1), "pairs_used": len(sims)}
+
+
+def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, window: int = 2, min_count: int = 1,
+                   epochs: int = 5, random_state: int = 0, workers: int = 2):
+    """gensim Word2Vec (CBOW, or skip-gram with ``sg=True``) on the same tokens; returns its KeyedVectors."""
+    from gensim.models import Word2Vec
+
+    docs = _token_docs(documents)
+    model = Word2Vec(sentences=docs, vector_size=vector_size, window=window, min_count=min_count, sg=int(sg),
+                     epochs=epochs, seed=random_state, workers=workers)
+    return model.wv
+
+
+# --------------------------------------------------------------------------- label embedding
+
+
+class LabelEmbedding(BaseEstimator):
+    """Dense label vectors from the PMI of label co-occurrence, for multilabel problems.
+
+    From an indicator matrix Y (samples x labels): ``PMI_ij = log(P(i, j) /
+    (P(i) P(j)))`` over samples, its SVD, and ``E = U sqrt(Sigma)`` truncated to
+    ``n_components``, rows normalised. A label set is encoded as the
+    normalised sum of its labels' vectors; decoding ranks labels by cosine.
+
+    Attributes
+    ----------
+    pmi_ : (m, m) array (unobserved pairs set to 0)
+    embedding_ : (m, n_components) unit rows
+    singular_values_ : array
+    """
+
+    def __init__(self, *, n_components: int = 8):
+        self.n_components = n_components
+
+    def fit(self, Y, y=None):
+        Y = (sp.csr_array(Y) if sp.issparse(Y) else sp.csr_array(np.asarray(Y))).astype(np.float64)
+        n, m = Y.shape
+        if m < 2:
+            raise ValueError("Label embedding needs at least two labels.")
+        if not 1 <= self.n_components <= m:
+            raise ValueError(f"n_components must be between 1 and the number of labels ({m}), got {self.n_components}.")
+        Y.data[:] = 1.0
+        co = (Y.T @ Y).toarray() / n
+        p = np.diag(co).copy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pmi = np.log(co / np.outer(p, p))
+        pmi[~np.isfinite(pmi)] = 0.0
+        self.pmi_ = pmi
+        U, s, _ = np.linalg.svd(pmi)
+        E = U[:, : self.n_components] * np.sqrt(s[: self.n_components])
+        norms = np.linalg.norm(E, axis=1, keepdims=True)
+        self.embedding_ = E / np.where(norms > 0, norms, 1.0)
+        self.singular_values_ = s
+        self.n_labels_ = m
+        return self
+
+    def encode(self, Y) -> np.ndarray:
+        """Label sets (indicator rows) -> unit vectors."""
+        check_is_fitted(self, "embedding_")
+        Y = sp.csr_array(Y) if sp.issparse(Y) else np.asarray(Y, dtype=np.float64)
+        Z = np.asarray(Y @ self.embedding_)
+        norms = np.linalg.norm(Z, axis=1, keepdims=True)
+        return Z / np.where(norms > 0, norms, 1.0)
+
+    def decode(self, Z, n_labels) -> np.ndarray:
+        """Indicator rows: for each vector, its ``n_labels`` (int or one per row) labels of highest cosine."""
+        check_is_fitted(self, "embedding_")
+        Z = np.atleast_2d(np.asarray(Z, dtype=np.float64))
+        sims = Z @ self.embedding_.T
+        ks = np.broadcast_to(np.asarray(n_labels), (len(Z),))
+        order = np.argsort(-sims, axis=1)
+        out = np.zeros_like(sims, dtype=np.int64)
+        ranks = np.empty_like(order)
+        ranks[np.arange(len(Z))[:, None], order] = np.arange(sims.shape[1])
+        out[ranks < ks[:, None]] = 1
+        return out
+
+    def similarity(self) -> np.ndarray:
+        """Cosine similarity between every pair of labels."""
+        check_is_fitted(self, "embedding_")
+        return self.embedding_ @ self.embedding_.T

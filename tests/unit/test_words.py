@@ -1,0 +1,162 @@
+"""Word vectors from PMI: the matrix against a direct computation, SVD weighting, queries,
+evaluation, label embedding and every validation message."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from embedcore.words import (
+    LabelEmbedding,
+    PMIWordVectors,
+    build_vocabulary,
+    cooccurrence,
+    evaluate_word_pairs,
+    pmi_matrix,
+    tokenize,
+)
+
+TOY = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog", "the mat and the log"]
+
+
+def _direct_window_counts(docs, vocab, window, weighted):
+    V = len(vocab)
+    C = np.zeros((V, V))
+    for toks in docs:
+        for i, a in enumerate(toks):
+            for j in range(i + 1, min(i + window + 1, len(toks))):
+                b = toks[j]
+                if a in vocab and b in vocab:
+                    w = 1 / (j - i) if weighted else 1.0
+                    C[vocab[a], vocab[b]] += w
+                    C[vocab[b], vocab[a]] += w
+    return C
+
+
+@pytest.mark.parametrize("window", [1, 2, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_window_cooccurrence_matches_loops(window, weighted):
+    docs = [tokenize(d) for d in TOY]
+    counts = build_vocabulary(docs)
+    vocab = {w: i for i, w in enumerate(counts.index)}
+    C = cooccurrence(docs, pd.Index(counts.index), window=window, weighted=weighted).toarray()
+    np.testing.assert_allclose(C, _direct_window_counts(docs, vocab, window, weighted))
+
+
+def test_document_cooccurrence_is_the_binary_doc_term_product():
+    docs = [tokenize(d) for d in TOY]
+    index = pd.Index(build_vocabulary(docs).index)
+    M = np.array([[1.0 if w in set(d) else 0.0 for w in index] for d in docs])
+    direct = M.T @ M
+    np.fill_diagonal(direct, 0)
+    np.testing.assert_allclose(cooccurrence(docs, index, context="document").toarray(), direct)
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.75])
+@pytest.mark.parametrize("shift", [1.0, 5.0])
+@pytest.mark.parametrize("positive", [True, False])
+def test_pmi_matches_a_dense_direct_computation(alpha, shift, positive):
+    docs = [tokenize(d) for d in TOY * 3]
+    index = pd.Index(build_vocabulary(docs).index)
+    C = cooccurrence(docs, index, window=2).toarray()
+    N = C.sum()
+    pw = C.sum(1) / N
+    ctx = C.sum(0) ** alpha
+    pc = ctx / ctx.sum()
+    with np.errstate(divide="ignore"):
+        direct = np.log(C / N) - np.log(pw)[:, None] - np.log(pc)[None, :] - np.log(shift)
+    direct[C == 0] = 0.0
+    if positive:
+        direct = np.maximum(direct, 0)
+    got = pmi_matrix(C, alpha=alpha, shift=shift, positive=positive).toarray()
+    np.testing.assert_allclose(got, direct, atol=1e-12)
+
+
+def test_svd_and_eigenvalue_weighting():
+    wv0 = PMIWordVectors(n_components=4, eig_weight=0.0, random_state=0).fit(TOY * 5)
+    wv1 = PMIWordVectors(n_components=4, eig_weight=1.0, random_state=0).fit(TOY * 5)
+    P = wv0.pmi_.toarray()
+    s = np.linalg.svd(P, compute_uv=False)
+    np.testing.assert_allclose(wv0.singular_values_, s[:4], rtol=1e-5)
+    # eig_weight=0: orthonormal columns; 1: the columns scaled by the singular values
+    np.testing.assert_allclose(wv0.vectors_.T @ wv0.vectors_, np.eye(4), atol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(wv1.vectors_, axis=0), wv1.singular_values_, rtol=1e-5)
+    assert wv0.energy()[-1] <= 1.0 and np.all(np.diff(wv0.energy()) > 0)
+
+
+def _planted_corpus(seed=0, n=3000):
+    """Gendered role words that co-occur with gender contexts and with role contexts."""
+    rng = np.random.default_rng(seed)
+    roles = ["king", "actor", "waiter", "hero", "monk", "duke"]
+    words = {(g, r): f"{r}_{g}" for g in "mf" for r in roles}
+    gender_ctx = {g: [f"g{g}{i}" for i in range(5)] for g in "mf"}
+    role_ctx = {r: [f"r{r}{i}" for i in range(5)] for r in roles}
+    docs = []
+    for _ in range(n):
+        g, r = rng.choice(list("mf")), rng.choice(roles)
+        toks = [words[(g, r)], *rng.choice(gender_ctx[g], 2), *rng.choice(role_ctx[r], 2)]
+        rng.shuffle(toks)
+        docs.append(toks)
+    return docs
+
+
+def test_most_similar_and_analogy_on_a_planted_corpus():
+    wv = PMIWordVectors(window=4, n_components=10, random_state=0).fit(_planted_corpus())
+    near = list(wv.most_similar("king_m", 3)["word"])
+    assert "king_f" in near or any(w.startswith("g") or w.startswith("rking") for w in near)
+    assert wv.analogy("king_m", "king_f", "actor_m")["word"].iloc[0] == "actor_f"
+    assert wv.analogy("hero_f", "hero_m", "monk_f")["word"].iloc[0] == "monk_m"
+
+
+def test_document_vectors_and_tfidf():
+    wv = PMIWordVectors(n_components=3, random_state=0).fit(TOY * 5)
+    D = wv.transform(["the cat", "unknownword only"], weighting="tfidf")
+    assert D.shape == (2, 3) and np.isclose(np.linalg.norm(D[0]), 1) and np.allclose(D[1], 0)
+
+
+def test_evaluate_word_pairs_spearman_and_oov():
+    vecs = {"a": np.array([1.0, 0.0]), "b": np.array([1.0, 0.1]), "c": np.array([0.0, 1.0]), "d": np.array([1.0, 1.0])}
+    pairs = pd.DataFrame({"word1": ["a", "a", "a", "x"], "word2": ["b", "d", "c", "a"], "score": [9.0, 5.0, 1.0, 3.0]})
+    out = evaluate_word_pairs(vecs, pairs)
+    assert out["spearman"] == pytest.approx(1.0) and out["oov_rate"] == 0.25 and out["pairs_used"] == 3
+
+
+def test_label_embedding_decode_recovers_label_sets():
+    from sklearn.datasets import make_multilabel_classification
+
+    _, Y = make_multilabel_classification(n_samples=2000, n_classes=12, n_labels=2, random_state=0)
+    le = LabelEmbedding(n_components=12).fit(Y)
+    Z = le.encode(Y)
+    decoded = le.decode(Z, Y.sum(axis=1))
+    exact = np.mean((decoded == Y).all(axis=1))
+    assert exact > 0.95, exact
+    S = le.similarity()
+    assert S.shape == (12, 12) and np.allclose(np.diag(S), 1)
+    small = LabelEmbedding(n_components=4).fit(Y)
+    assert np.mean((small.decode(small.encode(Y), Y.sum(axis=1)) == Y).all(axis=1)) < exact
+
+
+@pytest.mark.parametrize(
+    "docs, params, message",
+    [
+        ([], {}, "The corpus is empty"),
+        (["", "  "], {}, "The corpus is empty"),
+        ("just one string", {}, "not a single string"),
+        (["a b a"], {"n_components": 5}, "n_components=5 needs more words: the vocabulary has 2"),
+        (["a b c"], {"min_count": 2}, "Only 0 word\\(s\\) occur at least min_count=2"),
+        (TOY, {"alpha": 0, "n_components": 2}, "alpha must be > 0"),
+        (TOY, {"shift": 0, "n_components": 2}, "shift must be > 0"),
+        (TOY, {"context": "sentence", "n_components": 2}, "context must be 'window' or 'document'"),
+        (TOY, {"shift": 1e9, "n_components": 2}, "Every PMI value is clipped to zero"),
+    ],
+)
+def test_validation_messages(docs, params, message):
+    with pytest.raises(ValueError, match=message):
+        PMIWordVectors(**params).fit(docs)
+
+
+def test_unknown_word_message_suggests_spellings():
+    wv = PMIWordVectors(n_components=3, random_state=0).fit(TOY * 5)
+    with pytest.raises(ValueError, match="'cats' is not in the vocabulary .* Similar spellings in the vocabulary: cat"):
+        wv.most_similar("cats")
