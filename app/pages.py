@@ -28,6 +28,7 @@ PAGES: list[PageSpec] = [
     PageSpec("app_pages/manifolds.py", "Manifolds: LLE", ":material/waves:", "Manifolds", "manifolds", "Locally Linear Embedding taken apart: neighbours, weights, the bottom eigenvectors, a neighbourhood sweep and every other map method side by side."),
     PageSpec("app_pages/foundations.py", "Foundations: linear algebra", ":material/functions:", "Foundations", "foundations", "PCA two ways and the scaling pitfall, PCA versus Johnson-Lindenstrauss, SVD energy, autoencoders and feature hashing as experiments."),
     PageSpec("app_pages/playlists.py", "Playlists: LME", ":material/queue_music:", "Playlists", "playlists", "Latent Markov Embedding of playlists trained live into a song map, with sampled playlists, baselines and tags for new songs."),
+    PageSpec("app_pages/words.py", "Words: PMI vectors", ":material/text_fields:", "Words", "words", "Word vectors from PMI and SVD: the spectrum, nearest words and analogies, live t-SNE/UMAP word maps, Word2Vec comparison, document vectors and label embedding."),
     PageSpec("app_pages/sets.py", "Sets: EMDE sketches", ":material/scatter_plot:", "Sets", "sets", "Sketch sets of vectors with EMDE: buckets, density, additivity and a benchmark against one-hot and mean vectors."),
 ]
 

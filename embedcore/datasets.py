@@ -34,6 +34,7 @@ __all__ = [
     "load_gapminder",
     "load_corpus",
     "load_word_pairs",
+    "load_mini_newsgroups",
     "load_weekday_similarity",
     "load_liquor_kl",
     "load_wind",
@@ -292,6 +293,48 @@ def load_corpus(name: str = "lee", seed: int = 0) -> DocumentData:
     if name not in _CORPORA:
         raise ValueError(f"Unknown corpus {name!r}; choose one of {sorted(_CORPORA)}.")
     return read_documents(gensim_datapath(_CORPORA[name][0]), filename=f"{name} corpus")
+
+
+def load_mini_newsgroups() -> tuple[list[str], list[str]]:
+    """200 Usenet posts from two newsgroups (alt.atheism, sci.space) in gensim's test data: (texts, labels).
+
+    The file is a zlib-compressed pickle of a scikit-learn ``Bunch``. It ships
+    inside the gensim package (it is not an upload) and is read with an
+    allow-list unpickler that can build only dicts, plain objects and numpy
+    arrays: anything else in the file is refused rather than executed.
+    """
+    import copyreg
+    import io as _io
+    import pickle
+    import zlib
+
+    from numpy._core import multiarray
+
+    allowed = {
+        ("copy_reg", "_reconstructor"): copyreg._reconstructor,
+        ("__builtin__", "dict"): dict,
+        ("__builtin__", "object"): object,
+        ("numpy.core.multiarray", "_reconstruct"): multiarray._reconstruct,
+        ("numpy", "ndarray"): np.ndarray,
+        ("numpy", "dtype"): np.dtype,
+    }
+
+    class _Bunch(dict):
+        pass
+
+    class _AllowList(pickle.Unpickler):
+        def find_class(self, module, name):
+            if name == "Bunch" and module.startswith("sklearn."):
+                return _Bunch
+            try:
+                return allowed[(module, name)]
+            except KeyError:
+                raise pickle.UnpicklingError(f"refusing to load {module}.{name}") from None
+
+    raw = zlib.decompress(gensim_datapath("mini_newsgroup").read_bytes())
+    bunch = _AllowList(_io.BytesIO(raw), encoding="latin1").load()
+    names = list(bunch["target_names"])
+    return [str(t) for t in bunch["data"]], [names[i] for i in bunch["target"]]
 
 
 def load_word_pairs(name: str = "wordsim353") -> pd.DataFrame:

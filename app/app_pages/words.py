@@ -1,0 +1,276 @@
+import time
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from app.services import data as data_service
+from app.services import words as svc
+from app.ui import charts
+from app.ui.sidebar import data_source
+from app.ui.text import html_escape, md_escape
+from embedcore.maps import embed
+
+st.title("Words: vectors from PMI and SVD")
+st.markdown(
+    """
+Word vectors need not come from a neural network. Count how often each word appears near
+each other word, turn the counts into **pointwise mutual information** (how much more
+often than chance), keep the positive part, and factorise the matrix with a truncated
+**SVD**: the rows are word vectors. With the right knobs (context smoothing, a shift,
+eigenvalue weighting) they rival Word2Vec, especially on small corpora.
+"""
+)
+st.latex(r"\mathrm{PMI}(w,c) = \log\frac{\#(w,c)\,N}{\#(w)\,N_\alpha(c)},\quad "
+         r"\mathrm{SPPMI}_k = \max(\mathrm{PMI} - \log k,\ 0),\quad "
+         r"\mathrm{SPPMI} \approx U_d \Sigma_d V_d^\top,\quad W = U_d\,\Sigma_d^{\,p}")
+st.caption("N_α(c) smooths the context counts: N·#(c)^α / Σ#(c')^α with α = 0.75 lifts rare contexts. "
+           "Document vectors are the document-term matrix times W.")
+
+seed = data_service.seed()
+sb = st.sidebar
+source, corpus = data_source("documents", "words", default="lee")
+context = sb.radio("Context", ["window", "document"], key="words.context", horizontal=True,
+                   help="window: words within a few positions. document: words in the same document (the seed's "
+                   "binary doc-term matrix).")
+window = sb.slider("Window", 1, 10, 2, key="words.window", disabled=context == "document",
+                   help="Words on each side that count as context.")
+min_count = sb.slider("Min count", 1, 20, 3, key="words.min_count", help="Rarer words are left out.")
+variant = sb.radio("PMI variant", ["PPMI", "PMI"], key="words.variant", horizontal=True,
+                   help="PPMI clips negative values to 0; plain PMI keeps them (unobserved pairs stay 0).")
+shift = sb.select_slider("Shift k (log k subtracted)", [1, 2, 5, 10, 15], value=1, key="words.shift")
+alpha = sb.slider("Context smoothing α", 0.5, 1.0, 0.75, 0.05, key="words.alpha")
+dims = sb.slider("Dimensions", 10, 300, 100, 10, key="words.dims", bind="query-params")
+eig = sb.slider("Eigenvalue weight p", 0.0, 1.0, 0.5, 0.25, key="words.eig",
+                help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.")
+
+with st.expander("What the controls change, and how the pictures can mislead"):
+    st.markdown(
+        """
+* **Window**: small windows find words that can replace each other (syntax, synonyms), large
+  windows find words of the same topic. **Document** context is the largest window of all.
+* **Min count** trims rare words, whose counts are noise. **Shift** discards weak
+  associations; large shifts on a small corpus leave little. **α < 1** stops rare contexts
+  from getting huge PMI. **Dimensions** and **p** trade detail for noise.
+* *Misleading pictures.* A t-SNE or UMAP map keeps neighbours, not distances: cluster sizes
+  and the gaps between clusters mean little, and another seed or perplexity moves whole
+  groups. Similarity is not meaning: "good" and "bad" are neighbours because they share
+  contexts. Word-similarity scores here cover few pairs when the corpus is small (see OOV).
+"""
+    )
+
+up = data_service.current_upload()
+corpus_key = f"{source}:{up.digest if source == 'upload' and up else ''}"
+docs = svc.tokens(corpus_key, _documents=corpus.documents)
+params = dict(window=window, context=context, min_count=min_count, alpha=alpha, shift=float(shift),
+              positive=variant == "PPMI", n_components=dims, eig_weight=eig, random_state=seed)
+key = tuple(sorted(params.items()))
+vec_key = f"{corpus_key}:{key}"
+try:
+    with st.spinner("Counting and factorising ..."):
+        wv = svc.vectors(corpus_key, key, _docs=docs)
+except ValueError as err:
+    st.error(md_escape(err))
+    st.stop()
+
+energy = wv.energy()
+cols = st.columns(5)
+cols[0].metric("documents", f"{len(docs):,}")
+cols[1].metric("tokens", f"{sum(map(len, docs)):,}")
+cols[2].metric("vocabulary", f"{len(wv.vocabulary_):,}")
+cols[3].metric("non-zero PMI entries", f"{wv.pmi_.nnz:,}")
+cols[4].metric("fit time", f"{wv.fit_seconds_:.2f} s")
+
+tabs = st.tabs(["Spectrum", "Nearest words", "Word map", "Evaluation", "Documents", "Label embedding", "Download"])
+vocab_words = list(wv.words_)
+
+with tabs[0]:
+    k80 = int(np.searchsorted(energy, 0.8) + 1) if energy[-1] >= 0.8 else None
+    spec = pd.DataFrame({"k": np.arange(1, len(energy) + 1), "singular value": wv.singular_values_,
+                         "energy": energy})
+    c1, c2 = st.columns(2)
+    c1.plotly_chart(charts.lines(spec, "k", {"singular value": "σ_k"}, title="Singular values", y_title="σ"),
+                    key="words.chart.sv")
+    c2.plotly_chart(charts.lines(spec, "k", {"energy": "cumulative energy"}, hline=0.8,
+                                 hline_label="80%", vline=k80, vline_label=f"80% at k={k80}" if k80 else "",
+                                 title="Cumulative energy (share of the whole PMI matrix)", y_title="share"),
+                    key="words.chart.energy")
+    if k80 is None:
+        st.caption(f"{dims} dimensions keep {energy[-1]:.1%} of the matrix's energy: the 80% rule would need more "
+                   "dimensions than computed. PMI matrices have long, flat spectra; for word similarity a few hundred "
+                   "dimensions usually suffice anyway.")
+    else:
+        st.caption(f"The first {k80} dimensions keep 80% of the PMI matrix's energy.")
+
+with tabs[1]:
+    default_word = next((w for w in ("boston", "city", "government", "australia", "man") if w in wv.vocabulary_),
+                        vocab_words[min(50, len(vocab_words) - 1)])
+    word = st.selectbox("Word (type to search the vocabulary)", vocab_words, index=vocab_words.index(default_word),
+                        key="words.query")
+    t = time.perf_counter()
+    near = wv.most_similar(word, 20)
+    ms = (time.perf_counter() - t) * 1000
+    c1, c2 = st.columns([2, 3])
+    c1.dataframe(near.round(4), hide_index=True, key="words.near_table", height=560)
+    c2.plotly_chart(charts.bars(near["word"], near["cosine"], title=f"Top 20 by cosine to '{html_escape(word)}'",
+                                y_title="cosine", horizontal=True, height=560), key="words.chart.near")
+    st.caption(f"Query time {ms:.1f} ms over {len(vocab_words):,} words.")
+    st.markdown("**Analogy** *a* is to *b* as *c* is to ? (nearest to b − a + c)")
+    a1, a2, a3 = st.columns(3)
+    defaults = [w for w in ("man", "woman", "king") if w in wv.vocabulary_]
+    if len(defaults) < 3:
+        defaults = vocab_words[10:13]
+    a = a1.selectbox("a", vocab_words, index=vocab_words.index(defaults[0]), key="words.an_a")
+    b = a2.selectbox("b", vocab_words, index=vocab_words.index(defaults[1]), key="words.an_b")
+    c = a3.selectbox("c", vocab_words, index=vocab_words.index(defaults[2]), key="words.an_c")
+    st.dataframe(wv.analogy(a, b, c, 10).round(4), hide_index=True, key="words.analogy", height=250)
+
+with tabs[2]:
+    c1, c2, c3 = st.columns(3)
+    n_words = c1.slider("Most frequent words", 100, min(2000, len(vocab_words)), min(300, len(vocab_words)), 100,
+                        key="words.map_n")
+    method = c2.radio("Method", ["t-SNE", "UMAP"], key="words.map_method", horizontal=True)
+    colour_by = c3.radio("Colour", ["frequency", "cluster"], key="words.map_colour", horizontal=True)
+    if method == "t-SNE":
+        perplexity = st.slider("Perplexity", 5, 50, 30, key="words.perplexity")
+        map_key = f"words.map.{vec_key}.{n_words}.tsne.{perplexity}.{seed}"
+    else:
+        p1, p2 = st.columns(2)
+        nn = p1.slider("Neighbours", 5, 50, 15, key="words.umap_nn")
+        md = p2.slider("Min distance", 0.0, 0.99, 0.1, 0.05, key="words.umap_md")
+        map_key = f"words.map.{vec_key}.{n_words}.umap.{nn}.{md}.{seed}"
+    hover_nn = svc.neighbours_table(vec_key, n_words, _wv=wv)
+    words_shown = vocab_words[:n_words]
+    freq = wv.counts_.iloc[:n_words].to_numpy()
+    colour = np.log10(freq) if colour_by == "frequency" else svc.clusters(vec_key, n_words, 12, seed, _wv=wv)
+    highlight = st.selectbox("Highlight a word", ["(none)"] + words_shown, key="words.highlight")
+    spot = st.empty()
+    bar_slot = st.empty()
+
+    def draw(Y, title, key):
+        fig = go.Figure(go.Scattergl(
+            x=Y[:, 0], y=Y[:, 1], mode="markers+text" if n_words <= 300 else "markers",
+            text=[html_escape(w) for w in words_shown], textposition="top center", textfont=dict(size=9),
+            hovertext=[f"<b>{html_escape(w)}</b> ({f:,})<br>near: {html_escape(h)}"
+                       for w, f, h in zip(words_shown, freq, hover_nn)], hoverinfo="text",
+            marker=dict(size=6, color=colour, colorscale="Viridis" if colour_by == "frequency" else "Turbo",
+                        showscale=colour_by == "frequency",
+                        colorbar=dict(title=dict(text="log10 count")) if colour_by == "frequency" else None)))
+        if highlight != "(none)":
+            i = words_shown.index(highlight)
+            fig.add_trace(go.Scatter(x=[Y[i, 0]], y=[Y[i, 1]], mode="markers+text", text=[html_escape(highlight)],
+                                     textposition="bottom center", showlegend=False,
+                                     marker=dict(size=18, symbol="circle-open", color="#e03131", line=dict(width=3))))
+        spot.plotly_chart(charts._layout(fig, title, 640), key=key)
+
+    if map_key not in st.session_state:
+        if method == "t-SNE":
+            st.button("Stop", key="words.map_stop", on_click=lambda: st.session_state.update({"words.stop": True}))
+            bar = bar_slot.progress(0.0, text="t-SNE starting")
+            last, frames = [0.0], [0]
+
+            def on_layout(Y, it):
+                now = time.perf_counter()
+                if now - last[0] > 0.4:
+                    last[0] = now
+                    frames[0] += 1  # openTSNE restarts its count after the exaggeration phase
+                    st.session_state["words.partial"] = (map_key, np.array(Y), it)
+                    draw(np.asarray(Y), f"t-SNE, iteration {it}", f"words.chart.map.live.{frames[0]}")
+                return False
+
+            t0 = time.perf_counter()
+            result = embed(wv.normed_[:n_words], "tsne", perplexity=float(perplexity), n_iter=500, random_state=seed,
+                           progress=lambda f, text: bar.progress(min(f, 1.0), text=text), on_layout=on_layout)
+            st.session_state[map_key] = (result.coords, time.perf_counter() - t0)
+            bar_slot.empty()
+        else:
+            with st.spinner("UMAP ..."):
+                st.session_state[map_key] = svc.word_map_umap(vec_key, n_words, nn, md, seed, _wv=wv)
+    if st.session_state.pop("words.stop", False):
+        partial = st.session_state.get("words.partial")
+        if partial and partial[0] == map_key:
+            st.session_state[map_key] = (partial[1], float("nan"))
+            st.info(f"Stopped at iteration {partial[2]}; the layout so far is kept.")
+    Y, seconds = st.session_state[map_key]
+    draw(Y, f"{method} map of the {n_words} most frequent words" +
+         (f" ({seconds:.1f} s)" if np.isfinite(seconds) else " (stopped early)"), "words.chart.map")
+    st.caption("Hover a word to see its five nearest words in the full vector space; the map keeps neighbourhoods, "
+               "not distances.")
+
+with tabs[3]:
+    st.markdown("Spearman correlation between cosine similarity and human judgements on WordSim-353 and SimLex-999 "
+                "(both shipped with gensim), for the current PMI-SVD vectors and for gensim's Word2Vec CBOW and "
+                f"skip-gram trained on the same tokens with the same window, dimension ({dims}) and min count. "
+                "OOV: the share of pairs with a word the corpus lacks.")
+    eval_key = f"words.eval.{vec_key}"
+    if st.button("Run the evaluation (trains both Word2Vec models)", key="words.run_eval", type="primary"):
+        with st.spinner("Training Word2Vec CBOW and skip-gram ..."):
+            st.session_state[eval_key] = svc.evaluation(corpus_key, key, seed, _docs=docs, _wv=wv)
+    if eval_key in st.session_state:
+        table = st.session_state[eval_key]
+        st.dataframe(table.round(3), hide_index=True, key="words.eval_table")
+        fig = go.Figure()
+        for j, col in enumerate(["wordsim353 ρ", "simlex999 ρ"]):
+            fig.add_trace(go.Bar(x=table["method"], y=table[col], name=col, marker_color=charts.PALETTE[j]))
+        st.plotly_chart(charts._layout(fig, "Spearman correlation with human similarity judgements", 360),
+                        key="words.chart.eval")
+
+with tabs[4]:
+    D = wv.transform(corpus.documents[:2000], weighting="tfidf")
+    from sklearn.decomposition import PCA
+
+    P2 = PCA(2, random_state=seed).fit_transform(D) if len(D) >= 3 else np.zeros((len(D), 2))
+    lengths = np.array([len(d) for d in docs[:2000]])
+    fig = go.Figure(go.Scattergl(x=P2[:, 0], y=P2[:, 1], mode="markers",
+                                 marker=dict(size=7, color=np.log10(lengths + 1), colorscale="Viridis", showscale=True,
+                                             colorbar=dict(title=dict(text="log10 words"))),
+                                 hovertext=[html_escape(d[:120]) for d in corpus.documents[:2000]], hoverinfo="text"))
+    st.plotly_chart(charts._layout(fig, "Documents as M·W (tf-idf weights), PCA to 2-D; hover to read", 460),
+                    key="words.chart.docs")
+    if len(D) < len(corpus.documents):
+        st.caption(f"The map shows the first 2,000 of {len(corpus.documents):,} documents.")
+    st.markdown("**Classification** of gensim's 200 labelled Usenet posts (alt.atheism versus sci.space): logistic "
+                "regression, 5-fold cross-validation, with each document representation. The PMI vectors are fitted "
+                "on the posts' text (no labels).")
+    if st.button("Run the comparison", key="words.run_docs"):
+        st.session_state["words.docs_done"] = True
+    if st.session_state.get("words.docs_done"):
+        with st.spinner("Cross-validating ..."):
+            table = svc.document_classification(dims, seed)
+        st.dataframe(table.round(3), hide_index=True, key="words.docs_table")
+
+with tabs[5]:
+    st.markdown("**Label embedding** turns multilabel targets into dense vectors: the PMI of label co-occurrence, "
+                "its SVD, unit rows E = U√Σ. A label set is the normalised sum of its labels' vectors; decoding "
+                "takes the labels of highest cosine. Data: scikit-learn's multilabel generator (1,000 samples).")
+    l1, l2 = st.columns(2)
+    n_labels = l1.slider("Labels", 4, 30, 12, key="words.le_labels")
+    le_dims = l2.slider("Embedding dimensions", 2, n_labels, min(6, n_labels), key="words.le_dims")
+    Y, le = svc.label_problem(n_labels, le_dims, seed)
+    names = [f"label {i}" for i in range(n_labels)]
+    c1, c2 = st.columns(2)
+    c1.plotly_chart(charts.heatmap(le.similarity(), x=names, y=names, colorscale="RdBu", zmid=0,
+                                   title="Cosine similarity of label vectors", height=460), key="words.chart.le_sim")
+    E2 = le.embedding_[:, :2]
+    fig = go.Figure(go.Scatter(x=E2[:, 0], y=E2[:, 1], mode="markers+text", text=names, textposition="top center",
+                               marker=dict(size=10, color=charts.PALETTE[0])))
+    c2.plotly_chart(charts._layout(fig, "Labels on the first two embedding dimensions", 460), key="words.chart.le_2d")
+    decoded = le.decode(le.encode(Y), Y.sum(axis=1))
+    exact = float(np.mean((decoded == Y).all(axis=1)))
+    st.metric("label sets recovered exactly (decode ∘ encode)", f"{exact:.1%}")
+    ex = pd.DataFrame({"true labels": [", ".join(str(j) for j in np.flatnonzero(r)) for r in Y[:8]],
+                       "decoded": [", ".join(str(j) for j in np.flatnonzero(r)) for r in decoded[:8]]})
+    st.dataframe(ex, hide_index=True, key="words.le_examples")
+
+with tabs[6]:
+    out = svc.exports(vec_key, _wv=wv)
+    vecs = wv.vectors_
+    st.download_button("Vectors, word2vec text format (.txt)", out["w2v"], "pmi_vectors.txt", "text/plain",
+                       key="words.dl_w2v")
+    st.download_button("Embedding Projector vectors (.tsv)", out["tsv"], "vectors.tsv", "text/tab-separated-values",
+                       key="words.dl_tsv")
+    st.download_button("Embedding Projector metadata (.tsv)", out["meta"], "metadata.tsv",
+                       "text/tab-separated-values", key="words.dl_meta")
+    st.caption(f"{len(vocab_words):,} words x {vecs.shape[1]} dimensions; parameters: "
+               + ", ".join(f"{k}={v}" for k, v in params.items()))
