@@ -30,3 +30,8 @@ def open_page(path: str, timeout: float = 120):
 def chart_specs(at) -> list[str]:
     """The JSON of every Plotly chart on the page, to compare before and after a change."""
     return [el.proto.spec for el in at.get("plotly_chart")]
+
+
+def metric(at, label: str) -> str:
+    """The shown value of the metric whose label is (or starts with) ``label``."""
+    return next(m.value for m in at.metric if m.label == label or m.label.startswith(label))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.conftest import open_page
+from tests.conftest import metric, open_page
 
 PAGE = "app_pages/foundations.py"
 
@@ -18,9 +18,6 @@ def _by_key(at, key):
             return el.proto.spec
     raise KeyError(key)
 
-
-def metric(at, label_start):
-    return next(m.value for m in at.metric if m.label.startswith(label_start))
 
 
 @pytest.mark.parametrize(

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import time
 
-from tests.conftest import chart_specs, open_page
+from tests.conftest import chart_specs, metric, open_page
 
 PAGE = "app_pages/playlists.py"
 
-
-def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
 
 
 def test_default_data_trains_and_beats_the_bigram():

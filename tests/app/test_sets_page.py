@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import time
 
-from tests.conftest import chart_specs, open_page
+from tests.conftest import chart_specs, metric, open_page
 
 PAGE = "app_pages/sets.py"
 
-
-def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
 
 
 def test_k_and_n_change_the_sketch_and_redraw_fast():

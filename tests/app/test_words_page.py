@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from tests.conftest import chart_specs, open_page
+from tests.conftest import chart_specs, metric, open_page
 
 PAGE = "app_pages/words.py"
 
-
-def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
 
 
 def test_knobs_refit_and_change_the_spectrum():
