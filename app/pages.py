@@ -24,12 +24,12 @@ class PageSpec:
 PAGES: list[PageSpec] = [
     PageSpec("app_pages/home.py", "Home", ":material/home:", "Lab", "home", "What the lab is for and where to start.", default=True),
     PageSpec("app_pages/data.py", "Data", ":material/upload_file:", "Lab", "data", "Upload your own file and see exactly how it was read."),
-    PageSpec("app_pages/categories.py", "Categories: spectral encoding", ":material/category:", "Categories", "categories", "Encode a categorical column by the smooth eigenvectors of a similarity graph; watch gamma, the eigengap and a downstream test."),
-    PageSpec("app_pages/manifolds.py", "Manifolds: LLE", ":material/waves:", "Manifolds", "manifolds", "Locally Linear Embedding taken apart: neighbours, weights, the bottom eigenvectors, a neighbourhood sweep and every other map method side by side."),
-    PageSpec("app_pages/foundations.py", "Foundations: linear algebra", ":material/functions:", "Foundations", "foundations", "PCA two ways and the scaling pitfall, PCA versus Johnson-Lindenstrauss, SVD energy, autoencoders and feature hashing as experiments."),
-    PageSpec("app_pages/playlists.py", "Playlists: LME", ":material/queue_music:", "Playlists", "playlists", "Latent Markov Embedding of playlists trained live into a song map, with sampled playlists, baselines and tags for new songs."),
-    PageSpec("app_pages/words.py", "Words: PMI vectors", ":material/text_fields:", "Words", "words", "Word vectors from PMI and SVD: the spectrum, nearest words and analogies, live t-SNE/UMAP word maps, Word2Vec comparison, document vectors and label embedding."),
-    PageSpec("app_pages/sets.py", "Sets: EMDE sketches", ":material/scatter_plot:", "Sets", "sets", "Sketch sets of vectors with EMDE: buckets, density, additivity and a benchmark against one-hot and mean vectors."),
+    PageSpec("app_pages/categories.py", "Spectral encoding", ":material/category:", "Categories", "categories", "Encode a categorical column by the smooth eigenvectors of a similarity graph; watch gamma, the eigengap and a downstream test."),
+    PageSpec("app_pages/manifolds.py", "Locally linear embedding", ":material/waves:", "Manifolds", "manifolds", "Locally Linear Embedding taken apart: neighbours, weights, the bottom eigenvectors, a neighbourhood sweep and every other map method side by side."),
+    PageSpec("app_pages/foundations.py", "Linear algebra", ":material/functions:", "Foundations", "foundations", "PCA two ways and the scaling pitfall, PCA versus Johnson-Lindenstrauss, SVD energy, autoencoders and feature hashing as experiments."),
+    PageSpec("app_pages/playlists.py", "Latent Markov embedding", ":material/queue_music:", "Playlists", "playlists", "Latent Markov Embedding of playlists trained live into a song map, with sampled playlists, baselines and tags for new songs."),
+    PageSpec("app_pages/words.py", "PMI word vectors", ":material/text_fields:", "Words", "words", "Word vectors from PMI and SVD: the spectrum, nearest words and analogies, live t-SNE/UMAP word maps, Word2Vec comparison, document vectors and label embedding."),
+    PageSpec("app_pages/sets.py", "EMDE sketches", ":material/scatter_plot:", "Sets", "sets", "Sketch sets of vectors with EMDE: buckets, density, additivity and a benchmark against one-hot and mean vectors."),
 ]
 
 SECTION_ORDER = ["Lab", "Sets", "Categories", "Manifolds", "Words", "Playlists", "Foundations"]
