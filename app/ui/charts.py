@@ -14,8 +14,9 @@ def _layout(fig: go.Figure, title: str | None = None, height: int = 420, **kw) -
     fig.update_layout(
         title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None,
         height=height,
-        margin=dict(l=10, r=10, t=50 if title else 10, b=10),
-        legend=dict(itemsizing="constant", orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        margin=dict(l=10, r=10, t=50 if title else 10, b=30),
+        # below the plot: a long legend above it would run into the title
+        legend=dict(itemsizing="constant", orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
         **kw,
     )
     return fig
