@@ -218,6 +218,31 @@ def load_digit_ink(seed: int = 0) -> ItemSets:
     )
 
 
+def load_newsgroup_word_sets(seed: int = 0, n_components: int = 50) -> ItemSets:
+    """gensim's 200 labelled Usenet posts as sets of words, the words embedded by PMI-SVD.
+
+    The seed's benchmark in miniature: word vectors are learned from the posts'
+    own text (no labels), each post is the multiset of its in-vocabulary words,
+    and the label is the newsgroup (alt.atheism or sci.space).
+    """
+    from .words import PMIWordVectors, tokenize
+
+    texts, labels = load_mini_newsgroups()
+    docs = [tokenize(t) for t in texts]
+    wv = PMIWordVectors(window=5, min_count=3, n_components=n_components, random_state=seed).fit(docs)
+    vocab = wv.vocabulary_
+    sets = [[w for w in d if w in vocab] for d in docs]
+    return ItemSets(
+        "newsgroup_words",
+        items=list(wv.words_),
+        vectors=wv.normed_,
+        sets=sets,
+        labels=labels,
+        description=f"200 Usenet posts (alt.atheism vs sci.space) as sets of their words; {len(vocab):,} words "
+                    f"embedded in {n_components}-D by PMI-SVD of the posts themselves.",
+    )
+
+
 # --------------------------------------------------------------------------- tables
 
 
@@ -401,6 +426,7 @@ DATASETS: dict[str, Dataset] = {
         Dataset("baskets", "item_sets", "Food baskets (toy)", "Three foods and four baskets from the EMDE post.", load_baskets),
         Dataset("hotdog", "item_sets", "Hot dog vs bun and frankfurter", "Two kinds of set with equal means but different densities (generated).", load_hotdog),
         Dataset("digit_ink", "item_sets", "Digits as ink sets", "Each digit image as the weighted set of its inked pixel positions (scikit-learn).", load_digit_ink),
+        Dataset("newsgroup_words", "item_sets", "Newsgroup posts as word sets", "200 labelled Usenet posts as sets of PMI word vectors (gensim test data).", load_newsgroup_word_sets),
         Dataset("tips", "table", "Restaurant tips", "244 restaurant bills: day, time, party size, bill and tip (plotly).", load_tips),
         Dataset("gapminder", "table", "Gapminder", "142 countries, 1952-2007: continent, life expectancy, population, GDP per capita (plotly).", load_gapminder),
         Dataset("wind", "table", "Wind by direction", "Frequency of wind by compass direction and strength band (plotly).", load_wind),

@@ -57,7 +57,7 @@ def test_benchmark_button_reports_table():
 
 def test_every_bundled_item_set_renders():
     at = open_page(PAGE)
-    for ds in ("baskets", "digit_ink"):
+    for ds in ("baskets", "digit_ink", "newsgroup_words"):
         at.sidebar.selectbox(key="sets.dataset").set_value(ds).run()
         assert not at.exception and not at.error, ds
 
