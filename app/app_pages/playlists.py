@@ -87,6 +87,10 @@ if st.session_state.pop("pl.stop", False) and st.session_state.get("pl.partial",
     st.info(f"Stopped after {st.session_state[key].n_iter_} iterations; the model so far is kept.")
 if n_songs > 500 and key not in st.session_state:
     c_note.caption(f"{n_songs:,} songs: press Train to start (it redraws as it learns).")
+elif "pl.redraw_rate" in st.session_state:
+    n_draws, secs = st.session_state["pl.redraw_rate"]
+    c_note.caption(f"Last training: {secs:.1f} s, the map redrawn {n_draws} times "
+                   f"({n_draws / max(secs, 1e-9):.1f} per second).")
 
 live_map = st.empty()
 live_curve = st.empty()
@@ -107,13 +111,14 @@ def draw_live(model, it, ll, final=False):
 
 if clicked or auto:
     st.session_state.pop("pl.stopped_" + key, None)
-    last = [0.0]
+    last, redraws = [0.0], [0]
     t0 = time.perf_counter()
 
     def on_step(model, it, ll):
         now = time.perf_counter()
         if now - last[0] >= 0.3:  # about three redraws a second
             last[0] = now
+            redraws[0] += 1
             snapshot = model.__class__(**model.get_params())
             snapshot.__dict__.update({k: v for k, v in model.__dict__.items() if k.endswith("_")})
             snapshot.n_iter_ = it
@@ -127,6 +132,8 @@ if clicked or auto:
         st.error(md_escape(err))
         st.stop()
     st.session_state[key] = model
+    seconds = time.perf_counter() - t0
+    st.session_state["pl.redraw_rate"] = (redraws[0], seconds)
     live_map.empty()
     live_curve.empty()
 

@@ -21,6 +21,15 @@ def test_default_data_trains_and_beats_the_bigram():
     assert abs(ll["LME (this model)"] - ll["true model"]) < 0.1
 
 
+def test_training_redraws_the_map_at_least_twice_a_second():
+    at = open_page(PAGE)
+    at.sidebar.radio(key="pl.model").set_value("dual")
+    at.sidebar.slider(key="pl.iters").set_value(3000).run()  # a longer run, trained live
+    draws, seconds = at.session_state["pl.redraw_rate"]
+    print(f"Playlists: {draws} redraws in {seconds:.2f} s of training")
+    assert draws >= 2 and draws / seconds >= 2.0
+
+
 def test_model_and_song_controls_change_the_views():
     at = open_page(PAGE)
     before = chart_specs(at)
