@@ -391,7 +391,13 @@ class LabelEmbedding(BaseEstimator):
         self.embedding_ = E / np.where(norms > 0, norms, 1.0)
         self.singular_values_ = s
         self.n_labels_ = m
+        self.n_features_in_ = m
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
     def encode(self, Y) -> np.ndarray:
         """Label sets (indicator rows) -> unit vectors."""
