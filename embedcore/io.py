@@ -34,6 +34,7 @@ __all__ = [
     "read_table",
     "read_documents",
     "read_item_sets",
+    "read_song_tags",
     "ItemSets",
     "MAX_BYTES",
     "Report",
@@ -727,6 +728,35 @@ def read_playlists(
     if idx is not None:
         result.playlists = [playlists[i] for i in idx]
     return result
+
+
+def read_song_tags(source: Any, filename: str | None = None) -> dict[str, list[str]]:
+    """Read song tags: one song per line, ``song<TAB>tag1,tag2`` (a space may stand for the tab).
+
+    Tags are separated by commas, semicolons or spaces. Blank and ``#`` lines
+    are skipped. A song listed twice keeps the union of its tags.
+
+    Examples
+    --------
+    >>> read_song_tags(b"s1\trock,indie\ns2 jazz\n")
+    {'s1': ['rock', 'indie'], 's2': ['jazz']}
+    """
+    data, name = _source_bytes(source, filename)
+    kept, numbers, _ = _item_lines(data, name, "songs with their tags")
+    if not kept:
+        raise DataError(f"{name} has no songs, only blank or comment lines.")
+    tags: dict[str, list[str]] = {}
+    for ln, no in zip(kept, numbers):
+        song, sep, rest = ln.strip().partition("\t") if "\t" in ln else ln.strip().partition(" ")
+        found = [t for t in re.split(r"[,;\s]+", rest.strip()) if t]
+        if not found:
+            raise DataError(
+                f"{name}, line {no}: song {song!r} has no tags. Write the song, a tab, then its tags "
+                "separated by commas (e.g. 'song1<TAB>rock,indie')."
+            )
+        known = tags.setdefault(song, [])
+        known.extend(t for t in found if t not in known)
+    return tags
 
 
 # --------------------------------------------------------------------------- tables and text

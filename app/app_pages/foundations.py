@@ -6,6 +6,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import foundations as svc
 from app.ui import charts
+from app.ui.sidebar import data_source
 from embedcore import linear
 
 st.title("Foundations: the linear algebra under every embedding")
@@ -18,6 +19,9 @@ standardise), **PCA versus Johnson-Lindenstrauss**, **random projections**, **SV
 """
 )
 seed = data_service.seed()
+source, vdata = data_source("vectors", "found", default="digits")
+st.sidebar.caption("The sidebar data set feeds the PCA-vs-JL and JL sections (as an alternative to the news "
+                   "articles) and the SVD section (as an alternative to the photo).")
 tabs = st.tabs(["PCA", "PCA vs JL", "Johnson-Lindenstrauss", "SVD", "Autoencoders", "Feature hashing"])
 
 # ------------------------------------------------------------------ PCA
@@ -72,12 +76,13 @@ with tabs[1]:
         "random directions that **keep distances**. Left: the share of the data's energy lost when projecting "
         "(PCA wins by construction). Right: the median relative error of squared pairwise distances: PCA "
         "shrinks every distance it cannot see, while a scaled random projection is right on average.")
-    source = st.radio("Data", ["digits (64-D, standardised)", "news TF-IDF (300 documents)"], key="found.pvj_data",
-                      horizontal=True)
-    if source.startswith("digits"):
-        Xv, ks, key = svc.digits_standardized(), (2, 4, 8, 16, 32, 48, 64), "digits"
+    which = st.radio("Data", ["the sidebar data set (standardised)", "news TF-IDF (300 documents)"],
+                     key="found.pvj_data", horizontal=True)
+    if which.startswith("the sidebar"):
+        Xv, key = svc.standardized(svc.source_key(source), _X=vdata.X), svc.source_key(source)
     else:
-        Xv, ks, key = svc.corpus_counts()[1], (2, 8, 32, 64, 128, 256, 299), "tfidf"
+        Xv, key = svc.corpus_counts()[1], "tfidf"
+    ks = svc.k_grid(min(Xv.shape))
     table = svc.pca_vs_jl(key, ks, seed, _X=Xv)
     kmark = st.select_slider("Highlight k", ks, value=ks[2], key="found.pvj_k")
     c1, c2 = st.columns(2)
@@ -96,14 +101,24 @@ with tabs[2]:
         "vectors of 300 news articles in thousands of dimensions.")
     st.latex(r"(1-\varepsilon)\lVert x_i - x_j\rVert^2 \le \lVert f(x_i) - f(x_j)\rVert^2 \le "
              r"(1+\varepsilon)\lVert x_i - x_j\rVert^2,\qquad k \ge \frac{4 \ln n}{\varepsilon^2/2 - \varepsilon^3/3}")
-    Xt = svc.corpus_counts()[1]
+    jl_which = st.radio("Data", ["news TF-IDF (300 documents)", "the sidebar data set (standardised)"],
+                        key="found.jl_data", horizontal=True)
+    if jl_which.startswith("news"):
+        Xt, jl_key = svc.corpus_counts()[1], "tfidf"
+    else:
+        jl_key = svc.source_key(source)
+        Xt = svc.standardized(jl_key, _X=vdata.X)
+        if len(Xt) > 3000:
+            Xt = Xt[np.random.default_rng(seed).choice(len(Xt), 3000, replace=False)]
+            st.info("The data set has more than 3,000 rows; this section uses a random sample of 3,000 (seed "
+                    f"{seed}).")
     c1, c2, c3 = st.columns(3)
     eps = c1.slider("ε", 0.05, 0.9, 0.3, 0.05, key="found.jl_eps")
     bound = linear.jl_min_dim(len(Xt), eps)
     k = c2.slider("k (dimensions)", 2, 2000, min(bound, 2000), key="found.jl_k",
                   help="The bound for the chosen ε is marked on the right.")
     kind = c3.radio("Matrix", ["gaussian", "sparse"], key="found.jl_kind", horizontal=True)
-    ratios = svc.jl_ratios("tfidf", k, kind, seed, _X=Xt)
+    ratios = svc.jl_ratios(jl_key, k, kind, seed, _X=Xt)
     within = float(np.mean(np.abs(ratios - 1) <= eps))
     m1, m2, m3 = st.columns(3)
     m1.metric("original dimensions", f"{Xt.shape[1]:,}")
@@ -117,7 +132,7 @@ with tabs[2]:
     left.plotly_chart(charts._layout(fig, f"Distortion of 4,000 random pairs at k={k}", 380), key="found.chart.jl_hist")
     eps_grid = np.linspace(0.05, 0.95, 40)
     curve = pd.DataFrame({"eps": eps_grid, "k": [linear.jl_min_dim(len(Xt), e) for e in eps_grid]})
-    fig = charts.lines(curve, "eps", {"k": "bound"}, title="The bound: dimensions needed for n = 300", y_title="k",
+    fig = charts.lines(curve, "eps", {"k": "bound"}, title=f"The bound: dimensions needed for n = {len(Xt):,}", y_title="k",
                        x_title="ε", height=380)
     fig.add_trace(go.Scatter(x=[eps], y=[k], mode="markers", name="your choice",
                              marker=dict(size=12, color=charts.PALETTE[1])))
@@ -133,21 +148,29 @@ with tabs[3]:
                 "sum of squares they keep; a common rule keeps enough for 80%.")
     st.latex(r"X = U \Sigma V^\top = \sum_i \sigma_i u_i v_i^\top,\qquad "
              r"\text{energy}(k) = \frac{\sum_{i \le k} \sigma_i^2}{\sum_i \sigma_i^2}")
-    img = svc.grey_image()
+    svd_which = st.radio("Matrix", ["scikit-learn's sample photo", "the sidebar data set"], key="found.svd_data",
+                         horizontal=True)
+    img = svc.grey_image() if svd_which.startswith("scikit") else vdata.X
+    svd_key = "china" if svd_which.startswith("scikit") else svc.source_key(source)
     c_rank, c_center = st.columns([3, 1])
-    rank = c_rank.slider("Rank k", 1, 150, 10, key="found.svd_k")
+    rank = c_rank.slider("Rank k", 1, max(2, min(150, min(img.shape))), min(10, min(img.shape)), key="found.svd_k")
     center = c_center.checkbox("Centre the columns first", value=True, key="found.svd_center",
                                help="Without centring, the first layer is mostly the mean brightness and "
                                "already holds about 90% of the energy.")
-    s, energy, k80 = svc.svd("china", center, _X=img)
+    s, energy, k80 = svc.svd(svd_key, center, _X=img)
     Xk, err = linear.low_rank(img, rank, center=center)
     c1, c2 = st.columns(2)
     curve = pd.DataFrame({"k": np.arange(1, len(s) + 1), "energy": energy})
     c1.plotly_chart(charts.lines(curve, "k", {"energy": "cumulative energy"}, vline=rank, vline_label=f"k={rank}",
                                  hline=0.8, hline_label=f"80% at k={k80}", title="Cumulative energy", y_title="share"),
                     key="found.chart.svd_energy")
-    c2.image(np.clip(Xk, 0, 1), caption=f"Rank {rank}: {100 * energy[rank - 1]:.1f}% of the energy, relative error "
-             f"{err:.3f} (image {img.shape[0]}x{img.shape[1]}, scikit-learn's sample photo)", clamp=True)
+    if svd_key == "china":
+        c2.image(np.clip(Xk, 0, 1), caption=f"Rank {rank}: {100 * energy[rank - 1]:.1f}% of the energy, relative "
+                 f"error {err:.3f} (image {img.shape[0]}x{img.shape[1]}, scikit-learn's sample photo)", clamp=True)
+    else:
+        show = min(len(img), 300)
+        c2.plotly_chart(charts.heatmap(Xk[:show], title=f"Rank-{rank} reconstruction (first {show} rows), relative "
+                                       f"error {err:.3f}", colorscale="RdBu", height=380), key="found.chart.svd_rec")
     st.caption("Misleading: 80% of the energy can still look poor, because the eye cares about edges, which live "
                "in the small layers; and energy counts the image's mean brightness, which the first layer holds.")
 

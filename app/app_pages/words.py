@@ -36,6 +36,8 @@ context = sb.radio("Context", ["window", "document"], key="words.context", horiz
                    "binary doc-term matrix).")
 window = sb.slider("Window", 1, 10, 2, key="words.window", disabled=context == "document",
                    help="Words on each side that count as context.")
+weighted = sb.checkbox("Weight by distance (1/d)", key="words.weighted", disabled=context == "document",
+                       help="A pair d positions apart counts 1/d instead of 1, as GloVe and word2vec's dynamic window do.")
 min_count = sb.slider("Min count", 1, 20, 3, key="words.min_count", help="Rarer words are left out.")
 variant = sb.radio("PMI variant", ["PPMI", "PMI"], key="words.variant", horizontal=True,
                    help="PPMI clips negative values to 0; plain PMI keeps them (unobserved pairs stay 0).")
@@ -63,7 +65,7 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 up = data_service.current_upload()
 corpus_key = f"{source}:{up.digest if source == 'upload' and up else ''}"
 docs = svc.tokens(corpus_key, _documents=corpus.documents)
-params = dict(window=window, context=context, min_count=min_count, alpha=alpha, shift=float(shift),
+params = dict(window=window, context=context, weighted=weighted, min_count=min_count, alpha=alpha, shift=float(shift),
               positive=variant == "PPMI", n_components=dims, eig_weight=eig, random_state=seed)
 key = tuple(sorted(params.items()))
 vec_key = f"{corpus_key}:{key}"

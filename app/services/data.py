@@ -78,6 +78,33 @@ def _split_projector_pair(upload: Upload):
     return (upload.blobs[v], upload.names[v]), (upload.blobs[m], upload.names[m])
 
 
+def _read_tagged_playlists(upload: Upload, seed: int):
+    """Playlists plus a song-tag file: the file whose name contains 'tag' holds the tags."""
+    tagged = [i for i, n in enumerate(upload.names) if "tag" in n.lower()]
+    if len(tagged) != 1:
+        raise io.DataError(
+            f"Got two files ({upload.label}). To add tags to playlists, upload the playlists and a tag file "
+            "whose name contains 'tag' (one song per line: song<TAB>tag1,tag2)."
+        )
+    t = tagged[0]
+    result = io.read_playlists(upload.blobs[1 - t], upload.names[1 - t], seed=seed)
+    tags = io.read_song_tags(upload.blobs[t], upload.names[t])
+    songs = {s for p in result.playlists for s in p}
+    used = {s: v for s, v in tags.items() if s in songs}
+    if not used:
+        raise io.DataError(
+            f"None of the {len(tags):,} songs in {upload.names[t]} appears in the playlists (e.g. "
+            f"{next(iter(tags))!r}). The tag file must use the playlists' song ids."
+        )
+    result.tags = used
+    unused = len(tags) - len(used)
+    result.notices.append(f"{len(used):,} of {len(songs):,} songs have tags"
+                          + (f"; {unused:,} tagged song{' never appears' if unused == 1 else 's never appear'} "
+                             "in a playlist and " + ("is" if unused == 1 else "are") + " ignored."
+                             if unused else "."))
+    return result
+
+
 def _read_item_sets(upload: Upload, seed: int):
     """Two files, item vectors and sets, in either order: the one that reads as vectors is the items."""
     if len(upload.names) != 2:
@@ -101,13 +128,15 @@ def parse_upload(kind: str, digest: str, _upload: Upload, seed: int = 0):
     try:
         if kind == "item_sets":
             return _read_item_sets(_upload, seed), None
+        if kind == "playlists" and len(_upload.names) == 2:
+            return _read_tagged_playlists(_upload, seed), None
         if kind == "vectors" and len(_upload.names) > 1:
             (vb, vn), (mb, mn) = _split_projector_pair(_upload)
             return io.read_vectors(vb, vn, metadata=mb, metadata_filename=mn, seed=seed), None
         if len(_upload.names) > 1:
             raise io.DataError(
-                f"Got {len(_upload.names)} files; only vectors (an Embedding Projector pair) and "
-                "item sets (vectors + sets) take two. Upload one file for this kind of data."
+                f"Got {len(_upload.names)} files; only vectors (an Embedding Projector pair), item sets "
+                "(vectors + sets) and playlists (playlists + tags) take two. Upload one file for this kind of data."
             )
         reader = getattr(io, READERS[kind])
         return reader(_upload.blobs[0], _upload.names[0], seed=seed), None

@@ -44,6 +44,24 @@ def grey_image(step: int = 2) -> np.ndarray:
     return (img @ [0.299, 0.587, 0.114])[::step, ::step]
 
 
+def source_key(source: str) -> str:
+    from app.services import data as data_service
+
+    up = data_service.current_upload()
+    return f"{source}:{up.digest}" if source == "upload" and up is not None else source
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def standardized(key: str, _X=None) -> np.ndarray:
+    return linear.standardize(_X)
+
+
+def k_grid(limit: int) -> tuple:
+    """Up to seven dimensions between 2 and the data's rank limit, roughly doubling."""
+    grid = sorted({k for k in (2, 4, 8, 16, 32, 64, 128, 256) if k < limit} | {limit})
+    return tuple(grid[-7:]) if len(grid) > 7 else tuple(grid)
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def pca_vs_jl(key: str, ks: tuple, seed: int, _X=None) -> pd.DataFrame:
     return linear.pca_vs_jl(_X, list(ks), random_state=seed)

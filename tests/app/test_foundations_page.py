@@ -64,3 +64,21 @@ def test_nonlinear_autoencoders_train_from_the_button():
     assert spec["data"][0]["type"] == "heatmap"
     caption = [c.value for c in at.caption if "denoising: MSE" in c.value][0]
     assert "plain: MSE" in caption
+
+
+def test_an_upload_feeds_pca_vs_jl_jl_and_svd():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((150, 3)) @ rng.standard_normal((3, 40)) + 0.05 * rng.standard_normal((150, 40))
+    csv = "\n".join(",".join(f"{v:.5f}" for v in row) for row in X).encode()
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value(("lowrank.csv", csv, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.sidebar.selectbox(key="found.dataset").value == "upload"
+    at.radio(key="found.jl_data").set_value("the sidebar data set (standardised)").run()
+    at.radio(key="found.svd_data").set_value("the sidebar data set").run()
+    assert not at.exception and not at.error
+    # a rank-3 matrix: three layers carry almost all of its energy
+    spec = _by_key(at, "found.chart.svd_energy")
+    assert '"80% at k=' in spec and ("k=2" in spec or "k=3" in spec or "k=1" in spec)

@@ -72,3 +72,14 @@ def test_uploaded_playlists_train():
     at.sidebar.file_uploader[0].set_value(("pl.txt", rows.encode(), "text/plain")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert metric(at, "songs") == "40"
+
+
+def test_uploaded_playlists_with_a_tag_file():
+    rows = "\n".join(" ".join(f"s{(i + j * 3) % 40}" for j in range(6)) for i in range(120))
+    tags = "\n".join(f"s{k}\t{'low' if k < 20 else 'high'}" for k in range(40)) + "\nghost\tnone\n"
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value([("pl.txt", rows.encode(), "text/plain"),
+                                           ("tags.tsv", tags.encode(), "text/plain")]).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("40 of 40 songs have tags; 1 tagged song never appears" in i.value for i in at.sidebar.info)
+    assert at.multiselect(key="pl.new_tags").options == ["high", "low"]

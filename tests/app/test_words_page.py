@@ -18,6 +18,9 @@ def test_knobs_refit_and_change_the_spectrum():
     at.sidebar.select_slider(key="words.shift").set_value(5).run()
     at.sidebar.slider(key="words.dims").set_value(50).run()
     assert not at.exception and chart_specs(at) != before
+    weighted_before = chart_specs(at)
+    at.sidebar.checkbox(key="words.weighted").check().run()
+    assert chart_specs(at) != weighted_before
     at.sidebar.radio(key="words.context").set_value("document").run()
     assert not at.exception and not at.error
 

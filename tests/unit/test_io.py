@@ -321,3 +321,13 @@ def test_describe_every_kind():
     assert describe(read_playlists(b"a b c\n")).summary["transitions"] == 2
     assert describe(read_table(b"a,b\nx,1\n", "t.csv")).summary["rows"] == 1
     assert describe(read_documents(b"a b\n")).summary["words"] == 2
+
+
+def test_song_tags():
+    from embedcore.io import read_song_tags
+
+    tags = read_song_tags("s1\trock, indie\r\ns2 jazz;blues\n\ns1\tpop\n".encode())
+    assert tags == {"s1": ["rock", "indie", "pop"], "s2": ["jazz", "blues"]}
+    assert "line 2: song 's2' has no tags" in err(read_song_tags, b"s1\trock\ns2\n", "tags.tsv")
+    assert "is empty" in err(read_song_tags, b"", "tags.tsv")
+    assert "byte 0xff" in err(read_song_tags, b"s1\t\xff\n", "tags.tsv")
