@@ -738,7 +738,7 @@ def read_song_tags(source: Any, filename: str | None = None) -> dict[str, list[s
 
     Examples
     --------
-    >>> read_song_tags(b"s1\trock,indie\ns2 jazz\n")
+    >>> read_song_tags(b"s1\\trock,indie\\ns2 jazz\\n")
     {'s1': ['rock', 'indie'], 's2': ['jazz']}
     """
     data, name = _source_bytes(source, filename)

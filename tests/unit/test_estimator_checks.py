@@ -1,6 +1,7 @@
 """scikit-learn's generic estimator checks for the estimators whose input is not a numeric table.
 
-EMDEVectorizer passes every check. LabelEmbedding takes a 0/1 label-indicator
+EMDEVectorizer declares string input (lists of item names), for which scikit-learn
+skips its generic checks; its behaviour is tested in test_emde.py. LabelEmbedding takes a 0/1 label-indicator
 matrix, LME takes playlists (sequences of song ids) and PMIWordVectors takes
 documents: the checks feed them numeric feature matrices instead, so the checks
 below cannot apply. Each is named with its reason; a check that starts passing
