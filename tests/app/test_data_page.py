@@ -61,3 +61,13 @@ def test_upload_text_is_not_rendered_as_markup():
     upload(at, "evil.csv", b"a,b\n1,2\n3,<b>x</b>\n4,5\n5,6\n6,7\n7,8\n", "text/csv")
     msg = at.error[0].value
     assert "<b>" not in msg and "\\<b\\>" in msg
+
+
+def test_every_bundled_data_set_is_described():
+    from embedcore.datasets import DATASETS
+
+    at = open_page("app_pages/data.py")
+    for ds in DATASETS:
+        at.selectbox(key="data.bundled").set_value(ds).run()
+        assert not at.exception and not at.error, ds
+        assert at.metric, ds
