@@ -135,6 +135,17 @@ class LME(BaseEstimator):
         more dimensions for 30% of ``max_iter`` (room to untangle), then
         projects onto the top principal plane and continues there: a 2-D map
         trained from random points often stays folded in a poorer optimum.
+    z_approx : int or None, default=None
+        None computes every Z(s') exactly: S x S work per step. An int m
+        approximates it for large song sets with S x (3m + successors) work:
+        the m songs nearest to the exit point v_s' and the songs actually
+        played after s' are summed exactly (they carry almost all of Z, since
+        the kernel decays as exp(-d^2)), and the rest is estimated from m
+        random landmark songs scaled to their number. Choose m well above the
+        effective number of next songs, exp(-log-likelihood per transition). Neighbours and
+        landmarks are redrawn every 20 accepted steps (the objective is then
+        re-scored, so the step rule compares like with like).
+        ``log_likelihood`` always reports the exact value.
     random_state : int, RandomState or None
 
     Attributes
@@ -152,7 +163,8 @@ class LME(BaseEstimator):
 
     def __init__(self, *, n_components: int = 2, model: str = "single", reg: float = 0.001, max_iter: int = 300,
                  tol: float = 1e-5, learning_rate: float = 0.5, exclude_self: bool = False,
-                 tag_weight: float = 0.01, init: str = "lift", random_state=None):
+                 tag_weight: float = 0.01, init: str = "lift", z_approx: int | None = None,
+                 random_state=None):
         self.n_components = n_components
         self.model = model
         self.reg = reg
@@ -162,6 +174,7 @@ class LME(BaseEstimator):
         self.exclude_self = exclude_self
         self.tag_weight = tag_weight
         self.init = init
+        self.z_approx = z_approx
         self.random_state = random_state
 
     # ------------------------------------------------------------------ objective
@@ -195,6 +208,11 @@ class LME(BaseEstimator):
         ET = (E.T @ wv).astype(np.float64)  # q = P^T n and P^T (n V) in one product
         q, PtnV = ET[:, 0], ET[:, 1:]
         gU = -2.0 * (m_in[:, None] * U - C.T @ V) + 2.0 * (q[:, None] * U - PtnV)
+        return self._finish_objective(U, V, ll, gU, gV, n_total, Tm)
+
+    def _finish_objective(self, U, V, ll, gU, gV, n_total, Tm):
+        """Scale to per-transition values and add the penalty and the tag prior."""
+        A = None
         obj = ll / n_total
         gU /= n_total
         gV /= n_total
@@ -217,6 +235,66 @@ class LME(BaseEstimator):
             gU -= 2 * wt * dU
             gV -= 2 * wt * dV
         return obj, ll / n_total, gU, gV, A
+
+    def _objective_approx(self, U, V, C, n_out, n_total, Tm, X, L):
+        """The objective with Z from a near field X (sparse pattern, summed exactly) and far landmarks L.
+
+        Z_a = sum_{j in X(a)} e_aj + r_a sum_{l in L minus X(a)} e_al, r_a = (S - |X(a)|) / |L minus X(a)|;
+        the weights kappa (1 on X, r_a on the landmarks) replace 1 in the exact gradient.
+        """
+        S = len(U)
+        rows = np.repeat(np.arange(S), np.diff(X.indptr))
+        cols = X.indices
+        d_near = ((U[cols] - V[rows]) ** 2).sum(axis=1)
+        dense = np.float32 if S >= 1000 else np.float64  # the (S, m) block is the bulk of the work
+        D_far = _sq_dists(V.astype(dense), U[L].astype(dense))
+        pos = np.full(S, -1)
+        pos[L] = np.arange(len(L))
+        hit = pos[cols] >= 0
+        in_near = np.zeros((S, len(L)), dtype=bool)  # landmarks already summed exactly
+        in_near[rows[hit], pos[cols[hit]]] = True
+        D_far[in_near] = np.inf
+        if self.exclude_self:
+            d_near = np.where(rows == cols, np.inf, d_near)
+            D_far[L, np.arange(len(L))] = np.inf
+        far_count = np.maximum((~in_near).sum(axis=1), 1)
+        r = np.maximum(S - np.diff(X.indptr), 0) / far_count
+        shift = np.minimum(D_far.min(axis=1), np.inf)
+        nonempty = np.flatnonzero(np.diff(X.indptr))
+        shift[nonempty] = np.minimum(shift[nonempty], np.minimum.reduceat(d_near, X.indptr[nonempty]))
+        shift = np.where(np.isfinite(shift), shift, 0.0)
+        E_near = sp.csr_array((np.exp(-(d_near - shift[rows])), cols, X.indptr), shape=(S, S))
+        D_far -= shift[:, None].astype(dense)
+        np.negative(D_far, out=D_far)
+        E_far = np.exp(D_far, out=D_far)
+        E_far *= r[:, None].astype(dense)
+        Z = np.asarray(E_near.sum(axis=1)).ravel() + E_far.sum(axis=1, dtype=np.float64)
+        Cc = C.tocoo()
+        d_obs = ((U[Cc.col] - V[Cc.row]) ** 2).sum(axis=1)
+        ll = float(-(Cc.data * d_obs).sum() - (n_out * (-shift + np.log(Z))).sum())
+        w = n_out / Z
+        gV = 2.0 * (C @ U - w[:, None] * (E_near @ U + (E_far @ U[L].astype(dense)).astype(np.float64)))
+        m_in = np.asarray(C.sum(axis=0)).ravel()
+        gU = -2.0 * (m_in[:, None] * U - C.T @ V)
+        wv = w[:, None] * V
+        gU += 2.0 * ((E_near.T @ w)[:, None] * U - E_near.T @ wv)
+        far = (E_far.T @ np.column_stack([w, wv]).astype(dense)).astype(np.float64)
+        gU[L] += 2.0 * (far[:, :1] * U[L] - far[:, 1:])
+        return self._finish_objective(U, V, ll, gU, gV, n_total, Tm)
+
+    def _near_field(self, U, V, C, rng):
+        """Songs summed exactly for each exit point: its z_approx nearest entry points and its successors."""
+        from sklearn.neighbors import NearestNeighbors
+
+        S, m = len(U), int(self.z_approx)
+        k = min(m, S)
+        nn = NearestNeighbors(n_neighbors=k).fit(U).kneighbors(V, return_distance=False)
+        near = sp.csr_array((np.ones(S * k), nn.ravel(), np.arange(0, S * k + 1, k)), shape=(S, S))
+        X = sp.csr_array(near + (C > 0).astype(np.float64))
+        X.data[:] = 1.0
+        X.sort_indices()
+        L = np.sort(rng.choice(S, size=min(m, S), replace=False))
+        return X, L
 
     # ------------------------------------------------------------------ fitting
 
@@ -262,6 +340,8 @@ class LME(BaseEstimator):
             A = 0.1 * rng.standard_normal((len(self.tags_), k))
         else:
             self.tags_ = None
+        if self.z_approx is not None and (not isinstance(self.z_approx, Integral) or self.z_approx < 1):
+            raise ValueError(f"z_approx must be None or a positive integer, got {self.z_approx!r}.")
         if self.init not in ("lift", "random"):
             raise ValueError(f"init must be 'lift' or 'random', got {self.init!r}.")
         budget, curve, it_done = self.max_iter, [], 0
@@ -289,7 +369,7 @@ class LME(BaseEstimator):
 
             Uh, Vh, Ah, curve, it_done, stopped = self._ascend(Uh, Vh, Ah, C, n_out, n_total, Tm,
                                                                int(budget * self._LIFT_SHARE),
-                                                               lifted_callback, [], 0)
+                                                               lifted_callback, [], 0, rng)
             U, V, A = project(Uh, Vh, Ah)
             budget -= it_done
             if stopped:
@@ -299,16 +379,25 @@ class LME(BaseEstimator):
                                                       None if callback is None else
                                                       (lambda U_, V_, A_, it, ll, cv: (self._set_state(U_, V_, A_, cv),
                                                                                        callback(self, it, ll))[1]),
-                                                      curve, it_done)
+                                                      curve, it_done, rng)
         self._set_state(U, V, A, curve)
         self.n_iter_ = it_done
         self.fit_seconds_ = time.perf_counter() - t0
         return self
 
-    def _ascend(self, U, V, A, C, n_out, n_total, Tm, max_iter, callback, curve, it0):
+    def _ascend(self, U, V, A, C, n_out, n_total, Tm, max_iter, callback, curve, it0, rng=None):
         """Gradient ascent with a self-tuning step: x1.2 after a better step, /2 (and undo) after a worse one."""
+        approx = self.z_approx is not None and 3 * self.z_approx < len(U)
+        field = [self._near_field(U, V, C, rng) if approx else None]
+
+        def objective(U, V):
+            if approx:
+                return self._objective_approx(U, V, C, n_out, n_total, Tm, *field[0])
+            return self._objective(U, V, C, n_out, n_total, Tm)
+
         lr = float(self.learning_rate)
-        obj, ll, gU, gV, A = self._objective(U, V, C, n_out, n_total, Tm, A)
+        obj, ll, gU, gV, A = objective(U, V)
+        accepted = 0
         curve = list(curve) + [ll]
         stalls, it, stopped = 0, it0, False
         for it in range(it0 + 1, it0 + max_iter + 1):
@@ -317,12 +406,16 @@ class LME(BaseEstimator):
                 V_new = U_new
             else:
                 U_new, V_new = U + lr * gU, V + lr * gV
-            obj_new, ll_new, gU_n, gV_n, A_n = self._objective(U_new, V_new, C, n_out, n_total, Tm, A)
+            obj_new, ll_new, gU_n, gV_n, A_n = objective(U_new, V_new)
             if obj_new >= obj:
                 gain = obj_new - obj
                 U, V, A, obj, ll, gU, gV = U_new, V_new, A_n, obj_new, ll_new, gU_n, gV_n
                 lr *= 1.2
                 curve.append(ll)
+                accepted += 1
+                if approx and accepted % 20 == 0:  # follow the points; re-score so steps compare like with like
+                    field[0] = self._near_field(U, V, C, rng)
+                    obj, ll, gU, gV, A = objective(U, V)
                 stalls = stalls + 1 if gain < self.tol else 0
                 if callback is not None and callback(U, V, A, it, ll, curve):
                     stopped = True

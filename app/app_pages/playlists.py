@@ -39,6 +39,12 @@ reg_exp = sb.slider("log10(regularisation λ)", -5.0, 0.0, -3.0, 0.5, key="pl.re
                     help="Pulls every point towards the centre; protects rarely played songs from drifting.")
 iters = sb.slider("Iterations (at most)", 50, 3000, 600, 50, key="pl.iters")
 test_size = sb.slider("Held-out share of playlists", 0.1, 0.5, 0.2, 0.05, key="pl.test")
+z_mode = sb.radio("Partition function Z", ["exact", "approximate"], key="pl.z_mode", horizontal=True,
+                  help="exact: every song in every Z (S x S work per step). approximate: the m songs nearest to "
+                  "each exit point and its observed successors exactly, the rest from m random landmarks; for song "
+                  "sets too large for S x S memory.")
+z_m = sb.slider("m (near songs and landmarks)", 10, 1000, 50, 10, key="pl.z_m", disabled=z_mode == "exact",
+                help="Used when 3m is below the number of songs; otherwise Z is computed exactly.")
 reg = float(10**reg_exp)
 
 with st.expander("What the controls change, and how the picture can mislead"):
@@ -49,6 +55,9 @@ with st.expander("What the controls change, and how the picture can mislead"):
 * **Dimensions.** More room fits better; the map then shows only two of them.
 * **λ** shrinks the map; songs with few plays stay near the centre.
 * **Held-out share** sets how many playlists are kept aside to score the model honestly.
+* **Approximate Z** trades exactness for memory: with m near songs and m landmarks per step
+  instead of all S, it is close to exact when m is well above the effective number of next
+  songs (e to the minus log-likelihood); the reported likelihoods are always exact.
 * *Misleading pictures.* The map is defined up to rotation, reflection and shift, and its
   scale only means something through the probabilities (a distance of 1 is a factor e). Songs
   near the centre may be there for lack of data, not because they are "average". A good
@@ -66,7 +75,8 @@ if not any(len(p) >= 2 for p in train_pl):
 n_songs = len({s for p in playlists for s in p})
 tags = getattr(pdata, "tags", None)
 truth = getattr(pdata, "truth", None)
-params = dict(model=model_kind, n_components=dim, reg=reg, max_iter=iters, random_state=seed)
+params = dict(model=model_kind, n_components=dim, reg=reg, max_iter=iters, random_state=seed,
+              z_approx=None if z_mode == "exact" else z_m)
 key = svc.model_key(data_key + f":{test_size}", params)
 
 cols = st.columns(5)

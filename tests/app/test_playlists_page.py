@@ -83,3 +83,12 @@ def test_uploaded_playlists_with_a_tag_file():
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert any("40 of 40 songs have tags; 1 tagged song never appears" in i.value for i in at.sidebar.info)
     assert at.multiselect(key="pl.new_tags").options == ["high", "low"]
+
+
+def test_approximate_partition_function_from_the_sidebar():
+    at = open_page(PAGE)
+    exact = float(metric(at, "held-out log-likelihood"))
+    at.sidebar.radio(key="pl.z_mode").set_value("approximate").run()
+    assert not at.exception and not at.error
+    approx = float(metric(at, "held-out log-likelihood"))
+    assert approx != exact and abs(approx - exact) < 0.2

@@ -183,3 +183,35 @@ def test_random_walks_on_a_shipped_graph():
     walks = random_walk_playlists(g, 200, 6, random_state=0)
     assert len(walks) == 200 and all(len(w) == 6 for w in walks)
     assert all(g.has_edge(a, b) for w in walks for a, b in zip(w, w[1:]))
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+def test_approximate_partition_gradient_matches_finite_differences(exclude_self):
+    playlists, _ = make_planted_playlists(40, 100, 6, model="dual", random_state=0)
+    m = LME(model="dual", reg=0.05, exclude_self=exclude_self, z_approx=5)
+    C, n_out, n, U, V = _objective_parts(m, playlists)
+    X, L = m._near_field(U, V, C, np.random.RandomState(0))
+    _, _, gU, gV, _ = m._objective_approx(U, V, C, n_out, n, None, X, L)
+    eps = 1e-6
+    for which, grad in (("U", gU), ("V", gV)):
+        for i, j in [(0, 0), (4, 1), (17, 0)]:
+            P, M = (U if which == "U" else V).copy(), (U if which == "U" else V).copy()
+            P[i, j] += eps
+            M[i, j] -= eps
+
+            def f(Z):
+                args = (Z, V) if which == "U" else (U, Z)
+                return m._objective_approx(*args, C, n_out, n, None, X, L)[0]
+
+            assert (f(P) - f(M)) / (2 * eps) == pytest.approx(grad[i, j], abs=1e-7)
+
+
+def test_approximate_partition_function_stays_close_to_exact():
+    playlists, truth = make_planted_playlists(600, 4000, 8, random_state=8)
+    train, test = split_playlists(playlists, 0.2, random_state=0)
+    exact = LME(max_iter=400, random_state=0).fit(train)
+    approx = LME(max_iter=400, z_approx=150, random_state=0).fit(train)
+    assert approx.log_likelihood(test) > exact.log_likelihood(test) - 0.1
+    assert approx.log_likelihood(test) > baseline_log_likelihoods(train, test)["bigram (Witten-Bell)"]
+    with pytest.raises(ValueError, match="z_approx must be None or a positive integer"):
+        LME(z_approx=0).fit(train)
