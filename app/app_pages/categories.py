@@ -163,11 +163,24 @@ tabs = st.tabs(["Affinity and Laplacian", "Spectrum", "Eigenvectors", "γ sweep"
 short = [lab if len(lab) <= 14 else lab[:13] + "…" for lab in labels]
 
 with tabs[0]:
+    order_by = st.radio("Order the categories", ["as given", "by the Fiedler vector"],
+                        index=1, key="cat.order", horizontal=True,
+                        help="Sorting by the second eigenvector puts alike categories next to each other, so the "
+                        "graph's blocks show up along the diagonal.")
+    if order_by == "as given":
+        order = np.arange(len(labels))
+    else:
+        order = np.argsort(vecs[:, 1] / np.sqrt(np.asarray(A.sum(axis=1)).ravel()), kind="stable")
+    names_o = [short[i] for i in order]
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts.heatmap(A, x=short, y=short, title="Affinity A", colorscale="Blues", height=480),
-                    key="cat.chart.affinity")
-    c2.plotly_chart(charts.heatmap(L, x=short, y=short, title="Normalised Laplacian L", colorscale="RdBu",
-                                   zmid=0, height=480), key="cat.chart.laplacian")
+    c1.plotly_chart(charts.heatmap(A[np.ix_(order, order)], x=names_o, y=names_o, title="Affinity A",
+                                   colorscale="Blues", height=480), key="cat.chart.affinity")
+    off = np.abs(L - np.diag(np.diag(L))).max()
+    c2.plotly_chart(charts.heatmap(L[np.ix_(order, order)], x=names_o, y=names_o, title="Normalised Laplacian L",
+                                   colorscale="RdBu", zmid=0, zmax=float(off) if off > 0 else None, height=480),
+                    key="cat.chart.laplacian")
+    st.caption("The Laplacian's colour scale spans its off-diagonal entries (the diagonal is 1 and saturates), "
+               "so the negative similarities between categories stay visible.")
     if counts is not None:
         st.caption(f"Learned from {int(counts.sum()):,} rows; the rarest value has {int(counts.min())} rows, "
                    f"the most common {int(counts.max())}.")

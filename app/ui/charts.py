@@ -99,9 +99,11 @@ def item_scatter(
     return _layout(fig, title, height)
 
 
-def heatmap(z, *, x=None, y=None, title=None, colorscale="Blues", height=360, zmid=None,
+def heatmap(z, *, x=None, y=None, title=None, colorscale="Blues", height=360, zmid=None, zmax=None,
             x_title="", y_title="", hover="%{z:.3g}") -> go.Figure:
-    fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, zmid=zmid,
+    """A labelled heatmap; ``zmax`` (with ``zmid=0``) clips the colour range symmetrically."""
+    limits = {} if zmax is None else {"zmin": -zmax, "zmax": zmax}
+    fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, zmid=zmid, **limits,
                                hovertemplate=f"{x_title} %{{x}}<br>{y_title} %{{y}}<br>{hover}<extra></extra>"))
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, autorange="reversed")

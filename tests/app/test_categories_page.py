@@ -77,3 +77,10 @@ def test_uploaded_table_is_encoded():
     at.sidebar.file_uploader[0].set_value(("t.csv", ("grp,val\n" + rows).encode(), "text/csv")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert metric(at, "categories") == "8"
+
+
+def test_heatmap_order_control():
+    at = open_page(PAGE)
+    before = chart_specs(at)
+    at.radio(key="cat.order").set_value("as given").run()
+    assert not at.exception and chart_specs(at) != before
