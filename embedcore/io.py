@@ -80,6 +80,9 @@ class VectorData(_Parsed):
     X: np.ndarray
     meta: pd.DataFrame | None = None
     columns: list[str] = field(default_factory=list)
+    #: 0-based position in the file's data rows of every kept row (rows with missing
+    #: values are dropped), so a second file of per-row metadata can be aligned.
+    source_rows: np.ndarray | None = None
 
 
 @dataclass
@@ -509,6 +512,7 @@ def _read_npy(data: bytes, name: str, on_invalid: str) -> VectorData:
     result = VectorData(name, X=X, meta=None, columns=[f"x{i}" for i in range(X.shape[1])])
     keep = _drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
     result.X = X[keep]
+    result.source_rows = np.flatnonzero(keep)
     if len(result.X) == 0:
         raise DataError(f"{name}: no row is left after dropping rows with missing values.")
     return result
@@ -562,6 +566,7 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
         )
     X = frame[numeric].to_numpy(dtype=np.float64)
     keep = _drop_invalid_rows(X, line_no, name, on_invalid, result)
+    result.source_rows = np.flatnonzero(keep)
     X = X[keep] if not keep.all() else X
     if len(X) == 0:
         raise DataError(f"{name}: every row has a missing value, so no vector is left.")
@@ -597,15 +602,16 @@ def _attach_projector_metadata(result: VectorData, metadata: Any, metadata_filen
     else:
         # The projector's single-column metadata has no header line.
         meta = pd.DataFrame({"label": lines})
-    if len(meta) != len(result.X) + sum(v for k, v in result.dropped.items() if k.startswith("rows with")):
+    n_rows = len(result.X) + sum(v for k, v in result.dropped.items() if k.startswith("rows with"))
+    if len(meta) != n_rows:
         raise DataError(
-            f"{result.name} has {len(result.X)} vectors but {mname} has {len(meta)} metadata rows. "
+            f"{result.name} has {n_rows} vectors but {mname} has {len(meta)} metadata rows. "
             "The two files must have one line per vector, in the same order (plus a header "
             "line in the metadata when it has several columns)."
         )
-    result.meta = meta.reset_index(drop=True) if result.meta is None else pd.concat(
-        [result.meta, meta], axis=1
-    )
+    # keep the metadata of the vectors that were kept, and only those
+    meta = meta.iloc[result.source_rows].reset_index(drop=True)
+    result.meta = meta if result.meta is None else pd.concat([result.meta, meta], axis=1)
 
 
 # --------------------------------------------------------------------------- sets and playlists

@@ -331,3 +331,9 @@ def test_song_tags():
     assert "line 2: song 's2' has no tags" in err(read_song_tags, b"s1\trock\ns2\n", "tags.tsv")
     assert "is empty" in err(read_song_tags, b"", "tags.tsv")
     assert "byte 0xff" in err(read_song_tags, b"s1\t\xff\n", "tags.tsv")
+
+
+def test_projector_metadata_stays_aligned_when_vector_rows_are_dropped():
+    v = read_vectors(b"1\t2\nnan\t4\n5\t6\n", "vectors.tsv", metadata=b"a\nb\nc\n", metadata_filename="metadata.tsv")
+    assert v.X.tolist() == [[1, 2], [5, 6]]
+    assert list(v.meta["label"]) == ["a", "c"]
