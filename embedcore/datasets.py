@@ -262,11 +262,6 @@ def load_gapminder(seed: int = 0) -> TableData:
     return TableData("gapminder", frame=frame)
 
 
-def load_table_file(filename: str) -> TableData:
-    """A table from ``data/``."""
-    return read_table(DATA_DIR / filename)
-
-
 @dataclass
 class CategoryGraph:
     """A precomputed category graph: an affinity (``kind="affinity"``) or distances (``"distance"``)."""

@@ -179,7 +179,7 @@ class LME(BaseEstimator):
 
     # ------------------------------------------------------------------ objective
 
-    def _objective(self, U, V, C, n_out, n_total, Tm=None, A=None):
+    def _objective(self, U, V, C, n_out, n_total, Tm=None):
         """Average log-likelihood per transition minus penalties, and its gradients.
 
         With E[a, s] = exp(-||u_s - v_a||^2 - m_a) and Z_a = sum_s E[a, s]

@@ -230,7 +230,6 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         self.vocabulary_ = {w: i for i, w in enumerate(index)}
         self.words_ = index
         self.counts_ = counts
-        self._docs_df = None
         self.fit_seconds_ = time.perf_counter() - t0
         return self
 

@@ -87,8 +87,7 @@ else:
     if n_levels < 3:
         st.error(f"'{md_escape(column)}' has {n_levels} distinct value(s); a graph needs at least 3 to say anything.")
         st.stop()
-    upload = data_service.current_upload()
-    data_key = f"{source}:{upload.digest if source == 'upload' and upload else ''}"
+    data_key = data_service.source_key(source)
     try:
         labels, base, counts = svc.distances(data_key, column, target, kernel,
                                              None if transform == "none" else transform, _frame=clean)
@@ -195,7 +194,7 @@ with tabs[1]:
                       annotation_text=f"largest gap: keep {k_gap}")
     fig.update_xaxes(title="index (ascending)", dtick=1 if len(labels) <= 20 else None)
     fig.update_yaxes(title="eigenvalue of L", range=[-0.05, max(2.0, vals.max() + 0.05) if len(vals) < 8 else vals.max() + 0.1])
-    st.plotly_chart(charts._layout(fig, "The spectrum: kept eigenvalues in orange", 380), key="cat.chart.spectrum")
+    st.plotly_chart(charts.layout(fig, "The spectrum: kept eigenvalues in orange", 380), key="cat.chart.spectrum")
     st.dataframe(pd.DataFrame({"index": idx, "eigenvalue": vals.round(6), "kept": [i in kept for i in range(len(vals))]}),
                  hide_index=True, height=220, key="cat.eigen_table")
 
@@ -206,13 +205,13 @@ with tabs[2]:
         fig.add_trace(go.Bar(x=short, y=vecs[:, col], name=f"u{col + 1} (λ={vals[col]:.3f})",
                              marker_color=charts.PALETTE[j]))
     fig.update_layout(barmode="group")
-    st.plotly_chart(charts._layout(fig, "Kept eigenvectors, one bar per category", 380), key="cat.chart.vectors")
+    st.plotly_chart(charts.layout(fig, "Kept eigenvectors, one bar per category", 380), key="cat.chart.vectors")
     xy = codes[:, :2] if codes.shape[1] >= 2 else np.column_stack([codes[:, 0], np.zeros(len(labels))])
     fig = go.Figure(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", text=[html_escape(s) for s in short],
                                textposition="top center", marker=dict(size=10, color=charts.PALETTE[0])))
     fig.update_xaxes(title=f"u{kept[0] + 1}")
     fig.update_yaxes(title=f"u{kept[1] + 1}" if len(kept) > 1 else "")
-    st.plotly_chart(charts._layout(fig, "Categories placed by their code (first two kept eigenvectors)", 460),
+    st.plotly_chart(charts.layout(fig, "Categories placed by their code (first two kept eigenvectors)", 460),
                     key="cat.chart.codes")
 
 with tabs[3]:
@@ -230,7 +229,7 @@ with tabs[3]:
                                      line=dict(width=3 if f == 1.0 else 1.5, color=charts.PALETTE[j])))
         fig.update_xaxes(title="index", dtick=1 if len(labels) <= 20 else None)
         fig.update_yaxes(title="eigenvalue")
-        st.plotly_chart(charts._layout(fig, "Spectra for γ a hundredth to a hundred times the current one", 420),
+        st.plotly_chart(charts.layout(fig, "Spectra for γ a hundredth to a hundred times the current one", 420),
                         key="cat.chart.sweep")
         st.caption("Small γ: one zero, the rest bunched near n/(n-1). Large γ: the spectrum flattens near 1 (and "
                    "the graph may split). The useful γ shows a few small eigenvalues, then a gap.")
@@ -262,7 +261,7 @@ with tabs[4]:
                 fig.add_trace(go.Bar(x=sub["model"], y=sub["r2"], error_y=dict(type="data", array=sub["r2_std"]),
                                      name=enc, marker_color=charts.PALETTE[j]))
             fig.update_yaxes(title="R²")
-            st.plotly_chart(charts._layout(fig, "Cross-validated R² by model and encoding", 380), key="cat.chart.bench")
+            st.plotly_chart(charts.layout(fig, "Cross-validated R² by model and encoding", 380), key="cat.chart.bench")
 
 with tabs[5]:
     n_clusters = st.slider("Clusters", 2, max(2, min(10, len(labels) - 1)), 2, key="cat.clusters")
@@ -270,14 +269,14 @@ with tabs[5]:
     c1, c2 = st.columns(2)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=sweep["category"], y=sweep["fiedler"], name="Fiedler value", marker_color=charts.PALETTE[0]))
-    c1.plotly_chart(charts._layout(fig, "Categories ordered by the Fiedler vector", 380), key="cat.chart.fiedler")
+    c1.plotly_chart(charts.layout(fig, "Categories ordered by the Fiedler vector", 380), key="cat.chart.fiedler")
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=sweep["category"][:-1], y=sweep["conductance"][:-1], mode="lines+markers",
                              name="conductance", line=dict(color=charts.PALETTE[1])))
     fig.add_trace(go.Scatter(x=sweep["category"][:-1], y=sweep["cut"][:-1], mode="lines+markers", name="cut weight",
                              yaxis="y2", line=dict(color=charts.PALETTE[0], dash="dot")))
     fig.update_layout(yaxis=dict(title="conductance"), yaxis2=dict(title="cut", overlaying="y", side="right"))
-    c2.plotly_chart(charts._layout(fig, "Sweep cut: everything up to a category on one side", 380), key="cat.chart.cut")
+    c2.plotly_chart(charts.layout(fig, "Sweep cut: everything up to a category on one side", 380), key="cat.chart.cut")
     best = int(np.nanargmin(sweep["conductance"].to_numpy()[:-1]))
     st.caption(f"Lowest conductance {sweep['conductance'].iloc[best]:.3f} cutting after '{md_escape(sweep['category'].iloc[best])}'.")
     table = pd.DataFrame({"category": labels, "cluster": clusters})

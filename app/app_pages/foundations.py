@@ -58,7 +58,7 @@ with tabs[0]:
                                            name=f"PC{i + 1} (greedy)", marker=dict(color=color, size=7, symbol="diamond")))
     fig.update_layout(scene=dict(aspectmode="data", xaxis_title="x", yaxis_title="y", zaxis_title="z"))
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts._layout(fig, "The cloud with the first two components, eigen and greedy", 480),
+    left.plotly_chart(charts.layout(fig, "The cloud with the first two components, eigen and greedy", 480),
                       key="found.chart.pca")
     share = var_e / var_e.sum()
     right.plotly_chart(charts.bars(["PC1", "PC2", "PC3"], share, title="Explained variance ratio", y_title="share",
@@ -79,7 +79,7 @@ with tabs[1]:
     which = st.radio("Data", ["the sidebar data set (standardised)", "news TF-IDF (300 documents)"],
                      key="found.pvj_data", horizontal=True)
     if which.startswith("the sidebar"):
-        Xv, key = svc.standardized(svc.source_key(source), _X=vdata.X), svc.source_key(source)
+        Xv, key = svc.standardized(data_service.source_key(source), _X=vdata.X), data_service.source_key(source)
     else:
         Xv, key = svc.corpus_counts()[1], "tfidf"
     ks = svc.k_grid(min(Xv.shape))
@@ -106,7 +106,7 @@ with tabs[2]:
     if jl_which.startswith("news"):
         Xt, jl_key = svc.corpus_counts()[1], "tfidf"
     else:
-        jl_key = svc.source_key(source)
+        jl_key = data_service.source_key(source)
         Xt = svc.standardized(jl_key, _X=vdata.X)
         if len(Xt) > 3000:
             Xt = Xt[np.random.default_rng(seed).choice(len(Xt), 3000, replace=False)]
@@ -129,7 +129,7 @@ with tabs[2]:
     for x in (1 - eps, 1 + eps):
         fig.add_vline(x=x, line=dict(color=charts.PALETTE[1], dash="dash"))
     fig.update_xaxes(title="squared distance after / before")
-    left.plotly_chart(charts._layout(fig, f"Distortion of 4,000 random pairs at k={k}", 380), key="found.chart.jl_hist")
+    left.plotly_chart(charts.layout(fig, f"Distortion of 4,000 random pairs at k={k}", 380), key="found.chart.jl_hist")
     eps_grid = np.linspace(0.05, 0.95, 40)
     curve = pd.DataFrame({"eps": eps_grid, "k": [linear.jl_min_dim(len(Xt), e) for e in eps_grid]})
     fig = charts.lines(curve, "eps", {"k": "bound"}, title=f"The bound: dimensions needed for n = {len(Xt):,}", y_title="k",
@@ -151,7 +151,7 @@ with tabs[3]:
     svd_which = st.radio("Matrix", ["scikit-learn's sample photo", "the sidebar data set"], key="found.svd_data",
                          horizontal=True)
     img = svc.grey_image() if svd_which.startswith("scikit") else vdata.X
-    svd_key = "china" if svd_which.startswith("scikit") else svc.source_key(source)
+    svd_key = "china" if svd_which.startswith("scikit") else data_service.source_key(source)
     c_rank, c_center = st.columns([3, 1])
     rank = c_rank.slider("Rank k", 1, max(2, min(150, min(img.shape))), min(10, min(img.shape)), key="found.svd_k")
     center = c_center.checkbox("Centre the columns first", value=True, key="found.svd_center",
@@ -213,7 +213,7 @@ with tabs[4]:
         fig.update_yaxes(autorange="reversed", tickvals=[3.5, 11.5, 19.5, 27.5], ticktext=list(rows),
                          scaleanchor="x")
         fig.update_xaxes(showticklabels=False)
-        st.plotly_chart(charts._layout(fig, "Six digits: original, corrupted, and the two reconstructions", 360),
+        st.plotly_chart(charts.layout(fig, "Six digits: original, corrupted, and the two reconstructions", 360),
                         key="found.chart.ae_images")
         st.caption(" · ".join(f"{n}: MSE {e:.3f}" for n, e in errs.items()))
 

@@ -45,8 +45,7 @@ if source in svc.GENERATORS:
     vdata = svc.generated(source, n, noise, seed)
     data_key = f"{source}:{n}:{noise}:{seed}"
 else:
-    up = data_service.current_upload()
-    data_key = f"{source}:{up.digest if source == 'upload' and up else ''}"
+    data_key = data_service.source_key(source)
     if len(vdata.X) > 5000:
         rng = np.random.default_rng(seed)
         keep = np.sort(rng.choice(len(vdata.X), 5000, replace=False))
@@ -139,7 +138,7 @@ fig3.add_trace(go.Scatter3d(x=P3[[point], 0], y=P3[[point], 1], z=P3[[point], 2]
                             marker=dict(size=8, color="#000000", symbol="diamond")))
 fig3.update_layout(scene=dict(aspectmode="data"), showlegend=True)
 c1, c2 = st.columns(2)
-c1.plotly_chart(charts._layout(fig3, f"Input in 3-D{axis_note}, coloured by {md_escape(color_label)}", 480),
+c1.plotly_chart(charts.layout(fig3, f"Input in 3-D{axis_note}, coloured by {md_escape(color_label)}", 480),
                 key="man.chart.input")
 fig2 = go.Figure()
 fig2.add_trace(go.Scattergl(x=Y[:, 0], y=Y[:, 1], mode="markers", name="points", showlegend=False,
@@ -149,7 +148,7 @@ fig2.add_trace(go.Scatter(x=Y[nbrs, 0], y=Y[nbrs, 1], mode="markers", name="neig
                           marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="#e03131", width=2))))
 fig2.add_trace(go.Scatter(x=Y[[point], 0], y=Y[[point], 1], mode="markers", name=f"point {point}",
                           marker=dict(size=12, color="#000000", symbol="diamond")))
-c2.plotly_chart(charts._layout(fig2, f"LLE in 2-D (B={B}); click a point to inspect it", 480),
+c2.plotly_chart(charts.layout(fig2, f"LLE in 2-D (B={B}); click a point to inspect it", 480),
                 key="man.chart.embedding", on_select="rerun", selection_mode="points")
 
 tabs = st.tabs(["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"])
@@ -197,7 +196,7 @@ with tabs[1]:
         ann.text = t
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False)
-    st.plotly_chart(charts._layout(fig, "LLE for several B, each titled with its trustworthiness (k=10)", 620),
+    st.plotly_chart(charts.layout(fig, "LLE for several B, each titled with its trustworthiness (k=10)", 620),
                     key="man.chart.sweep")
     st.caption("The lecture's story: with 3 neighbours the roll tears, around 9-12 it unrolls, with 40 the "
                "neighbourhoods reach across layers and it folds. Trustworthiness drops at both ends.")
@@ -234,7 +233,7 @@ with tabs[2]:
             ann.text = t
         fig.update_xaxes(showticklabels=False)
         fig.update_yaxes(showticklabels=False)
-        st.plotly_chart(charts._layout(fig, None, 900), key="man.chart.compare")
+        st.plotly_chart(charts.layout(fig, None, 900), key="man.chart.compare")
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="man.compare_table")
 
 with tabs[3]:

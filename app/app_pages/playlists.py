@@ -66,8 +66,7 @@ with st.expander("What the controls change, and how the picture can mislead"):
     )
 
 playlists = pdata.playlists
-up = data_service.current_upload()
-data_key = f"{source}:{up.digest if source == 'upload' and up else ''}:{seed}"
+data_key = f"{data_service.source_key(source)}:{seed}"
 train_pl, test_pl = svc.split(data_key, test_size, seed, _playlists=playlists)
 if not any(len(p) >= 2 for p in train_pl):
     st.error("After the split no training playlist has two songs. Lower the held-out share or upload longer playlists.")
@@ -111,7 +110,7 @@ def draw_live(model, it, ll, final=False):
     fig = go.Figure(go.Scattergl(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=dict(size=6, color=charts.PALETTE[0]),
                                  hoverinfo="skip"))
     fig.update_yaxes(scaleanchor="x")
-    live_map.plotly_chart(charts._layout(fig, f"Training: iteration {it}, log-likelihood {ll:.4f}", 420),
+    live_map.plotly_chart(charts.layout(fig, f"Training: iteration {it}, log-likelihood {ll:.4f}", 420),
                           key=f"pl.chart.live.{it}")
     curve = pd.DataFrame({"step": np.arange(len(model.log_likelihood_curve_)), "ll": model.log_likelihood_curve_})
     live_curve.plotly_chart(charts.lines(curve, "step", {"ll": "training log-likelihood"}, height=260,
@@ -177,7 +176,7 @@ with tabs[0]:
                   for s, t, p in zip(table["song"][m], table["tags"][m], table["plays"][m])], hoverinfo="text"))
     fig.update_yaxes(scaleanchor="x")
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts._layout(fig, "The learned song map (size: plays; colour: first tag)", 520), key="pl.chart.map")
+    c1.plotly_chart(charts.layout(fig, "The learned song map (size: plays; colour: first tag)", 520), key="pl.chart.map")
     if truth is not None:
         aligned, true_xy, disparity = svc.aligned_to_truth(model, truth)
         fig = go.Figure()
@@ -190,7 +189,7 @@ with tabs[0]:
         fig.add_trace(go.Scattergl(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="learned (aligned)",
                                    marker=dict(size=6, color=charts.PALETTE[1])))
         fig.update_yaxes(scaleanchor="x")
-        c2.plotly_chart(charts._layout(fig, f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})",
+        c2.plotly_chart(charts.layout(fig, f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})",
                                        520), key="pl.chart.truth")
     else:
         curve = pd.DataFrame({"step": np.arange(len(model.log_likelihood_curve_)), "ll": model.log_likelihood_curve_})
@@ -216,7 +215,7 @@ with tabs[1]:
     fig.add_trace(go.Scatter(x=[table["x"][i]], y=[table["y"][i]], mode="markers", name=f"{html_escape(song)} (entry)",
                              marker=dict(size=14, symbol="diamond", color="#212529")))
     fig.update_yaxes(scaleanchor="x")
-    c1.plotly_chart(charts._layout(fig, f"Where playback goes after {html_escape(song)}", 500), key="pl.chart.next")
+    c1.plotly_chart(charts.layout(fig, f"Where playback goes after {html_escape(song)}", 500), key="pl.chart.next")
     top = proba.sort_values(ascending=False).head(15)
     c2.dataframe(pd.DataFrame({"next song": [str(s) for s in top.index], "probability": top.to_numpy().round(4)}),
                  hide_index=True, key="pl.next_table", height=460)
@@ -238,7 +237,7 @@ with tabs[2]:
                              line=dict(color=charts.PALETTE[1], width=2), marker=dict(size=9), name="playlist",
                              hovertext=[html_escape(s) for s in sampled], hoverinfo="text"))
     fig.update_yaxes(scaleanchor="x")
-    st.plotly_chart(charts._layout(fig, "A sampled playlist as a path on the map", 480), key="pl.chart.sample")
+    st.plotly_chart(charts.layout(fig, "A sampled playlist as a path on the map", 480), key="pl.chart.sample")
     st.caption(" → ".join(md_escape(s) for s in map(str, sampled)))
 
 with tabs[3]:
@@ -271,7 +270,7 @@ with tabs[4]:
             fig.add_trace(go.Scatter(x=[p[0]], y=[p[1]], mode="markers", name="new song",
                                      marker=dict(size=16, symbol="star", color=charts.PALETTE[1])))
         fig.update_yaxes(scaleanchor="x")
-        st.plotly_chart(charts._layout(fig, "Tag points, and where a new song with the chosen tags lands", 500),
+        st.plotly_chart(charts.layout(fig, "Tag points, and where a new song with the chosen tags lands", 500),
                         key="pl.chart.tags")
         st.caption("Training pulls every song towards the mean of its tags' points, and the tags' points towards their "
                    "songs. A song nobody has put in a playlist yet can then be placed at its tags' mean (cold start).")

@@ -197,7 +197,7 @@ with tab_bench:
             "Logistic regression with 5-fold cross-validation (stratified, shuffled with the seed) on "
             f"EMDE sketches for K, N in {', '.join(f'({k}, {n})' for k, n in GRID)} (L2-normalised, empty "
             "buckets dropped), against the bag of items (one-hot counts) and the mean item vector.")
-        bench_key = f"sets.bench.{svc._key(source)}.{seed}"
+        bench_key = f"sets.bench.{data_service.source_key(source)}.{seed}"
         if st.button("Run the benchmark", key="sets.run_bench", type="primary", disabled=counts.min() < 5):
             bar = st.progress(0.0, text="starting")
             st.session_state[bench_key] = svc.run_benchmark(

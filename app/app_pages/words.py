@@ -62,8 +62,7 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 """
     )
 
-up = data_service.current_upload()
-corpus_key = f"{source}:{up.digest if source == 'upload' and up else ''}"
+corpus_key = data_service.source_key(source)
 docs = svc.tokens(corpus_key, _documents=corpus.documents)
 params = dict(window=window, context=context, weighted=weighted, min_count=min_count, alpha=alpha, shift=float(shift),
               positive=variant == "PPMI", n_components=dims, eig_weight=eig, random_state=seed)
@@ -164,7 +163,7 @@ with tabs[2]:
             fig.add_trace(go.Scatter(x=[Y[i, 0]], y=[Y[i, 1]], mode="markers+text", text=[html_escape(highlight)],
                                      textposition="bottom center", showlegend=False,
                                      marker=dict(size=18, symbol="circle-open", color="#e03131", line=dict(width=3))))
-        spot.plotly_chart(charts._layout(fig, title, 640), key=key)
+        spot.plotly_chart(charts.layout(fig, title, 640), key=key)
 
     if map_key not in st.session_state:
         if method == "t-SNE":
@@ -215,7 +214,7 @@ with tabs[3]:
         fig = go.Figure()
         for j, col in enumerate(["wordsim353 ρ", "simlex999 ρ"]):
             fig.add_trace(go.Bar(x=table["method"], y=table[col], name=col, marker_color=charts.PALETTE[j]))
-        st.plotly_chart(charts._layout(fig, "Spearman correlation with human similarity judgements", 360),
+        st.plotly_chart(charts.layout(fig, "Spearman correlation with human similarity judgements", 360),
                         key="words.chart.eval")
 
 with tabs[4]:
@@ -228,7 +227,7 @@ with tabs[4]:
                                  marker=dict(size=7, color=np.log10(lengths + 1), colorscale="Viridis", showscale=True,
                                              colorbar=dict(title=dict(text="log10 words"))),
                                  hovertext=[html_escape(d[:120]) for d in corpus.documents[:2000]], hoverinfo="text"))
-    st.plotly_chart(charts._layout(fig, "Documents as M·W (tf-idf weights), PCA to 2-D; hover to read", 460),
+    st.plotly_chart(charts.layout(fig, "Documents as M·W (tf-idf weights), PCA to 2-D; hover to read", 460),
                     key="words.chart.docs")
     if len(D) < len(corpus.documents):
         st.caption(f"The map shows the first 2,000 of {len(corpus.documents):,} documents.")
@@ -257,7 +256,7 @@ with tabs[5]:
     E2 = le.embedding_[:, :2]
     fig = go.Figure(go.Scatter(x=E2[:, 0], y=E2[:, 1], mode="markers+text", text=names, textposition="top center",
                                marker=dict(size=10, color=charts.PALETTE[0])))
-    c2.plotly_chart(charts._layout(fig, "Labels on the first two embedding dimensions", 460), key="words.chart.le_2d")
+    c2.plotly_chart(charts.layout(fig, "Labels on the first two embedding dimensions", 460), key="words.chart.le_2d")
     decoded = le.decode(le.encode(Y), Y.sum(axis=1))
     exact = float(np.mean((decoded == Y).all(axis=1)))
     st.metric("label sets recovered exactly (decode ∘ encode)", f"{exact:.1%}")

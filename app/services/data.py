@@ -148,5 +148,11 @@ def current_upload() -> Upload | None:
     return st.session_state.get("global.upload_obj")
 
 
+def source_key(source: str) -> str:
+    """A cache key for the data behind a data-source choice: an upload is keyed by its digest."""
+    up = current_upload()
+    return f"upload:{up.digest}" if source == "upload" and up is not None else source
+
+
 def seed() -> int:
     return int(st.session_state.get("global.seed", 0))

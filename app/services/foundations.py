@@ -44,13 +44,6 @@ def grey_image(step: int = 2) -> np.ndarray:
     return (img @ [0.299, 0.587, 0.114])[::step, ::step]
 
 
-def source_key(source: str) -> str:
-    from app.services import data as data_service
-
-    up = data_service.current_upload()
-    return f"{source}:{up.digest}" if source == "upload" and up is not None else source
-
-
 @st.cache_data(max_entries=8, show_spinner=False)
 def standardized(key: str, _X=None) -> np.ndarray:
     return linear.standardize(_X)

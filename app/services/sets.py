@@ -22,11 +22,6 @@ def item_sets(source: str, seed: int):
     return data_service.bundled(source, seed)
 
 
-def _key(source: str) -> str:
-    up = data_service.current_upload()
-    return f"upload:{up.digest}" if source == "upload" and up is not None else source
-
-
 @st.cache_resource(max_entries=24, show_spinner=False)
 def fitted_emde(data_key: str, K: int, N: int, offsets: str, weighting: str, norm: str | None,
                 scope: str, seed: int, _data=None) -> EMDE:
@@ -38,7 +33,7 @@ def fitted_emde(data_key: str, K: int, N: int, offsets: str, weighting: str, nor
 
 def emde_for(source: str, seed: int, **params) -> EMDE:
     data = item_sets(source, seed)
-    return fitted_emde(_key(source), seed=seed, _data=data, **params)
+    return fitted_emde(data_service.source_key(source), seed=seed, _data=data, **params)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -53,7 +48,7 @@ def item_map(data_key: str, seed: int, _data=None) -> dict:
 
 
 def map_for(source: str, seed: int) -> dict:
-    return item_map(_key(source), seed, _data=item_sets(source, seed))
+    return item_map(data_service.source_key(source), seed, _data=item_sets(source, seed))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -64,7 +59,7 @@ def bucket_stats(data_key: str, N: int, offsets: str, seed: int, _data=None) -> 
 
 
 def stats_for(source: str, N: int, offsets: str, seed: int) -> pd.DataFrame:
-    return bucket_stats(_key(source), N, offsets, seed, _data=item_sets(source, seed))
+    return bucket_stats(data_service.source_key(source), N, offsets, seed, _data=item_sets(source, seed))
 
 
 def run_benchmark(source: str, seed: int, grid, progress) -> pd.DataFrame:

@@ -10,7 +10,7 @@ PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e
            "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
 
 
-def _layout(fig: go.Figure, title: str | None = None, height: int = 420, **kw) -> go.Figure:
+def layout(fig: go.Figure, title: str | None = None, height: int = 420, **kw) -> go.Figure:
     fig.update_layout(
         title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None,
         height=height,
@@ -96,7 +96,7 @@ def item_scatter(
         ))
     fig.update_xaxes(range=xr, title=axis_titles[0], zeroline=False)
     fig.update_yaxes(range=yr, title=axis_titles[1], zeroline=False, scaleanchor="x", scaleratio=1)
-    return _layout(fig, title, height)
+    return layout(fig, title, height)
 
 
 def heatmap(z, *, x=None, y=None, title=None, colorscale="Blues", height=360, zmid=None, zmax=None,
@@ -107,7 +107,7 @@ def heatmap(z, *, x=None, y=None, title=None, colorscale="Blues", height=360, zm
                                hovertemplate=f"{x_title} %{{x}}<br>{y_title} %{{y}}<br>{hover}<extra></extra>"))
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, autorange="reversed")
-    return _layout(fig, title, height)
+    return layout(fig, title, height)
 
 
 def lines(df: pd.DataFrame, x: str, ys: dict[str, str], *, title=None, vline=None, vline_label="",
@@ -128,7 +128,7 @@ def lines(df: pd.DataFrame, x: str, ys: dict[str, str], *, title=None, vline=Non
         fig.add_hline(y=hline, line=dict(color="#868e96", dash="dot"), annotation_text=hline_label)
     fig.update_xaxes(title=x_title if x_title is not None else x, type="log" if log_x else None)
     fig.update_yaxes(title=y_title)
-    return _layout(fig, title, height)
+    return layout(fig, title, height)
 
 
 def bars(labels, values, *, errors=None, title=None, y_title="", height=360, highlight=None,
@@ -145,4 +145,4 @@ def bars(labels, values, *, errors=None, title=None, y_title="", height=360, hig
                                error_y=dict(type="data", array=errors) if errors is not None else None))
         fig.update_yaxes(title=y_title, type="log" if log_y else None)
         fig.update_xaxes(type="category")
-    return _layout(fig, title, height)
+    return layout(fig, title, height)
