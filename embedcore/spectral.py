@@ -505,18 +505,20 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
 # --------------------------------------------------------------------------- clustering
 
 
-def fiedler_sweep(A, labels=None) -> pd.DataFrame:
+def fiedler_sweep(A, labels=None, eigenvectors=None) -> pd.DataFrame:
     """Order categories by the Fiedler vector and sweep a cut along that order.
 
     Returns one row per category in Fiedler order: its value of ``D^{-1/2} v_2``
     and, for the cut that puts it and everything before it on one side, the
     cut weight and the conductance ``cut / min(vol(S), vol(S'))``.
+    ``eigenvectors``: the Laplacian's eigenvectors (ascending) if already
+    computed by :func:`laplacian_spectrum`, to avoid solving again.
     """
     A, degree = _check_affinity(A, labels)
     dense = A.toarray() if sp.issparse(A) else A
     n = dense.shape[0]
     names = _labels(n, labels)
-    vals, vecs = laplacian_spectrum(dense, n_components=min(2, n))
+    vecs = eigenvectors if eigenvectors is not None else laplacian_spectrum(dense, n_components=min(2, n))[1]
     fiedler = vecs[:, 1] / np.sqrt(degree) if n > 1 else np.zeros(n)
     order = np.argsort(fiedler, kind="stable")
     P = dense[np.ix_(order, order)]
@@ -533,15 +535,21 @@ def fiedler_sweep(A, labels=None) -> pd.DataFrame:
     )
 
 
-def spectral_clusters(A, n_clusters: int, labels=None, random_state=0) -> np.ndarray:
-    """k-way spectral clustering: k-means on the row-normalised first ``n_clusters`` eigenvectors."""
+def spectral_clusters(A, n_clusters: int, labels=None, random_state=0, eigenvectors=None) -> np.ndarray:
+    """k-way spectral clustering: k-means on the row-normalised first ``n_clusters`` eigenvectors.
+
+    ``eigenvectors``: as in :func:`fiedler_sweep`, reused when given.
+    """
     from sklearn.cluster import KMeans
 
     A, _ = _check_affinity(A, labels)
     n = A.shape[0]
     if not 1 <= n_clusters <= n:
         raise ValueError(f"n_clusters must be between 1 and the number of categories ({n}), got {n_clusters}.")
-    _, vecs = laplacian_spectrum(A, n_components=n_clusters)
+    if eigenvectors is not None:
+        vecs = eigenvectors[:, :n_clusters]
+    else:
+        vecs = laplacian_spectrum(A, n_components=n_clusters)[1]
     rows = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
     return KMeans(n_clusters=n_clusters, n_init=10, random_state=random_state).fit_predict(rows)
 

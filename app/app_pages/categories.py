@@ -265,7 +265,7 @@ with tabs[4]:
 
 with tabs[5]:
     n_clusters = st.slider("Clusters", 2, max(2, min(10, len(labels) - 1)), 2, key="cat.clusters")
-    sweep, clusters = svc.sweep_and_clusters(key, gamma, n_clusters, seed, _A=A, _labels=labels)
+    sweep, clusters = svc.sweep_and_clusters(key, gamma, n_clusters, seed, _A=A, _labels=labels, _vecs=vecs)
     c1, c2 = st.columns(2)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=sweep["category"], y=sweep["fiedler"], name="Fiedler value", marker_color=charts.PALETTE[0]))

@@ -158,7 +158,7 @@ with tabs[3]:
                                help="Without centring, the first layer is mostly the mean brightness and "
                                "already holds about 90% of the energy.")
     s, energy, k80 = svc.svd(svd_key, center, _X=img)
-    Xk, err = linear.low_rank(img, rank, center=center)
+    Xk, err = svc.low_rank(svd_key, rank, center, _X=img)
     c1, c2 = st.columns(2)
     curve = pd.DataFrame({"k": np.arange(1, len(s) + 1), "energy": energy})
     c1.plotly_chart(charts.lines(curve, "k", {"energy": "cumulative energy"}, vline=rank, vline_label=f"k={rank}",

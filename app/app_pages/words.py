@@ -218,10 +218,7 @@ with tabs[3]:
                         key="words.chart.eval")
 
 with tabs[4]:
-    D = wv.transform(corpus.documents[:2000], weighting="tfidf")
-    from sklearn.decomposition import PCA
-
-    P2 = PCA(2, random_state=seed).fit_transform(D) if len(D) >= 3 else np.zeros((len(D), 2))
+    P2 = svc.document_map(vec_key, seed, _wv=wv, _docs=docs[:2000])
     lengths = np.array([len(d) for d in docs[:2000]])
     fig = go.Figure(go.Scattergl(x=P2[:, 0], y=P2[:, 1], mode="markers",
                                  marker=dict(size=7, color=np.log10(lengths + 1), colorscale="Viridis", showscale=True,
@@ -229,7 +226,7 @@ with tabs[4]:
                                  hovertext=[html_escape(d[:120]) for d in corpus.documents[:2000]], hoverinfo="text"))
     st.plotly_chart(charts.layout(fig, "Documents as M·W (tf-idf weights), PCA to 2-D; hover to read", 460),
                     key="words.chart.docs")
-    if len(D) < len(corpus.documents):
+    if len(P2) < len(corpus.documents):
         st.caption(f"The map shows the first 2,000 of {len(corpus.documents):,} documents.")
     st.markdown("**Classification** of gensim's 200 labelled Usenet posts (alt.atheism versus sci.space): logistic "
                 "regression, 5-fold cross-validation, with each document representation. The PMI vectors are fitted "

@@ -37,9 +37,11 @@ def spectrum(key: str, gamma: float | None, _base=None):
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def sweep_and_clusters(key: str, gamma: float | None, n_clusters: int, seed: int, _A=None, _labels=None):
-    return (spectral.fiedler_sweep(_A, _labels),
-            spectral.spectral_clusters(_A, n_clusters, _labels, random_state=seed))
+def sweep_and_clusters(key: str, gamma: float | None, n_clusters: int, seed: int, _A=None, _labels=None,
+                       _vecs=None):
+    """Fiedler sweep and k-way clusters, reusing the spectrum computed for this gamma."""
+    return (spectral.fiedler_sweep(_A, _labels, eigenvectors=_vecs),
+            spectral.spectral_clusters(_A, n_clusters, _labels, random_state=seed, eigenvectors=_vecs))
 
 
 def downstream(frame: pd.DataFrame, column: str, target: str, params: dict, seed: int, progress):

@@ -90,3 +90,8 @@ def nonlinear_ae(k: int, noise: float, seed: int):
 def hashing(widths: tuple, seed: int) -> pd.DataFrame:
     counts, _ = corpus_counts()
     return linear.hashed_inner_product_error(counts, list(widths), random_state=seed)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def low_rank(key: str, k: int, center: bool, _X=None):
+    return linear.low_rank(_X, k, center=center)

@@ -129,3 +129,12 @@ def exports(vec_key: str, _wv=None) -> dict:
         "tsv": "\n".join(r.replace(" ", "\t") for r in rows),
         "meta": "word\tcount\n" + "\n".join(f"{w}\t{c}" for w, c in zip(words, _wv.counts_.to_numpy())),
     }
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def document_map(vec_key: str, seed: int, _wv=None, _docs=None) -> np.ndarray:
+    """Document vectors (M W, tf-idf weights) of the given token lists, projected to 2-D by PCA."""
+    from sklearn.decomposition import PCA
+
+    D = _wv.transform(_docs, weighting="tfidf")
+    return PCA(2, random_state=seed).fit_transform(D) if len(D) >= 3 else np.zeros((len(D), 2))

@@ -247,3 +247,10 @@ _EXPECTED = {
                          xfail_strict=True)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_sweep_and_clusters_reuse_a_given_spectrum():
+    vals, vecs = laplacian_spectrum(WEEK.matrix)
+    pd.testing.assert_frame_equal(fiedler_sweep(WEEK.matrix, WEEK.labels, eigenvectors=vecs),
+                                  fiedler_sweep(WEEK.matrix, WEEK.labels))
+    np.testing.assert_array_equal(spectral_clusters(WEEK.matrix, 2, eigenvectors=vecs), spectral_clusters(WEEK.matrix, 2))
