@@ -551,17 +551,9 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         if not self.vocabulary_index_.is_unique:
             raise ValueError("item_vectors has repeated item names.")
         vectors = np.vstack([np.asarray(self.item_vectors[k], dtype=np.float64) for k in names])
-        self.emde_ = EMDE(
-            n_hyperplanes=self.n_hyperplanes,
-            n_partitions=self.n_partitions,
-            offsets=self.offsets,
-            weighting=self.weighting,
-            norm=self.norm,
-            norm_scope=self.norm_scope,
-            drop_empty=self.drop_empty,
-            dtype=self.dtype,
-            random_state=self.random_state,
-        )
+        # every EMDE parameter is also one of ours: pass them through by name
+        shared = EMDE._get_param_names()
+        self.emde_ = EMDE(**{k: v for k, v in self.get_params(deep=False).items() if k in shared})
         sets = self._indices(X) if self.weighting == "tfidf" else None
         self.emde_.fit(vectors, sets=sets)
         return self
