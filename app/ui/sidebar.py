@@ -41,7 +41,11 @@ def shared_sidebar() -> None:
             help="Upload one file (or an Embedding Projector vectors + metadata pair). "
             "The Data page shows how it was read; every page that can use it lists it as a data source.",
         )
-        st.session_state["global.upload_obj"] = data_service.make_upload(files)
+        # Hash the bytes once per upload, not on every rerun: the uploader's file ids say when it changed.
+        ids = tuple(getattr(f, "file_id", f.name) for f in files or [])
+        if st.session_state.get("global.upload_ids") != ids:
+            st.session_state["global.upload_ids"] = ids
+            st.session_state["global.upload_obj"] = data_service.make_upload(files)
 
 
 def data_source(kind: str, page: str, default: str | None = None, allowed: list[str] | None = None):
