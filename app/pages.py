@@ -19,17 +19,19 @@ class PageSpec:
     url: str
     blurb: str
     default: bool = False
+    data: tuple[str, ...] = ()  # kinds of bundled data the page offers in its "Data set" box
+    key: str = ""  # prefix of the page's session-state keys
 
 
 PAGES: list[PageSpec] = [
-    PageSpec("app_pages/home.py", "Home", ":material/home:", "Lab", "home", "What the lab is for and where to start.", default=True),
-    PageSpec("app_pages/data.py", "Data", ":material/upload_file:", "Lab", "data", "Upload your own file and see exactly how it was read."),
-    PageSpec("app_pages/categories.py", "Spectral encoding", ":material/category:", "Categories", "categories", "Encode a categorical column by the smooth eigenvectors of a similarity graph; watch gamma, the eigengap and a downstream test."),
-    PageSpec("app_pages/manifolds.py", "Locally linear embedding", ":material/waves:", "Manifolds", "manifolds", "Locally Linear Embedding taken apart: neighbours, weights, the bottom eigenvectors, a neighbourhood sweep and every other map method side by side."),
-    PageSpec("app_pages/foundations.py", "Linear algebra", ":material/functions:", "Foundations", "foundations", "PCA two ways and the scaling pitfall, PCA versus Johnson-Lindenstrauss, SVD energy, autoencoders and feature hashing as experiments."),
-    PageSpec("app_pages/playlists.py", "Latent Markov embedding", ":material/queue_music:", "Playlists", "playlists", "Latent Markov Embedding of playlists trained live into a song map, with sampled playlists, baselines and tags for new songs."),
-    PageSpec("app_pages/words.py", "PMI word vectors", ":material/text_fields:", "Words", "words", "Word vectors from PMI and SVD: the spectrum, nearest words and analogies, live t-SNE/UMAP word maps, Word2Vec comparison, document vectors and label embedding."),
-    PageSpec("app_pages/sets.py", "EMDE sketches", ":material/scatter_plot:", "Sets", "sets", "Sketch sets of vectors with EMDE: buckets, density, additivity and a benchmark against one-hot and mean vectors."),
+    PageSpec("app_pages/home.py", "Home", ":material/home:", "Lab", "home", "What the lab is for and where to start.", default=True, key="home"),
+    PageSpec("app_pages/data.py", "Data", ":material/upload_file:", "Lab", "data", "Upload your own file and see exactly how it was read.", data=(), key="data"),
+    PageSpec("app_pages/categories.py", "Spectral encoding", ":material/category:", "Categories", "categories", "Encode a categorical column by the smooth eigenvectors of a similarity graph; watch gamma, the eigengap and a downstream test.", data=("table",), key="cat"),
+    PageSpec("app_pages/manifolds.py", "Locally linear embedding", ":material/waves:", "Manifolds", "manifolds", "Locally Linear Embedding taken apart: neighbours, weights, the bottom eigenvectors, a neighbourhood sweep and every other map method side by side.", data=("vectors",), key="man"),
+    PageSpec("app_pages/foundations.py", "Linear algebra", ":material/functions:", "Foundations", "foundations", "PCA two ways and the scaling pitfall, PCA versus Johnson-Lindenstrauss, SVD energy, autoencoders and feature hashing as experiments.", data=("vectors",), key="found"),
+    PageSpec("app_pages/playlists.py", "Latent Markov embedding", ":material/queue_music:", "Playlists", "playlists", "Latent Markov Embedding of playlists trained live into a song map, with sampled playlists, baselines and tags for new songs.", data=("playlists",), key="pl"),
+    PageSpec("app_pages/words.py", "PMI word vectors", ":material/text_fields:", "Words", "words", "Word vectors from PMI and SVD: the spectrum, nearest words and analogies, live t-SNE/UMAP word maps, Word2Vec comparison, document vectors and label embedding.", data=("documents",), key="words"),
+    PageSpec("app_pages/sets.py", "EMDE sketches", ":material/scatter_plot:", "Sets", "sets", "Sketch sets of vectors with EMDE: buckets, density, additivity and a benchmark against one-hot and mean vectors.", data=("item_sets",), key="sets"),
 ]
 
 SECTION_ORDER = ["Lab", "Sets", "Categories", "Manifolds", "Words", "Playlists", "Foundations"]

@@ -21,6 +21,10 @@ def open_page(path: str, timeout: float = 120):
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(APP), default_timeout=timeout)
+    # The app shows only an error's type to visitors; a failing test should say what went wrong.
+    from streamlit import config
+
+    config.set_option("client.showErrorDetails", "full")
     at.run()
     if not path.endswith("home.py"):
         at.switch_page(path).run()

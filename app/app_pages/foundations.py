@@ -6,6 +6,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import foundations as svc
 from app.ui import charts
+from app.ui.controls import ranged_select_slider
 from app.ui.sidebar import data_source
 from embedcore import linear
 
@@ -84,7 +85,8 @@ with tabs[1]:
         Xv, key = svc.corpus_counts()[1], "tfidf"
     ks = svc.k_grid(min(Xv.shape))
     table = svc.pca_vs_jl(key, ks, seed, _X=Xv)
-    kmark = st.select_slider("Highlight k", ks, value=ks[2], key="found.pvj_k")
+    kmark = ranged_select_slider("Highlight k", ks, ks[min(2, len(ks) - 1)], key="found.pvj_k",
+                                 why="the data have rank 2 at most")
     c1, c2 = st.columns(2)
     c1.plotly_chart(charts.lines(table, "k", {"pca_reconstruction": "PCA", "jl_reconstruction": "random (JL)"},
                                  title="Reconstruction error (energy lost)", y_title="share of energy", vline=kmark,

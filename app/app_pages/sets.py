@@ -10,6 +10,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import sets as svc
 from app.ui import charts
+from app.ui.controls import ranged_number, ranged_slider
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
 
@@ -106,7 +107,7 @@ def set_title(i: int) -> str:
 
 # ------------------------------------------------------------------ 1. buckets
 with tab_buckets:
-    part = st.slider("Partitioning to draw", 0, N - 1, 0, key="sets.partition")
+    part = ranged_slider("Partitioning to draw", 0, N - 1, 0, key="sets.partition", why="N is 1")
     codes = emde.item_codes_[:, part]
     planes = emde.hyperplanes_in_view(part, view["mean"], view["basis"])
     hover = [f"{html_escape(name)}<br>bucket {c}" for name, c in zip(data.items, codes)]
@@ -123,7 +124,7 @@ with tab_buckets:
 # ------------------------------------------------------------------ 2. one set
 with tab_set:
     n_sets = len(data.sets)
-    i = st.number_input("Set", 0, n_sets - 1, 0, key="sets.set", help="Which set to look at.")
+    i = ranged_number("Set", 0, n_sets - 1, 0, key="sets.set", why="the data hold one set", help="Which set to look at.")
     st.caption(md_escape(set_title(i)))
     row = S[[i], :].toarray().ravel()
     full = np.zeros(N * 2**K)
@@ -147,8 +148,9 @@ with tab_set:
 # ------------------------------------------------------------------ 3. additivity
 with tab_add:
     c1, c2 = st.columns(2)
-    a = c1.number_input("Set A", 0, n_sets - 1, 0, key="sets.add_a")
-    b = c2.number_input("Set B", 0, n_sets - 1, min(1, n_sets - 1), key="sets.add_b")
+    a = ranged_number("Set A", 0, n_sets - 1, 0, key="sets.add_a", where=c1, why="the data hold one set")
+    b = ranged_number("Set B", 0, n_sets - 1, min(1, n_sets - 1), key="sets.add_b", where=c2,
+                      why="the data hold one set")
     raw = svc.emde_for(source, seed, K=K, N=N, offsets=offsets, weighting="counts", norm=None, scope="row")
     SA, SB = raw.transform(W[[a], :]), raw.transform(W[[b], :])
     SAB = raw.transform(W[[a], :] + W[[b], :])

@@ -1,0 +1,177 @@
+"""Generate the states of a page to render: its data sets, then every control at its ends.
+
+The sweep reads the widgets off the rendered page, so a new control or data set
+is covered without editing a test. Each state starts from the page's default
+state: set one widget, run, check, then set it back.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from streamlit.testing.v1.element_tree import Radio, Selectbox
+
+#: Widget types the sweep turns, and the values it tries.
+SWEPT = ("slider", "number_input", "select_slider", "radio", "selectbox", "checkbox", "toggle")
+#: Messages that are Python's or a library's, not ours: they tell a person nothing they can act on.
+INTERNAL = re.compile(
+    r"Traceback|cannot reshape|index \d+ is out of bounds|list index out of range|object has no attribute|"
+    r"unsupported operand|NoneType|could not broadcast|eigenvectors of a|Expected n_neighbors|"
+    r"perplexity must be|LinAlgError|array must not contain|Input contains|invalid value encountered|"
+    r"min_value|max_value|StreamlitAPIException|KeyError|ValueError|TypeError|IndexError",
+)
+#: Long option lists (word pickers, song pickers) are tried at their first, middle and last option.
+MAX_EACH = 8
+
+
+def _forced_widget_state(original):
+    """Radio and selectbox states from an option index, bypassing ``format_func``.
+
+    AppTest formats a value through the widget's ``format_func`` to find its
+    index, which fails for values it cannot format; the browser sends the index
+    of the option shown, and so does this.
+    """
+
+    def state(self):
+        forced = self.__dict__.get("_forced_index")
+        if forced is None:
+            return original.fget(self)
+        ws = original.fget(self)
+        ws.string_value = self.options[forced]
+        return ws
+
+    return property(state)
+
+
+for _cls in (Radio, Selectbox):
+    if not getattr(_cls, "_sweep_patched", False):
+        _cls._widget_state = _forced_widget_state(_cls._widget_state)
+        _cls._sweep_patched = True
+
+
+def widget_id(w) -> str:
+    return w.key or w.id
+
+
+def _values(kind: str, w) -> list:
+    """The values to try for one widget: its ends, or each option (first/middle/last when many)."""
+    if kind in ("slider", "number_input"):
+        lo, hi = w.min, w.max
+        if isinstance(w.value, (tuple, list)):
+            return [] if lo is None or hi is None else [("range", (lo, lo)), ("range", (hi, hi))]
+        out = [v for v in (lo, hi) if v is not None and v != w.value and abs(v) < 1e15]
+        if isinstance(w.value, int) and not isinstance(w.value, bool):
+            out = [int(v) for v in out]
+        return [("value", v) for v in out]
+    if kind == "select_slider":
+        opts = list(w.options)
+        idx = range(len(opts)) if len(opts) <= MAX_EACH else sorted({0, len(opts) // 2, len(opts) - 1})
+        return [("select_slider", opts[i]) for i in idx if opts[i] != str(w.value)]
+    if kind in ("radio", "selectbox"):
+        opts = list(w.options)
+        cur = w.index if not getattr(w, "_forced_index", None) else None
+        idx = range(len(opts)) if len(opts) <= MAX_EACH else sorted({0, len(opts) // 2, len(opts) - 1})
+        return [("index", i) for i in idx if i != cur]
+    if kind in ("checkbox", "toggle"):
+        return [("value", not w.value)]
+    return []
+
+
+def _apply(w, how, v):
+    if how == "index":
+        w.__dict__["_forced_index"] = v
+        w._value = w.options[v]
+    elif how == "select_slider":
+        # the shown option string; the widget's serde maps it back to the raw value
+        w._value = v
+    elif how == "range":
+        w.set_value(v)
+    else:
+        w.set_value(v)
+
+
+def find(at, kind: str, wid: str):
+    for w in at.get(kind):
+        if widget_id(w) == wid:
+            return w
+    return None
+
+
+@dataclass
+class Sweep:
+    """Runs states on an AppTest and collects what went wrong in each."""
+
+    at: object
+    label: str
+    failures: list[str] = field(default_factory=list)
+    states: int = 0
+    seconds: float = 0.0
+
+    def check(self, state: str) -> None:
+        self.states += 1
+        at = self.at
+        problems = [f"exception: {e.value}"[:400] for e in at.exception]
+        for box in list(at.error) + list(at.warning):
+            if INTERNAL.search(box.value):
+                problems.append(f"internal message shown: {box.value[:300]}")
+        if problems:
+            self.failures.append(f"[{self.label} | {state}] " + " ; ".join(problems))
+
+    def run(self, state: str) -> None:
+        t0 = time.perf_counter()
+        try:
+            self.at.run()
+        except Exception as err:  # AppTest itself failed to serialise or time out
+            self.failures.append(f"[{self.label} | {state}] run failed: {type(err).__name__}: {err}"[:400])
+            return
+        finally:
+            self.seconds += time.perf_counter() - t0
+        self.check(state)
+
+    def widgets(self, skip=()) -> list[tuple[str, str]]:
+        out = []
+        for kind in SWEPT:
+            for w in self.at.get(kind):
+                wid = widget_id(w)
+                if wid in skip or getattr(w, "disabled", False):
+                    continue
+                out.append((kind, wid))
+        return out
+
+    def turn_each(self, skip=(), depth: int = 1) -> None:
+        """Every widget to each of its values, one at a time, back to default in between."""
+        base = self.widgets(skip)
+        for kind, wid in base:
+            w = find(self.at, kind, wid)
+            if w is None:
+                continue
+            for how, v in _values(kind, w):
+                w = find(self.at, kind, wid)
+                if w is None:
+                    break
+                default = w.value
+                default_index = getattr(w, "index", None) if kind in ("radio", "selectbox") else None
+                _apply(w, how, v)
+                self.run(f"{wid}={v!r}")
+                if depth > 0:
+                    known = {i for _, i in base} | set(skip)
+                    new = [(k, i) for k, i in self.widgets(skip) if i not in known]
+                    for nk, nid in new:
+                        nw = find(self.at, nk, nid)
+                        for nhow, nv in _values(nk, nw):
+                            nw = find(self.at, nk, nid)
+                            if nw is None:
+                                break
+                            _apply(nw, nhow, nv)
+                            self.run(f"{wid}={v!r}, {nid}={nv!r}")
+                w = find(self.at, kind, wid)
+                if w is None:
+                    continue
+                if kind in ("radio", "selectbox") and default_index is not None:
+                    _apply(w, "index", default_index)
+                else:
+                    w.__dict__.pop("_forced_index", None)
+                    w.set_value(default)
+                self.run(f"{wid} back to default")
