@@ -46,7 +46,11 @@ MAX_BYTES = 200 * 2**20
 #: Rows above which vector files are sampled (with a notice) rather than used whole.
 MAX_VECTOR_ROWS = 200_000
 
-_NA_TOKENS = frozenset({"", "na", "nan", "null", "none", "n/a", "-"})
+#: Cells that mean "missing" (compared stripped and lower-cased): ours and pandas' defaults.
+_NA_TOKENS = frozenset(
+    {"", "na", "nan", "null", "none", "n/a", "-", "#n/a", "#n/a n/a", "#na", "<na>", "-nan",
+     "1.#ind", "-1.#ind", "1.#qnan", "-1.#qnan"}
+)
 _MAGIC = [
     (b"\x93NUMPY", "a NumPy .npy file", ".npy"),
     (b"PAR1", "a Parquet file", ".parquet"),
@@ -238,12 +242,24 @@ def _lines(text: str) -> list[str]:
 # --------------------------------------------------------------------------- tables of text
 
 
+#: Columns above which a table with more columns than rows is read as one long column.
+#: pandas' parser spends some 15 microseconds on every column whatever its length, so a
+#: single row of a million numbers takes 15 s column by column and a tenth of that as one.
+_WIDE_COLUMNS = 5_000
+
+
 def _is_number(cells: pd.Series) -> np.ndarray:
     return pd.to_numeric(cells, errors="coerce").notna().to_numpy() | _is_na(cells)
 
 
 def _is_na(cells: pd.Series) -> np.ndarray:
     return cells.str.strip().str.lower().isin(_NA_TOKENS).to_numpy()
+
+
+def _number_cells(cells: np.ndarray) -> np.ndarray:
+    """Which cells of a 2-D array of strings are numbers or missing, in one pass over all of them."""
+    flat = pd.Series(cells.ravel(), dtype=object).astype(str)
+    return _is_number(flat).reshape(cells.shape)
 
 
 def _separator(name: str, first_line: str) -> str | None:
@@ -259,20 +275,56 @@ def _separator(name: str, first_line: str) -> str | None:
     return None  # runs of whitespace
 
 
-def _field_counts(lines: list[str], sep: str | None) -> np.ndarray:
-    if sep is None:
-        return np.fromiter((len(ln.split()) for ln in lines), dtype=np.int64, count=len(lines))
-    if not any('"' in ln for ln in lines[:1000]) and '"' not in "".join(lines[1000:1001]):
-        return np.fromiter((ln.count(sep) + 1 for ln in lines), dtype=np.int64, count=len(lines))
-    return np.array([len(row) for row in csv.reader(lines, delimiter=sep)], dtype=np.int64)
+@dataclass
+class _Grid:
+    """Text split into rows of equal length (blank lines removed)."""
+
+    head: np.ndarray  # the first rows' cells as strings (every row when no limit is given)
+    line_no: np.ndarray  # 1-based line on which each row starts
+    sep: str | None  # None: runs of whitespace
+    body: str  # the non-blank lines, joined by newlines
 
 
-def _text_grid(text: str, name: str, head_rows: int | None = None):
-    """Split text into a rectangular grid of strings.
+def _quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, line_no: np.ndarray):
+    """Field counts, first line and (for the first ``n_head``) fields of every row of a file with quotes.
 
-    Returns the grid (only its first ``head_rows`` rows when given), the
-    1-based physical line number of every row, the separator, and the body
-    text (blank lines removed). Rows of unequal length are an error.
+    Quotes follow csv's rules, which are also pandas': a quoted field may hold
+    the separator, a doubled quote or a line break, so a row may span lines.
+    """
+    counts, starts, head = [], [], []
+    reader = csv.reader(io.StringIO(body), delimiter=sep)
+    start = 0
+    try:
+        for row in reader:
+            counts.append(len(row))
+            starts.append(start)
+            if len(head) < n_head:
+                head.append(row)
+            start = reader.line_num
+    except csv.Error as err:
+        raise DataError(
+            f"{name}, line {line_no[start]}: cannot read the quoted field that starts here ({err}). "
+            'Check that every opening quote (") has a closing one.'
+        ) from None
+    try:  # an unclosed quote runs to the end of the file, so it is always in the last row
+        list(csv.reader(io.StringIO("\n".join(lines[starts[-1]:])), delimiter=sep, strict=True))
+    except csv.Error as err:
+        if "unexpected end of data" in str(err):
+            raise DataError(
+                f'{name}, line {line_no[starts[-1]]}: a quoted field opens here (") and never closes, '
+                "so the rest of the file would be one cell. Close the quote or delete it."
+            ) from None
+    return np.asarray(counts, dtype=np.int64), np.asarray(starts, dtype=np.int64), head
+
+
+def _text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
+    """Split text into rows of equal length and keep the first ``head_rows`` rows' cells.
+
+    Fields are separated by tabs, commas or semicolons (decided by the file's
+    extension and first line) or by runs of whitespace. In files with a
+    separator, quotes group fields wherever they are; in whitespace-separated
+    files (such as word2vec's) a quote is an ordinary character. Rows of
+    unequal length are an error that names the first offending line.
     """
     all_lines = _lines(text)
     keep = [i for i, ln in enumerate(all_lines) if ln.strip()]
@@ -281,7 +333,17 @@ def _text_grid(text: str, name: str, head_rows: int | None = None):
     lines = [all_lines[i] for i in keep]
     line_no = np.asarray(keep, dtype=np.int64) + 1
     sep = _separator(name, lines[0])
-    counts = _field_counts(lines, sep)
+    body = "\n".join(lines)
+    n_head = len(lines) if head_rows is None else head_rows
+    if sep is None:
+        counts = np.fromiter((len(ln.split()) for ln in lines), dtype=np.int64, count=len(lines))
+        head = [ln.split() for ln in lines[:n_head]]
+    elif '"' in body:
+        counts, starts, head = _quoted_rows(lines, body, sep, n_head, name, line_no)
+        line_no = line_no[starts]
+    else:
+        counts = np.fromiter((ln.count(sep) + 1 for ln in lines), dtype=np.int64, count=len(lines))
+        head = [ln.split(sep) for ln in lines[:n_head]]
     bad = np.flatnonzero(counts != counts[0])
     if bad.size:
         j = bad[0]
@@ -290,13 +352,13 @@ def _text_grid(text: str, name: str, head_rows: int | None = None):
             f"has {counts[0]}. Every row needs the same number of fields "
             f"({_plural(bad.size, 'row')} differ{'' if bad.size > 1 else 's'})."
         )
-    body = "\n".join(lines)
-    head = "\n".join(lines[:head_rows]) if head_rows else body
-    grid = _read_csv(head, name, sep, dtype=str, na_filter=False)
-    return grid, line_no, sep, body
+    cells = np.empty((len(head), int(counts[0])), dtype=object)
+    cells[:] = head
+    return _Grid(cells, line_no, sep, body)
 
 
 def _read_csv(body: str, name: str, sep: str | None, **kw) -> pd.DataFrame:
+    kw.setdefault("quoting", csv.QUOTE_NONE if sep is None else csv.QUOTE_MINIMAL)
     try:
         return pd.read_csv(
             io.StringIO(body), sep=r"\s+" if sep is None else sep, header=None,
@@ -306,62 +368,106 @@ def _read_csv(body: str, name: str, sep: str | None, **kw) -> pd.DataFrame:
         raise DataError(f"{name}: cannot split into columns ({err}). Check quoting.") from None
 
 
+_READ_NA = {"na_values": ["none", "None", "NONE", "-"], "keep_default_na": True}
+
+
 def _typed_columns(
-    body: str, name: str, sep: str | None, header: bool, line_no: np.ndarray, names: list[str],
+    grid: _Grid, name: str, header: bool, line_no: np.ndarray, names: list[str],
     text_columns: tuple[int, ...] = (),
-) -> tuple[pd.DataFrame, list[int], list[int]]:
-    """Parse the body once with pandas' C parser, then check only the columns it could not type.
+) -> tuple[np.ndarray, list[int], pd.DataFrame, list[int]]:
+    """Parse the rows once with pandas' C parser, then type every column it left as text.
 
-    Numeric columns come back as float64 (missing -> NaN); other columns as
-    strings with None for missing. A column of numbers with a few stray words
-    is an error naming the first offending cell.
+    Returns ``(X, numeric, text, textcols)``: the numeric columns as one
+    float64 array (missing -> NaN) and their positions, and the other columns
+    as a frame of strings (None for missing) and theirs. A column of numbers
+    with a few stray words is an error naming the first offending cell.
+
+    A file much wider than it is long is parsed as one long column (each
+    separator read as a line break) and reshaped, or, when quotes make that
+    unsafe and the grid already holds every row, typed from the grid's cells;
+    either way the time grows with the file's size, not with its number of columns.
     """
-    frame = _read_csv(
-        body, name, sep, skiprows=1 if header else 0,
-        na_values=["none", "None", "NONE", "-"], keep_default_na=True,
-        dtype={c: str for c in text_columns} or None,
-    )
-    numeric, textcols = [], []
-    for c in frame.columns:
-        col = frame[c]
-        if c not in text_columns and col.dtype.kind in "fiub":
-            frame[c] = col.astype(np.float64)
-            numeric.append(c)
-            continue
-        cells = col.astype(object).where(col.notna(), "").astype(str)
-        ok = _is_number(cells)
-        if c not in text_columns and ok.all():
-            frame[c] = pd.to_numeric(cells, errors="coerce").astype(np.float64)
-            numeric.append(c)
-        elif c not in text_columns and ok.mean() >= 0.8:
-            j = int(np.flatnonzero(~ok)[0])
-            n_bad = int((~ok).sum())
+    n, d = len(line_no), grid.head.shape[1]
+    sep = grid.sep
+    forced = np.isin(np.arange(d), text_columns)
+    typed, X_typed = np.zeros(d, dtype=bool), np.empty((n, 0))  # columns pandas read as numbers
+    wide = d > _WIDE_COLUMNS and d > n
+    data = (grid.body.split("\n", 1)[1] if header else grid.body) if wide else ""
+    if wide and sep is not None and '"' in data and len(grid.head) == n + header:
+        cells = grid.head[int(header):]
+    elif wide and (sep is None or '"' not in data):
+        long = "\n".join(data.split()) if sep is None else data.replace(sep, "\n")
+        # the extra newline keeps an empty last cell; names=[0] lets the first cell be empty
+        col = _read_csv(long + "\n", name, sep or " ", names=[0], quoting=csv.QUOTE_NONE, **_READ_NA)[0]
+        if len(col) != n * d:
+            raise DataError(f"{name}: cannot split into {d} columns. Check the separators.")
+        if col.dtype.kind in "fiub" and not text_columns:
+            return col.to_numpy(np.float64).reshape(n, d), list(range(d)), pd.DataFrame(index=range(n)), []
+        cells = col.to_numpy(object).reshape(n, d)
+    else:
+        frame = _read_csv(
+            grid.body, name, sep, skiprows=1 if header else 0,
+            dtype={c: str for c in text_columns} or None, **_READ_NA,
+        )
+        if frame.shape != (n, d):
             raise DataError(
-                f"{name}, line {line_no[j]}, column '{names[c]}': {cells.iloc[j]!r} is not a "
-                f"number, but the column's other values are. Fix the cell or delete the row "
-                f"({_plural(n_bad, 'such cell')} in this column)."
+                f"{name}: cannot split into {d} columns (found {frame.shape[0]:,} rows of {frame.shape[1]:,} "
+                f"instead of {n:,} of {d:,}). Check the quotes and separators."
             )
-        else:
-            stripped = cells.str.strip()
-            frame[c] = stripped.where(~_is_na(stripped), None)
-            textcols.append(c)
-    return frame, numeric, textcols
+        typed = np.array([dt.kind in "fiub" for dt in frame.dtypes]) & ~forced
+        X_typed = frame.iloc[:, np.flatnonzero(typed)].to_numpy(np.float64)
+        cells = frame.iloc[:, np.flatnonzero(~typed)].to_numpy(object)
+    cols = np.flatnonzero(~typed)
+    X_cells, is_num, text = _type_cells(cells, forced[cols], name, line_no, [names[c] for c in cols])
+    numeric = np.sort(np.concatenate([np.flatnonzero(typed), cols[is_num]]))
+    X = np.empty((n, numeric.size))
+    X[:, np.searchsorted(numeric, np.flatnonzero(typed))] = X_typed
+    X[:, np.searchsorted(numeric, cols[is_num])] = X_cells
+    textcols = cols[~is_num].tolist()
+    text.columns = textcols
+    return X, numeric.tolist(), text, textcols
 
 
-def _find_header(grid: pd.DataFrame) -> bool:
+def _type_cells(cells: np.ndarray, forced: np.ndarray, name: str, line_no: np.ndarray, names: list[str]):
+    """Decide, for all columns of a 2-D array of strings at once, which hold numbers.
+
+    Returns the numeric columns' values, a mask of the numeric columns, and the
+    text columns (stripped, None for missing) as a frame. ``forced`` columns
+    are text whatever they hold.
+    """
+    n, k = cells.shape
+    flat = pd.Series(cells.ravel(order="F"), dtype=object)  # column after column
+    flat = flat.where(flat.notna(), "").astype(str)
+    values = pd.to_numeric(flat, errors="coerce").to_numpy(np.float64)
+    ok = (~np.isnan(values) | _is_na(flat)).reshape(k, n)
+    is_num = ok.all(axis=1) & ~forced
+    mostly = ~is_num & ~forced & (ok.mean(axis=1) >= 0.8) if n else np.zeros(k, dtype=bool)
+    if mostly.any():
+        c = int(np.flatnonzero(mostly)[0])
+        j = int(np.flatnonzero(~ok[c])[0])
+        n_bad = int((~ok[c]).sum())
+        raise DataError(
+            f"{name}, line {line_no[j]}, column '{names[c]}': {flat.iloc[c * n + j]!r} is not a "
+            f"number, but the column's other values are. Fix the cell or delete the row "
+            f"({_plural(n_bad, 'such cell')} in this column)."
+        )
+    X = values.reshape(k, n)[is_num].T
+    in_text = np.repeat(~is_num, n)
+    stripped = flat[in_text].str.strip()
+    missing = (stripped == "").to_numpy() | (_is_na(stripped) & np.repeat(~forced[~is_num], n))
+    strings = stripped.to_numpy(object)
+    strings[missing] = None
+    return X, is_num, pd.DataFrame(strings.reshape(-1, n).T)
+
+
+def _find_header(cells: np.ndarray) -> bool:
     """A first row is a header when it holds words above columns of numbers."""
-    if len(grid) < 2:
-        row0 = grid.iloc[0]
-        return not _is_number(row0.astype(str)).all()
-    first = grid.iloc[0]
-    rest = grid.iloc[1:]
-    for c in grid.columns:
-        col_numeric = _is_number(rest[c]).mean() > 0.5
-        if col_numeric and not _is_number(pd.Series([first[c]])).all():
-            return True
+    ok = _number_cells(cells)
+    if len(cells) < 2:
+        return not ok[0].all()
     # No numeric columns at all: a row of distinct words is taken as a header
     # only for tables, decided by the caller.
-    return False
+    return bool(((ok[1:].mean(axis=0) > 0.5) & ~ok[0]).any())
 
 
 def _unique_names(names: list[str]) -> list[str]:
@@ -533,30 +639,29 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
             raise DataError(
                 f"{name} has only the word2vec header line '{first.strip()}' and no vectors."
             )
-    grid, line_no, sep, body = _text_grid(text, name, head_rows=50)
-    if w2v:
-        line_no = line_no + 1
+    grid = _text_grid(text, name, head_rows=50)
+    line_no = grid.line_no + 1 if w2v else grid.line_no
     word_format = w2v is not None or (_ext(name) in (".vec", ".w2v"))
-    header = False if word_format else _find_header(grid)
+    header = False if word_format else _find_header(grid.head)
     if header:
-        names = _unique_names(list(grid.iloc[0]))
+        names = _unique_names(list(grid.head[0]))
         line_no = line_no[1:]
         if len(line_no) == 0:
             raise DataError(
                 f"{name} has a header line ({', '.join(names[:6])}) but no data rows below it."
             )
     elif word_format:
-        names = ["word"] + [f"x{i}" for i in range(grid.shape[1] - 1)]
+        names = ["word"] + [f"x{i}" for i in range(grid.head.shape[1] - 1)]
     else:
-        names = [f"x{i}" for i in range(grid.shape[1])]
-    frame, numeric, textcols = _typed_columns(
-        body, name, sep, header, line_no, names, text_columns=(0,) if word_format else ()
+        names = [f"x{i}" for i in range(grid.head.shape[1])]
+    X, numeric, text_frame, textcols = _typed_columns(
+        grid, name, header, line_no, names, text_columns=(0,) if word_format else ()
     )
     if word_format and len(textcols) > 1:
         j = textcols[1]
         raise DataError(
             f"{name}, column {j + 1}: word2vec lines must be a word followed by numbers; "
-            f"found {frame.iloc[0, j]!r}."
+            f"found {text_frame[j].iloc[0]!r}."
         )
     result = VectorData(name, X=np.empty((0, 0)))
     if not numeric:
@@ -564,7 +669,6 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
             f"{name} has no numeric columns (columns: {', '.join(names[:6])}). Vectors need "
             "at least one column of numbers."
         )
-    X = frame[numeric].to_numpy(dtype=np.float64)
     keep = _drop_invalid_rows(X, line_no, name, on_invalid, result)
     result.source_rows = np.flatnonzero(keep)
     X = X[keep] if not keep.all() else X
@@ -573,10 +677,10 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
     col_names = [names[c] for c in numeric]
     meta = None
     if textcols:
-        meta = frame.loc[keep, textcols].reset_index(drop=True)
+        meta = text_frame.loc[keep].reset_index(drop=True)
         meta.columns = [names[c] for c in textcols]
     if promised is not None:
-        n_rows = len(frame)
+        n_rows = len(line_no)
         if promised != (n_rows, X.shape[1]):
             result.notices.append(
                 f"The word2vec header promises {promised[0]} vectors of {promised[1]} numbers; "
@@ -595,10 +699,8 @@ def _attach_projector_metadata(result: VectorData, metadata: Any, metadata_filen
     if not lines:
         raise DataError(f"{mname} is empty; it needs a header line and one line per vector.")
     if "\t" in lines[0]:
-        grid, _, _, _ = _text_grid(text, mname)
-        names = _unique_names(list(grid.iloc[0]))
-        meta = grid.iloc[1:].reset_index(drop=True)
-        meta.columns = names
+        cells = _text_grid(text, mname).head
+        meta = pd.DataFrame(cells[1:], columns=_unique_names(list(cells[0])))
     else:
         # The projector's single-column metadata has no header line.
         meta = pd.DataFrame({"label": lines})
@@ -798,20 +900,22 @@ def read_table(
         line_no = np.arange(1, len(frame) + 1)
     else:
         text = _decode(data, name, "a CSV or TSV table")
-        grid, line_no, sep, body = _text_grid(text, name, head_rows=50)
-        header = _find_header(grid)
-        if not header and len(grid) > 1:
-            numeric_any = any(_is_number(grid[c].iloc[1:]).all() for c in grid.columns)
-            row0 = [str(v).strip() for v in grid.iloc[0]]
+        grid = _text_grid(text, name, head_rows=50)
+        line_no = grid.line_no
+        header = _find_header(grid.head)
+        if not header and len(grid.head) > 1:
+            numeric_any = _number_cells(grid.head[1:]).all(axis=0).any()
+            row0 = [str(v).strip() for v in grid.head[0]]
             header = not numeric_any and len(set(row0)) == len(row0)
         if header:
-            names = _unique_names(list(grid.iloc[0]))
+            names = _unique_names(list(grid.head[0]))
             line_no = line_no[1:]
             if len(line_no) == 0:
                 raise DataError(f"{name} has a header line ({', '.join(names[:6])}) but no rows below it.")
         else:
-            names = [f"column{i + 1}" for i in range(grid.shape[1])]
-        frame, _, _ = _typed_columns(body, name, sep, header, line_no, names)
+            names = [f"column{i + 1}" for i in range(grid.head.shape[1])]
+        X, numeric, text_frame, _ = _typed_columns(grid, name, header, line_no, names)
+        frame = pd.concat([pd.DataFrame(X, columns=numeric), text_frame], axis=1)[list(range(len(names)))]
         frame.columns = names
         result = TableData(name, frame=frame)
     num = frame.select_dtypes("number")

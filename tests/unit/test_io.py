@@ -337,3 +337,100 @@ def test_projector_metadata_stays_aligned_when_vector_rows_are_dropped():
     v = read_vectors(b"1\t2\nnan\t4\n5\t6\n", "vectors.tsv", metadata=b"a\nb\nc\n", metadata_filename="metadata.tsv")
     assert v.X.tolist() == [[1, 2], [5, 6]]
     assert list(v.meta["label"]) == ["a", "c"]
+
+
+# ----------------------------------------------------------------------------- wide files and quoting
+
+
+def test_one_wide_row_parses_in_time_linear_in_its_size():
+    import time
+
+    import pandas as pd
+
+    values = np.random.default_rng(0).standard_normal(100_000).round(6)
+    data = (",".join(map(str, values)) + "\n").encode()
+    t = time.perf_counter()
+    v = read_vectors(data, "wide.csv")
+    ours = time.perf_counter() - t
+    t = time.perf_counter()
+    pd.read_csv(_io.BytesIO(data), header=None)
+    ref = time.perf_counter() - t
+    assert v.X.shape == (1, 100_000) and v.meta is None
+    np.testing.assert_array_equal(v.X[0], values)
+    assert ours <= 5 * ref, f"read_vectors took {ours:.2f} s, pandas.read_csv {ref:.2f} s on the same bytes"
+
+
+@pytest.mark.parametrize("sep, name", [(",", "wide.csv"), ("\t", "wide.tsv"), (" ", "wide.txt")])
+def test_wide_rows_keep_header_text_columns_and_missing_cells(sep, name):
+    d = 6_000
+    header = sep.join(["name"] + [f"f{i}" for i in range(d)])
+    rows = [sep.join(["a"] + [str(i) for i in range(d)]), sep.join(["b"] + ["1.5"] * d)]
+    if sep != " ":  # whitespace-separated files have no empty cells
+        rows.append(sep.join(["c", ""] + ["2"] * (d - 1)))
+    v = read_vectors("\n".join([header, *rows]).encode(), name)
+    assert v.columns[:2] == ["f0", "f1"] and len(v.columns) == d
+    assert v.X.shape == (2, d) and list(v.meta["name"]) == ["a", "b"]
+    np.testing.assert_array_equal(v.X[0], np.arange(d))
+    if sep != " ":
+        assert v.dropped == {"rows with a missing value": 1} and "line 4" in v.notices[0]
+
+
+def test_wide_row_with_a_stray_word_names_the_cell():
+    cells = ["1"] * 6_000
+    rows = [",".join(cells)] * 5
+    rows[3] = ",".join(cells[:4000] + ["oops"] + cells[4001:])
+    msg = err(read_vectors, "\n".join(rows).encode(), "wide.csv")
+    assert "wide.csv, line 4, column 'x4000': 'oops' is not a number" in msg
+
+
+def test_wide_table_keeps_column_order_and_types():
+    from embedcore.io import read_table
+
+    d = 6_000
+    header = ",".join(f"c{i}" for i in range(d))
+    row = ",".join("w" if i % 1000 == 0 else str(i) for i in range(d))
+    t = read_table(f"{header}\n{row}\n{row}\n".encode(), "wide.csv")
+    assert list(t.frame.columns[:2]) == ["c0", "c1"] and t.frame.shape == (2, d)
+    assert t.frame["c0"].tolist() == ["w", "w"] and t.frame["c1"].dtype.kind == "f"
+
+
+def test_quoted_comma_anywhere_in_the_file():
+    lines = ['1,2,"a"'] + ["3,4,b"] * 1500 + ['5,6,"c, d"'] + ["7,8,e"]
+    v = read_vectors("\n".join(lines).encode(), "q.csv")
+    assert v.X.shape == (1503, 2)
+    assert v.meta.iloc[-2, 0] == "c, d" and v.meta.iloc[0, 0] == "a"
+
+
+def test_quoted_comma_after_line_1001_with_no_quote_before():
+    lines = ["3,4,b"] * 1500 + ['5,6,"c, d"']
+    v = read_vectors("\n".join(lines).encode(), "q.csv")
+    assert v.X.shape == (1501, 2) and v.meta.iloc[-1, 0] == "c, d"
+
+
+def test_ragged_row_after_a_quoted_line_is_named_by_its_line():
+    lines = ['1,2,"a, b"', "3,4,c", "", "5,6", "7,8,d"]
+    assert "q.csv, line 4: 2 fields, but line 1 has 3" in err(read_vectors, "\n".join(lines).encode(), "q.csv")
+
+
+def test_quoted_field_over_two_lines_keeps_line_numbers():
+    v = read_vectors(b'x,y,note\n1,2,"two\nlines"\n3,nan,c\n', "q.csv")
+    assert v.X.tolist() == [[1, 2]] and v.meta["note"].tolist() == ["two\nlines"]
+    assert "line 4" in v.notices[0]
+
+
+def test_unclosed_quote_is_named_by_its_line():
+    msg = err(read_vectors, b'1,2,a\n3,4,"b\n5,6,c\n', "q.csv")
+    assert "q.csv, line 2" in msg and "never closes" in msg
+
+
+def test_whitespace_files_read_quotes_as_characters():
+    v = read_vectors(b'"the 1 2\ncat" 3 4\n', "w.vec")
+    assert list(v.meta["word"]) == ['"the', 'cat"'] and v.X.shape == (2, 2)
+
+
+def test_wide_rows_with_quoted_cells_and_pandas_missing_markers():
+    d = 6_000
+    row = ['"x, y"', "#N/A"] + ["1"] * (d - 2)
+    v = read_vectors("\n".join([",".join(row), ",".join(['"z"', "2"] + ["3"] * (d - 2))]).encode(), "q.csv")
+    assert v.X.shape == (1, d - 1) and list(v.meta.iloc[:, 0]) == ["z"]
+    assert v.dropped == {"rows with a missing value": 1}
