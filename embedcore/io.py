@@ -425,6 +425,12 @@ def _typed_columns(
     X[:, np.searchsorted(numeric, cols[is_num])] = X_cells
     textcols = cols[~is_num].tolist()
     text.columns = textcols
+    if text_columns == (0,) and text[0].isna().any() and (sep is None or '"' not in grid.body):
+        # a word file's first field is a word as written: 'none', 'nan' or '-' is not a missing value
+        first = r"^\s*(\S+)" if sep is None else f"^([^{re.escape(sep)}\n]*)"  # no line is blank
+        words = re.findall(first, grid.body, flags=re.M)[int(header):]
+        if len(words) == n:
+            text[0] = [w.strip() or None for w in words]
     return X, numeric.tolist(), text, textcols
 
 

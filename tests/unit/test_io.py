@@ -434,3 +434,10 @@ def test_wide_rows_with_quoted_cells_and_pandas_missing_markers():
     v = read_vectors("\n".join([",".join(row), ",".join(['"z"', "2"] + ["3"] * (d - 2))]).encode(), "q.csv")
     assert v.X.shape == (1, d - 1) and list(v.meta.iloc[:, 0]) == ["z"]
     assert v.dropped == {"rows with a missing value": 1}
+
+
+@pytest.mark.parametrize("name", ["w.vec", "w.txt"])
+def test_word2vec_words_that_look_like_missing_values_are_kept(name):
+    head = b"4 2\n" if name == "w.txt" else b""
+    v = read_vectors(head + b"none 1 2\n- 3 4\nnan 5 6\nNA 7 8\n", name)
+    assert list(v.meta["word"]) == ["none", "-", "nan", "NA"] and v.X.shape == (4, 2)
