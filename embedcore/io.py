@@ -11,6 +11,7 @@ with ``notices`` (sentences for a person) and ``dropped`` (reason -> count).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from itertools import chain
@@ -203,20 +204,55 @@ def _ext(name: str) -> str:
     return Path(name).suffix.lower()
 
 
+#: Byte-order marks of the Unicode encodings other than UTF-8 (UTF-32's first: UTF-16 LE's is its prefix).
+_BOMS = [
+    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
+]
+
+
 def _sniff_binary(data: bytes) -> tuple[str, str] | None:
     for magic, what, ext in _MAGIC:
         if data.startswith(magic):
             return what, ext
-    if b"\x00" in data[:4096]:
+    for bom, _, label in _BOMS:
+        if data.startswith(bom):
+            return f"{label} text", ".csv"
+    head = data[:4096]
+    if b"\x00" in head:
+        # UTF-16 without a byte-order mark: text in Latin letters has a zero in every other byte
+        for order, zeros in (("little-endian", head[1::2]), ("big-endian", head[::2])):
+            if zeros.count(0) > 0.4 * len(zeros) and head.count(0) < 0.7 * len(head):
+                return f"UTF-16 ({order}) text without a byte-order mark", ""
         return "a binary file", ""
     return None
 
 
 def _decode(data: bytes, name: str, expected: str) -> str:
-    """Bytes -> text, refusing binary content and naming the first bad byte."""
+    """Bytes -> text, refusing binary content and naming the first bad byte.
+
+    UTF-8 (with or without a byte-order mark) is read, and so are UTF-16 and
+    UTF-32 when they start with their byte-order mark (as Windows tools write them).
+    """
+    for bom, codec, label in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)  # the codec reads the mark's byte order and drops it
+            except UnicodeDecodeError as err:
+                raise DataError(
+                    f"{name} starts as {label} text, but its bytes from {err.start:,} on are not "
+                    f"valid {label} ({err.reason}). Save the file again with UTF-8 encoding."
+                ) from None
     found = _sniff_binary(data)
     if found:
         what, ext = found
+        if what.startswith("UTF-16"):
+            raise DataError(
+                f"{name} looks like {what}. Save it with UTF-8 encoding "
+                "(in Excel: 'CSV UTF-8'; in Notepad: Save as, Encoding UTF-8)."
+            )
         fix = f"Rename it to {ext} if it is one." if ext == ".npy" else f"Upload {expected} instead."
         raise DataError(f"{name} should be {expected}, but its content is {what}. {fix}")
     try:

@@ -441,3 +441,38 @@ def test_word2vec_words_that_look_like_missing_values_are_kept(name):
     head = b"4 2\n" if name == "w.txt" else b""
     v = read_vectors(head + b"none 1 2\n- 3 4\nnan 5 6\nNA 7 8\n", name)
     assert list(v.meta["word"]) == ["none", "-", "nan", "NA"] and v.X.shape == (4, 2)
+
+
+# ----------------------------------------------------------------------------- encodings
+
+_UTF16 = {
+    "utf-16-le with BOM": lambda text: b"\xff\xfe" + text.encode("utf-16-le"),
+    "utf-16-be with BOM": lambda text: b"\xfe\xff" + text.encode("utf-16-be"),
+}
+
+
+@pytest.mark.parametrize("encode", _UTF16.values(), ids=_UTF16.keys())
+def test_utf16_with_a_byte_order_mark_is_read_by_every_text_reader(encode):
+    from embedcore.io import read_song_tags
+
+    v = read_vectors(encode("x,y,name\r\n1,2,café\r\n3,4,東京\r\n"), "v.csv")
+    assert v.X.tolist() == [[1, 2], [3, 4]] and list(v.meta["name"]) == ["café", "東京"]
+    assert read_documents(encode("naïve café\nsecond line\n"), "d.txt").documents == ["naïve café", "second line"]
+    assert read_sets(encode("fruit\tpomme poire\n")).sets == [["pomme", "poire"]]
+    assert list(read_playlists(encode("a b\nc é\n"), "p.txt")) == [["a", "b"], ["c", "é"]]
+    assert read_table(encode("day,tip\nlun,1\n"), "t.csv").frame.shape == (1, 2)
+    assert read_song_tags(encode("s1\trock\n"), "t.tsv") == {"s1": ["rock"]}
+    m = read_vectors(b"1\t2\n3\t4\n", "vectors.tsv", metadata=encode("señal\nruído\n"), metadata_filename="metadata.tsv")
+    assert list(m.meta["label"]) == ["señal", "ruído"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_named(encoding):
+    for reader in (read_vectors, read_documents, read_sets):
+        msg = err(reader, "1,2\n3,4\n".encode(encoding), "u.csv")
+        assert "u.csv" in msg and "UTF-16" in msg and "UTF-8" in msg
+
+
+def test_utf16_that_does_not_decode_names_the_file():
+    msg = err(read_documents, b"\xff\xfe" + "ok\n".encode("utf-16-le") + b"\x00", "odd.txt")
+    assert "odd.txt" in msg and "UTF-16" in msg and "UTF-8" in msg
