@@ -586,8 +586,8 @@ def read_vectors(
     """Read a matrix of vectors with optional per-row metadata.
 
     Accepted formats: CSV/TSV/whitespace tables with or without a header line
-    (non-numeric columns become metadata), ``.npy`` (plain numeric arrays;
-    pickles are never loaded), the word2vec text format (``word v1 v2 ...``
+    (non-numeric columns become metadata), ``.npy`` (real numbers or True/False;
+    complex numbers are refused, pickles never loaded), the word2vec text format (``word v1 v2 ...``
     with an optional ``count dim`` first line), and the Embedding Projector
     pair (a vectors TSV with no header plus ``metadata``, a TSV with a header).
 
@@ -643,9 +643,10 @@ def _read_npy(data: bytes, name: str, on_invalid: str) -> VectorData:
         raise DataError(f"{name} is a damaged .npy file ({err}). Save it again.") from None
     except Exception as err:  # truncated headers raise several types
         raise DataError(f"{name} is a damaged .npy file ({err}). Save it again.") from None
-    if arr.dtype.names is not None or not np.issubdtype(arr.dtype, np.number):
+    _check_npy_dtype(arr, name)
+    if arr.ndim == 0:
         raise DataError(
-            f"{name} holds {arr.dtype} values; the lab needs a numeric array (float or int)."
+            f"{name} holds a single number, not vectors. Save an n x d array with numpy.save(path, X)."
         )
     if arr.ndim == 1:
         raise DataError(
@@ -658,12 +659,48 @@ def _read_npy(data: bytes, name: str, on_invalid: str) -> VectorData:
         raise DataError(f"{name} is empty (shape {arr.shape}). It needs at least one row and column.")
     X = np.ascontiguousarray(arr, dtype=np.float64)
     result = VectorData(name, X=X, meta=None, columns=[f"x{i}" for i in range(X.shape[1])])
+    if arr.dtype.kind == "b":
+        result.notices.append(f"{name} holds True/False values; they are read as 1/0.")
     keep = _drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
     result.X = X[keep]
     result.source_rows = np.flatnonzero(keep)
     if len(result.X) == 0:
         raise DataError(f"{name}: no row is left after dropping rows with missing values.")
     return result
+
+
+def _check_npy_dtype(arr: np.ndarray, name: str) -> None:
+    """Refuse, with what to do instead, an array whose values are not real numbers (or True/False)."""
+    dt = arr.dtype
+    if dt.names is not None:
+        numeric = [f for f in dt.names if dt[f].kind in "biuf" and dt[f].ndim == 0]
+        fix = (
+            f"Save its numeric fields as one n x d array: numpy.save(path, "
+            f"numpy.column_stack([arr[f] for f in {tuple(numeric)!r}]))."
+            if numeric else "None of its fields is a number; save the vectors as a plain float array with numpy.save."
+        )
+        raise DataError(
+            f"{name} holds a table with named fields ({', '.join(dt.names)}), not a plain array of numbers. {fix}"
+        )
+    if dt.kind == "c":
+        raise DataError(
+            f"{name} holds complex numbers ({dt}); the lab reads real vectors and will not drop the "
+            "imaginary part silently. Save the real and imaginary parts as separate columns: "
+            "numpy.save(path, np.hstack([X.real, X.imag])), or save np.abs(X) if only magnitudes matter."
+        )
+    if dt.kind in "US":
+        raise DataError(
+            f"{name} holds {'text' if dt.kind == 'U' else 'bytes'} ({dt}), not numbers; the lab needs "
+            "a numeric array (float or int). If the strings are numbers, save X.astype(float) with "
+            "numpy.save; labels belong in a CSV or TSV column next to the numbers."
+        )
+    if dt.kind in "mM":
+        raise DataError(
+            f"{name} holds dates or times ({dt}), not vectors. Convert them to numbers (for example "
+            "seconds since a start: (X - X.min()) / np.timedelta64(1, 's')) and save with numpy.save."
+        )
+    if dt.kind not in "biuf":
+        raise DataError(f"{name} holds {dt} values; the lab needs a numeric array (float or int). Save one with numpy.save.")
 
 
 def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:

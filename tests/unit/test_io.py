@@ -476,3 +476,44 @@ def test_utf16_without_a_byte_order_mark_is_named(encoding):
 def test_utf16_that_does_not_decode_names_the_file():
     msg = err(read_documents, b"\xff\xfe" + "ok\n".encode("utf-16-le") + b"\x00", "odd.txt")
     assert "odd.txt" in msg and "UTF-16" in msg and "UTF-8" in msg
+
+
+# ----------------------------------------------------------------------------- .npy dtypes
+
+
+def _npy(arr, **kw) -> bytes:
+    buf = _io.BytesIO()
+    np.save(buf, arr, **kw)
+    return buf.getvalue()
+
+
+def test_complex_npy_is_refused_not_cut_to_its_real_part():
+    msg = err(read_vectors, _npy(np.array([[1 + 2j, 3 - 1j]])), "c.npy")
+    assert "c.npy" in msg and "complex" in msg and "real and imaginary parts" in msg
+    assert "np.hstack([X.real, X.imag])" in msg
+
+
+@pytest.mark.parametrize(
+    "arr, expected",
+    [
+        (np.array([["a", "b"]]), "holds text (<U1)"),
+        (np.array([[b"a"]]), "holds bytes (|S1)"),
+        (np.zeros((2,), dtype=[("x", float), ("y", int)]), "a table with named fields (x, y)"),
+        (np.array([["2020-01-01"]], dtype="datetime64[D]"), "dates or times"),
+        (np.float64(3.0), "a single number"),
+    ],
+)
+def test_npy_dtypes_that_are_not_numbers_say_what_to_do(arr, expected):
+    msg = err(read_vectors, _npy(arr), "a.npy")
+    assert "a.npy" in msg and expected in msg and "numpy.save" in msg
+
+
+def test_object_npy_is_never_unpickled():
+    msg = err(read_vectors, _npy(np.array([[1, "a"]], dtype=object), allow_pickle=True), "o.npy")
+    assert "never unpickles" in msg and "o.npy" in msg
+
+
+def test_bool_npy_reads_as_zeros_and_ones_with_a_notice():
+    v = read_vectors(_npy(np.array([[True, False], [False, True]])), "b.npy")
+    assert v.X.tolist() == [[1, 0], [0, 1]] and v.X.dtype == np.float64
+    assert any("True/False" in n for n in v.notices)
