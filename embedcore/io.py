@@ -1024,13 +1024,21 @@ def read_table(
 def read_documents(
     source: Any, filename: str | None = None, *, max_documents: int = 200_000, seed: int = 0
 ) -> DocumentData:
-    """Read plain text with one document per line (blank lines skipped and counted)."""
+    """Read plain text with one document per line (blank lines skipped and counted).
+
+    Text in a script written without spaces between words (Chinese, Japanese,
+    Thai) is refused unless it is segmented, one space between words; see
+    :func:`embedcore.words.check_word_spacing`.
+    """
+    from .words import check_word_spacing
+
     data, name = _source_bytes(source, filename)
     text = _decode(data, name, "a plain text file")
     lines = _lines(text)
     docs = [ln.strip() for ln in lines if ln.strip()]
     if not docs:
         raise DataError(f"{name} is empty. Put one document (a sentence or a paragraph) on each line.")
+    check_word_spacing(docs, name)
     result = DocumentData(name, documents=docs)
     skipped = len(lines) - len(docs)
     if skipped:

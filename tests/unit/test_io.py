@@ -517,3 +517,11 @@ def test_bool_npy_reads_as_zeros_and_ones_with_a_notice():
     v = read_vectors(_npy(np.array([[True, False], [False, True]])), "b.npy")
     assert v.X.tolist() == [[1, 0], [0, 1]] and v.X.dtype == np.float64
     assert any("True/False" in n for n in v.notices)
+
+
+def test_documents_without_spaces_between_words_are_refused_naming_the_file():
+    text = "今天天气很好，我们一起去公园散步吧。\n北京是中华人民共和国的首都，也是全国的政治和文化中心。\n"
+    msg = err(read_documents, text.encode(), "news.txt")
+    assert msg.startswith("news.txt") and "without spaces between words" in msg and "jieba" in msg
+    segmented = "今天 天气 很 好 ， 我们 一起 去 公园 散步 吧 。\n"
+    assert read_documents(segmented.encode(), "news.txt").documents == [segmented.strip()]

@@ -160,3 +160,75 @@ def test_unknown_word_message_suggests_spellings():
     wv = PMIWordVectors(n_components=3, random_state=0).fit(TOY * 5)
     with pytest.raises(ValueError, match="'cats' is not in the vocabulary .* Similar spellings in the vocabulary: cat"):
         wv.most_similar("cats")
+
+
+# --------------------------------------------------------------------------- tokens in any script
+
+ZH = [
+    "今天天气很好，我们一起去公园散步吧。",
+    "北京是中华人民共和国的首都，也是全国的政治和文化中心。",
+    "他每天早上六点起床，然后去学校上课。",
+    "这家餐厅的菜非常好吃，价格也不贵。",
+    "我喜欢在周末读书和听音乐。",
+]
+ZH_SEGMENTED = [
+    "今天 天气 很 好 ， 我们 一起 去 公园 散步 吧 。",
+    "北京 是 中华人民共和国 的 首都 ， 也 是 全国 的 政治 和 文化 中心 。",
+    "他 每天 早上 六点 起床 ， 然后 去 学校 上课 。",
+    "这家 餐厅 的 菜 非常 好吃 ， 价格 也 不 贵 。",
+    "我 喜欢 在 周末 读书 和 听 音乐 。",
+]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Café naïve Zürich", ["café", "naïve", "zürich"]),
+        ("cafe\u0301 CAFÉ", ["café", "café"]),  # a decomposed accent is the same word
+        ("Ελληνικά και Русский язык", ["ελληνικά", "και", "русский", "язык"]),
+        ("Boston's Red Sox won 3-2!", ["boston's", "red", "sox", "won", "3", "2"]),
+        ("l’homme don't", ["l'homme", "don't"]),
+        ("हिन्दी भाषा", ["हिन्दी", "भाषा"]),  # vowel signs are part of the word
+        ("ภาษา ไทย", ["ภาษา", "ไทย"]),
+        ("我 喜欢 吃 苹果 。", ["我", "喜欢", "吃", "苹果"]),
+        ("snake_case e-mail", ["snake", "case", "e", "mail"]),
+    ],
+)
+def test_tokenize_keeps_the_letters_of_any_script(text, expected):
+    assert tokenize(text) == expected
+
+
+def test_pre_segmented_chinese_gives_chinese_words():
+    wv = PMIWordVectors(n_components=3, random_state=0).fit(ZH_SEGMENTED * 3)
+    assert {"喜欢", "中华人民共和国", "音乐"} <= set(wv.vocabulary_)
+
+
+@pytest.mark.parametrize(
+    "docs",
+    [
+        ZH,
+        ["私は毎日日本語を勉強しています。", "東京は日本の首都で、とても大きな都市です。"],
+        ["ภาษาไทยเป็นภาษาที่สวยงามและมีประวัติศาสตร์ยาวนาน", "ฉันชอบกินข้าวผัดกับไข่ดาวทุกวัน"],
+    ],
+    ids=["chinese", "japanese", "thai"],
+)
+def test_text_without_spaces_between_words_is_refused_with_what_to_do(docs):
+    from embedcore.io import DataError
+
+    with pytest.raises(DataError, match="without spaces between words.*Segment it first.*jieba"):
+        PMIWordVectors(n_components=2).fit(docs * 3)
+
+
+def test_a_few_words_of_chinese_in_english_text_are_fine():
+    docs = ["the 北京大学 team won the match", "the team lost the match in 上海市"] * 5
+    assert "北京大学" in PMIWordVectors(n_components=2, random_state=0).fit(docs).vocabulary_
+
+
+def test_segmented_thai_is_accepted():
+    docs = ["ภาษา ไทย เป็น ภาษา ที่ สวยงาม และ มี ประวัติศาสตร์ ยาวนาน", "ฉัน ชอบ กิน ข้าวผัด กับ ไข่ดาว ทุก วัน"]
+    assert "ภาษา" in PMIWordVectors(n_components=2, random_state=0).fit(docs * 3).vocabulary_
+
+
+def test_tokenize_joins_marks_beyond_the_basic_plane():
+    chakma = "\U00011103\U00011127\U0001110C\U00011134"  # a Chakma word: letters with vowel signs
+    assert tokenize(f"{chakma} 🙂 ok") == [chakma, "ok"]
