@@ -19,7 +19,50 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
-__all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors"]
+__all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
+           "rescale_for_distances", "MIN_POINTS"]
+
+#: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
+MIN_POINTS = 10
+
+
+def lle_input_problem(X) -> str | None:
+    """Why a data set cannot give a meaningful 2-D LLE map, in words; None when it can.
+
+    Examples
+    --------
+    >>> lle_input_problem(np.zeros((3, 2)))
+    'LLE needs at least 10 points to compare neighbourhoods; these data have 3. Upload more rows.'
+    >>> lle_input_problem(np.random.default_rng(0).normal(size=(50, 3))) is None
+    True
+    """
+    X = np.asarray(X)
+    n = X.shape[0]
+    if n < MIN_POINTS:
+        return (f"LLE needs at least {MIN_POINTS} points to compare neighbourhoods; these data have {n}. "
+                "Upload more rows.")
+    if X.ndim != 2 or X.shape[1] < 2:
+        return ("LLE unrolls a surface into a plane, and these data have a single column: they are already "
+                "a line. Upload at least two numeric columns.")
+    distinct = len(np.unique(X, axis=0))
+    if distinct < MIN_POINTS:
+        return (f"These data have only {distinct} distinct point{'s' if distinct != 1 else ''} among {n} rows; "
+                f"LLE needs at least {MIN_POINTS}. Drop the repeated rows or upload more varied data.")
+    return None
+
+
+def rescale_for_distances(X) -> np.ndarray:
+    """X scaled by a power of two when its magnitude would overflow or underflow squared distances.
+
+    LLE's weights, its map and every neighbour ranking are unchanged by a
+    uniform scale, and a power of two scales without rounding; data of
+    ordinary magnitude are returned as they are.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    top = float(np.max(np.abs(X))) if X.size else 0.0
+    if top == 0.0 or 1e-100 < top < 1e100:
+        return X
+    return np.ldexp(X, -int(np.frexp(top)[1]))
 
 
 def nearest_neighbors(X, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:

@@ -29,6 +29,8 @@ __all__ = [
     "normalized_laplacian",
     "laplacian_spectrum",
     "n_connected_components",
+    "connected_components",
+    "code_columns",
     "eigengap",
     "category_distributions",
     "wasserstein_distances",
@@ -84,19 +86,49 @@ def _check_affinity(A, labels=None):
             f"A[{names[j]!r}, {names[i]!r}] = {A[j, i]:g}. Use (A + A.T) / 2."
         )
     degree = np.asarray(A.sum(axis=1)).ravel()
-    isolated = np.flatnonzero(degree <= 0)
-    if isolated.size:
-        shown = ", ".join(repr(names[i]) for i in isolated[:5])
-        raise ValueError(
-            f"{isolated.size} categor{'y has' if isolated.size == 1 else 'ies have'} no similarity to any other "
-            f"({shown}{', ...' if isolated.size > 5 else ''}): an isolated node has zero degree and no normalised "
-            "Laplacian. Drop it, or lower gamma so the kernel reaches it."
-        )
     return A, degree
+
+
+def _inv_sqrt(degree: np.ndarray) -> np.ndarray:
+    """``d^{-1/2}``, and 0 for an isolated node (degree 0)."""
+    out = np.zeros_like(degree, dtype=np.float64)
+    np.divide(1.0, np.sqrt(degree), out=out, where=degree > 0)
+    return out
+
+
+def connected_components(A, labels=None) -> list[list[str]]:
+    """The graph's connected components as lists of category names, largest first.
+
+    An isolated category (no similarity to any other, e.g. when a large gamma
+    makes every affinity underflow to 0) is a component on its own.
+
+    Examples
+    --------
+    >>> A = np.array([[0, 1.0, 0], [1.0, 0, 0], [0, 0, 0]])
+    >>> connected_components(A, ["mon", "tue", "sun"])
+    [['mon', 'tue'], ['sun']]
+    """
+    A, _ = _check_affinity(A, labels)
+    names = _labels(A.shape[0], labels)
+    comp = _component_labels(A)
+    groups = [np.flatnonzero(comp == c) for c in range(comp.max() + 1)]
+    groups.sort(key=lambda g: (-len(g), g[0]))
+    return [[names[i] for i in g] for g in groups]
+
+
+def _component_labels(A) -> np.ndarray:
+    from scipy.sparse.csgraph import connected_components as cc
+
+    graph = sp.csr_array(A) if sp.issparse(A) else sp.csr_array(np.asarray(A) > 0)
+    return cc(graph, directed=False)[1]
 
 
 def normalized_laplacian(A, labels=None):
     """``I - D^{-1/2} A D^{-1/2}`` of a symmetric non-negative affinity matrix (dense or sparse).
+
+    An isolated node (degree 0) gets a zero row and column, as in
+    ``scipy.sparse.csgraph.laplacian``: it is a connected component of its
+    own, with its own zero eigenvalue.
 
     Examples
     --------
@@ -105,12 +137,13 @@ def normalized_laplacian(A, labels=None):
            [-1.,  1.]])
     """
     A, degree = _check_affinity(A, labels)
-    inv_sqrt = 1.0 / np.sqrt(degree)
+    inv_sqrt = _inv_sqrt(degree)
     n = A.shape[0]
+    eye = (degree > 0).astype(np.float64)
     if sp.issparse(A):
         Dm = sp.dia_array((inv_sqrt[None, :], [0]), shape=(n, n))
-        return sp.csr_array(sp.eye_array(n) - Dm @ A @ Dm)
-    return np.eye(n) - inv_sqrt[:, None] * A * inv_sqrt[None, :]
+        return sp.csr_array(sp.dia_array((eye[None, :], [0]), shape=(n, n)) - Dm @ A @ Dm)
+    return np.diag(eye) - inv_sqrt[:, None] * A * inv_sqrt[None, :]
 
 
 def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_state=0):
@@ -122,30 +155,47 @@ def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_s
     normalised adjacency ``D^{-1/2} A D^{-1/2}``, whose largest eigenvalues are
     ``1 - `` the Laplacian's smallest; that converges fast where the
     Laplacian's bottom is crowded.
+
+    When the graph has several connected components, the zero eigenvalue is
+    repeated and any basis of its eigenspace is valid; the one returned is the
+    components' indicators (``D^{1/2} 1_C``, normalised, largest component
+    first), so each of those eigenvectors says "in this component or not".
     """
     A, degree = _check_affinity(A, labels)
     n = A.shape[0]
     k = n if n_components is None else int(n_components)
     if not 1 <= k <= n:
         raise ValueError(f"n_components must be between 1 and the number of categories ({n}); got {n_components}.")
-    inv_sqrt = 1.0 / np.sqrt(degree)
+    inv_sqrt = _inv_sqrt(degree)
+    isolated = (degree <= 0).astype(np.float64)
     if k == n or n <= _DENSE_LIMIT or k >= n // 3:
         dense = A.toarray() if sp.issparse(A) else A
-        L = np.eye(n) - inv_sqrt[:, None] * dense * inv_sqrt[None, :]
+        L = np.diag(1.0 - isolated) - inv_sqrt[:, None] * dense * inv_sqrt[None, :]
         L = (L + L.T) / 2
         vals, vecs = eigh(L, subset_by_index=[0, k - 1]) if k < n else eigh(L)
     else:
+        # an isolated node gets 1 on the diagonal of S, i.e. a zero eigenvalue of L
         if sp.issparse(A):
             Dm = sp.dia_array((inv_sqrt[None, :], [0]), shape=(n, n))
-            S = Dm @ A @ Dm
+            S = Dm @ A @ Dm + sp.dia_array((isolated[None, :], [0]), shape=(n, n))
         else:
-            S = inv_sqrt[:, None] * A * inv_sqrt[None, :]
+            S = inv_sqrt[:, None] * A * inv_sqrt[None, :] + np.diag(isolated)
         v0 = check_random_state(random_state).uniform(-1, 1, n)
         mu, vecs = eigsh(S, k=k, which="LA", v0=v0, tol=1e-10)
         vals = 1.0 - mu
         order = np.argsort(vals)
         vals, vecs = vals[order], vecs[:, order]
     vals = np.clip(vals, 0.0, 2.0)
+    n_zero = n_connected_components(vals)
+    if n_zero > 1:
+        comp = _component_labels(A)
+        sizes = np.bincount(comp)
+        if len(sizes) == n_zero or (n_zero == vals.size and len(sizes) >= n_zero):
+            rank = sorted(range(len(sizes)), key=lambda c: (-sizes[c], np.flatnonzero(comp == c)[0]))
+            root = np.sqrt(np.where(degree > 0, degree, 1.0))
+            for j, c in enumerate(rank[:n_zero]):
+                ind = np.where(comp == c, root, 0.0)
+                vecs[:, j] = ind / np.linalg.norm(ind)
     # deterministic signs: the largest-magnitude entry of each eigenvector is positive
     idx = np.abs(vecs).argmax(axis=0)
     vecs = vecs * np.sign(vecs[idx, np.arange(vecs.shape[1])])
@@ -161,6 +211,37 @@ def n_connected_components(eigenvalues, tol: float = 1e-8) -> int:
     2
     """
     return int(np.sum(np.asarray(eigenvalues) < tol))
+
+
+def code_columns(eigenvalues, n_components="eigengap", keep_trivial: bool = False) -> list[int]:
+    """Which eigenvectors (column indices, ascending eigenvalue) make the spectral code.
+
+    The first eigenvector, ``D^{1/2} 1``, says nothing about the categories (it
+    only reflects degrees) and is collinear with a linear model's intercept:
+    it is dropped unless ``keep_trivial``. When the graph has several connected
+    components, the zero eigenvalue's eigenvectors are the components'
+    indicators: they carry which component a category is in, so all but the
+    first are kept (with the intercept they determine the first). Then come
+    ``n_components`` non-trivial eigenvectors (``"eigengap"``: those below the
+    largest gap), as many as the graph has.
+
+    Examples
+    --------
+    >>> code_columns([0.0, 0.57, 1.09, 1.26, 1.27, 1.31, 1.51])
+    [1]
+    >>> code_columns([0.0, 0.0, 0.4, 1.6], n_components=1)
+    [1, 2]
+    >>> code_columns([0.0, 0.0, 0.0], keep_trivial=True)
+    [0, 1, 2]
+    """
+    vals = np.asarray(eigenvalues, dtype=np.float64)
+    n = vals.size
+    n_zero = max(n_connected_components(vals), 1)
+    k = eigengap(vals) if isinstance(n_components, str) else int(n_components)
+    k = max(0, min(k, n - n_zero))
+    if n_zero == 1:
+        k = max(k, 1) if n > 1 else 0
+    return list(range(0 if keep_trivial else 1, n_zero)) + list(range(n_zero, n_zero + k)) or [0]
 
 
 def eigengap(eigenvalues, max_k: int | None = None, tol: float = 1e-8) -> int:
@@ -455,19 +536,12 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
             if len(cats) < 2:
                 raise ValueError(f"A column has a single category ({cats[0]!r}); there is nothing to encode.")
             vals, vecs = laplacian_spectrum(A, labels=cats)
-            if self.n_components == "eigengap":
-                k = eigengap(vals)
-            else:
-                k = int(self.n_components)
-            n_trivial = max(n_connected_components(vals), 1)
-            k = max(1, min(k, len(cats) - n_trivial))
-            start = 0 if self.keep_trivial else n_trivial
-            stop = n_trivial + k
+            kept = code_columns(vals, self.n_components, self.keep_trivial)
             self.categories_.append(cats)
             self.affinity_.append(A)
             self.eigenvalues_.append(vals)
-            self.embedding_.append(vecs[:, start:stop])
-            self.n_components_.append(stop - start)
+            self.embedding_.append(vecs[:, kept])
+            self.n_components_.append(len(kept))
             counts = pd.Series(col).value_counts()
             freq = np.array([counts.get(c, 0) for c in cats], dtype=np.float64)
             self._frequencies.append(freq / freq.sum() if freq.sum() else np.full(len(cats), 1 / len(cats)))
@@ -519,7 +593,7 @@ def fiedler_sweep(A, labels=None, eigenvectors=None) -> pd.DataFrame:
     n = dense.shape[0]
     names = _labels(n, labels)
     vecs = eigenvectors if eigenvectors is not None else laplacian_spectrum(dense, n_components=min(2, n))[1]
-    fiedler = vecs[:, 1] / np.sqrt(degree) if n > 1 else np.zeros(n)
+    fiedler = vecs[:, 1] * _inv_sqrt(degree) if n > 1 else np.zeros(n)
     order = np.argsort(fiedler, kind="stable")
     P = dense[np.ix_(order, order)]
     deg = degree[order]

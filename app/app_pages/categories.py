@@ -7,7 +7,8 @@ import streamlit as st
 
 from app.services import categories as svc
 from app.services import data as data_service
-from app.ui import charts
+from app.ui import charts, plots
+from app.ui.controls import ranged_slider
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
 from embedcore import spectral
@@ -141,10 +142,8 @@ except ValueError as err:
 
 n_cc = spectral.n_connected_components(vals)
 k_gap = spectral.eigengap(vals)
-k = k_gap if ncomp_mode == "eigengap" else n_fixed
-k = max(1, min(k, len(labels) - max(n_cc, 1)))
-start = 0 if keep_trivial else max(n_cc, 1)
-kept = list(range(start, max(n_cc, 1) + k))
+kept = spectral.code_columns(vals, "eigengap" if ncomp_mode == "eigengap" else n_fixed, keep_trivial)
+k = len([i for i in kept if i >= n_cc])
 codes = vecs[:, kept]
 
 cols = st.columns(5)
@@ -154,8 +153,13 @@ cols[2].metric("suggested k (eigengap)", k_gap)
 cols[3].metric("code width", len(kept))
 cols[4].metric("λ₂ (algebraic connectivity)", f"{vals[1]:.3f}")
 if n_cc > 1:
-    st.warning(f"The graph has {n_cc} connected components: {n_cc} zero eigenvalues. Each component gets its own "
-               "constant vector; lower γ to connect them if that is not what you expect.")
+    parts = svc.components(key, gamma, _A=A, _labels=labels)
+    shown = "; ".join("{" + ", ".join(md_escape(c) for c in part[:8]) + (", …" if len(part) > 8 else "") + "}"
+                      for part in parts[:6])
+    st.warning(f"The graph has fallen apart into {n_cc} connected components ({n_cc} zero eigenvalues): {shown}"
+               f"{'; …' if len(parts) > 6 else ''}. Their indicator vectors join the code (all but the first: "
+               "with an intercept they fix it), so categories in different components stay apart. Lower γ to "
+               "connect them.")
 
 tabs = st.tabs(["Affinity and Laplacian", "Spectrum", "Eigenvectors", "γ sweep", "Downstream test",
                 "Clustering", "Download"])
@@ -172,10 +176,10 @@ with tabs[0]:
         order = np.argsort(vecs[:, 1] / np.sqrt(np.asarray(A.sum(axis=1)).ravel()), kind="stable")
     names_o = [short[i] for i in order]
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts.heatmap(A[np.ix_(order, order)], x=names_o, y=names_o, title="Affinity A",
+    plots.show(c1, charts.heatmap(A[np.ix_(order, order)], x=names_o, y=names_o, title="Affinity A",
                                    colorscale="Blues", height=480), key="cat.chart.affinity")
     off = np.abs(L - np.diag(np.diag(L))).max()
-    c2.plotly_chart(charts.heatmap(L[np.ix_(order, order)], x=names_o, y=names_o, title="Normalised Laplacian L",
+    plots.show(c2, charts.heatmap(L[np.ix_(order, order)], x=names_o, y=names_o, title="Normalised Laplacian L",
                                    colorscale="RdBu", zmid=0, zmax=float(off) if off > 0 else None, height=480),
                     key="cat.chart.laplacian")
     st.caption("The Laplacian's colour scale spans its off-diagonal entries (the diagonal is 1 and saturates), "
@@ -194,7 +198,7 @@ with tabs[1]:
                       annotation_text=f"largest gap: keep {k_gap}")
     fig.update_xaxes(title="index (ascending)", dtick=1 if len(labels) <= 20 else None)
     fig.update_yaxes(title="eigenvalue of L", range=[-0.05, max(2.0, vals.max() + 0.05) if len(vals) < 8 else vals.max() + 0.1])
-    st.plotly_chart(charts.layout(fig, "The spectrum: kept eigenvalues in orange", 380), key="cat.chart.spectrum")
+    plots.show(st, charts.layout(fig, "The spectrum: kept eigenvalues in orange", 380), key="cat.chart.spectrum")
     st.dataframe(pd.DataFrame({"index": idx, "eigenvalue": vals.round(6), "kept": [i in kept for i in range(len(vals))]}),
                  hide_index=True, height=220, key="cat.eigen_table")
 
@@ -205,13 +209,13 @@ with tabs[2]:
         fig.add_trace(go.Bar(x=short, y=vecs[:, col], name=f"u{col + 1} (λ={vals[col]:.3f})",
                              marker_color=charts.PALETTE[j]))
     fig.update_layout(barmode="group")
-    st.plotly_chart(charts.layout(fig, "Kept eigenvectors, one bar per category", 380), key="cat.chart.vectors")
+    plots.show(st, charts.layout(fig, "Kept eigenvectors, one bar per category", 380), key="cat.chart.vectors")
     xy = codes[:, :2] if codes.shape[1] >= 2 else np.column_stack([codes[:, 0], np.zeros(len(labels))])
     fig = go.Figure(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", text=[html_escape(s) for s in short],
                                textposition="top center", marker=dict(size=10, color=charts.PALETTE[0])))
     fig.update_xaxes(title=f"u{kept[0] + 1}")
     fig.update_yaxes(title=f"u{kept[1] + 1}" if len(kept) > 1 else "")
-    st.plotly_chart(charts.layout(fig, "Categories placed by their code (first two kept eigenvectors)", 460),
+    plots.show(st, charts.layout(fig, "Categories placed by their code (first two kept eigenvectors)", 460),
                     key="cat.chart.codes")
 
 with tabs[3]:
@@ -229,7 +233,7 @@ with tabs[3]:
                                      line=dict(width=3 if f == 1.0 else 1.5, color=charts.PALETTE[j])))
         fig.update_xaxes(title="index", dtick=1 if len(labels) <= 20 else None)
         fig.update_yaxes(title="eigenvalue")
-        st.plotly_chart(charts.layout(fig, "Spectra for γ a hundredth to a hundred times the current one", 420),
+        plots.show(st, charts.layout(fig, "Spectra for γ a hundredth to a hundred times the current one", 420),
                         key="cat.chart.sweep")
         st.caption("Small γ: one zero, the rest bunched near n/(n-1). Large γ: the spectrum flattens near 1 (and "
                    "the graph may split). The useful γ shows a few small eigenvalues, then a gap.")
@@ -261,24 +265,30 @@ with tabs[4]:
                 fig.add_trace(go.Bar(x=sub["model"], y=sub["r2"], error_y=dict(type="data", array=sub["r2_std"]),
                                      name=enc, marker_color=charts.PALETTE[j]))
             fig.update_yaxes(title="R²")
-            st.plotly_chart(charts.layout(fig, "Cross-validated R² by model and encoding", 380), key="cat.chart.bench")
+            plots.show(st, charts.layout(fig, "Cross-validated R² by model and encoding", 380), key="cat.chart.bench")
 
 with tabs[5]:
-    n_clusters = st.slider("Clusters", 2, max(2, min(10, len(labels) - 1)), 2, key="cat.clusters")
+    n_clusters = ranged_slider("Clusters", 2, min(10, len(labels) - 1), 2, key="cat.clusters",
+                               why="splitting 3 categories into 3 clusters would say nothing")
     sweep, clusters = svc.sweep_and_clusters(key, gamma, n_clusters, seed, _A=A, _labels=labels, _vecs=vecs)
     c1, c2 = st.columns(2)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=sweep["category"], y=sweep["fiedler"], name="Fiedler value", marker_color=charts.PALETTE[0]))
-    c1.plotly_chart(charts.layout(fig, "Categories ordered by the Fiedler vector", 380), key="cat.chart.fiedler")
+    plots.show(c1, charts.layout(fig, "Categories ordered by the Fiedler vector", 380), key="cat.chart.fiedler")
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=sweep["category"][:-1], y=sweep["conductance"][:-1], mode="lines+markers",
                              name="conductance", line=dict(color=charts.PALETTE[1])))
     fig.add_trace(go.Scatter(x=sweep["category"][:-1], y=sweep["cut"][:-1], mode="lines+markers", name="cut weight",
                              yaxis="y2", line=dict(color=charts.PALETTE[0], dash="dot")))
     fig.update_layout(yaxis=dict(title="conductance"), yaxis2=dict(title="cut", overlaying="y", side="right"))
-    c2.plotly_chart(charts.layout(fig, "Sweep cut: everything up to a category on one side", 380), key="cat.chart.cut")
-    best = int(np.nanargmin(sweep["conductance"].to_numpy()[:-1]))
-    st.caption(f"Lowest conductance {sweep['conductance'].iloc[best]:.3f} cutting after '{md_escape(sweep['category'].iloc[best])}'.")
+    plots.show(c2, charts.layout(fig, "Sweep cut: everything up to a category on one side", 380), key="cat.chart.cut")
+    cond = sweep["conductance"].to_numpy()[:-1]
+    if np.isfinite(cond).any():
+        best = int(np.nanargmin(cond))
+        st.caption(f"Lowest conductance {cond[best]:.3f} cutting after '{md_escape(sweep['category'].iloc[best])}'.")
+    else:
+        st.caption("No cut has a conductance: at this γ no category has any similarity to another, so every "
+                   "side of every cut has zero volume. Lower γ.")
     table = pd.DataFrame({"category": labels, "cluster": clusters})
     st.dataframe(table.groupby("cluster")["category"].apply(lambda s: ", ".join(s)).reset_index(),
                  hide_index=True, key="cat.clusters_table")

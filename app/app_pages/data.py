@@ -24,7 +24,6 @@ EXAMPLES = {
     "table": ("tips.csv", "day,tip\nMon,1.5\nSat,3.0\n"),
     "documents": ("corpus.txt", "the cat sat on the mat\ndogs chase cats\n"),
 }
-GUESS = {".npy": "vectors", ".vec": "vectors", ".w2v": "vectors", ".parquet": "table", ".txt": "documents"}
 
 with st.expander("Accepted formats, with a tiny example of each"):
     for kind, (fname, example) in EXAMPLES.items():
@@ -52,15 +51,10 @@ if upload is None:
     st.caption(datasets.DATASETS[chosen].description)
     show_report(data_service.bundled(chosen, data_service.seed()), key="data.report")
 else:
-    suffix = "." + upload.names[0].rsplit(".", 1)[-1].lower() if "." in upload.names[0] else ""
-    if len(upload.names) > 1:
-        guess = "vectors" if any("meta" in n.lower() for n in upload.names) else "item_sets"
-    else:
-        guess = GUESS.get(suffix, "vectors")
     kind = st.radio(
         "Read it as",
         kinds,
-        index=kinds.index(guess),
+        index=kinds.index(upload.kind),
         format_func=data_service.KIND_LABELS.get,
         key="data.kind",
         horizontal=True,

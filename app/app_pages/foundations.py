@@ -5,7 +5,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import foundations as svc
-from app.ui import charts
+from app.ui import charts, plots
 from app.ui.controls import ranged_select_slider
 from app.ui.sidebar import data_source
 from embedcore import linear
@@ -59,10 +59,10 @@ with tabs[0]:
                                            name=f"PC{i + 1} (greedy)", marker=dict(color=color, size=7, symbol="diamond")))
     fig.update_layout(scene=dict(aspectmode="data", xaxis_title="x", yaxis_title="y", zaxis_title="z"))
     left, right = st.columns([3, 2])
-    left.plotly_chart(charts.layout(fig, "The cloud with the first two components, eigen and greedy", 480),
+    plots.show(left, charts.layout(fig, "The cloud with the first two components, eigen and greedy", 480),
                       key="found.chart.pca")
     share = var_e / var_e.sum()
-    right.plotly_chart(charts.bars(["PC1", "PC2", "PC3"], share, title="Explained variance ratio", y_title="share",
+    plots.show(right, charts.bars(["PC1", "PC2", "PC3"], share, title="Explained variance ratio", y_title="share",
                                    height=300), key="found.chart.pca_var")
     angle = float(np.degrees(np.arccos(min(1.0, abs(comps_e[0, j])))))
     right.metric(f"angle between PC1 and the {feature} axis", f"{angle:.1f}°")
@@ -88,10 +88,10 @@ with tabs[1]:
     kmark = ranged_select_slider("Highlight k", ks, ks[min(2, len(ks) - 1)], key="found.pvj_k",
                                  why="the data have rank 2 at most")
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts.lines(table, "k", {"pca_reconstruction": "PCA", "jl_reconstruction": "random (JL)"},
+    plots.show(c1, charts.lines(table, "k", {"pca_reconstruction": "PCA", "jl_reconstruction": "random (JL)"},
                                  title="Reconstruction error (energy lost)", y_title="share of energy", vline=kmark,
                                  vline_label=f"k={kmark}"), key="found.chart.pvj_rec")
-    c2.plotly_chart(charts.lines(table, "k", {"pca_distortion": "PCA", "jl_distortion": "random (JL)"},
+    plots.show(c2, charts.lines(table, "k", {"pca_distortion": "PCA", "jl_distortion": "random (JL)"},
                                  title="Distance distortion", y_title="median |ratio - 1|", vline=kmark,
                                  vline_label=f"k={kmark}"), key="found.chart.pvj_dist")
 
@@ -131,7 +131,7 @@ with tabs[2]:
     for x in (1 - eps, 1 + eps):
         fig.add_vline(x=x, line=dict(color=charts.PALETTE[1], dash="dash"))
     fig.update_xaxes(title="squared distance after / before")
-    left.plotly_chart(charts.layout(fig, f"Distortion of 4,000 random pairs at k={k}", 380), key="found.chart.jl_hist")
+    plots.show(left, charts.layout(fig, f"Distortion of 4,000 random pairs at k={k}", 380), key="found.chart.jl_hist")
     eps_grid = np.linspace(0.05, 0.95, 40)
     curve = pd.DataFrame({"eps": eps_grid, "k": [linear.jl_min_dim(len(Xt), e) for e in eps_grid]})
     fig = charts.lines(curve, "eps", {"k": "bound"}, title=f"The bound: dimensions needed for n = {len(Xt):,}", y_title="k",
@@ -139,7 +139,7 @@ with tabs[2]:
     fig.add_trace(go.Scatter(x=[eps], y=[k], mode="markers", name="your choice",
                              marker=dict(size=12, color=charts.PALETTE[1])))
     fig.update_yaxes(type="log")
-    right.plotly_chart(fig, key="found.chart.jl_bound")
+    plots.show(right, fig, key="found.chart.jl_bound")
     st.caption("The bound is a worst-case guarantee for all pairs at once; in practice far fewer dimensions keep "
                "most pairs within ε, as the histogram shows when you lower k below the bound.")
 
@@ -163,7 +163,7 @@ with tabs[3]:
     Xk, err = svc.low_rank(svd_key, rank, center, _X=img)
     c1, c2 = st.columns(2)
     curve = pd.DataFrame({"k": np.arange(1, len(s) + 1), "energy": energy})
-    c1.plotly_chart(charts.lines(curve, "k", {"energy": "cumulative energy"}, vline=rank, vline_label=f"k={rank}",
+    plots.show(c1, charts.lines(curve, "k", {"energy": "cumulative energy"}, vline=rank, vline_label=f"k={rank}",
                                  hline=0.8, hline_label=f"80% at k={k80}", title="Cumulative energy", y_title="share"),
                     key="found.chart.svd_energy")
     if svd_key == "china":
@@ -171,7 +171,7 @@ with tabs[3]:
                  f"error {err:.3f} (image {img.shape[0]}x{img.shape[1]}, scikit-learn's sample photo)", clamp=True)
     else:
         show = min(len(img), 300)
-        c2.plotly_chart(charts.heatmap(Xk[:show], title=f"Rank-{rank} reconstruction (first {show} rows), relative "
+        plots.show(c2, charts.heatmap(Xk[:show], title=f"Rank-{rank} reconstruction (first {show} rows), relative "
                                        f"error {err:.3f}", colorscale="RdBu", height=380), key="found.chart.svd_rec")
     st.caption("Misleading: 80% of the energy can still look poor, because the eye cares about edges, which live "
                "in the small layers; and energy counts the image's mean brightness, which the first layer holds.")
@@ -189,7 +189,7 @@ with tabs[4]:
     k_ae = st.slider("Bottleneck size k", 1, 16, 4, key="found.ae_k")
     angles, mse = svc.linear_ae(k_ae, seed)
     c1, c2 = st.columns([2, 1])
-    c1.plotly_chart(charts.bars([f"θ{i + 1}" for i in range(len(angles))], angles,
+    plots.show(c1, charts.bars([f"θ{i + 1}" for i in range(len(angles))], angles,
                                 title="Principal angles: linear autoencoder vs PCA subspace", y_title="degrees",
                                 text_format="{:.2f}°"), key="found.chart.ae_angles")
     c2.metric("largest angle", f"{angles.max():.2f}°")
@@ -215,7 +215,7 @@ with tabs[4]:
         fig.update_yaxes(autorange="reversed", tickvals=[3.5, 11.5, 19.5, 27.5], ticktext=list(rows),
                          scaleanchor="x")
         fig.update_xaxes(showticklabels=False)
-        st.plotly_chart(charts.layout(fig, "Six digits: original, corrupted, and the two reconstructions", 360),
+        plots.show(st, charts.layout(fig, "Six digits: original, corrupted, and the two reconstructions", 360),
                         key="found.chart.ae_images")
         st.caption(" · ".join(f"{n}: MSE {e:.3f}" for n, e in errs.items()))
 
@@ -236,7 +236,7 @@ with tabs[5]:
                                         "bias": "mean error (bias)"},
                        title="Inner-product error against width", y_title="error", log_x=True, vline=wmark,
                        vline_label=f"w={wmark}")
-    st.plotly_chart(fig, key="found.chart.hash")
+    plots.show(st, fig, key="found.chart.hash")
     row = table[table["width"] == wmark].iloc[0]
     counts = svc.corpus_counts()[0]
     c1, c2, c3 = st.columns(3)

@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 
 from app.services import data as data_service
 from app.services import manifolds as svc
-from app.ui import charts
+from app.ui import charts, plots
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 from embedcore.maps import METHODS
@@ -37,7 +37,7 @@ st.caption("The embedding is the bottom eigenvectors of M after the constant one
 
 seed = data_service.seed()
 sb = st.sidebar
-source, vdata = data_source("vectors", "man", default="swiss_roll")
+source, vdata = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
 color_label = "t"
 if source in svc.GENERATORS:
     n = sb.slider("Points", 300, 5000, 1500, 100, key="man.n", help="Sample size of the generated manifold.")
@@ -54,7 +54,7 @@ else:
                             meta=None if vdata.meta is None else vdata.meta.iloc[keep].reset_index(drop=True),
                             columns=vdata.columns)
         data_key += f":sample{seed}"
-X = vdata.X
+X = svc.rescaled(data_key, _X=vdata.X)
 colour = None
 if vdata.meta is not None and vdata.meta.shape[1]:
     color_label = str(vdata.meta.columns[0])
@@ -138,7 +138,7 @@ fig3.add_trace(go.Scatter3d(x=P3[[point], 0], y=P3[[point], 1], z=P3[[point], 2]
                             marker=dict(size=8, color="#000000", symbol="diamond")))
 fig3.update_layout(scene=dict(aspectmode="data"), showlegend=True)
 c1, c2 = st.columns(2)
-c1.plotly_chart(charts.layout(fig3, f"Input in 3-D{axis_note}, coloured by {md_escape(color_label)}", 480),
+plots.show(c1, charts.layout(fig3, f"Input in 3-D{axis_note}, coloured by {md_escape(color_label)}", 480),
                 key="man.chart.input")
 fig2 = go.Figure()
 fig2.add_trace(go.Scattergl(x=Y[:, 0], y=Y[:, 1], mode="markers", name="points", showlegend=False,
@@ -148,7 +148,7 @@ fig2.add_trace(go.Scatter(x=Y[nbrs, 0], y=Y[nbrs, 1], mode="markers", name="neig
                           marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="#e03131", width=2))))
 fig2.add_trace(go.Scatter(x=Y[[point], 0], y=Y[[point], 1], mode="markers", name=f"point {point}",
                           marker=dict(size=12, color="#000000", symbol="diamond")))
-c2.plotly_chart(charts.layout(fig2, f"LLE in 2-D (B={B}); click a point to inspect it", 480),
+plots.show(c2, charts.layout(fig2, f"LLE in 2-D (B={B}); click a point to inspect it", 480),
                 key="man.chart.embedding", on_select="rerun", selection_mode="points")
 
 tabs = st.tabs(["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"])
@@ -163,7 +163,7 @@ with tabs[0]:
     c1, c2 = st.columns(2)
     fig = charts.bars([f"#{j}" for j in nbrs], w, title=f"Weights rebuilding point {point} (they sum to {w.sum():.3f})",
                       y_title="weight", text_format="{:.2f}")
-    c1.plotly_chart(fig, key="man.chart.weights")
+    plots.show(c1, fig, key="man.chart.weights")
     c1.caption(f"Rebuilt from its neighbours, point {point} is off by {err:.2e}, against a mean neighbour distance "
                f"of {spread:.3f} ({err / spread:.1%}). Negative weights are allowed: the point may lie outside its "
                "neighbours' hull.")
@@ -171,7 +171,7 @@ with tabs[0]:
     fig = charts.bars([f"λ{i}" for i in range(len(vals))], np.maximum(vals, 1e-16),
                       title="Bottom eigenvalues of M (log scale)", y_title="eigenvalue", text_format="{:.1e}", log_y=True,
                       highlight=lambda lab: lab in ("λ1", "λ2"))
-    c2.plotly_chart(fig, key="man.chart.eigs")
+    plots.show(c2, fig, key="man.chart.eigs")
     c2.caption("λ0 ≈ 0 belongs to the constant vector and is skipped; the next two (orange) give the map. When λ3 is "
                "close to λ2 a third direction is almost as good, and the 2-D map may mix them.")
 
@@ -196,7 +196,7 @@ with tabs[1]:
         ann.text = t
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False)
-    st.plotly_chart(charts.layout(fig, "LLE for several B, each titled with its trustworthiness (k=10)", 620),
+    plots.show(st, charts.layout(fig, "LLE for several B, each titled with its trustworthiness (k=10)", 620),
                     key="man.chart.sweep")
     st.caption("The lecture's story: with 3 neighbours the roll tears, around 9-12 it unrolls, with 40 the "
                "neighbourhoods reach across layers and it folds. Trustworthiness drops at both ends.")
@@ -233,7 +233,7 @@ with tabs[2]:
             ann.text = t
         fig.update_xaxes(showticklabels=False)
         fig.update_yaxes(showticklabels=False)
-        st.plotly_chart(charts.layout(fig, None, 900), key="man.chart.compare")
+        plots.show(st, charts.layout(fig, None, 900), key="man.chart.compare")
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="man.compare_table")
 
 with tabs[3]:
@@ -245,7 +245,7 @@ with tabs[3]:
                          help="Run the method comparison to add every method here.")
     kq = st.slider("k", 3, 50, 10, key="man.quality_k")
     rec = svc.recall(data_key + f":{B}:{reg}", which, kq, _X=X, _Y=maps[which])
-    st.plotly_chart(charts.item_scatter(maps[which], color=rec, color_label=f"recall@{kq}", colorscale="RdYlGn",
+    plots.show(st, charts.item_scatter(maps[which], color=rec, color_label=f"recall@{kq}", colorscale="RdYlGn",
                                         title=f"{which}: share of each point's {kq} true neighbours kept in the map",
                                         height=520), key="man.chart.quality")
     st.caption(f"Mean recall@{kq}: {rec.mean():.3f}; {np.mean(rec < 0.5):.1%} of points keep fewer than half. Red "

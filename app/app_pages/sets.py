@@ -9,7 +9,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import sets as svc
-from app.ui import charts
+from app.ui import charts, plots
 from app.ui.controls import ranged_number, ranged_slider
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
@@ -116,7 +116,7 @@ with tab_buckets:
                               lines=[tuple(p) for p in planes], axis_titles=axis,
                               title=f"Items coloured by their bucket in partitioning {part} "
                                     f"({len(np.unique(codes))} of {2**K} buckets occupied)")
-    st.plotly_chart(fig, key="sets.chart.buckets")
+    plots.show(st, fig, key="sets.chart.buckets")
     if view["pca"]:
         st.caption(f"The items have {data.vectors.shape[1]} dimensions: this is their PCA view; dashed "
                    "lines are where the hyperplanes cut the view's plane.")
@@ -130,13 +130,13 @@ with tab_set:
     full = np.zeros(N * 2**K)
     full[emde.columns_] = row
     left, right = st.columns(2)
-    left.plotly_chart(
+    plots.show(left, 
         charts.heatmap(full.reshape(N, 2**K), title="The sketch: one row per partitioning",
                        x_title="bucket", y_title="partitioning", colorscale="Blues"),
         key="sets.chart.sketch")
     scores = emde.decode(S[[i], :], data.vectors)
     members = np.unique(W[[i], :].indices)
-    right.plotly_chart(
+    plots.show(right, 
         charts.item_scatter(coords, color=scores, color_label="density", marked=members,
                             hover=[html_escape(n) for n in data.items], colorscale="YlOrRd",
                             title="The density the sketch implies (decode), the set's items circled"),
@@ -164,7 +164,7 @@ with tab_add:
                          title=f"Raw counts in the {len(show)} buckets either set touches"
                                + (" (first 80)" if len(occupied_cols) > 80 else ""),
                          x_title="bucket", y_title="", height=260)
-    st.plotly_chart(fig, key="sets.chart.additivity")
+    plots.show(st, fig, key="sets.chart.additivity")
     st.caption("Raw count sketches (no weighting, no normalisation): the bottom row is the sum of the two "
                "above, bucket by bucket, so a model can sketch a growing set without revisiting its items.")
 
@@ -172,11 +172,11 @@ with tab_add:
 with tab_kn:
     stats = svc.stats_for(source, N, offsets, seed)
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts.lines(stats, "K", {"near_share": "near pairs (5 nearest neighbours)",
+    plots.show(c1, charts.lines(stats, "K", {"near_share": "near pairs (5 nearest neighbours)",
                                               "far_share": "random pairs"},
                                  title="How often two items share a bucket", y_title="share of partitionings",
                                  vline=K, vline_label=f"K={K}"), key="sets.chart.share")
-    c2.plotly_chart(charts.lines(stats, "K", {"empty_fraction": "empty buckets"}, vline=K,
+    plots.show(c2, charts.lines(stats, "K", {"empty_fraction": "empty buckets"}, vline=K,
                                  vline_label=f"K={K}", title="Empty buckets", y_title="fraction of 2^K"),
                     key="sets.chart.empty")
     st.dataframe(stats.round(3), hide_index=True, key="sets.stats")
@@ -209,7 +209,7 @@ with tab_bench:
         if result is not None:
             st.dataframe(result.round({"accuracy": 4, "accuracy_std": 4, "seconds": 2}), hide_index=True,
                          key="sets.bench_table")
-            st.plotly_chart(charts.bars(result["features"], result["accuracy"], errors=result["accuracy_std"],
+            plots.show(st, charts.bars(result["features"], result["accuracy"], errors=result["accuracy_std"],
                                         title="Cross-validated accuracy", y_title="accuracy", horizontal=True,
                                         highlight=lambda f: f.startswith("EMDE")), key="sets.chart.bench")
 

@@ -37,6 +37,12 @@ def spectrum(key: str, gamma: float | None, _base=None):
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
+def components(key: str, gamma: float | None, _A=None, _labels=None) -> list[list[str]]:
+    """The graph's connected components by category name, largest first."""
+    return spectral.connected_components(_A, _labels)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
 def sweep_and_clusters(key: str, gamma: float | None, n_clusters: int, seed: int, _A=None, _labels=None,
                        _vecs=None):
     """Fiedler sweep and k-way clusters, reusing the spectrum computed for this gamma."""

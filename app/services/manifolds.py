@@ -8,7 +8,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from embedcore import datasets
-from embedcore.manifold import lle_from_neighbors, nearest_neighbors
+from embedcore.manifold import lle_from_neighbors, lle_input_problem, nearest_neighbors, rescale_for_distances
 from embedcore.maps import embed
 from embedcore.metrics import neighbor_recall, trustworthiness
 
@@ -19,6 +19,17 @@ GENERATORS = {
     "swiss_hole": datasets.make_swiss_hole,
 }
 MAX_B = 60
+
+
+def input_problem(vdata) -> str | None:
+    """Why these vectors cannot be this page's data, or None."""
+    return lle_input_problem(vdata.X)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def rescaled(data_key: str, _X=None):
+    """The points, scaled by a power of two if their magnitude would overflow distances."""
+    return rescale_for_distances(_X)
 
 
 @st.cache_data(max_entries=12, show_spinner=False)

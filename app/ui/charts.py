@@ -10,6 +10,48 @@ PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e
            "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
 
 
+_ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+#: Trace fields whose strings come from data (category names, item ids) and that Plotly renders as HTML.
+_DATA_FIELDS = ("x", "y", "z", "labels", "ids", "parents")
+
+
+def _escaped(values):
+    if isinstance(values, str):
+        return values.translate(_ESCAPE)
+    if isinstance(values, (list, tuple, np.ndarray, pd.Index, pd.Series)):
+        arr = np.asarray(values, dtype=object)
+        if arr.dtype == object and any(isinstance(v, str) for v in arr.ravel()[:1000]):
+            return np.vectorize(lambda v: v.translate(_ESCAPE) if isinstance(v, str) else v, otypes=[object])(arr)
+    return values
+
+
+def literal(fig: go.Figure) -> go.Figure:
+    """The figure with data strings escaped, so Plotly shows them as typed instead of as HTML.
+
+    Category names on axes, in heatmap labels and legend entries come from
+    people's files; Plotly reads ``<b>``, ``<a href>`` and ``<br>`` in them as
+    markup. Titles, hover templates and text labels are built by the pages,
+    which escape what they take from data with :func:`app.ui.text.html_escape`.
+    """
+    for trace in fig.data:
+        for name in _DATA_FIELDS:
+            if name in trace and trace[name] is not None:
+                value = trace[name]
+                if isinstance(value, tuple) and value and isinstance(value[0], str):
+                    trace[name] = tuple(_escaped(list(value)))
+                elif not isinstance(value, (int, float)):
+                    trace[name] = _escaped(value)
+        if getattr(trace, "name", None):
+            trace.name = trace.name.translate(_ESCAPE)
+    for axis in fig.layout:
+        if axis.startswith(("xaxis", "yaxis")):
+            ax = fig.layout[axis]
+            for field in ("ticktext", "categoryarray"):
+                if ax[field] is not None:
+                    ax[field] = _escaped(list(ax[field]))
+    return fig
+
+
 def layout(fig: go.Figure, title: str | None = None, height: int = 420, **kw) -> go.Figure:
     fig.update_layout(
         title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None,

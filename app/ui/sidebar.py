@@ -48,40 +48,49 @@ def shared_sidebar() -> None:
             st.session_state["global.upload_obj"] = data_service.make_upload(files)
 
 
-def data_source(kind: str, page: str, default: str | None = None, allowed: list[str] | None = None):
-    """A sidebar select box of bundled data sets of ``kind`` plus the upload.
+def data_source(kind: str, page: str, default: str | None = None, allowed: list[str] | None = None,
+                usable=None):
+    """A sidebar select box of bundled data sets of ``kind`` plus the upload, when the page can use it.
 
-    Returns ``(source_id, data)``; when the upload cannot be read as ``kind``
-    it shows the reason with ``st.error`` and falls back to the first bundled set.
+    Returns ``(source_id, data)``. An upload this page cannot read as ``kind``
+    is not offered, and one line says why; one that reads but looks like
+    another kind of data is offered without being chosen. A new upload that
+    suits the page is chosen once, as the person most likely wants to see it.
     """
     options = [d for d in datasets.datasets_of_kind(kind) if allowed is None or d.id in allowed]
     ids = [d.id for d in options]
     titles = {d.id: d.title for d in options}
     upload = data_service.current_upload()
+    seed = data_service.seed()
+    result = None
     if upload is not None:
-        ids.append("upload")
-        titles["upload"] = f"Your upload: {upload.label}"
+        result, error = data_service.parse_upload(kind, upload.digest, upload, seed)
+        if error is None and usable is not None:
+            error = usable(result)
+        label = md_escape(upload.label)
+        if error is not None:
+            st.caption(f":material/info: Your upload ({label}) is not used on this page: {md_escape(error)}")
+        else:
+            ids.append("upload")
+            titles["upload"] = f"Your upload: {upload.label}"
     key = f"{page}.dataset"
     if key in st.session_state and st.session_state[key] not in ids:
         del st.session_state[key]
-    # A new upload is what the person wants to see: switch to it once.
+    # A new upload that suits this page is what the person wants to see: switch to it once.
     seen = f"{page}.seen_upload"
-    if upload is not None and st.session_state.get(seen) != upload.digest:
-        st.session_state[key] = "upload"
+    if "upload" in ids and st.session_state.get(seen) != upload.digest:
+        if upload.kind in data_service.ACCEPTS[kind]:
+            st.session_state[key] = "upload"
     st.session_state[seen] = None if upload is None else upload.digest
     if key not in st.session_state:
         st.session_state[key] = default or ids[0]
     chosen = st.sidebar.selectbox("Data set", ids, format_func=titles.get, key=key)
-    seed = data_service.seed()
+    if "upload" in ids and chosen != "upload" and upload.kind not in data_service.ACCEPTS[kind]:
+        st.caption(f":material/info: Your upload ({md_escape(upload.label)}) looks like "
+                   f"{data_service.KIND_LABELS[upload.kind].split(' (')[0].lower()}, so this page keeps its own "
+                   "data; pick it under Data set to use it here anyway.")
     if chosen == "upload":
-        result, error = data_service.parse_upload(kind, upload.digest, upload, seed)
-        if error is None:
-            for notice in result.notices:
-                st.sidebar.info(notice)
-            return "upload", result
-        st.error(
-            f"Your upload cannot be used here as {data_service.KIND_LABELS[kind].lower()}: "
-            f"{md_escape(error)}\n\nShowing the bundled '{titles[ids[0]]}' data meanwhile."
-        )
-        chosen = ids[0]
+        for notice in result.notices:
+            st.sidebar.info(md_escape(notice))
+        return "upload", result
     return chosen, data_service.bundled(chosen, seed)

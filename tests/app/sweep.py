@@ -7,11 +7,14 @@ state: set one widget, run, check, then set it back.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass, field
 
 from streamlit.testing.v1.element_tree import Radio, Selectbox
+
+from tests.app.uploads import HTML_TELLS, MARKDOWN_TELLS
 
 #: Widget types the sweep turns, and the values it tries.
 SWEPT = ("slider", "number_input", "select_slider", "radio", "selectbox", "checkbox", "toggle")
@@ -49,6 +52,45 @@ for _cls in (Radio, Selectbox):
     if not getattr(_cls, "_sweep_patched", False):
         _cls._widget_state = _forced_widget_state(_cls._widget_state)
         _cls._sweep_patched = True
+
+
+#: Elements whose text Streamlit renders as Markdown: their value, label or options.
+_MARKDOWN_ELEMENTS = ("markdown", "caption", "title", "header", "subheader", "info", "warning", "error",
+                      "success", "exception", "metric", "tab", "expander", "latex")
+_LABELLED = SWEPT + ("button", "download_button", "multiselect", "text_input", "file_uploader", "metric")
+
+
+def _strings(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+
+
+def rendered_markup(at) -> list[str]:
+    """Upload text that the page would render as Markdown or as chart HTML instead of showing it."""
+    found = []
+    texts = []
+    for kind in _MARKDOWN_ELEMENTS:
+        for el in at.get(kind):
+            texts += [getattr(el, a, None) for a in ("value", "label", "body")]
+    for kind in _LABELLED:
+        for el in at.get(kind):
+            texts.append(getattr(el, "label", None))
+            if kind == "radio":
+                texts += list(el.options)
+    for t in texts:
+        if isinstance(t, str):
+            found += [f"markdown {tell!r} in {t[:120]!r}" for tell in MARKDOWN_TELLS if tell in t]
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        for t in _strings(spec):
+            found += [f"chart HTML {tell!r} in {t[:120]!r}" for tell in HTML_TELLS if tell in t]
+    return found
 
 
 def widget_id(w) -> str:
@@ -113,6 +155,7 @@ class Sweep:
         self.states += 1
         at = self.at
         problems = [f"exception: {e.value}"[:400] for e in at.exception]
+        problems += rendered_markup(at)[:5]
         for box in list(at.error) + list(at.warning):
             if INTERNAL.search(box.value):
                 problems.append(f"internal message shown: {box.value[:300]}")

@@ -71,3 +71,23 @@ def test_every_bundled_data_set_is_described():
         at.selectbox(key="data.bundled").set_value(ds).run()
         assert not at.exception and not at.error, ds
         assert at.metric, ds
+
+
+def test_the_guess_of_each_generated_upload_routes_it_to_its_pages():
+    from app.services.data import ACCEPTS, guess_kind
+    from tests.app.uploads import UPLOADS
+
+    prefix = {"vectors": "vectors", "item-sets": "item_sets", "table": "table", "playlists": "playlists",
+              "text": "documents"}
+    for case, files in UPLOADS.items():
+        kind = next(v for p, v in prefix.items() if case.startswith(p))
+        names, blobs = zip(*files)
+        assert guess_kind(names, blobs) in ACCEPTS[kind], case
+
+
+def test_playlists_with_a_tag_file_are_guessed_as_playlists():
+    at = open_page("app_pages/data.py")
+    at.sidebar.file_uploader[0].set_value([("lists.txt", b"s1 s2 s3\ns2 s3\n", "text/plain"),
+                                           ("song_tags.tsv", b"s1\trock\ns2\tjazz\n", "text/plain")]).run()
+    assert at.radio(key="data.kind").value == "playlists"
+    assert not at.error and metrics(at)["playlists"] == "2"

@@ -11,8 +11,10 @@ from __future__ import annotations
 import pytest
 
 from app.pages import PAGES
+from app.services.data import ACCEPTS, guess_kind
 from embedcore import datasets
 from tests.app.sweep import Sweep
+from tests.app.uploads import UPLOADS
 from tests.conftest import open_page
 
 
@@ -46,3 +48,50 @@ def test_registry_lists_the_data_sets_each_page_offers(spec):
     assert box, f"{spec.url} has no data-set box under {spec.key}.dataset"
     titles = [d.title for kind in spec.data for d in datasets.datasets_of_kind(kind)]
     assert list(box[0].options) == titles
+
+
+def _upload_cases():
+    for name in UPLOADS:
+        yield pytest.param(name, id=name)
+
+
+@pytest.mark.parametrize("upload", list(_upload_cases()))
+def test_every_page_with_an_odd_upload(upload):
+    """Each generated upload, on the Data page and every page that takes its kind: no exception, no markup."""
+    names, blobs = zip(*UPLOADS[upload])
+    kind = guess_kind(names, blobs)
+    at = open_page("app_pages/home.py")
+    files = [(name, blob, "text/plain") for name, blob in UPLOADS[upload]]
+    at.sidebar.file_uploader[0].set_value(files if len(files) > 1 else files[0])
+    sweep = Sweep(at, upload)
+    sweep.run("uploaded")
+    for spec in PAGES:
+        if spec.default or (spec.data and not any(kind in ACCEPTS[k] for k in spec.data)):
+            continue
+        sweep.label = f"{upload} on {spec.url}"
+        at.switch_page(spec.path)
+        sweep.run("opened")
+        key = f"{spec.key}.dataset"
+        if spec.data:
+            if at.session_state[key] != "upload":
+                # not readable as this page's data: it keeps its own, and says why in one line
+                notes = [c.value for c in at.caption if "not used on this page" in c.value]
+                assert len(notes) == 1, f"{spec.url} neither took nor explained the {kind} upload {upload}"
+                continue
+            sweep.turn_each(skip={key, "global.seed"}, depth=0)
+    print(f"{upload}: {sweep.states} states in {sweep.seconds:.1f} s")
+    assert not sweep.failures, "\n".join(sweep.failures)
+
+
+@pytest.mark.parametrize("upload, page", [("vectors-4-cols", "words"), ("text-25-words", "manifolds"),
+                                          ("text-25-words", "sets"), ("playlists-markup", "categories")])
+def test_a_page_keeps_its_own_data_when_the_upload_is_not_for_it(upload, page):
+    spec = next(p for p in PAGES if p.url == page)
+    at = open_page("app_pages/home.py")
+    files = [(name, blob, "text/plain") for name, blob in UPLOADS[upload]]
+    at.sidebar.file_uploader[0].set_value(files if len(files) > 1 else files[0]).run()
+    at.switch_page(spec.path).run()
+    assert not at.exception and not at.error, [e.value for e in list(at.exception) + list(at.error)]
+    assert at.session_state[f"{spec.key}.dataset"] != "upload"
+    notes = [c.value for c in at.caption if "Your upload" in c.value]
+    assert len(notes) == 1 and ("not used on this page" in notes[0] or "keeps its own data" in notes[0]), notes

@@ -22,6 +22,8 @@ from embedcore.spectral import (
     kernel_from_distances,
     laplacian_spectrum,
     n_connected_components,
+    connected_components,
+    code_columns,
     normalized_laplacian,
     spectral_clusters,
     symmetric_kl_distances,
@@ -98,7 +100,6 @@ def test_sparse_and_partial_spectrum_agree_with_dense():
     [
         (np.array([[0, -1.0], [-1.0, 0]]), "affinity between '0' and '1' is -1"),
         (np.array([[0, 1.0], [2.0, 0]]), "not symmetric"),
-        (np.array([[0, 1.0, 0], [1.0, 0, 0], [0, 0, 0]]), "1 category has no similarity to any other \\('2'\\)"),
         (np.ones((2, 3)), "must be square"),
         (np.array([[0, np.nan], [np.nan, 0]]), "NaN or infinite"),
     ],
@@ -254,3 +255,38 @@ def test_sweep_and_clusters_reuse_a_given_spectrum():
     pd.testing.assert_frame_equal(fiedler_sweep(WEEK.matrix, WEEK.labels, eigenvectors=vecs),
                                   fiedler_sweep(WEEK.matrix, WEEK.labels))
     np.testing.assert_array_equal(spectral_clusters(WEEK.matrix, 2, eigenvectors=vecs), spectral_clusters(WEEK.matrix, 2))
+
+
+def test_an_isolated_category_is_its_own_component():
+    A = np.array([[0, 1.0, 0], [1.0, 0, 0], [0, 0, 0]])
+    vals, vecs = laplacian_spectrum(A)
+    assert n_connected_components(vals) == 2
+    np.testing.assert_allclose(normalized_laplacian(A)[2], 0.0)
+    # the zero eigenspace is given as component indicators, largest component first
+    np.testing.assert_allclose(np.abs(vecs[:, 0]), [2**-0.5, 2**-0.5, 0], atol=1e-12)
+    np.testing.assert_allclose(np.abs(vecs[:, 1]), [0, 0, 1], atol=1e-12)
+    assert connected_components(A, ["mon", "tue", "sun"]) == [["mon", "tue"], ["sun"]]
+
+
+def test_two_blocks_keep_the_component_indicator():
+    block = np.ones((3, 3)) - np.eye(3)
+    A = np.block([[block, np.zeros((3, 3))], [np.zeros((3, 3)), block]])
+    vals, vecs = laplacian_spectrum(A)
+    kept = code_columns(vals)
+    codes = vecs[:, kept]
+    # the code tells the blocks apart: no block is coded all zeros, and the two blocks differ
+    assert not np.allclose(codes[:3], 0) and not np.allclose(codes[3:], 0)
+    assert np.abs(codes[:3].mean(axis=0) - codes[3:].mean(axis=0)).max() > 0.5
+    enc = SpectralCategoryEncoder(kernel="precomputed", affinity=A, categories=list("abcdef")).fit(
+        np.array(list("abcdef"))[:, None])
+    out = enc.transform(np.array(list("abcdef"))[:, None])
+    assert np.abs(out[:3].mean(axis=0) - out[3:].mean(axis=0)).max() > 0.5
+
+
+def test_a_graph_that_fell_apart_codes_like_one_hot():
+    A = np.zeros((4, 4))
+    vals, vecs = laplacian_spectrum(A)
+    assert n_connected_components(vals) == 4
+    kept = code_columns(vals)
+    assert kept == [1, 2, 3]
+    np.testing.assert_allclose(np.abs(vecs[:, kept]), np.eye(4)[:, 1:], atol=1e-12)
