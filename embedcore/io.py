@@ -429,9 +429,10 @@ def _typed_columns(
     typed, X_typed = np.zeros(d, dtype=bool), np.empty((n, 0))  # columns pandas read as numbers
     wide = d > _WIDE_COLUMNS and d > n
     data = (grid.body.split("\n", 1)[1] if header else grid.body) if wide else ""
-    if wide and sep is not None and '"' in data and len(grid.head) == n + header:
+    long_read = wide and (sep is None or '"' not in data)
+    if wide and not long_read and len(grid.head) == n + header:
         cells = grid.head[int(header):]
-    elif wide and (sep is None or '"' not in data):
+    elif long_read:
         long = "\n".join(data.split()) if sep is None else data.replace(sep, "\n")
         # the extra newline keeps an empty last cell; names=[0] lets the first cell be empty
         col = _read_csv(long + "\n", name, sep or " ", names=[0], quoting=csv.QUOTE_NONE, **_READ_NA)[0]
@@ -461,7 +462,7 @@ def _typed_columns(
     X[:, np.searchsorted(numeric, cols[is_num])] = X_cells
     textcols = cols[~is_num].tolist()
     text.columns = textcols
-    if text_columns == (0,) and text[0].isna().any() and (sep is None or '"' not in grid.body):
+    if text_columns == (0,) and (long_read or text[0].isna().any()) and (sep is None or '"' not in grid.body):
         # a word file's first field is a word as written: 'none', 'nan' or '-' is not a missing value
         first = r"^\s*(\S+)" if sep is None else f"^([^{re.escape(sep)}\n]*)"  # no line is blank
         words = re.findall(first, grid.body, flags=re.M)[int(header):]
@@ -700,7 +701,9 @@ def _check_npy_dtype(arr: np.ndarray, name: str) -> None:
             "seconds since a start: (X - X.min()) / np.timedelta64(1, 's')) and save with numpy.save."
         )
     if dt.kind not in "biuf":
-        raise DataError(f"{name} holds {dt} values; the lab needs a numeric array (float or int). Save one with numpy.save.")
+        raise DataError(
+            f"{name} holds {dt} values; the lab needs a numeric array (float or int). Save one with numpy.save."
+        )
 
 
 def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:

@@ -525,3 +525,10 @@ def test_documents_without_spaces_between_words_are_refused_naming_the_file():
     assert msg.startswith("news.txt") and "without spaces between words" in msg and "jieba" in msg
     segmented = "今天 天气 很 好 ， 我们 一起 去 公园 散步 吧 。\n"
     assert read_documents(segmented.encode(), "news.txt").documents == [segmented.strip()]
+
+
+def test_wide_word_file_keeps_words_as_written():
+    d = 6_000
+    rows = [" ".join([w] + ["0.5"] * d) for w in ("1e3", "1", "07")]
+    v = read_vectors("\n".join(rows).encode(), "w.vec")
+    assert list(v.meta["word"]) == ["1e3", "1", "07"] and v.X.shape == (3, d)
