@@ -11,7 +11,10 @@ space and makes a transition likelier the closer the next song is:
 ``Z(s') = sum_s exp(-||u_s - v_s'||^2)`` sums over every song, ``s'`` itself
 included. Training maximises the log-likelihood of all observed transitions
 (gathered once into a sparse song-by-song count matrix) by gradient ascent on
-the exact objective, computed with dense matrix operations.
+the exact objective. The song-by-song work is done in blocks of rows, so memory
+stays bounded (about 16 MB a block) and a ``should_stop`` hook is polled between
+blocks; its time still grows as S x S, so the exact Z is limited to
+:data:`MAX_EXACT_Z_SONGS` songs and larger sets need the approximation (``z_approx``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from sklearn.utils.validation import check_is_fitted, check_random_state
 
 __all__ = [
     "LME",
+    "MAX_EXACT_Z_SONGS",
+    "partition_cost",
     "transition_counts",
     "make_planted_playlists",
     "random_walk_playlists",
@@ -83,6 +88,79 @@ def split_playlists(playlists, test_size: float = 0.2, random_state=None):
     return ([p for i, p in enumerate(playlists) if i not in test], [p for i, p in enumerate(playlists) if i in test])
 
 
+# --------------------------------------------------------------------------- the cost of Z
+
+#: Most songs for which Z is computed exactly. One exact step evaluates the kernel for all S x S
+#: (exit, entry) pairs: at 10,000 songs 10^8 terms, where a single S x S float64 matrix would
+#: already take 0.8 GB (the limit is where that reaches about 1 GB, rounded down) and a step
+#: takes 1 to 2 s on two cores. Beyond it the exact Z is refused; set ``z_approx``.
+MAX_EXACT_Z_SONGS = 10_000
+
+# Entries of song-by-song work per block: 16 MB in float32, tens of milliseconds of work, so a
+# should_stop hook polled between blocks is answered well within a second.
+_BLOCK = 2**22
+# Nearest-neighbour results per block of queries (a query for m neighbours costs about m).
+_KNN_BLOCK = 2**16
+# Kernel terms per second of one training step, measured on two cores; only for estimates.
+_TERMS_PER_SECOND = 5e7
+# m used to score a held-out set too large for the exact Z with a model that has no z_approx.
+_SCORE_M = 50
+
+
+class _Stopped(Exception):
+    """Raised between blocks of work when ``should_stop()`` returns True."""
+
+
+def _blocks(n_rows: int, row_cost: float, should_stop=None):
+    """(start, stop) row ranges of about ``_BLOCK`` entries, polling ``should_stop`` before each."""
+    step = max(1, int(_BLOCK // max(row_cost, 1.0)))
+    for a0 in range(0, n_rows, step):
+        if should_stop is not None and should_stop():
+            raise _Stopped
+        yield a0, min(a0 + step, n_rows)
+
+
+def _uses_approx(n_songs: int, z_approx) -> bool:
+    # with 3m >= S the near field and the landmarks cover every song anyway: Z is exact
+    return z_approx is not None and 3 * int(z_approx) < n_songs
+
+
+def partition_cost(n_songs: int, z_approx: int | None = None) -> dict:
+    """The work of one training step on ``n_songs`` songs, estimated before any is done.
+
+    Returns a dict with
+
+    * ``approximate``: whether ``z_approx`` approximates Z at this size (with
+      ``3 * z_approx >= n_songs`` the near songs and landmarks cover every song);
+    * ``terms``: kernel evaluations per step, S*S exact, about 3*S*m approximate;
+    * ``dense_bytes``: one S x S float64 matrix, what an exact step done densely would hold;
+    * ``work_bytes``: what the blocked computation holds at its peak (one block, and for the
+      approximation the near field of about S*m entries at 32 bytes each);
+    * ``seconds``: a rough time per step, from a rate measured on two cores;
+    * ``exact_allowed``: ``n_songs <= MAX_EXACT_Z_SONGS``.
+
+    Examples
+    --------
+    >>> cost = partition_cost(40_000)
+    >>> cost["dense_bytes"] / 1e9, cost["exact_allowed"]
+    (12.8, False)
+    >>> partition_cost(40_000, z_approx=50)["terms"]
+    6000000
+    """
+    S = int(n_songs)
+    approx = _uses_approx(S, z_approx)
+    terms = 3 * S * int(z_approx) if approx else S * S
+    block = 8 * min(terms, _BLOCK)
+    return {
+        "approximate": approx,
+        "terms": terms,
+        "dense_bytes": 8 * S * S,
+        "work_bytes": block + (32 * S * int(z_approx) if approx else 0),
+        "seconds": terms / _TERMS_PER_SECOND,
+        "exact_allowed": S <= MAX_EXACT_Z_SONGS,
+    }
+
+
 # --------------------------------------------------------------------------- the model
 
 
@@ -107,9 +185,6 @@ def _log_probs(U, V, exclude_self: bool):
 
 
 class LME(BaseEstimator):
-    _LIFT_DIMS = 2
-    _LIFT_SHARE = 1 / 3
-
     """Latent Markov Embedding of playlists, trained by gradient ascent on the exact likelihood.
 
     Parameters
@@ -136,7 +211,8 @@ class LME(BaseEstimator):
         projects onto the top principal plane and continues there: a 2-D map
         trained from random points often stays folded in a poorer optimum.
     z_approx : int or None, default=None
-        None computes every Z(s') exactly: S x S work per step. An int m
+        None computes every Z(s') exactly: S x S work per step, allowed up to
+        :data:`MAX_EXACT_Z_SONGS` songs (see :func:`partition_cost`). An int m
         approximates it for large song sets with S x (3m + successors) work:
         the m songs nearest to the exit point v_s' and the songs actually
         played after s' are summed exactly (they carry almost all of Z, since
@@ -145,7 +221,9 @@ class LME(BaseEstimator):
         effective number of next songs, exp(-log-likelihood per transition). Neighbours and
         landmarks are redrawn every 20 accepted steps (the objective is then
         re-scored, so the step rule compares like with like).
-        ``log_likelihood`` always reports the exact value.
+        ``log_likelihood`` reports the exact value up to the same amount of
+        work (held-out sources x songs <= MAX_EXACT_Z_SONGS**2) and beyond it
+        the same approximation (with m = z_approx, or 50).
     random_state : int, RandomState or None
 
     Attributes
@@ -179,33 +257,43 @@ class LME(BaseEstimator):
 
     # ------------------------------------------------------------------ objective
 
-    def _objective(self, U, V, C, n_out, n_total, Tm=None):
+    def _objective(self, U, V, C, n_out, n_total, Tm=None, should_stop=None):
         """Average log-likelihood per transition minus penalties, and its gradients.
 
         With E[a, s] = exp(-||u_s - v_a||^2 - m_a) and Z_a = sum_s E[a, s]
         (m_a a row shift for stability), P = E / Z is never formed:
         d/dV_a = 2 [ (C U)_a - n_a (P U)_a ] and
         d/dU_s = -2 [ m_s U_s - (C^T V)_s ] + 2 [ q_s U_s - (P^T (n V))_s ], with q = P^T n.
+        E is built a block of exit rows at a time (each row's Z needs only its own row).
         """
-        Cc = C.tocoo() if not isinstance(C, sp.coo_array) else C
+        S, k = U.shape
         # The S x S part dominates the cost; above 1,000 songs it runs in float32
         # (half the memory traffic), with every sum accumulated in float64.
-        dense = np.float32 if len(U) >= 1000 else np.float64
-        logits = -_sq_dists(V.astype(dense), U.astype(dense))
-        if self.exclude_self:
-            np.fill_diagonal(logits, -np.inf)
-        shift = logits.max(axis=1)
-        E = np.exp(logits - shift[:, None], out=logits)  # reuse the buffer
-        Z = E.sum(axis=1, dtype=np.float64)
-        log_norm = shift.astype(np.float64) + np.log(Z)
+        dense = np.float32 if S >= 1000 else np.float64
+        Ud = U.astype(dense)
+        log_norm = np.empty(S)
+        wEU = np.empty((S, k))  # rows of (n_a / Z_a) E U
+        ET = np.zeros((S, k + 1))  # q = P^T n and P^T (n V), accumulated over blocks
+        for a0, a1 in _blocks(S, S, should_stop):
+            logits = _sq_dists(V[a0:a1].astype(dense), Ud)
+            np.negative(logits, out=logits)
+            if self.exclude_self:
+                i = np.arange(a1 - a0)
+                logits[i, a0 + i] = -np.inf
+            shift = logits.max(axis=1)
+            logits -= shift[:, None]
+            E = np.exp(logits, out=logits)  # reuse the buffer
+            Z = E.sum(axis=1, dtype=np.float64)
+            log_norm[a0:a1] = shift.astype(np.float64) + np.log(Z)
+            w = n_out[a0:a1] / Z  # rows weighted by n_a / Z_a
+            wEU[a0:a1] = w[:, None] * (E @ Ud).astype(np.float64)
+            wv = np.column_stack([w, w[:, None] * V[a0:a1]]).astype(dense)
+            ET += E.T @ wv
+        Cc = C.tocoo() if not isinstance(C, sp.coo_array) else C
         d_obs = ((U[Cc.col] - V[Cc.row]) ** 2).sum(axis=1)
         ll = float(-(Cc.data * d_obs).sum() - (n_out * log_norm).sum())
-        w = n_out / Z  # rows weighted by n_a / Z_a
-        EU = (E @ U.astype(dense)).astype(np.float64)
-        gV = 2.0 * (C @ U - w[:, None] * EU)
+        gV = 2.0 * (C @ U - wEU)
         m_in = np.asarray(C.sum(axis=0)).ravel()
-        wv = np.column_stack([w, w[:, None] * V]).astype(dense)
-        ET = (E.T @ wv).astype(np.float64)  # q = P^T n and P^T (n V) in one product
         q, PtnV = ET[:, 0], ET[:, 1:]
         gU = -2.0 * (m_in[:, None] * U - C.T @ V) + 2.0 * (q[:, None] * U - PtnV)
         return self._finish_objective(U, V, ll, gU, gV, n_total, Tm)
@@ -236,74 +324,119 @@ class LME(BaseEstimator):
             gV -= 2 * wt * dV
         return obj, ll / n_total, gU, gV, A
 
-    def _objective_approx(self, U, V, C, n_out, n_total, Tm, X, L):
+    def _approx_block(self, U, V, a0, a1, X, L, pos, UL):
+        """Z_a for the exit rows a0:a1 from their near field (exact terms) and the far landmarks.
+
+        Returns E_near (sparse, rows a0:a1 by songs), E_far (rows by landmarks, scaled by r_a),
+        the row shifts and Z (both shifted by them).
+        """
+        S = len(U)
+        lo = X.indptr[a0]
+        cols = X.indices[lo:X.indptr[a1]]
+        indptr = X.indptr[a0:a1 + 1] - lo
+        counts = np.diff(indptr)
+        rows = np.repeat(np.arange(a1 - a0), counts)
+        d_near = ((U[cols] - V[a0 + rows]) ** 2).sum(axis=1)
+        D_far = _sq_dists(V[a0:a1].astype(UL.dtype), UL)
+        hit = pos[cols] >= 0
+        in_near = np.zeros((a1 - a0, len(L)), dtype=bool)  # landmarks already summed exactly
+        in_near[rows[hit], pos[cols[hit]]] = True
+        D_far[in_near] = np.inf
+        if self.exclude_self:
+            d_near[a0 + rows == cols] = np.inf
+            own = (L >= a0) & (L < a1)
+            D_far[L[own] - a0, np.flatnonzero(own)] = np.inf
+        far_count = np.maximum((~in_near).sum(axis=1), 1)
+        r = np.maximum(S - counts, 0) / far_count
+        shift = D_far.min(axis=1).astype(np.float64)
+        nonempty = np.flatnonzero(counts)
+        if nonempty.size:
+            shift[nonempty] = np.minimum(shift[nonempty], np.minimum.reduceat(d_near, indptr[nonempty]))
+        shift = np.where(np.isfinite(shift), shift, 0.0)
+        E_near = sp.csr_array((np.exp(-(d_near - shift[rows])), cols, indptr), shape=(a1 - a0, S))
+        D_far -= shift[:, None].astype(D_far.dtype)
+        np.negative(D_far, out=D_far)
+        E_far = np.exp(D_far, out=D_far)
+        E_far *= r[:, None].astype(E_far.dtype)
+        Z = np.asarray(E_near.sum(axis=1)).ravel() + E_far.sum(axis=1, dtype=np.float64)
+        return E_near, E_far, shift, Z
+
+    def _approx_setup(self, U, X, L):
+        S, k = U.shape
+        dense = np.float32 if S >= 1000 else np.float64  # the (rows, m) blocks are the bulk of the work
+        pos = np.full(S, -1)
+        pos[L] = np.arange(len(L))
+        # U[cols] holds k numbers per near term, and a sparse term costs about four dense ones
+        row_cost = 4 * (k + 1) * (X.nnz / max(S, 1) + len(L))
+        return U[L].astype(dense), pos, row_cost
+
+    def _objective_approx(self, U, V, C, n_out, n_total, Tm, X, L, should_stop=None):
         """The objective with Z from a near field X (sparse pattern, summed exactly) and far landmarks L.
 
         Z_a = sum_{j in X(a)} e_aj + r_a sum_{l in L minus X(a)} e_al, r_a = (S - |X(a)|) / |L minus X(a)|;
         the weights kappa (1 on X, r_a on the landmarks) replace 1 in the exact gradient.
         """
-        S = len(U)
-        rows = np.repeat(np.arange(S), np.diff(X.indptr))
-        cols = X.indices
-        d_near = ((U[cols] - V[rows]) ** 2).sum(axis=1)
-        dense = np.float32 if S >= 1000 else np.float64  # the (S, m) block is the bulk of the work
-        D_far = _sq_dists(V.astype(dense), U[L].astype(dense))
-        pos = np.full(S, -1)
-        pos[L] = np.arange(len(L))
-        hit = pos[cols] >= 0
-        in_near = np.zeros((S, len(L)), dtype=bool)  # landmarks already summed exactly
-        in_near[rows[hit], pos[cols[hit]]] = True
-        D_far[in_near] = np.inf
-        if self.exclude_self:
-            d_near = np.where(rows == cols, np.inf, d_near)
-            D_far[L, np.arange(len(L))] = np.inf
-        far_count = np.maximum((~in_near).sum(axis=1), 1)
-        r = np.maximum(S - np.diff(X.indptr), 0) / far_count
-        shift = np.minimum(D_far.min(axis=1), np.inf)
-        nonempty = np.flatnonzero(np.diff(X.indptr))
-        shift[nonempty] = np.minimum(shift[nonempty], np.minimum.reduceat(d_near, X.indptr[nonempty]))
-        shift = np.where(np.isfinite(shift), shift, 0.0)
-        E_near = sp.csr_array((np.exp(-(d_near - shift[rows])), cols, X.indptr), shape=(S, S))
-        D_far -= shift[:, None].astype(dense)
-        np.negative(D_far, out=D_far)
-        E_far = np.exp(D_far, out=D_far)
-        E_far *= r[:, None].astype(dense)
-        Z = np.asarray(E_near.sum(axis=1)).ravel() + E_far.sum(axis=1, dtype=np.float64)
+        S, k = U.shape
+        UL, pos, row_cost = self._approx_setup(U, X, L)
+        log_norm = np.empty(S)
+        wEU = np.empty((S, k))
+        q, PtnV = np.zeros(S), np.zeros((S, k))
+        far = np.zeros((len(L), k + 1))
+        for a0, a1 in _blocks(S, row_cost, should_stop):
+            E_near, E_far, shift, Z = self._approx_block(U, V, a0, a1, X, L, pos, UL)
+            log_norm[a0:a1] = np.log(Z) - shift
+            w = n_out[a0:a1] / Z
+            wEU[a0:a1] = w[:, None] * (E_near @ U + (E_far @ UL).astype(np.float64))
+            wv = w[:, None] * V[a0:a1]
+            q += E_near.T @ w
+            PtnV += E_near.T @ wv
+            far += (E_far.T @ np.column_stack([w, wv]).astype(UL.dtype)).astype(np.float64)
         Cc = C.tocoo()
         d_obs = ((U[Cc.col] - V[Cc.row]) ** 2).sum(axis=1)
-        ll = float(-(Cc.data * d_obs).sum() - (n_out * (-shift + np.log(Z))).sum())
-        w = n_out / Z
-        gV = 2.0 * (C @ U - w[:, None] * (E_near @ U + (E_far @ U[L].astype(dense)).astype(np.float64)))
+        ll = float(-(Cc.data * d_obs).sum() - (n_out * log_norm).sum())
+        gV = 2.0 * (C @ U - wEU)
         m_in = np.asarray(C.sum(axis=0)).ravel()
-        gU = -2.0 * (m_in[:, None] * U - C.T @ V)
-        wv = w[:, None] * V
-        gU += 2.0 * ((E_near.T @ w)[:, None] * U - E_near.T @ wv)
-        far = (E_far.T @ np.column_stack([w, wv]).astype(dense)).astype(np.float64)
+        gU = -2.0 * (m_in[:, None] * U - C.T @ V) + 2.0 * (q[:, None] * U - PtnV)
         gU[L] += 2.0 * (far[:, :1] * U[L] - far[:, 1:])
         return self._finish_objective(U, V, ll, gU, gV, n_total, Tm)
 
-    def _near_field(self, U, V, C, rng):
+    def _near_field(self, U, V, C, rng, should_stop=None, m=None):
         """Songs summed exactly for each exit point: its z_approx nearest entry points and its successors."""
         from sklearn.neighbors import NearestNeighbors
 
-        S, m = len(U), int(self.z_approx)
+        S, m = len(U), int(self.z_approx if m is None else m)
         k = min(m, S)
-        nn = NearestNeighbors(n_neighbors=k).fit(U).kneighbors(V, return_distance=False)
-        near = sp.csr_array((np.ones(S * k), nn.ravel(), np.arange(0, S * k + 1, k)), shape=(S, S))
-        X = sp.csr_array(near + (C > 0).astype(np.float64))
-        X.data[:] = 1.0
-        X.sort_indices()
+        index = NearestNeighbors(n_neighbors=k).fit(U)
+        follows = sp.csr_array((C > 0).astype(np.float64))
+        parts = []
+        # blocks of at most _KNN_BLOCK results and 1,024 queries (a query costs ~0.4 ms in 10-D);
+        # the union with the successors is taken per block too (sorted rows merge in linear time)
+        for a0, a1 in _blocks(S, _BLOCK * max(k / _KNN_BLOCK, 1 / 1024), should_stop):
+            nn = np.sort(index.kneighbors(V[a0:a1], return_distance=False), axis=1)
+            near = sp.csr_array((np.ones(nn.size), nn.ravel(), np.arange(0, nn.size + 1, k)), shape=(a1 - a0, S))
+            part = sp.csr_array(near + follows[a0:a1])
+            part.data[:] = 1.0
+            parts.append(part)
+        # stacked by hand: sp.vstack takes seconds for tens of millions of entries in many blocks
+        indptr = np.concatenate([[0], np.cumsum([p.nnz for p in parts])])
+        row_ptr = np.concatenate([[0]] + [p.indptr[1:] + off for p, off in zip(parts, indptr[:-1])])
+        X = sp.csr_array((np.ones(int(indptr[-1])), np.concatenate([p.indices for p in parts]), row_ptr),
+                         shape=(S, S))
+        X.has_sorted_indices = True  # each block's rows are sorted merges
         L = np.sort(rng.choice(S, size=min(m, S), replace=False))
         return X, L
 
     # ------------------------------------------------------------------ fitting
 
-    def fit(self, playlists, y=None, *, tags: dict | None = None, callback=None):
+    def fit(self, playlists, y=None, *, tags: dict | None = None, callback=None, should_stop=None):
         """Learn song points from playlists (lists of hashable song ids).
 
         ``tags`` maps song id -> list of tags (songs without tags get none).
         ``callback(model, iteration, log_likelihood)`` runs after every accepted
         step; returning True stops training, keeping the model so far.
+        ``should_stop()`` is polled between blocks of the work inside a step
+        (tens of milliseconds apart at any size); returning True ends training
+        with the points of the last accepted step.
         """
         if self.model not in ("single", "dual"):
             raise ValueError(f"model must be 'single' or 'dual', got {self.model!r}.")
@@ -311,11 +444,25 @@ class LME(BaseEstimator):
             raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}.")
         if not isinstance(self.reg, Real) or self.reg < 0:
             raise ValueError(f"reg must be >= 0, got {self.reg!r}.")
+        if self.z_approx is not None and (not isinstance(self.z_approx, Integral) or self.z_approx < 1):
+            raise ValueError(f"z_approx must be None or a positive integer, got {self.z_approx!r}.")
+        if self.init not in ("lift", "random"):
+            raise ValueError(f"init must be 'lift' or 'random', got {self.init!r}.")
         playlists = _check_playlists(playlists)
         t0 = time.perf_counter()
         songs = pd.Index(pd.unique(pd.Series(list(chain.from_iterable(playlists)), dtype=object)))
-        self.songs_ = songs
         S, k = len(songs), self.n_components
+        if S > MAX_EXACT_Z_SONGS and not _uses_approx(S, self.z_approx):
+            cost = partition_cost(S)
+            why = ("z_approx is None, so" if self.z_approx is None else
+                   f"z_approx={self.z_approx} is at least a third of the songs, so")
+            raise ValueError(
+                f"{S:,} songs: {why} Z would be exact, {S:,} x {S:,} = {cost['terms']:.1e} kernel terms per "
+                f"step (one S x S float64 matrix alone is {cost['dense_bytes'] / 1e9:.1f} GB). The exact Z "
+                f"allows at most {MAX_EXACT_Z_SONGS:,} songs; set z_approx to an integer of at most "
+                f"{(S - 1) // 3:,} (50 to 500 is typical) to approximate it."
+            )
+        self.songs_ = songs
         C = transition_counts(playlists, songs)
         n_out = np.asarray(C.sum(axis=1)).ravel()
         n_total = float(n_out.sum())
@@ -326,24 +473,16 @@ class LME(BaseEstimator):
         Tm, A = None, None
         if tags:
             self.tags_ = pd.Index(sorted({t for ts in tags.values() for t in ts}))
-            rows, cols = [], []
-            for s, ts in tags.items():
-                i = songs.get_indexer([s])[0]
-                if i < 0 or not ts:
-                    continue
-                for t in ts:
-                    rows.append(i)
-                    cols.append(self.tags_.get_loc(t))
+            where = songs.get_indexer(list(tags))  # one look-up for all songs, not one per song
+            pairs = [(i, t) for i, ts in zip(where, tags.values()) if i >= 0 for t in ts]
+            rows = [i for i, _ in pairs]
+            cols = self.tags_.get_indexer([t for _, t in pairs])
             T = sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(S, len(self.tags_)))
             counts = np.asarray(T.sum(axis=1)).ravel()
             Tm = sp.csr_array(T / np.maximum(counts, 1)[:, None])  # rows average their tags
             A = 0.1 * rng.standard_normal((len(self.tags_), k))
         else:
             self.tags_ = None
-        if self.z_approx is not None and (not isinstance(self.z_approx, Integral) or self.z_approx < 1):
-            raise ValueError(f"z_approx must be None or a positive integer, got {self.z_approx!r}.")
-        if self.init not in ("lift", "random"):
-            raise ValueError(f"init must be 'lift' or 'random', got {self.init!r}.")
         budget, curve, it_done = self.max_iter, [], 0
         if self.init == "lift" and self.max_iter >= 6:
             from .linear import pca_basis
@@ -369,7 +508,7 @@ class LME(BaseEstimator):
 
             Uh, Vh, Ah, curve, it_done, stopped = self._ascend(Uh, Vh, Ah, C, n_out, n_total, Tm,
                                                                int(budget * self._LIFT_SHARE),
-                                                               lifted_callback, [], 0, rng)
+                                                               lifted_callback, [], 0, rng, should_stop)
             U, V, A = project(Uh, Vh, Ah)
             budget -= it_done
             if stopped:
@@ -379,24 +518,33 @@ class LME(BaseEstimator):
                                                       None if callback is None else
                                                       (lambda U_, V_, A_, it, ll, cv: (self._set_state(U_, V_, A_, cv),
                                                                                        callback(self, it, ll))[1]),
-                                                      curve, it_done, rng)
+                                                      curve, it_done, rng, should_stop)
         self._set_state(U, V, A, curve)
         self.n_iter_ = it_done
         self.fit_seconds_ = time.perf_counter() - t0
         return self
 
-    def _ascend(self, U, V, A, C, n_out, n_total, Tm, max_iter, callback, curve, it0, rng=None):
-        """Gradient ascent with a self-tuning step: x1.2 after a better step, /2 (and undo) after a worse one."""
-        approx = self.z_approx is not None and 3 * self.z_approx < len(U)
-        field = [self._near_field(U, V, C, rng) if approx else None]
+    def _ascend(self, U, V, A, C, n_out, n_total, Tm, max_iter, callback, curve, it0, rng=None, should_stop=None):
+        """Gradient ascent with a self-tuning step: x1.2 after a better step, /2 (and undo) after a worse one.
+
+        Returns the last accepted state; ``stopped`` is True when the callback or
+        ``should_stop`` ended it.
+        """
+        approx = _uses_approx(len(U), self.z_approx)
+        field = [None]
 
         def objective(U, V):
             if approx:
-                return self._objective_approx(U, V, C, n_out, n_total, Tm, *field[0])
-            return self._objective(U, V, C, n_out, n_total, Tm)
+                return self._objective_approx(U, V, C, n_out, n_total, Tm, *field[0], should_stop=should_stop)
+            return self._objective(U, V, C, n_out, n_total, Tm, should_stop=should_stop)
 
+        try:
+            if approx:
+                field[0] = self._near_field(U, V, C, rng, should_stop)
+            obj, ll, gU, gV, A = objective(U, V)
+        except _Stopped:
+            return U, V, A, list(curve), it0, True
         lr = float(self.learning_rate)
-        obj, ll, gU, gV, A = objective(U, V)
         accepted = 0
         curve = list(curve) + [ll]
         stalls, it, stopped = 0, it0, False
@@ -406,7 +554,11 @@ class LME(BaseEstimator):
                 V_new = U_new
             else:
                 U_new, V_new = U + lr * gU, V + lr * gV
-            obj_new, ll_new, gU_n, gV_n, A_n = objective(U_new, V_new)
+            try:
+                obj_new, ll_new, gU_n, gV_n, A_n = objective(U_new, V_new)
+            except _Stopped:  # this step was not finished: keep the last accepted one
+                it, stopped = it - 1, True
+                break
             if obj_new >= obj:
                 gain = obj_new - obj
                 U, V, A, obj, ll, gU, gV = U_new, V_new, A_n, obj_new, ll_new, gU_n, gV_n
@@ -414,8 +566,12 @@ class LME(BaseEstimator):
                 curve.append(ll)
                 accepted += 1
                 if approx and accepted % 20 == 0:  # follow the points; re-score so steps compare like with like
-                    field[0] = self._near_field(U, V, C, rng)
-                    obj, ll, gU, gV, A = objective(U, V)
+                    try:
+                        field[0] = self._near_field(U, V, C, rng, should_stop)
+                        obj, ll, gU, gV, A = objective(U, V)
+                    except _Stopped:
+                        stopped = True
+                        break
                 stalls = stalls + 1 if gain < self.tol else 0
                 if callback is not None and callback(U, V, A, it, ll, curve):
                     stopped = True
@@ -455,12 +611,48 @@ class LME(BaseEstimator):
         p = np.exp(logits - logits.max())
         return pd.Series(p / p.sum(), index=self.songs_)
 
-    def log_likelihood(self, playlists) -> float:
-        """Average natural-log probability per transition of ``playlists`` under the model."""
+    def log_likelihood(self, playlists, *, should_stop=None) -> float:
+        """Average natural-log probability per transition of ``playlists`` under the model.
+
+        Z is exact (in blocks of rows, only for the songs the transitions leave) while that is
+        at most ``MAX_EXACT_Z_SONGS**2`` kernel terms, the work of one exact training step at
+        the limit; beyond it Z is approximated as in training, with m = ``z_approx`` (or 50)
+        and a fixed landmark draw, so the same model and playlists give the same score.
+        ``should_stop()`` is polled between blocks; returning True abandons the score (nan).
+        """
         playlists = _check_playlists(playlists)
-        C = transition_counts(playlists, self.songs_).tocoo()
-        logP, _ = _log_probs(self.entry_, self.exit_, self.exclude_self)
-        return float((C.data * logP[C.row, C.col]).sum() / C.data.sum())
+        Cs = transition_counts(playlists, self.songs_)
+        C = Cs.tocoo()
+        U, V = self.entry_, self.exit_
+        S = len(U)
+        sources = np.unique(C.row)
+        log_norm = np.zeros(S)
+        try:
+            if len(sources) * S <= MAX_EXACT_Z_SONGS**2:
+                dense = np.float32 if S >= 1000 else np.float64  # as in training; sums in float64
+                Ud, Vs = U.astype(dense), V[sources].astype(dense)
+                for a0, a1 in _blocks(len(sources), S, should_stop):
+                    logits = _sq_dists(Vs[a0:a1], Ud)
+                    np.negative(logits, out=logits)
+                    if self.exclude_self:
+                        logits[np.arange(a1 - a0), sources[a0:a1]] = -np.inf
+                    shift = logits.max(axis=1)
+                    logits -= shift[:, None]
+                    z = np.exp(logits, out=logits).sum(axis=1, dtype=np.float64)
+                    log_norm[sources[a0:a1]] = shift.astype(np.float64) + np.log(z)
+            else:
+                m = min(int(self.z_approx or _SCORE_M), max(S // 3, 1))
+                X, L = self._near_field(U, V, Cs, np.random.RandomState(0), should_stop, m=m)
+                UL, pos, row_cost = self._approx_setup(U, X, L)
+                for a0, a1 in _blocks(S, row_cost, should_stop):
+                    _, _, shift, Z = self._approx_block(U, V, a0, a1, X, L, pos, UL)
+                    log_norm[a0:a1] = np.log(Z) - shift
+        except _Stopped:
+            return float("nan")
+        logp = -((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_norm[C.row]
+        if self.exclude_self:
+            logp[C.row == C.col] = -np.inf
+        return float((C.data * logp).sum() / C.data.sum())
 
     def sample(self, start: Hashable, length: int, random_state=None) -> list:
         """A playlist of ``length`` songs starting at ``start``, each drawn from ``transition_proba``."""

@@ -9,8 +9,11 @@ from scipy.stats import chisquare
 
 from embedcore.playlists import (
     LME,
+    MAX_EXACT_Z_SONGS,
+    _log_probs,
     baseline_log_likelihoods,
     make_planted_playlists,
+    partition_cost,
     random_walk_playlists,
     split_playlists,
     transition_counts,
@@ -215,3 +218,102 @@ def test_approximate_partition_function_stays_close_to_exact():
     assert approx.log_likelihood(test) > baseline_log_likelihoods(train, test)["bigram (Witten-Bell)"]
     with pytest.raises(ValueError, match="z_approx must be None or a positive integer"):
         LME(z_approx=0).fit(train)
+
+
+def _chain_playlists(n_songs: int, length: int = 8, stride: int = 3) -> list[list[str]]:
+    """Playlists of consecutive songs, each starting ``stride`` songs after the last: every song appears."""
+    return [[f"s{(i * stride + j) % n_songs}" for j in range(length)] for i in range(n_songs // stride + 1)]
+
+
+def test_exact_partition_function_is_refused_above_the_limit_before_any_work():
+    cost = partition_cost(40_000)
+    assert cost["dense_bytes"] == 12_800_000_000 and not cost["exact_allowed"] and cost["terms"] == 1.6e9
+    assert partition_cost(40_000, z_approx=50)["approximate"] and not partition_cost(100, z_approx=50)["approximate"]
+    playlists = _chain_playlists(MAX_EXACT_Z_SONGS + 1)
+    with pytest.raises(ValueError, match=r"10,001 songs: z_approx is None.*at most 10,000 songs; set z_approx"):
+        LME(max_iter=1).fit(playlists)
+    # an m so large that 3m covers every song would be exact too
+    with pytest.raises(ValueError, match=r"z_approx=3334 is at least a third.*at most 3,333"):
+        LME(max_iter=1, z_approx=3334).fit(playlists)
+
+
+def test_should_stop_ends_training_inside_a_long_step_with_bounded_memory():
+    import time
+    import tracemalloc
+
+    playlists = _chain_playlists(8000)  # exact Z: a step is 6.4e7 kernel terms, about a second
+    t0, asked = time.perf_counter(), []
+
+    def should_stop():
+        if time.perf_counter() - t0 > 0.3:
+            asked.append(asked[0] if asked else time.perf_counter())
+            return True
+        return False
+
+    tracemalloc.start()
+    try:
+        lme = LME(max_iter=5, init="random", random_state=0).fit(playlists, should_stop=should_stop)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    waited = time.perf_counter() - asked[0]
+    assert waited < 0.5, waited
+    # stopped before the first step was accepted: the starting points, no iteration counted
+    assert lme.n_iter_ == 0 and lme.embedding_.shape == (8000, 2)
+    # the S x S work runs in blocks: a dense 8,000 x 8,000 float32 matrix alone is 256 MB
+    assert peak < 120e6, peak
+
+
+def test_should_stop_keeps_the_last_accepted_step():
+    playlists, _ = make_planted_playlists(60, 300, 6, random_state=2)
+    seen, polls = [], [0]
+
+    def remember(model, it, ll):
+        seen.append((it, model.embedding_.copy()))
+
+    def stop_after_a_while():
+        polls[0] += 1
+        return polls[0] > 40
+
+    lme = LME(max_iter=500, random_state=0).fit(playlists, callback=remember, should_stop=stop_after_a_while)
+    assert 0 < len(seen) < 40 and lme.n_iter_ >= seen[-1][0]
+    np.testing.assert_array_equal(lme.embedding_, seen[-1][1])
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+def test_held_out_score_below_the_limit_is_the_exact_one(exclude_self):
+    playlists, _ = make_planted_playlists(300, 800, 6, random_state=9)
+    train, test = split_playlists(playlists, 0.3, random_state=0)
+    lme = LME(max_iter=100, exclude_self=exclude_self, random_state=0).fit(train)
+    test = [[s for s in p if s in set(lme.songs_)] for p in test]
+    C = transition_counts(test, lme.songs_).tocoo()
+    logP, _ = _log_probs(lme.entry_, lme.exit_, exclude_self)
+    assert lme.log_likelihood(test) == pytest.approx((C.data * logP[C.row, C.col]).sum() / C.data.sum(), abs=1e-10)
+
+
+def test_held_out_score_above_the_limit_is_approximated_in_bounded_memory():
+    import tracemalloc
+
+    S = MAX_EXACT_Z_SONGS + 2000
+    playlists = _chain_playlists(S)
+    lme = LME(max_iter=3, init="random", z_approx=50, random_state=0).fit(playlists)
+    test = playlists  # every song is left: S x S terms, above the exact limit's MAX_EXACT_Z_SONGS**2
+    tracemalloc.start()
+    try:
+        ll = lme.log_likelihood(test)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # a dense S x S float64 matrix is 1.15 GB, and the old scoring held three
+    assert peak < 150e6, peak
+    # the exact value, computed here a few hundred rows at a time
+    C = transition_counts(test, lme.songs_).tocoo()
+    U, V = lme.entry_, lme.exit_
+    log_z = np.empty(S)
+    for a in range(0, S, 500):
+        D = -((V[a:a + 500, None, :] - U[None, :, :]) ** 2).sum(axis=2)
+        m = D.max(axis=1)
+        log_z[a:a + 500] = m + np.log(np.exp(D - m[:, None]).sum(axis=1))
+    exact = float((C.data * (-((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_z[C.row])).sum() / C.data.sum())
+    assert ll == pytest.approx(exact, abs=0.05)
+    assert lme.log_likelihood(test) == ll  # the same landmarks every time
