@@ -8,7 +8,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import playlists as svc
-from app.ui import charts
+from app.ui import charts, runs
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
 
@@ -39,12 +39,19 @@ reg_exp = sb.slider("log10(regularisation λ)", -5.0, 0.0, -3.0, 0.5, key="pl.re
                     help="Pulls every point towards the centre; protects rarely played songs from drifting.")
 iters = sb.slider("Iterations (at most)", 50, 3000, 600, 50, key="pl.iters")
 test_size = sb.slider("Held-out share of playlists", 0.1, 0.5, 0.2, 0.05, key="pl.test")
+playlists = pdata.playlists
+n_songs = len({s for p in playlists for s in p})
 z_mode = sb.radio("Partition function Z", ["exact", "approximate"], key="pl.z_mode", horizontal=True,
-                  help="exact: every song in every Z (S x S work per step). approximate: the m songs nearest to "
-                  "each exit point and its observed successors exactly, the rest from m random landmarks; for song "
-                  "sets too large for S x S memory.")
-z_m = sb.slider("m (near songs and landmarks)", 10, 1000, 50, 10, key="pl.z_m", disabled=z_mode == "exact",
+                  help="exact: every song in every Z (S x S work per step; at most "
+                  f"{svc.MAX_EXACT_Z_SONGS:,} songs, above that the approximation is used). approximate: the m "
+                  "songs nearest to each exit point and its observed successors exactly, the rest from m random "
+                  "landmarks; for large song sets.")
+exact_cost = svc.partition_cost(n_songs)
+auto_approx = z_mode == "exact" and not exact_cost["exact_allowed"]
+z_m = sb.slider("m (near songs and landmarks)", 10, 1000, 50, 10, key="pl.z_m",
+                disabled=z_mode == "exact" and not auto_approx,
                 help="Used when 3m is below the number of songs; otherwise Z is computed exactly.")
+z_approx = None if z_mode == "exact" and not auto_approx else z_m
 reg = float(10**reg_exp)
 
 with st.expander("What the controls change, and how the picture can mislead"):
@@ -65,17 +72,15 @@ with st.expander("What the controls change, and how the picture can mislead"):
 """
     )
 
-playlists = pdata.playlists
 data_key = f"{data_service.source_key(source)}:{seed}"
 train_pl, test_pl = svc.split(data_key, test_size, seed, _playlists=playlists)
 if not any(len(p) >= 2 for p in train_pl):
     st.error("After the split no training playlist has two songs. Lower the held-out share or upload longer playlists.")
     st.stop()
-n_songs = len({s for p in playlists for s in p})
 tags = getattr(pdata, "tags", None)
 truth = getattr(pdata, "truth", None)
 params = dict(model=model_kind, n_components=dim, reg=reg, max_iter=iters, random_state=seed,
-              z_approx=None if z_mode == "exact" else z_m)
+              z_approx=z_approx)
 key = svc.model_key(data_key + f":{test_size}", params)
 
 cols = st.columns(5)
@@ -85,17 +90,28 @@ cols[2].metric("training transitions", f"{sum(max(len(p) - 1, 0) for p in train_
 if pdata.description:
     st.caption(md_escape(pdata.description))
 
+if auto_approx:
+    st.info(f"{n_songs:,} songs is above the exact Z's limit of {svc.MAX_EXACT_Z_SONGS:,} "
+            f"({exact_cost['terms'] / 1e6:,.0f} million kernel terms per step; a {n_songs:,} x {n_songs:,} float64 "
+            f"matrix is {exact_cost['dense_bytes'] / 1e9:.1f} GB), so training uses the approximate Z with m = {z_m} "
+            "(sidebar: Partition function Z, m).")
+
 c_train, c_stop, c_note = st.columns([1, 1, 4])
+# A Stop click reruns the page: this run then keeps the latest state of the training it stopped.
+run = runs.StoppableRun("pl.run", key)
+if run.stopped:
+    st.session_state["pl.stopped_" + key] = True
+    if run.latest is None:
+        st.info("Stopped before the first step was accepted; there is no model to keep. Press Train to start again.")
+    else:
+        st.session_state[key] = svc.stopped_model(*run.latest)
+        st.info(f"Stopped after {st.session_state[key].n_iter_} iterations; the model so far is kept.")
 auto = key not in st.session_state and n_songs <= 500 and not st.session_state.get("pl.stopped_" + key)
 clicked = c_train.button("Train", key="pl.train", type="primary")
-c_stop.button("Stop", key="pl.stop_button", on_click=lambda: st.session_state.update({"pl.stop": True}),
-              help="Keep the model as it is now.")
-if st.session_state.pop("pl.stop", False) and st.session_state.get("pl.partial", {}).get("key") == key:
-    st.session_state[key] = st.session_state["pl.partial"]["model"]
-    st.session_state["pl.stopped_" + key] = True
-    st.info(f"Stopped after {st.session_state[key].n_iter_} iterations; the model so far is kept.")
 if n_songs > 500 and key not in st.session_state:
-    c_note.caption(f"{n_songs:,} songs: press Train to start (it redraws as it learns).")
+    step = svc.partition_cost(n_songs, z_approx)
+    c_note.caption(f"{n_songs:,} songs: press Train to start (roughly {step['seconds']:.2g} s per step; "
+                   "it redraws as it learns and Stop keeps the model so far).")
 elif "pl.redraw_rate" in st.session_state:
     n_draws, secs = st.session_state["pl.redraw_rate"]
     c_note.caption(f"Last training: {secs:.1f} s, the map redrawn {n_draws} times "
@@ -124,19 +140,19 @@ if clicked or auto:
     t0 = time.perf_counter()
 
     def on_step(model, it, ll):
+        # the live model holds this accepted step until the next one; if Stop ends training
+        # (inside a later step), it is the latest state, and no later step will change it
         now = time.perf_counter()
+        run.save((model, it, now - t0))
         if now - last[0] >= 0.3:  # about three redraws a second
             last[0] = now
             redraws[0] += 1
-            snapshot = model.__class__(**model.get_params())
-            snapshot.__dict__.update({k: v for k, v in model.__dict__.items() if k.endswith("_")})
-            snapshot.n_iter_ = it
-            st.session_state["pl.partial"] = {"key": key, "model": snapshot}
             draw_live(model, it, ll)
         return False
 
     try:
-        model = svc.train(train_pl, tags, params, on_step)
+        with run.running(c_stop, button_key="pl.stop_button", help="Keep the model as it is now."):
+            model = svc.train(train_pl, tags, params, on_step, should_stop=run.check)
     except ValueError as err:
         st.error(md_escape(err))
         st.stop()
@@ -153,7 +169,12 @@ if model is None:
                  hide_index=True, key="pl.base_only")
     st.stop()
 
-held = svc.held_out(model, test_pl)
+# scored once per model (up to 10^8 kernel terms, about a second), not on every rerun
+scored = st.session_state.get("pl.held_out")
+if scored is None or scored[0] is not model:
+    scored = (model, svc.held_out(model, test_pl, should_stop=runs.check))
+    st.session_state["pl.held_out"] = scored
+held = scored[1]
 base = svc.baselines(data_key, test_size, seed, _train=train_pl, _test=test_pl)
 cols[3].metric("iterations", f"{model.n_iter_:,}", help=f"{model.fit_seconds_:.1f} s" if hasattr(model, "fit_seconds_") else None)
 cols[4].metric("held-out log-likelihood", f"{held:.4f}" if held is not None else "n/a",

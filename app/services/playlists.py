@@ -11,7 +11,13 @@ import pandas as pd
 import streamlit as st
 from scipy.linalg import orthogonal_procrustes
 
-from embedcore.playlists import LME, baseline_log_likelihoods, split_playlists
+from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
+    LME,
+    MAX_EXACT_Z_SONGS,
+    baseline_log_likelihoods,
+    partition_cost,
+    split_playlists,
+)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -28,13 +34,23 @@ def model_key(data_key: str, params: dict) -> str:
     return "pl.model." + data_key + "." + ".".join(f"{k}={v}" for k, v in sorted(params.items()))
 
 
-def train(train_playlists, tags, params: dict, on_step):
-    """Fit an LME; ``on_step(model, iteration, log_likelihood)`` may return True to stop."""
+def train(train_playlists, tags, params: dict, on_step, should_stop=None):
+    """Fit an LME; ``on_step(model, iteration, log_likelihood)`` may return True to stop.
+
+    ``should_stop()`` is polled between blocks of work inside every step (see ``LME.fit``).
+    """
     model = LME(**params)
-    return model.fit(train_playlists, tags=tags, callback=on_step)
+    return model.fit(train_playlists, tags=tags, callback=on_step, should_stop=should_stop)
 
 
-def held_out(model: LME, test_playlists) -> float | None:
+def stopped_model(model: LME, iteration: int, seconds: float) -> LME:
+    """The model a stopped training left behind (its last accepted step), marked with how far it got."""
+    model.n_iter_ = iteration
+    model.fit_seconds_ = seconds
+    return model
+
+
+def held_out(model: LME, test_playlists, should_stop=None) -> float | None:
     """Held-out log-likelihood over test transitions between songs the model knows."""
     known = set(model.songs_)
     kept = []
@@ -42,7 +58,7 @@ def held_out(model: LME, test_playlists) -> float | None:
         run = [s for s in p if s in known]
         if len(run) >= 2:
             kept.append(run)
-    return None if not kept else model.log_likelihood(kept)
+    return None if not kept else model.log_likelihood(kept, should_stop=should_stop)
 
 
 def aligned_to_truth(model: LME, truth: LME):

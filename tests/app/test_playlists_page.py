@@ -2,11 +2,88 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from tests.conftest import chart_specs, metric, open_page
 
 PAGE = "app_pages/playlists.py"
+
+
+def run_and_interrupt(at, monkeypatch, button_key: str, *, after: float = 0.5, close: bool = False,
+                      timeout: float = 180) -> float:
+    """Run ``at`` and interrupt the run ``after`` seconds after the button ``button_key`` appears.
+
+    The interruption is a click on that button (the browser sends every widget's value and the
+    click, and Streamlit reruns the script), or with ``close`` a stop request (what a closed tab
+    does). Returns the seconds from the interruption to the interrupted script run ending.
+    """
+    from streamlit.proto.WidgetStates_pb2 import WidgetStates
+    from streamlit.runtime.scriptrunner import RerunData, ScriptRunnerEvent
+    from streamlit.testing.v1 import app_test
+    from streamlit.testing.v1.local_script_runner import LocalScriptRunner
+
+    runners = []
+    ends = (ScriptRunnerEvent.SCRIPT_STOPPED_FOR_RERUN, ScriptRunnerEvent.SCRIPT_STOPPED_WITH_SUCCESS,
+            ScriptRunnerEvent.SHUTDOWN)
+
+    class Recording(LocalScriptRunner):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.ended = []
+            self.on_event.connect(self._stamp, weak=False)
+            runners.append(self)
+
+        def _stamp(self, sender, event, **kwargs):
+            if event in ends:
+                self.ended.append(time.perf_counter())
+
+    monkeypatch.setattr(app_test, "LocalScriptRunner", Recording)
+    known = WidgetStates()  # what the browser holds: every widget's value, no button pressed
+    known.CopyFrom(at._tree.get_widget_states())
+    for w in known.widgets:
+        if w.WhichOneof("value") == "trigger_value":
+            w.trigger_value = False
+    page = at._page_hash or at._finished_page_script_hash
+    done = {}
+
+    def interrupt():
+        deadline = time.perf_counter() + timeout
+        while not runners and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        runner, button = runners[0], None
+        while button is None and time.perf_counter() < deadline:
+            for msg in list(runner.forward_msgs()):
+                el = msg.delta.new_element if msg.HasField("delta") else None
+                if el is not None and el.WhichOneof("type") == "button" and el.button.id.endswith(button_key):
+                    button = el.button.id
+            time.sleep(0.02)
+        time.sleep(after)
+        done["at"] = time.perf_counter()
+        if close:
+            runner.request_stop()
+            done["accepted"] = True
+        else:
+            states = WidgetStates()
+            states.CopyFrom(known)
+            click = states.widgets.add()
+            click.id, click.trigger_value = button, True
+            done["accepted"] = runner.request_rerun(RerunData(widget_states=states, page_script_hash=page))
+
+    thread = threading.Thread(target=interrupt, daemon=True)
+    thread.start()
+    at.run(timeout=timeout)
+    thread.join(timeout=5)
+    assert done.get("accepted"), "the run ended before it could be interrupted"
+    return min(t for t in runners[0].ended if t >= done["at"]) - done["at"]
+
+
+def _upload(at, n_songs: int):
+    """Upload playlists of 8 songs, each starting 3 songs after the last: every song appears."""
+    rows = "\n".join(" ".join(f"s{(i * 3 + j) % n_songs}" for j in range(8)) for i in range(n_songs // 3 + 1))
+    at.sidebar.file_uploader[0].set_value(("big.txt", rows.encode(), "text/plain")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    return at
 
 
 
@@ -43,18 +120,61 @@ def test_model_and_song_controls_change_the_views():
     assert any("exit point" in c.value for c in at.caption)
 
 
-def test_train_button_retrains_and_stop_keeps_partial_model():
+def test_train_button_retrains_and_a_finished_model_has_no_stop():
     at = open_page(PAGE)
     first = metric(at, "iterations")
     at.sidebar.slider(key="pl.iters").set_value(100).run()  # a new setting trains again
     assert metric(at, "iterations") != first and not at.exception
     at.button(key="pl.train").click().run()
     assert not at.exception
-    # a stop keeps whatever model was saved during training
-    at.button(key="pl.stop_button").click().run()
-    assert not at.exception
-    assert any(i.value.startswith("Stopped after") for i in at.info)
-    assert int(metric(at, "iterations")) < 100
+    trained = metric(at, "iterations")
+    # Stop exists only while training runs: a finished model cannot be swapped for an older snapshot
+    assert not [b for b in at.button if b.key == "pl.stop_button"]
+    # a Stop click that reaches the server after training finished changes nothing
+    at.session_state["pl.run.stop"] = True
+    at.run()
+    assert metric(at, "iterations") == trained and not any(i.value.startswith("Stopped") for i in at.info)
+
+
+def test_stop_during_training_keeps_the_latest_model_within_a_second(monkeypatch):
+    at = open_page(PAGE)
+    at.sidebar.radio(key="pl.model").set_value("dual")
+    at.sidebar.slider(key="pl.iters").set_value(3000).run()  # a long run: converges in several seconds
+    full = int(metric(at, "iterations"))
+    at.button(key="pl.train").click()
+    seconds = run_and_interrupt(at, monkeypatch, "pl.stop_button", after=0.3)
+    print(f"Playlists: Stop ended training {seconds:.3f} s after the click")
+    assert not at.exception and not at.error
+    assert seconds < 1.0
+    stopped = [i.value for i in at.info if i.value.startswith("Stopped after")]
+    assert stopped, [i.value for i in at.info]
+    kept = int(metric(at, "iterations"))
+    assert 0 < kept < full and stopped[0] == f"Stopped after {kept} iterations; the model so far is kept."
+    assert not [b for b in at.button if b.key == "pl.stop_button"]
+    at.run()  # the stopped model stays (no automatic retraining) until Train is pressed
+    assert int(metric(at, "iterations")) == kept
+
+
+def test_closing_the_tab_ends_a_large_exact_training_within_a_second(monkeypatch):
+    # 8,000 songs with the exact Z: a step is ~10^8 kernel terms, seconds of work
+    at = _upload(open_page(PAGE), 8000)
+    at.sidebar.radio(key="pl.model").set_value("dual").run()
+    at.button(key="pl.train").click()
+    seconds = run_and_interrupt(at, monkeypatch, "pl.stop_button", after=0.5, close=True)
+    print(f"Playlists: a stopped script run ended exact training on 8,000 songs after {seconds:.3f} s")
+    assert seconds < 1.0
+
+
+def test_too_many_songs_for_the_exact_partition_function_switch_to_the_approximation():
+    at = _upload(open_page(PAGE), 10_500)
+    assert at.sidebar.radio(key="pl.z_mode").value == "exact"
+    notice = [i.value for i in at.info if "approximate Z" in i.value]
+    assert len(notice) == 1 and "Partition function Z" in notice[0] and "10,500 songs" in notice[0], notice
+    assert not at.sidebar.slider(key="pl.z_m").proto.disabled  # m now matters
+    at.sidebar.slider(key="pl.iters").set_value(50)
+    at.button(key="pl.train").click().run(timeout=240)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert int(metric(at, "iterations")) > 0 and metric(at, "held-out log-likelihood") != "n/a"
 
 
 def test_lesmis_walks_with_tags():
