@@ -7,10 +7,9 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import words as svc
-from app.ui import charts
+from app.ui import charts, runs
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
-from embedcore.maps import embed
 
 st.title("Words: vectors from PMI and SVD")
 st.markdown(
@@ -165,37 +164,53 @@ with tabs[2]:
                                      marker=dict(size=18, symbol="circle-open", color="#e03131", line=dict(width=3))))
         spot.plotly_chart(charts.layout(fig, title, 640), key=key)
 
-    if map_key not in st.session_state:
+    # A Stop click reruns the page: this run keeps the latest layout of the t-SNE it stopped,
+    # before deciding whether to compute, so the map is not started again.
+    run = runs.StoppableRun("words.map_run", map_key)
+    if run.stopped and run.latest is not None:
+        st.session_state[map_key] = (run.latest[0], float("nan"))
+        st.info(f"Stopped at iteration {run.latest[1]}; the layout so far is kept.")
+    elif run.stopped:
+        st.session_state["words.map_stopped"] = map_key
+    waiting = map_key not in st.session_state and st.session_state.get("words.map_stopped") == map_key
+    if waiting and st.button("Draw the map", key="words.map_draw", type="primary"):
+        st.session_state.pop("words.map_stopped", None)
+        waiting = False
+    if waiting:
+        st.info("Stopped before the first layout; there is nothing to keep. Press Draw the map to start again.")
+    elif map_key not in st.session_state:
         if method == "t-SNE":
-            st.button("Stop", key="words.map_stop", on_click=lambda: st.session_state.update({"words.stop": True}))
             bar = bar_slot.progress(0.0, text="t-SNE starting")
-            last, frames = [0.0], [0]
+            last, frames, count = [0.0], [0], [0, 0]  # count: iterations before this phase, last seen
 
             def on_layout(Y, it):
+                if it < count[1]:  # openTSNE restarts its count after the exaggeration phase
+                    count[0] += count[1]
+                count[1] = it
+                run.save((np.array(Y), count[0] + it))  # what Stop keeps; also a chance to stop
                 now = time.perf_counter()
                 if now - last[0] > 0.4:
                     last[0] = now
-                    frames[0] += 1  # openTSNE restarts its count after the exaggeration phase
-                    st.session_state["words.partial"] = (map_key, np.array(Y), it)
-                    draw(np.asarray(Y), f"t-SNE, iteration {it}", f"words.chart.map.live.{frames[0]}")
+                    frames[0] += 1
+                    draw(np.asarray(Y), f"t-SNE, iteration {count[0] + it}", f"words.chart.map.live.{frames[0]}")
                 return False
 
             t0 = time.perf_counter()
-            result = embed(wv.normed_[:n_words], "tsne", perplexity=float(perplexity), n_iter=500, random_state=seed,
-                           progress=lambda f, text: bar.progress(min(f, 1.0), text=text), on_layout=on_layout)
-            st.session_state[map_key] = (result.coords, time.perf_counter() - t0)
+            try:
+                with run.running(button_key="words.map_stop", help="Keep the layout so far."):
+                    coords = svc.word_map_tsne(wv, n_words, perplexity, seed, on_layout,
+                                               progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
+                st.session_state[map_key] = (coords, time.perf_counter() - t0)
+            except ValueError as err:
+                st.error(md_escape(err))
             bar_slot.empty()
         else:
             with st.spinner("UMAP ..."):
                 st.session_state[map_key] = svc.word_map_umap(vec_key, n_words, nn, md, seed, _wv=wv)
-    if st.session_state.pop("words.stop", False):
-        partial = st.session_state.get("words.partial")
-        if partial and partial[0] == map_key:
-            st.session_state[map_key] = (partial[1], float("nan"))
-            st.info(f"Stopped at iteration {partial[2]}; the layout so far is kept.")
-    Y, seconds = st.session_state[map_key]
-    draw(Y, f"{method} map of the {n_words} most frequent words" +
-         (f" ({seconds:.1f} s)" if np.isfinite(seconds) else " (stopped early)"), "words.chart.map")
+    if map_key in st.session_state:
+        Y, seconds = st.session_state[map_key]
+        draw(Y, f"{method} map of the {n_words} most frequent words" +
+             (f" ({seconds:.1f} s)" if np.isfinite(seconds) else " (stopped early)"), "words.chart.map")
     st.caption("Hover a word to see its five nearest words in the full vector space; the map keeps neighbourhoods, "
                "not distances.")
 

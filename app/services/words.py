@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from embedcore import datasets
+from embedcore.maps import embed
 from embedcore.words import (
     LabelEmbedding,
     PMIWordVectors,
@@ -50,6 +51,15 @@ def word_map_umap(vec_key: str, n_words: int, n_neighbors: int, min_dist: float,
     Y = umap.UMAP(n_neighbors=n_neighbors, min_dist=min_dist, metric="cosine", random_state=seed,
                   n_jobs=1).fit_transform(_wv.normed_[:n_words])
     return Y, time.perf_counter() - t
+
+
+def word_map_tsne(wv: PMIWordVectors, n_words: int, perplexity: float, seed: int, on_layout, progress=None):
+    """t-SNE map of the ``n_words`` most frequent words, drawn live: not cached, the page keeps it.
+
+    ``on_layout(Y, iteration)`` sees the layout every few iterations (and may raise to stop it).
+    """
+    return embed(wv.normed_[:n_words], "tsne", perplexity=float(perplexity), n_iter=500, random_state=seed,
+                 progress=progress, on_layout=on_layout).coords
 
 
 @st.cache_data(max_entries=24, show_spinner=False)

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
+from tests.app.test_playlists_page import run_and_interrupt
 from tests.conftest import chart_specs, metric, open_page
 
 PAGE = "app_pages/words.py"
+
+
+def _map_title(at) -> str:
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    return next(t for t in titles if "most frequent words" in t)
 
 
 
@@ -66,3 +74,42 @@ def test_uploaded_text_and_too_small_corpus():
     at.sidebar.file_uploader[0].set_value(("tiny.txt", b"one two\n", "text/plain")).run()
     assert not at.exception
     assert len(at.error) == 1 and "Only 0 word" in at.error[0].value and "lower min" in at.error[0].value
+
+
+def test_a_finished_map_has_no_stop_and_keeps_its_label():
+    at = open_page(PAGE)
+    title = _map_title(at)
+    assert title.startswith("t-SNE map of the 300 most frequent words (") and title.endswith(" s)")
+    # Stop exists only while the map runs
+    assert not [b for b in at.button if b.key == "words.map_stop"]
+    # a Stop click that reaches the server after the map finished changes nothing
+    at.session_state["words.map_run.stop"] = True
+    at.run()
+    assert _map_title(at) == title and not any(i.value.startswith("Stopped") for i in at.info)
+
+
+def test_stop_during_tsne_keeps_the_layout_within_a_second(monkeypatch):
+    import app.services.words
+    import embedcore.maps
+
+    at = open_page(PAGE)
+    calls, real = [], embedcore.maps.embed
+
+    def counting(X, method, **kwargs):
+        calls.append(method)
+        return real(X, method, **kwargs)
+
+    monkeypatch.setattr(embedcore.maps, "embed", counting)
+    monkeypatch.setattr(app.services.words, "embed", counting, raising=False)
+    at.slider(key="words.map_n").set_value(1000)  # a new map: t-SNE on 1,000 words takes several seconds
+    seconds = run_and_interrupt(at, monkeypatch, "words.map_stop", after=2.0)
+    print(f"Words: Stop ended t-SNE {seconds:.3f} s after the click")
+    assert not at.exception and not at.error
+    assert seconds < 1.0
+    assert calls == ["tsne"]  # the rerun after Stop did not start the map again
+    stopped = [i.value for i in at.info if i.value.startswith("Stopped at iteration")]
+    assert len(stopped) == 1, [i.value for i in at.info]
+    assert _map_title(at) == "t-SNE map of the 1000 most frequent words (stopped early)"
+    assert not [b for b in at.button if b.key == "words.map_stop"]
+    at.run()  # the kept layout stays, without computing again
+    assert calls == ["tsne"] and _map_title(at).endswith("(stopped early)")
