@@ -121,7 +121,7 @@ def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout
     if perplexity * 3 >= len(X):
         raise ValueError(f"t-SNE: perplexity={perplexity:g} needs more than {int(perplexity * 3)} points; "
                          f"lower it below {len(X) / 3:.0f}.")
-    every = max(n_iter // 20, 10)
+    every = 5  # a callback is where a person's Stop is heard: keep it within a fraction of a second
     exaggeration_iter = 250
 
     def callback(iteration, error, embedding):

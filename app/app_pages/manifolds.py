@@ -10,7 +10,7 @@ from app.services import data as data_service
 from app.services import manifolds as svc
 from app.ui import charts, plots
 from app.ui.sidebar import data_source
-from app.ui.text import md_escape
+from app.ui.text import html_escape, md_escape
 from embedcore.maps import METHODS
 
 st.title("Manifolds: Locally Linear Embedding")
@@ -138,7 +138,7 @@ fig3.add_trace(go.Scatter3d(x=P3[[point], 0], y=P3[[point], 1], z=P3[[point], 2]
                             marker=dict(size=8, color="#000000", symbol="diamond")))
 fig3.update_layout(scene=dict(aspectmode="data"), showlegend=True)
 c1, c2 = st.columns(2)
-plots.show(c1, charts.layout(fig3, f"Input in 3-D{axis_note}, coloured by {md_escape(color_label)}", 480),
+plots.show(c1, charts.layout(fig3, f"Input in 3-D{axis_note}, coloured by {html_escape(color_label)}", 480),
                 key="man.chart.input")
 fig2 = go.Figure()
 fig2.add_trace(go.Scattergl(x=Y[:, 0], y=Y[:, 1], mode="markers", name="points", showlegend=False,

@@ -8,7 +8,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import playlists as svc
-from app.ui import charts, runs
+from app.ui import charts, plots, runs
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
 
@@ -126,10 +126,10 @@ def draw_live(model, it, ll, final=False):
     fig = go.Figure(go.Scattergl(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=dict(size=6, color=charts.PALETTE[0]),
                                  hoverinfo="skip"))
     fig.update_yaxes(scaleanchor="x")
-    live_map.plotly_chart(charts.layout(fig, f"Training: iteration {it}, log-likelihood {ll:.4f}", 420),
+    plots.show(live_map, charts.layout(fig, f"Training: iteration {it}, log-likelihood {ll:.4f}", 420),
                           key=f"pl.chart.live.{it}")
     curve = pd.DataFrame({"step": np.arange(len(model.log_likelihood_curve_)), "ll": model.log_likelihood_curve_})
-    live_curve.plotly_chart(charts.lines(curve, "step", {"ll": "training log-likelihood"}, height=260,
+    plots.show(live_curve, charts.lines(curve, "step", {"ll": "training log-likelihood"}, height=260,
                                          title="Average log-likelihood per transition", y_title="nats"),
                             key=f"pl.chart.livecurve.{it}")
 
@@ -197,7 +197,7 @@ with tabs[0]:
                   for s, t, p in zip(table["song"][m], table["tags"][m], table["plays"][m])], hoverinfo="text"))
     fig.update_yaxes(scaleanchor="x")
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts.layout(fig, "The learned song map (size: plays; colour: first tag)", 520), key="pl.chart.map")
+    plots.show(c1, charts.layout(fig, "The learned song map (size: plays; colour: first tag)", 520), key="pl.chart.map")
     if truth is not None:
         aligned, true_xy, disparity = svc.aligned_to_truth(model, truth)
         fig = go.Figure()
@@ -210,11 +210,11 @@ with tabs[0]:
         fig.add_trace(go.Scattergl(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="learned (aligned)",
                                    marker=dict(size=6, color=charts.PALETTE[1])))
         fig.update_yaxes(scaleanchor="x")
-        c2.plotly_chart(charts.layout(fig, f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})",
+        plots.show(c2, charts.layout(fig, f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})",
                                        520), key="pl.chart.truth")
     else:
         curve = pd.DataFrame({"step": np.arange(len(model.log_likelihood_curve_)), "ll": model.log_likelihood_curve_})
-        c2.plotly_chart(charts.lines(curve, "step", {"ll": "training log-likelihood"}, height=520,
+        plots.show(c2, charts.lines(curve, "step", {"ll": "training log-likelihood"}, height=520,
                                      title="Training curve", y_title="nats per transition"), key="pl.chart.curve")
 
 with tabs[1]:
@@ -236,7 +236,7 @@ with tabs[1]:
     fig.add_trace(go.Scatter(x=[table["x"][i]], y=[table["y"][i]], mode="markers", name=f"{html_escape(song)} (entry)",
                              marker=dict(size=14, symbol="diamond", color="#212529")))
     fig.update_yaxes(scaleanchor="x")
-    c1.plotly_chart(charts.layout(fig, f"Where playback goes after {html_escape(song)}", 500), key="pl.chart.next")
+    plots.show(c1, charts.layout(fig, f"Where playback goes after {html_escape(song)}", 500), key="pl.chart.next")
     top = proba.sort_values(ascending=False).head(15)
     c2.dataframe(pd.DataFrame({"next song": [str(s) for s in top.index], "probability": top.to_numpy().round(4)}),
                  hide_index=True, key="pl.next_table", height=460)
@@ -258,7 +258,7 @@ with tabs[2]:
                              line=dict(color=charts.PALETTE[1], width=2), marker=dict(size=9), name="playlist",
                              hovertext=[html_escape(s) for s in sampled], hoverinfo="text"))
     fig.update_yaxes(scaleanchor="x")
-    st.plotly_chart(charts.layout(fig, "A sampled playlist as a path on the map", 480), key="pl.chart.sample")
+    plots.show(st, charts.layout(fig, "A sampled playlist as a path on the map", 480), key="pl.chart.sample")
     st.caption(" → ".join(md_escape(s) for s in map(str, sampled)))
 
 with tabs[3]:
@@ -267,7 +267,7 @@ with tabs[3]:
         rows.insert(1, ("true model", svc.held_out(truth, test_pl)))
     lt = pd.DataFrame(rows, columns=["model", "held-out log-likelihood"]).dropna()
     st.dataframe(lt.round(4), hide_index=True, key="pl.ll_table")
-    st.plotly_chart(charts.bars(lt["model"], lt["held-out log-likelihood"], title="Average log-probability per "
+    plots.show(st, charts.bars(lt["model"], lt["held-out log-likelihood"], title="Average log-probability per "
                                 "held-out transition (higher is better)", y_title="nats", horizontal=True,
                                 highlight=lambda m: m.startswith("LME")), key="pl.chart.ll")
     st.caption(f"Uniform is exactly -ln {n_songs} = {-np.log(n_songs):.4f}. Unigram: how often a song is played; "
@@ -291,7 +291,7 @@ with tabs[4]:
             fig.add_trace(go.Scatter(x=[p[0]], y=[p[1]], mode="markers", name="new song",
                                      marker=dict(size=16, symbol="star", color=charts.PALETTE[1])))
         fig.update_yaxes(scaleanchor="x")
-        st.plotly_chart(charts.layout(fig, "Tag points, and where a new song with the chosen tags lands", 500),
+        plots.show(st, charts.layout(fig, "Tag points, and where a new song with the chosen tags lands", 500),
                         key="pl.chart.tags")
         st.caption("Training pulls every song towards the mean of its tags' points, and the tags' points towards their "
                    "songs. A song nobody has put in a playlist yet can then be placed at its tags' mean (cold start).")
@@ -306,5 +306,5 @@ with tabs[5]:
     st.download_button("Song coordinates (.csv)", "# " + json.dumps(meta) + "\n" + coords.to_csv(index=False),
                        "lme_songs.csv", "text/csv", key="pl.dl_coords")
     probs = model.transition_proba(sid).rename("probability").rename_axis("next_song").reset_index()
-    st.download_button(f"Transition probabilities after '{song}' (.csv)", probs.to_csv(index=False),
+    st.download_button(f"Transition probabilities after '{md_escape(song)}' (.csv)", probs.to_csv(index=False),
                        "lme_transitions.csv", "text/csv", key="pl.dl_probs")

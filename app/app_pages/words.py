@@ -7,7 +7,8 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import words as svc
-from app.ui import charts, runs
+from app.ui import charts, plots, runs
+from app.ui.controls import ranged_slider
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
 
@@ -90,9 +91,9 @@ with tabs[0]:
     spec = pd.DataFrame({"k": np.arange(1, len(energy) + 1), "singular value": wv.singular_values_,
                          "energy": energy})
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts.lines(spec, "k", {"singular value": "σ_k"}, title="Singular values", y_title="σ"),
+    plots.show(c1, charts.lines(spec, "k", {"singular value": "σ_k"}, title="Singular values", y_title="σ"),
                     key="words.chart.sv")
-    c2.plotly_chart(charts.lines(spec, "k", {"energy": "cumulative energy"}, hline=0.8,
+    plots.show(c2, charts.lines(spec, "k", {"energy": "cumulative energy"}, hline=0.8,
                                  hline_label="80%", vline=k80, vline_label=f"80% at k={k80}" if k80 else "",
                                  title="Cumulative energy (share of the whole PMI matrix)", y_title="share"),
                     key="words.chart.energy")
@@ -113,7 +114,7 @@ with tabs[1]:
     ms = (time.perf_counter() - t) * 1000
     c1, c2 = st.columns([2, 3])
     c1.dataframe(near.round(4), hide_index=True, key="words.near_table", height=560)
-    c2.plotly_chart(charts.bars(near["word"], near["cosine"], title=f"Top 20 by cosine to '{html_escape(word)}'",
+    plots.show(c2, charts.bars(near["word"], near["cosine"], title=f"Top 20 by cosine to '{html_escape(word)}'",
                                 y_title="cosine", horizontal=True, height=560), key="words.chart.near")
     st.caption(f"Query time {ms:.1f} ms over {len(vocab_words):,} words.")
     st.markdown("**Analogy** *a* is to *b* as *c* is to ? (nearest to b − a + c)")
@@ -128,16 +129,23 @@ with tabs[1]:
 
 with tabs[2]:
     c1, c2, c3 = st.columns(3)
-    n_words = c1.slider("Most frequent words", 100, min(2000, len(vocab_words)), min(300, len(vocab_words)), 100,
-                        key="words.map_n")
+    n_words = ranged_slider("Most frequent words", min(100, len(vocab_words)), min(2000, len(vocab_words)),
+                            min(300, len(vocab_words)), key="words.map_n", where=c1, step=100,
+                            why="the vocabulary has no more words")
     method = c2.radio("Method", ["t-SNE", "UMAP"], key="words.map_method", horizontal=True)
     colour_by = c3.radio("Colour", ["frequency", "cluster"], key="words.map_colour", horizontal=True)
     if method == "t-SNE":
-        perplexity = st.slider("Perplexity", 5, 50, 30, key="words.perplexity")
+        top = min(50, (n_words - 1) // 3)  # t-SNE needs more than 3 x perplexity points
+        perplexity = ranged_slider("Perplexity", min(5, top), top, 30, key="words.perplexity",
+                                   why=f"{n_words} words support at most {top}")
+        if top < 50:
+            st.caption(f"Perplexity is capped at {top}: with {n_words} words t-SNE needs more than 3 x perplexity "
+                       "points.")
         map_key = f"words.map.{vec_key}.{n_words}.tsne.{perplexity}.{seed}"
     else:
         p1, p2 = st.columns(2)
-        nn = p1.slider("Neighbours", 5, 50, 15, key="words.umap_nn")
+        nn = ranged_slider("Neighbours", min(5, n_words - 1), min(50, n_words - 1), 15, key="words.umap_nn",
+                           where=p1, why=f"{n_words} words")
         md = p2.slider("Min distance", 0.0, 0.99, 0.1, 0.05, key="words.umap_md")
         map_key = f"words.map.{vec_key}.{n_words}.umap.{nn}.{md}.{seed}"
     hover_nn = svc.neighbours_table(vec_key, n_words, _wv=wv)
@@ -162,7 +170,7 @@ with tabs[2]:
             fig.add_trace(go.Scatter(x=[Y[i, 0]], y=[Y[i, 1]], mode="markers+text", text=[html_escape(highlight)],
                                      textposition="bottom center", showlegend=False,
                                      marker=dict(size=18, symbol="circle-open", color="#e03131", line=dict(width=3))))
-        spot.plotly_chart(charts.layout(fig, title, 640), key=key)
+        plots.show(spot, charts.layout(fig, title, 640), key=key)
 
     # A Stop click reruns the page: this run keeps the latest layout of the t-SNE it stopped,
     # before deciding whether to compute, so the map is not started again.
@@ -229,7 +237,7 @@ with tabs[3]:
         fig = go.Figure()
         for j, col in enumerate(["wordsim353 ρ", "simlex999 ρ"]):
             fig.add_trace(go.Bar(x=table["method"], y=table[col], name=col, marker_color=charts.PALETTE[j]))
-        st.plotly_chart(charts.layout(fig, "Spearman correlation with human similarity judgements", 360),
+        plots.show(st, charts.layout(fig, "Spearman correlation with human similarity judgements", 360),
                         key="words.chart.eval")
 
 with tabs[4]:
@@ -239,7 +247,7 @@ with tabs[4]:
                                  marker=dict(size=7, color=np.log10(lengths + 1), colorscale="Viridis", showscale=True,
                                              colorbar=dict(title=dict(text="log10 words"))),
                                  hovertext=[html_escape(d[:120]) for d in corpus.documents[:2000]], hoverinfo="text"))
-    st.plotly_chart(charts.layout(fig, "Documents as M·W (tf-idf weights), PCA to 2-D; hover to read", 460),
+    plots.show(st, charts.layout(fig, "Documents as M·W (tf-idf weights), PCA to 2-D; hover to read", 460),
                     key="words.chart.docs")
     if len(P2) < len(corpus.documents):
         st.caption(f"The map shows the first 2,000 of {len(corpus.documents):,} documents.")
@@ -263,12 +271,12 @@ with tabs[5]:
     Y, le = svc.label_problem(n_labels, le_dims, seed)
     names = [f"label {i}" for i in range(n_labels)]
     c1, c2 = st.columns(2)
-    c1.plotly_chart(charts.heatmap(le.similarity(), x=names, y=names, colorscale="RdBu", zmid=0,
+    plots.show(c1, charts.heatmap(le.similarity(), x=names, y=names, colorscale="RdBu", zmid=0,
                                    title="Cosine similarity of label vectors", height=460), key="words.chart.le_sim")
     E2 = le.embedding_[:, :2]
     fig = go.Figure(go.Scatter(x=E2[:, 0], y=E2[:, 1], mode="markers+text", text=names, textposition="top center",
                                marker=dict(size=10, color=charts.PALETTE[0])))
-    c2.plotly_chart(charts.layout(fig, "Labels on the first two embedding dimensions", 460), key="words.chart.le_2d")
+    plots.show(c2, charts.layout(fig, "Labels on the first two embedding dimensions", 460), key="words.chart.le_2d")
     decoded = le.decode(le.encode(Y), Y.sum(axis=1))
     exact = float(np.mean((decoded == Y).all(axis=1)))
     st.metric("label sets recovered exactly (decode ∘ encode)", f"{exact:.1%}")

@@ -75,7 +75,7 @@ def guess_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> str:
     for sep in ("\t", ","):
         widths = {len(ln.split(sep)) for ln in head[:50]}
         if len(widths) == 1 and widths.pop() >= 2 and (sep == "," or suffix in ("tsv", "tab")):
-            rows = [ln.split(sep) for ln in head[1:]] or [head[0].split(sep)]
+            rows = [ln.split(sep) for ln in head[1:50]] or [head[0].split(sep)]
             text_cols = [j for j in range(len(rows[0])) if not all(_number(r[j]) for r in rows)]
             if not text_cols:
                 return "vectors"

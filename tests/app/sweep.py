@@ -183,10 +183,24 @@ class Sweep:
                 out.append((kind, wid))
         return out
 
-    def turn_each(self, skip=(), depth: int = 1) -> None:
-        """Every widget to each of its values, one at a time, back to default in between."""
+    def signature(self, skip=()) -> dict[str, tuple]:
+        """Each widget's range or options: what a data set can change about a control."""
+        out = {}
+        for kind, wid in self.widgets(skip):
+            w = find(self.at, kind, wid)
+            out[wid] = (kind, getattr(w, "min", None), getattr(w, "max", None),
+                        tuple(getattr(w, "options", None) or ()))
+        return out
+
+    def turn_each(self, skip=(), depth: int = 1, only=None) -> None:
+        """Every widget to each of its values, one at a time, back to default in between.
+
+        ``only``: the ids of the widgets to turn (all when None); others still count as known.
+        """
         base = self.widgets(skip)
         for kind, wid in base:
+            if only is not None and wid not in only:
+                continue
             w = find(self.at, kind, wid)
             if w is None:
                 continue

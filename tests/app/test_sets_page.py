@@ -73,9 +73,10 @@ def test_uploaded_items_and_sets_are_sketched():
     assert any("kale" in i.value for i in at.sidebar.info)
 
 
-def test_upload_of_wrong_kind_gives_error_and_falls_back():
+def test_upload_of_wrong_kind_is_explained_and_the_page_keeps_its_data():
     at = open_page(PAGE)
     at.sidebar.file_uploader[0].set_value(("only.csv", b"x,y\n1,2\n", "text/csv")).run()
-    assert not at.exception
-    assert "need two files" in at.error[0].value
-    assert metric(at, "items") == "3"  # the first bundled data set
+    assert not at.exception and not at.error
+    notes = [c.value for c in at.caption if "not used on this page" in c.value]
+    assert len(notes) == 1 and "need two files" in notes[0]
+    assert metric(at, "items") == "200"  # still the page's own default, the hot dog sets

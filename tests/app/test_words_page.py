@@ -101,15 +101,15 @@ def test_stop_during_tsne_keeps_the_layout_within_a_second(monkeypatch):
 
     monkeypatch.setattr(embedcore.maps, "embed", counting)
     monkeypatch.setattr(app.services.words, "embed", counting, raising=False)
-    at.slider(key="words.map_n").set_value(1000)  # a new map: t-SNE on 1,000 words takes several seconds
-    seconds = run_and_interrupt(at, monkeypatch, "words.map_stop", after=2.0)
+    at.slider(key="words.map_n").set_value(2000)  # a new map: t-SNE on 2,000 words takes several seconds
+    seconds = run_and_interrupt(at, monkeypatch, "words.map_stop", after=0.5)
     print(f"Words: Stop ended t-SNE {seconds:.3f} s after the click")
     assert not at.exception and not at.error
     assert seconds < 1.0
     assert calls == ["tsne"]  # the rerun after Stop did not start the map again
     stopped = [i.value for i in at.info if i.value.startswith("Stopped at iteration")]
     assert len(stopped) == 1, [i.value for i in at.info]
-    assert _map_title(at) == "t-SNE map of the 1000 most frequent words (stopped early)"
+    assert _map_title(at) == "t-SNE map of the 2000 most frequent words (stopped early)"
     assert not [b for b in at.button if b.key == "words.map_stop"]
     at.run()  # the kept layout stays, without computing again
     assert calls == ["tsne"] and _map_title(at).endswith("(stopped early)")

@@ -14,7 +14,7 @@ import numpy as np
 MARKUP = ["**bold**", "<b>x</b>", "[l](javascript:alert(1))", "![i](http://127.0.0.1:9/x.png)"]
 #: How each marker looks when it was rendered instead of shown: found raw in Markdown or in a chart's text.
 MARKDOWN_TELLS = ["**bold**", "<b>x</b>", "](javascript:", "![i](http"]
-HTML_TELLS = ["<b>x</b>"]
+HTML_TELLS = ["<b>x</b>", "\\*\\*bold", "\\<b\\>"]  # raw HTML, or a Markdown escape that a chart shows as backslashes
 
 
 def _csv(rows) -> bytes:
@@ -60,7 +60,7 @@ UPLOADS: dict[str, list[tuple[str, bytes]]] = {
     "vectors-huge": [("huge.csv", _csv([["a", "b", "c"]] + _vectors(80, 3, scale=1e306)))],
     "vectors-tiny": [("tiny.csv", _csv([["a", "b", "c"]] + _vectors(80, 3, scale=1e-300)))],
     "vectors-npy": [("wide.npy", _npy(np.random.default_rng(1).normal(size=(120, 12))))],
-    "vectors-markup-labels": [("named.csv", _csv([["x", "y", "z", "name"]]
+    "vectors-markup-labels": [("named.csv", _csv([["x", "y", "z", "**bold**<b>x</b>"]]
                                                  + [v + [MARKUP[i % 4]] for i, v in enumerate(_vectors(80, 3))]))],
     # item vectors + sets
     "item-sets-markup": [
