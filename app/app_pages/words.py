@@ -31,6 +31,8 @@ st.caption("N_α(c) smooths the context counts: N·#(c)^α / Σ#(c')^α with α 
 seed = data_service.seed()
 sb = st.sidebar
 source, corpus = data_source("documents", "words", default="lee")
+corpus_key = data_service.source_key(source)
+docs = svc.tokens(corpus_key, _documents=corpus.documents)
 context = sb.radio("Context", ["window", "document"], key="words.context", horizontal=True,
                    help="window: words within a few positions. document: words in the same document (the seed's "
                    "binary doc-term matrix).")
@@ -43,7 +45,9 @@ variant = sb.radio("PMI variant", ["PPMI", "PMI"], key="words.variant", horizont
                    help="PPMI clips negative values to 0; plain PMI keeps them (unobserved pairs stay 0).")
 shift = sb.select_slider("Shift k (log k subtracted)", [1, 2, 5, 10, 15], value=1, key="words.shift")
 alpha = sb.slider("Context smoothing α", 0.5, 1.0, 0.75, 0.05, key="words.alpha")
-dims = sb.slider("Dimensions", 10, 300, 100, 10, key="words.dims", bind="query-params")
+n_vocab = svc.vocabulary_size(corpus_key, min_count, _docs=docs)
+dims = ranged_slider("Dimensions", max(1, min(10, n_vocab - 1)), max(1, min(300, n_vocab - 1)), 100, key="words.dims", where=sb,
+                     step=10, bind="query-params", why=f"the vocabulary has {n_vocab} words at this min count")
 eig = sb.slider("Eigenvalue weight p", 0.0, 1.0, 0.5, 0.25, key="words.eig",
                 help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.")
 
@@ -62,8 +66,6 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 """
     )
 
-corpus_key = data_service.source_key(source)
-docs = svc.tokens(corpus_key, _documents=corpus.documents)
 params = dict(window=window, context=context, weighted=weighted, min_count=min_count, alpha=alpha, shift=float(shift),
               positive=variant == "PPMI", n_components=dims, eig_weight=eig, random_state=seed)
 key = tuple(sorted(params.items()))
@@ -121,7 +123,7 @@ with tabs[1]:
     a1, a2, a3 = st.columns(3)
     defaults = [w for w in ("man", "woman", "king") if w in wv.vocabulary_]
     if len(defaults) < 3:
-        defaults = vocab_words[10:13]
+        defaults = [vocab_words[min(i, len(vocab_words) - 1)] for i in (10, 11, 12)]
     a = a1.selectbox("a", vocab_words, index=vocab_words.index(defaults[0]), key="words.an_a")
     b = a2.selectbox("b", vocab_words, index=vocab_words.index(defaults[1]), key="words.an_b")
     c = a3.selectbox("c", vocab_words, index=vocab_words.index(defaults[2]), key="words.an_c")

@@ -14,6 +14,7 @@ from embedcore.maps import embed
 from embedcore.words import (
     LabelEmbedding,
     PMIWordVectors,
+    build_vocabulary,
     evaluate_word_pairs,
     tokenize,
     train_word2vec,
@@ -23,6 +24,12 @@ from embedcore.words import (
 @st.cache_data(max_entries=6, show_spinner=False)
 def tokens(corpus_key: str, _documents=None) -> list[list[str]]:
     return [tokenize(d) for d in _documents]
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def vocabulary_size(corpus_key: str, min_count: int, _docs=None) -> int:
+    """How many words occur at least ``min_count`` times: the most dimensions an SVD can give is one fewer."""
+    return len(build_vocabulary(_docs, min_count))
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)

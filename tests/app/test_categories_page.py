@@ -84,3 +84,14 @@ def test_heatmap_order_control():
     before = chart_specs(at)
     at.radio(key="cat.order").set_value("as given").run()
     assert not at.exception and chart_specs(at) != before
+
+
+def test_at_the_top_of_gamma_the_graph_falls_apart_into_named_components():
+    at = open_page(PAGE)
+    at.sidebar.slider(key="cat.log_gamma").set_value(3.0).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    falls = [w.value for w in at.warning if "fallen apart" in w.value]
+    assert len(falls) == 1 and all(day in falls[0] for day in ("Thur", "Fri", "Sat", "Sun")), falls
+    assert int(metric(at, "connected components")) >= 2
+    # the component indicators join the code: at least one column per extra component
+    assert int(metric(at, "code width")) >= int(metric(at, "connected components")) - 1

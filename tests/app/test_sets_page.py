@@ -80,3 +80,17 @@ def test_upload_of_wrong_kind_is_explained_and_the_page_keeps_its_data():
     notes = [c.value for c in at.caption if "not used on this page" in c.value]
     assert len(notes) == 1 and "need two files" in notes[0]
     assert metric(at, "items") == "200"  # still the page's own default, the hot dog sets
+
+
+def test_a_shared_link_with_one_partitioning_renders():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params["sets.N"] = "1"
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert at.session_state["sets.N"] == 1
+    assert any("Partitioning to draw: 0 (the only possible value" in c.value for c in at.caption)

@@ -102,7 +102,7 @@ def test_stop_during_tsne_keeps_the_layout_within_a_second(monkeypatch):
     monkeypatch.setattr(embedcore.maps, "embed", counting)
     monkeypatch.setattr(app.services.words, "embed", counting, raising=False)
     at.slider(key="words.map_n").set_value(2000)  # a new map: t-SNE on 2,000 words takes several seconds
-    seconds = run_and_interrupt(at, monkeypatch, "words.map_stop", after=0.5)
+    seconds = run_and_interrupt(at, monkeypatch, "words.map_stop", after=2.0)
     print(f"Words: Stop ended t-SNE {seconds:.3f} s after the click")
     assert not at.exception and not at.error
     assert seconds < 1.0
@@ -113,3 +113,18 @@ def test_stop_during_tsne_keeps_the_layout_within_a_second(monkeypatch):
     assert not [b for b in at.button if b.key == "words.map_stop"]
     at.run()  # the kept layout stays, without computing again
     assert calls == ["tsne"] and _map_title(at).endswith("(stopped early)")
+
+
+def test_a_small_corpus_caps_the_map_instead_of_failing():
+    from tests.app.uploads import UPLOADS
+
+    at = open_page(PAGE)
+    name, blob = UPLOADS["text-25-words"][0]
+    at.sidebar.file_uploader[0].set_value((name, blob, "text/plain")).run()
+    assert at.session_state["words.dataset"] == "upload"
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    # 10 words occur 3 times or more: dimensions, map size and perplexity are capped, each with a caption
+    captions = " ".join(c.value for c in at.caption)
+    assert "Dimensions: 9 (the only possible value" in captions
+    assert "Perplexity is capped at 3" in captions
+    assert _map_title(at).startswith("t-SNE map of the 10 most frequent words")
