@@ -15,7 +15,15 @@ from app.services.data import ACCEPTS, guess_kind
 from embedcore import datasets
 from tests.app.sweep import Sweep
 from tests.app.uploads import UPLOADS
-from tests.conftest import open_page
+from tests.conftest import ARTIFACTS, open_page
+
+
+def _record(line: str) -> None:
+    """Print a sweep's size, and keep it in tests/.artifacts/sweep.txt (workers append in parallel)."""
+    print(line)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / "sweep.txt", "a") as f:
+        f.write(line + "\n")
 
 
 def _cases():
@@ -49,7 +57,7 @@ def test_every_data_set_and_every_control_at_its_ends(spec):
         assert box and box[0].value == ds, f"{spec.url} does not offer {ds} in {key}"
         changed = {wid for wid, sig in sweep.signature(skip).items() if base.get(wid) != sig}
         sweep.turn_each(skip=skip, only=changed)
-    print(f"{spec.url}: {sweep.states} states in {sweep.seconds:.1f} s")
+    _record(f"{spec.url}: {sweep.states} states in {sweep.seconds:.1f} s")
     assert not sweep.failures, "\n".join(sweep.failures)
 
 
@@ -91,7 +99,7 @@ def test_every_page_with_an_odd_upload(upload):
                 assert len(notes) == 1, f"{spec.url} neither took nor explained the {kind} upload {upload}"
                 continue
             sweep.turn_each(skip={key, "global.seed"}, depth=0)
-    print(f"{upload}: {sweep.states} states in {sweep.seconds:.1f} s")
+    _record(f"upload {upload}: {sweep.states} states in {sweep.seconds:.1f} s")
     assert not sweep.failures, "\n".join(sweep.failures)
 
 
