@@ -26,13 +26,14 @@ single threshold cuts the graph where it is thinnest.
 """
 )
 st.latex(
-    r"A_{ij} = e^{-\gamma\, d(p_i, p_j)},\quad L = I - D^{-1/2} A D^{-1/2},\quad "
+    r"A_{ij} = e^{-\gamma\, d(p_i, p_j)}\ (i \ne j),\quad A_{ii} = 0,\quad L = I - D^{-1/2} A D^{-1/2},\quad "
     r"L u_k = \lambda_k u_k,\quad 0 = \lambda_1 \le \lambda_2 \le \dots \le 2"
 )
 st.caption(
     "d: 1-Wasserstein distance or symmetric KL divergence between the target's distributions p_i "
     "within two category values; D: the diagonal of degrees; the code of value i is (u_2(i), ..., u_{k+1}(i)), "
-    "with k chosen at the largest gap in the spectrum."
+    "with k chosen at the largest gap in the spectrum. When the graph has several connected components, "
+    "the indicators of all components but the first come before u_2 in the code."
 )
 
 seed = data_service.seed()
@@ -118,10 +119,11 @@ keep_trivial = sb.checkbox("Keep the trivial eigenvector", key="cat.keep_trivial
 with st.expander("What the controls change, and how the pictures can mislead"):
     st.markdown(
         """
-* **γ** is the knob this page is about. Large γ makes every value unlike every other (the
-  affinity tends to zero off the diagonal, the graph falls apart, many eigenvalues sit near 1
-  and the code is noise); small γ makes them all alike (one eigenvalue 0, the rest near
-  n/(n-1), no structure). Useful codes live in between: watch the gap in the spectrum.
+* **γ** is the knob this page is about. Large γ makes every value unlike every other: each
+  keeps only its nearest neighbours, the spectrum spreads out over [0, 2] with many
+  eigenvalues near 0 (loosely joined groups) and near 2 (isolated pairs), and once the
+  affinities underflow to 0 the graph falls apart (one zero eigenvalue per component).
+  Small γ makes them all alike (one eigenvalue 0, the rest near n/(n-1), no structure). Useful codes live in between: watch the gap in the spectrum.
 * **Kernel** changes how two target distributions are compared; Wasserstein looks at how far
   mass must move, KL at how much the histograms overlap (blind to how far apart bins are).
 * **Components / eigengap** chooses the code's width; **keep trivial** adds the first
@@ -151,7 +153,9 @@ cols[0].metric("categories", len(labels))
 cols[1].metric("connected components", n_cc)
 cols[2].metric("suggested k (eigengap)", k_gap)
 cols[3].metric("code width", len(kept))
-cols[4].metric("λ₂ (algebraic connectivity)", f"{vals[1]:.3f}")
+cols[4].metric("λ₂ of the normalised L", f"{vals[1]:.3f}",
+               help="0 exactly when the graph is disconnected; small when it nearly splits in two. (The "
+               "'algebraic connectivity' is the same eigenvalue of the unnormalised L = D - A.)")
 if n_cc > 1:
     parts = svc.components(key, gamma, _A=A, _labels=labels)
     shown = "; ".join("{" + ", ".join(md_escape(c) for c in part[:8]) + (", …" if len(part) > 8 else "") + "}"
@@ -235,8 +239,9 @@ with tabs[3]:
         fig.update_yaxes(title="eigenvalue")
         plots.show(st, charts.layout(fig, "Spectra for γ a hundredth to a hundred times the current one", 420),
                         key="cat.chart.sweep")
-        st.caption("Small γ: one zero, the rest bunched near n/(n-1). Large γ: the spectrum flattens near 1 (and "
-                   "the graph may split). The useful γ shows a few small eigenvalues, then a gap.")
+        st.caption("Small γ: one zero, the rest bunched near n/(n-1). Large γ: the spectrum spreads over [0, 2] "
+                   "and, when affinities underflow, extra zeros appear as the graph splits. The useful γ shows a few "
+                   "small eigenvalues, then a gap.")
 
 with tabs[4]:
     if frame is None:

@@ -77,7 +77,8 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 * **Points** and **noise**: sparse samples need larger B to stay connected; noise makes
   the sheet thick, and LLE then reproduces the noise.
 * *Misleading pictures.* LLE's axes have no units and may be flipped or rotated; the map
-  is also squeezed so that its coordinates have unit variance, so distances across the
+  is also normalised so that Y^T Y = I (each coordinate has a sum of squares of 1, a
+  variance of 1/n, so the axes' numbers shrink as points are added), and distances across the
   map are not distances on the sheet. A smooth colour gradient (the true coordinate) says
   the order is kept, not that spacing is. Trustworthiness near 1 can hide a fold if the
   layers end up side by side; look at the colours too.
@@ -198,8 +199,9 @@ with tabs[1]:
     fig.update_yaxes(showticklabels=False)
     plots.show(st, charts.layout(fig, "LLE for several B, each titled with its trustworthiness (k=10)", 620),
                     key="man.chart.sweep")
-    st.caption("The lecture's story: with 3 neighbours the roll tears, around 9-12 it unrolls, with 40 the "
-               "neighbourhoods reach across layers and it folds. Trustworthiness drops at both ends.")
+    st.caption("Too few neighbours and the neighbourhoods stop overlapping: the map tears into pieces. Too many "
+               "and they reach across the sheet's layers: the map folds. Trustworthiness drops at both ends. On the "
+               "default swiss roll: torn at B = 3, unrolled around 9-12, folded at 40; other shapes break at other B.")
 
 with tabs[2]:
     methods = list(METHODS)

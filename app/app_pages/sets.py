@@ -33,7 +33,9 @@ st.latex(
 st.caption(
     "v: random Gaussian directions; b: offsets that put each plane through a random item; "
     "e_c: the one-hot vector of bucket c; ⊕: concatenation over the N partitionings. "
-    "Because s is a sum, s(A ∪ B) = s(A) + s(B): sketches are additive."
+    "Because s is a sum over a set's items, pooling two sets as a multiset (every item of both counted) "
+    "sums their sketches: s(A ⊎ B) = s(A) + s(B). For a plain union, where a shared item counts once, "
+    "that holds only when A and B share no item."
 )
 
 # ------------------------------------------------------------------ controls

@@ -34,8 +34,9 @@ source, corpus = data_source("documents", "words", default="lee")
 corpus_key = data_service.source_key(source)
 docs = svc.tokens(corpus_key, _documents=corpus.documents)
 context = sb.radio("Context", ["window", "document"], key="words.context", horizontal=True,
-                   help="window: words within a few positions. document: words in the same document (the seed's "
-                   "binary doc-term matrix).")
+                   help="window: words within a few positions. document: two words co-occur once for every "
+                   "document that holds both (M^T M of the binary document-term matrix M); this is a word-word "
+                   "matrix, not the PMI of the word-document matrix itself.")
 window = sb.slider("Window", 1, 10, 2, key="words.window", disabled=context == "document",
                    help="Words on each side that count as context.")
 weighted = sb.checkbox("Weight by distance (1/d)", key="words.weighted", disabled=context == "document",
@@ -128,6 +129,9 @@ with tabs[1]:
     b = a2.selectbox("b", vocab_words, index=vocab_words.index(defaults[1]), key="words.an_b")
     c = a3.selectbox("c", vocab_words, index=vocab_words.index(defaults[2]), key="words.an_c")
     st.dataframe(wv.analogy(a, b, c, 10).round(4), hide_index=True, key="words.analogy", height=250)
+    st.caption("Analogies (b - a + c) need corpora of many millions of words; on a few hundred articles most "
+               "answers are simply words near c. Read the list as the nearest words to the offset vector, not as "
+               "a test the vectors pass or fail.")
 
 with tabs[2]:
     c1, c2, c3 = st.columns(3)

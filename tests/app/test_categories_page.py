@@ -40,7 +40,7 @@ def test_given_weekday_matrix_shows_the_articles_gap():
     at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
     assert not at.exception and not at.error
     assert metric(at, "categories") == "7" and metric(at, "suggested k (eigengap)") == "1"
-    assert metric(at, "λ₂ (algebraic connectivity)") == "0.568"
+    assert metric(at, "λ₂ of the normalised L") == "0.568"
     at.sidebar.selectbox(key="cat.graph").set_value("liquor_kl").run()
     assert metric(at, "categories") == "6" and not at.exception
 
@@ -95,3 +95,14 @@ def test_at_the_top_of_gamma_the_graph_falls_apart_into_named_components():
     assert int(metric(at, "connected components")) >= 2
     # the component indicators join the code: at least one column per extra component
     assert int(metric(at, "code width")) >= int(metric(at, "connected components")) - 1
+
+
+def test_the_components_shown_match_the_zero_eigenvalues():
+    import numpy as np
+
+    at = open_page(PAGE)
+    for rel in (0.0, 2.0, 3.0):
+        at.sidebar.slider(key="cat.log_gamma").set_value(rel).run()
+        vals = next(t.value for t in at.dataframe if "eigenvalue" in t.value.columns)["eigenvalue"].to_numpy()
+        assert int(metric(at, "connected components")) == int(np.sum(vals < 1e-8))
+    assert not [m for m in at.metric if "algebraic connectivity" in m.label]
