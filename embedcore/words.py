@@ -486,7 +486,25 @@ class LabelEmbedding(BaseEstimator):
         self.singular_values_ = s
         self.n_labels_ = m
         self.n_features_in_ = m
+        self.threshold_ = self._best_threshold(Y.toarray() > 0)
         return self
+
+    def _best_threshold(self, truth: np.ndarray) -> float:
+        sims = self.encode(truth.astype(np.float64)) @ self.embedding_.T
+        candidates = np.unique(np.quantile(sims, np.linspace(0.02, 0.995, 80)))
+        best, best_t = -1.0, float(candidates[0])
+        for t in candidates:
+            exact = float((self._cut(sims, t) == truth).all(axis=1).mean())
+            if exact > best:
+                best, best_t = exact, float(t)
+        return best_t
+
+    @staticmethod
+    def _cut(sims: np.ndarray, t: float) -> np.ndarray:
+        pred = sims >= t
+        empty = ~pred.any(axis=1)
+        pred[empty, sims[empty].argmax(axis=1)] = True
+        return pred
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -501,11 +519,18 @@ class LabelEmbedding(BaseEstimator):
         norms = np.linalg.norm(Z, axis=1, keepdims=True)
         return Z / np.where(norms > 0, norms, 1.0)
 
-    def decode(self, Z, n_labels) -> np.ndarray:
-        """Indicator rows: for each vector, its ``n_labels`` (int or one per row) labels of highest cosine."""
+    def decode(self, Z, n_labels=None) -> np.ndarray:
+        """Indicator rows: for each vector, its ``n_labels`` (int or one per row) labels of highest cosine.
+
+        With ``n_labels=None`` the number is not known: every label whose cosine
+        reaches ``threshold_`` (chosen on the training label sets), and the best
+        one when none does.
+        """
         check_is_fitted(self, "embedding_")
         Z = np.atleast_2d(np.asarray(Z, dtype=np.float64))
         sims = Z @ self.embedding_.T
+        if n_labels is None:
+            return self._cut(sims, self.threshold_).astype(np.int64)
         ks = np.broadcast_to(np.asarray(n_labels), (len(Z),))
         order = np.argsort(-sims, axis=1)
         out = np.zeros_like(sims, dtype=np.int64)
@@ -513,6 +538,18 @@ class LabelEmbedding(BaseEstimator):
         ranks[np.arange(len(Z))[:, None], order] = np.arange(sims.shape[1])
         out[ranks < ks[:, None]] = 1
         return out
+
+    def recovery(self, Y) -> dict:
+        """Share of label sets that ``decode(encode(Y))`` gives back exactly, two ways.
+
+        ``"known count"`` decodes each row with its true number of labels (an
+        oracle: the number is part of the answer); ``"threshold"`` decodes
+        without it, by ``threshold_``. Score held-out rows for an honest figure.
+        """
+        Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y) > 0
+        Z = self.encode(Y.astype(np.float64))
+        return {"known count": float((self.decode(Z, Y.sum(axis=1)) == Y).all(axis=1).mean()),
+                "threshold": float((self.decode(Z) == Y).all(axis=1).mean())}
 
     def similarity(self) -> np.ndarray:
         """Cosine similarity between every pair of labels."""

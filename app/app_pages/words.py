@@ -283,10 +283,18 @@ with tabs[5]:
     fig = go.Figure(go.Scatter(x=E2[:, 0], y=E2[:, 1], mode="markers+text", text=names, textposition="top center",
                                marker=dict(size=10, color=charts.PALETTE[0])))
     plots.show(c2, charts.layout(fig, "Labels on the first two embedding dimensions", 460), key="words.chart.le_2d")
-    decoded = le.decode(le.encode(Y), Y.sum(axis=1))
-    exact = float(np.mean((decoded == Y).all(axis=1)))
-    st.metric("label sets recovered exactly (decode ∘ encode)", f"{exact:.1%}")
-    ex = pd.DataFrame({"true labels": [", ".join(str(j) for j in np.flatnonzero(r)) for r in Y[:8]],
+    held = Y[700:]
+    rec = le.recovery(held)
+    decoded = le.decode(le.encode(held))
+    m1, m2 = st.columns(2)
+    m1.metric("held-out label sets recovered exactly, number of labels unknown", f"{rec['threshold']:.1%}",
+              help=f"Every label whose cosine reaches {le.threshold_:.3f}, the cut that recovers the most of the 700 "
+                   "training label sets.")
+    m2.metric("... when told how many labels each set has", f"{rec['known count']:.1%}",
+              help="Decoding keeps each row's true number of labels: an oracle, since that number is part of the "
+                   "answer. It is an upper bound for the figure on the left.")
+    st.caption("Fitted on 700 label sets, scored on the other 300.")
+    ex = pd.DataFrame({"true labels": [", ".join(str(j) for j in np.flatnonzero(r)) for r in held[:8]],
                        "decoded": [", ".join(str(j) for j in np.flatnonzero(r)) for r in decoded[:8]]})
     st.dataframe(ex, hide_index=True, key="words.le_examples")
 
