@@ -32,6 +32,9 @@ __all__ = [
     "PMIWordVectors",
     "evaluate_word_pairs",
     "train_word2vec",
+    "tune_and_compare",
+    "PMI_GRID",
+    "W2V_GRID",
     "LabelEmbedding",
 ]
 
@@ -434,14 +437,67 @@ def evaluate_word_pairs(vectors, pairs: pd.DataFrame) -> dict:
 
 
 def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, window: int = 2, min_count: int = 1,
-                   epochs: int = 5, random_state: int = 0, workers: int = 2):
-    """gensim Word2Vec (CBOW, or skip-gram with ``sg=True``) on the same tokens; returns its KeyedVectors."""
+                   epochs: int = 5, random_state: int = 0, workers: int = 1):
+    """gensim Word2Vec (CBOW, or skip-gram with ``sg=True``) on the same tokens; returns its KeyedVectors.
+
+    One worker thread by default: with several, gensim's result depends on thread timing, and the same
+    seed would not give the same vectors.
+    """
     from gensim.models import Word2Vec
 
     docs = _token_docs(documents)
     model = Word2Vec(sentences=docs, vector_size=vector_size, window=window, min_count=min_count, sg=int(sg),
                      epochs=epochs, seed=random_state, workers=workers)
     return model.wv
+
+
+#: The settings each method is tuned over: the same number for both, on the same tokens.
+PMI_GRID = [dict(window=w, eig_weight=e, shift=k) for w in (2, 5) for e in (0.0, 0.5) for k in (1.0, 5.0)]
+W2V_GRID = [dict(sg=sg, epochs=ep, window=w) for sg in (False, True) for ep in (5, 25) for w in (2, 5)]
+
+
+def tune_and_compare(documents, pairs: pd.DataFrame, *, n_components: int = 100, min_count: int = 3,
+                     alpha: float = 0.75, random_state: int = 0, progress=None) -> pd.DataFrame:
+    """PMI-SVD and Word2Vec, each tuned over its grid on one half of the word pairs and scored on the other.
+
+    The pairs are split in two at random (``random_state``): every setting of
+    :data:`PMI_GRID` and :data:`W2V_GRID` is trained on the same tokens and
+    scored on both halves; a method's best setting is the one with the highest
+    Spearman correlation on the "choose" half, and its honest score is on the
+    "score" half, which took no part in the choice. Returns one row per
+    setting with ``rho_choose``, ``rho_score``, ``chosen`` and fit seconds.
+    """
+    rng = np.random.default_rng(random_state)
+    order = rng.permutation(len(pairs))
+    halves = {"choose": pairs.iloc[order[: len(pairs) // 2]], "score": pairs.iloc[order[len(pairs) // 2:]]}
+    docs = _token_docs(documents)
+    total = len(PMI_GRID) + len(W2V_GRID)
+    rows = []
+
+    def add(method, setting, vectors, seconds):
+        row = {"method": method, "setting": setting, "fit seconds": round(seconds, 2)}
+        for name, half in halves.items():
+            r = evaluate_word_pairs(vectors, half)
+            row[f"rho_{name}"] = r["spearman"]
+            row[f"pairs_{name}"] = r["pairs_used"]
+        rows.append(row)
+        if progress is not None:
+            progress(len(rows) / total, f"{method} {setting}")
+
+    for g in PMI_GRID:
+        t0 = time.perf_counter()
+        wv = PMIWordVectors(n_components=n_components, min_count=min_count, alpha=alpha, random_state=random_state,
+                            **g).fit(docs)
+        add("PMI-SVD", f"window {g['window']}, p {g['eig_weight']:g}, shift {g['shift']:g}", wv,
+            time.perf_counter() - t0)
+    for g in W2V_GRID:
+        t0 = time.perf_counter()
+        kv = train_word2vec(docs, vector_size=n_components, min_count=min_count, random_state=random_state, **g)
+        add("Word2Vec", f"{'skip-gram' if g['sg'] else 'CBOW'}, {g['epochs']} epochs, window {g['window']}", kv,
+            time.perf_counter() - t0)
+    out = pd.DataFrame(rows)
+    out["chosen"] = out.index.isin(out.groupby("method")["rho_choose"].idxmax().dropna())
+    return out
 
 
 # --------------------------------------------------------------------------- label embedding

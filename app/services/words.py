@@ -18,6 +18,7 @@ from embedcore.words import (
     evaluate_word_pairs,
     tokenize,
     train_word2vec,
+    tune_and_compare,
 )
 
 
@@ -97,6 +98,13 @@ def evaluation(corpus_key: str, params: tuple, seed: int, _docs=None, _wv=None) 
                             min_count=p["min_count"], random_state=seed)
         add(name, kv, time.perf_counter() - t)
     return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def tuning(corpus_key: str, n_components: int, min_count: int, alpha: float, seed: int, _docs=None, _progress=None):
+    """PMI-SVD and Word2Vec each tuned on half the WordSim-353 pairs, scored on the other half."""
+    return tune_and_compare(_docs, datasets.load_word_pairs("wordsim353"), n_components=n_components,
+                            min_count=min_count, alpha=alpha, random_state=seed, progress=_progress)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)

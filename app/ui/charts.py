@@ -188,3 +188,18 @@ def bars(labels, values, *, errors=None, title=None, y_title="", height=360, hig
         fig.update_yaxes(title=y_title, type="log" if log_y else None)
         fig.update_xaxes(type="category")
     return layout(fig, title, height)
+
+
+def tuning_bars(table: pd.DataFrame, *, title: str, height: int = 420) -> go.Figure:
+    """Held-out score of every setting of each method, the setting chosen on the other half outlined."""
+    fig = go.Figure()
+    for j, (method, sub) in enumerate(table.groupby("method", sort=False)):
+        fig.add_trace(go.Bar(
+            x=sub["setting"], y=sub["rho_score"], name=method, marker_color=PALETTE[j],
+            marker_line=dict(color="#212529", width=[3 if c else 0 for c in sub["chosen"]]),
+            customdata=sub["rho_choose"],
+            hovertemplate="%{x}<br>ρ on the scoring half %{y:.3f}<br>ρ on the choosing half %{customdata:.3f}"
+                          "<extra></extra>"))
+    fig.update_yaxes(title="Spearman ρ, scoring half")
+    fig.update_xaxes(tickangle=-35)
+    return layout(fig, title, height)

@@ -212,3 +212,81 @@ def test_approximate_partition_function_from_the_sidebar():
     assert not at.exception and not at.error
     approx = float(metric(at, "held-out log-likelihood"))
     assert approx != exact and abs(approx - exact) < 0.2
+
+
+def _left_out_line(n_left: int, n_total: int) -> str:
+    return (f"{n_left:,} of {n_total:,} held-out transitions involve a song never seen in training "
+            "and are left out of every score.")
+
+
+def test_held_out_transitions_with_unseen_songs_are_left_out_of_every_score():
+    import numpy as np
+
+    from embedcore.playlists import split_playlists
+
+    # every fourth playlist has a song of its own in the middle: held out, it was never seen in training
+    playlists = [[f"s{(i + j * 3) % 40}" for j in range(6)] for i in range(120)]
+    for i in range(0, 120, 4):
+        playlists[i].insert(3, f"solo{i}")
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value(("pl.txt", "\n".join(map(" ".join, playlists)).encode(), "text/plain")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    train, test = split_playlists(playlists, 0.2, random_state=0)  # the page's defaults: seed 0, 20% held out
+    known = {s for p in train for s in p}
+    pairs = [(a, b) for p in test for a, b in zip(p, p[1:]) if a in known and b in known]
+    n_total = sum(len(p) - 1 for p in test)
+    assert 0 < len(pairs) < n_total
+    assert _left_out_line(n_total - len(pairs), n_total) in [c.value for c in at.caption]
+    model = at.session_state["pl.held_out"][0]
+    # a -> unseen -> b is not scored as a -> b
+    assert metric(at, "held-out log-likelihood") == f"{model.log_likelihood([list(p) for p in pairs]):.4f}"
+    table = next(d.value for d in at.dataframe if "held-out log-likelihood" in d.value.columns)
+    ll = dict(zip(table["model"], table["held-out log-likelihood"]))
+    assert ll["uniform"] == round(-np.log(len(known)), 4)  # over the training songs only
+    assert f"Uniform is exactly -ln {len(known)}" in " ".join(c.value for c in at.caption)
+
+
+def test_default_data_says_no_held_out_transition_is_left_out():
+    at = open_page(PAGE)
+    lines = [c.value for c in at.caption if "held-out transitions" in c.value]
+    assert lines == ["All 2,100 held-out transitions are between songs seen in training; none is left out."], lines
+
+
+def test_true_model_and_lme_are_scored_on_the_same_held_out_transitions():
+    from app.services import playlists as svc
+    from embedcore.playlists import LME, make_planted_playlists, split_playlists
+
+    playlists, truth = make_planted_playlists(100, 30, 6, random_state=11)
+    train, test = split_playlists(playlists, 0.3, random_state=0)
+    lme = LME(max_iter=30, random_state=0).fit(train)
+    known = set(lme.songs_)
+    pairs = [[a, b] for p in test for a, b in zip(p, p[1:]) if a in known and b in known]
+    assert len(truth.songs_) > len(known)  # the true model knows songs training never saw
+    held = svc.held_out_set("planted-test", 0.3, 0, _train=train, _test=test)
+    assert held.n_scored == len(pairs)
+    assert svc.held_out(lme, held) == lme.log_likelihood(pairs)
+    assert svc.held_out(truth, held) == truth.log_likelihood(pairs)
+
+
+def test_formula_shows_the_penalty_the_code_optimises():
+    at = open_page(PAGE)
+    formula = at.latex[0].value
+    assert r"\frac{\lambda}{S}" in formula and r"\frac{1}{T}" in formula, formula
+    text = " ".join(c.value for c in at.caption)
+    assert "T is the number of training transitions and S the number of songs" in text
+
+
+def test_next_song_list_explains_why_the_song_itself_comes_first():
+    at = open_page(PAGE)
+    at.selectbox(key="pl.song").set_value(at.selectbox(key="pl.song").options[7]).run()
+    song = at.selectbox(key="pl.song").value
+    model = at.session_state["pl.held_out"][0]
+    top = next(d.value for d in at.dataframe if "next song" in d.value.columns)
+    assert top["next song"].iloc[0] == song
+    p_self = model.transition_proba(song)[song]
+    assert top["probability"].iloc[0] == round(p_self, 4)
+    why = [c.value for c in at.caption if "distance 0" in c.value]
+    assert why == [f"In the single-point model a song is at distance 0 from itself, so it is always its own likeliest "
+                   f"next song (here {p_self:.4f}): like the paper's, the model allows a song to follow itself."], why
+    at.sidebar.radio(key="pl.model").set_value("dual").run()
+    assert not [c.value for c in at.caption if "distance 0" in c.value]

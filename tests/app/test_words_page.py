@@ -131,3 +131,16 @@ def test_a_small_corpus_caps_the_map_instead_of_failing():
     assert "Dimensions: 9 (the only possible value" in captions
     assert "Perplexity is capped at 3" in captions
     assert _map_title(at).startswith("t-SNE map of the 10 most frequent words")
+
+
+def test_tuned_comparison_chooses_on_one_half_and_scores_on_the_other():
+    at = open_page(PAGE)
+    at.button(key="words.run_tune").click().run(timeout=300)
+    assert not at.exception and not at.error
+    table = next(t.value for t in at.dataframe if "rho_score" in t.value.columns)
+    assert len(table) == 16 and set(table["method"]) == {"PMI-SVD", "Word2Vec"}
+    for method, sub in table.groupby("method"):
+        chosen = sub[sub["chosen"]]
+        assert len(chosen) == 1 and chosen["rho_choose"].iloc[0] == sub["rho_choose"].max()
+        shown = metric(at, f"{method}, chosen setting: ρ on the scoring half")
+        assert shown == f"{chosen['rho_score'].iloc[0]:.3f}"

@@ -67,8 +67,9 @@ def test_single_model_gradient_is_the_sum_of_both_roles():
 
 
 def test_uniform_baseline_is_exact():
-    playlists = [["a", "b", "c"], ["c", "a"], ["d", "a", "b"]]
-    base = baseline_log_likelihoods(playlists[:2], playlists[2:])
+    # d is a training song (a playlist of its own) that no training transition leaves or enters
+    playlists = [["a", "b", "c"], ["c", "a"], ["d"], ["d", "a", "b"]]
+    base = baseline_log_likelihoods(playlists[:3], playlists[3:])
     assert base["uniform"] == -np.log(4)
     # unigram, add-one: a, b, c are each a target once, d never: (2, 2, 2, 1) / 7
     # Witten-Bell for a -> b: C(a,b)=1, n_a=1, T(a)=1: (1 + 1 * 2/7) / (1 + 1)
@@ -317,3 +318,77 @@ def test_held_out_score_above_the_limit_is_approximated_in_bounded_memory():
     exact = float((C.data * (-((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_z[C.row])).sum() / C.data.sum())
     assert ll == pytest.approx(exact, abs=0.05)
     assert lme.log_likelihood(test) == ll  # the same landmarks every time
+
+
+def _kept_pairs(test, known) -> list[tuple]:
+    """The held-out transitions with both songs in ``known``, found one pair at a time (the reference)."""
+    return [(a, b) for p in test for a, b in zip(p, p[1:]) if a in known and b in known]
+
+
+def test_scored_transitions_leave_out_every_transition_that_touches_an_unknown_song():
+    from embedcore.playlists import scored_transitions
+
+    test = [["a", "x", "b", "c"], ["x", "y"], ["c", "a", "a"], ["b"]]
+    held = scored_transitions(test, ["a", "b", "c"])
+    # a -> x -> b is two transitions involving x, never the transition a -> b
+    pairs = [(a, b) for p in held.playlists for a, b in zip(p, p[1:])]
+    assert sorted(pairs) == sorted(_kept_pairs(test, {"a", "b", "c"})) == [("a", "a"), ("b", "c"), ("c", "a")]
+    assert (held.n_scored, held.n_left_out, held.n_total) == (3, 3, 6)
+    none = scored_transitions([["x", "y"]], ["a"])
+    assert none.playlists == [] and (none.n_scored, none.n_left_out) == (0, 1)
+
+
+def test_baselines_score_only_transitions_between_training_songs():
+    train = [["a", "b", "c"], ["c", "a"]]
+    test = [["a", "x", "b"], ["b", "c"]]
+    base = baseline_log_likelihoods(train, test)
+    # the song set is the training one (a, b, c), and only b -> c is scored
+    assert base["uniform"] == -np.log(3)
+    # add-one unigram over the training targets b, c, a: (2, 2, 2) / 6
+    assert base["unigram"] == pytest.approx(np.log(1 / 3))
+    # Witten-Bell for b -> c: C(b,c)=1, n_b=1, T(b)=1: (1 + 1 * 1/3) / (1 + 1)
+    assert base["bigram (Witten-Bell)"] == pytest.approx(np.log((1 + 1 / 3) / 2))
+
+
+def test_lme_and_baselines_are_scored_on_the_same_transitions():
+    from embedcore.playlists import scored_transitions, song_index
+
+    playlists, _ = make_planted_playlists(100, 30, 6, random_state=11)
+    train, test = split_playlists(playlists, 0.3, random_state=0)
+    lme = LME(max_iter=50, random_state=0).fit(train)
+    known = set(lme.songs_)
+    pairs = _kept_pairs(test, known)
+    assert 0 < len(pairs) < sum(len(p) - 1 for p in test)  # some held-out songs were never in training
+    np.testing.assert_array_equal(song_index(train), lme.songs_)
+    held = scored_transitions(test, lme.songs_)
+    assert lme.log_likelihood(held.playlists) == pytest.approx(lme.log_likelihood([list(p) for p in pairs]))
+    # the baselines average over the same pairs: the unigram from the training targets, add-one over training songs
+    C = transition_counts(train, lme.songs_)
+    target = np.asarray(C.sum(axis=0)).ravel() + 1.0
+    uni = pd.Series(target / target.sum(), index=lme.songs_)
+    base = baseline_log_likelihoods(train, test)
+    assert base["uniform"] == -np.log(len(lme.songs_))
+    assert base["unigram"] == pytest.approx(np.mean([np.log(uni[b]) for _, b in pairs]))
+
+
+def test_baselines_with_no_scorable_transition_are_nan():
+    base = baseline_log_likelihoods([["a", "b"]], [["x", "y"], ["a"]])
+    assert all(np.isnan(v) for v in base.values())
+
+
+def test_the_penalty_is_lambda_over_the_number_of_songs():
+    # what the page's formula and the reg docstring say: (1/T) sum log P - (lambda / S)(||U||^2 + ||V||^2)
+    playlists, _ = make_planted_playlists(25, 60, 6, model="dual", random_state=0)
+    C, n_out, n, U, V = _objective_parts(None, playlists)
+    free = LME(model="dual", reg=0.0)._objective(U, V, C, n_out, n)[0]
+    penalised = LME(model="dual", reg=0.3)._objective(U, V, C, n_out, n)[0]
+    assert free - penalised == pytest.approx(0.3 / len(U) * ((U**2).sum() + (V**2).sum()))
+
+
+def test_self_transitions_are_allowed_and_first_in_the_single_model():
+    # as in the seed's model, Z(s') sums over every song, s' itself included; at distance 0 it is the likeliest
+    playlists, _ = make_planted_playlists(30, 100, 6, random_state=12)
+    lme = LME(max_iter=50, random_state=0).fit(playlists)
+    for s in lme.songs_[:5]:
+        p = lme.transition_proba(s)
+        assert p.idxmax() == s and p[s] > 0

@@ -247,3 +247,13 @@ def test_label_decoding_without_the_label_count_uses_a_threshold_chosen_on_train
     assert decoded.sum(axis=1).min() >= 1 and decoded.shape == Y[700:].shape
     # the number of labels decoded varies with the row, as the true sets do
     assert len(np.unique(decoded.sum(axis=1))) > 1
+
+
+def test_word2vec_gives_the_same_vectors_for_the_same_seed():
+    from embedcore import datasets
+    from embedcore.words import train_word2vec
+
+    docs = datasets.load_corpus("lee").documents[:100]
+    a = train_word2vec(docs, sg=True, epochs=2, random_state=3)
+    b = train_word2vec(docs, sg=True, epochs=2, random_state=3)
+    assert np.array_equal(a.vectors, b.vectors)
