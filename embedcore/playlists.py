@@ -9,8 +9,12 @@ space and makes a transition likelier the closer the next song is:
   then nearly symmetric and the space is a map one can read).
 
 ``Z(s') = sum_s exp(-||u_s - v_s'||^2)`` sums over every song, ``s'`` itself
-included. Training maximises the log-likelihood of all observed transitions
-(gathered once into a sparse song-by-song count matrix) by gradient ascent on
+included (as in Chen et al. 2012: a song may follow itself, and in the
+single-point model, at distance 0, it is always its own likeliest successor;
+``exclude_self=True`` forbids it). Training maximises the average
+log-likelihood per observed transition minus ``reg / S`` times the squared
+lengths of all points, ``||U||^2 + ||V||^2`` (S songs; the transitions are
+gathered once into a sparse song-by-song count matrix), by gradient ascent on
 the exact objective. The song-by-song work is done in blocks of rows, so memory
 stays bounded (about 16 MB a block) and a ``should_stop`` hook is polled between
 blocks; its time still grows as S x S, so the exact Z is limited to
@@ -23,6 +27,7 @@ import time
 from collections.abc import Hashable, Sequence
 from itertools import chain
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -38,6 +43,9 @@ __all__ = [
     "make_planted_playlists",
     "random_walk_playlists",
     "split_playlists",
+    "song_index",
+    "scored_transitions",
+    "ScoredTransitions",
     "baseline_log_likelihoods",
 ]
 
@@ -75,6 +83,60 @@ def transition_counts(playlists, index: pd.Index) -> sp.csr_array:
     C = sp.coo_array((np.ones(src.size), (src, dst)), shape=(S, S)).tocsr()
     C.sum_duplicates()
     return C
+
+
+def song_index(playlists) -> pd.Index:
+    """The songs of ``playlists`` in order of first appearance: the song set an LME fitted on them has.
+
+    Examples
+    --------
+    >>> list(song_index([["b", "a"], ["c"], ["a", "d"]]))
+    ['b', 'a', 'c', 'd']
+    """
+    return pd.Index(pd.unique(pd.Series(list(chain.from_iterable(playlists)), dtype=object)))
+
+
+class ScoredTransitions(NamedTuple):
+    """The held-out transitions that can be scored against a training song set (see :func:`scored_transitions`)."""
+
+    playlists: list
+    """Runs of consecutive known songs (two or more): their transitions are exactly the kept ones."""
+    n_scored: int
+    n_left_out: int
+    n_total: int
+
+
+def scored_transitions(playlists, songs) -> ScoredTransitions:
+    """The transitions of ``playlists`` whose two songs are both in ``songs``, and how many are not.
+
+    A model trained on some songs has no probability for a song it never saw, so a held-out
+    transition is scored only when both its songs are known. Songs are not deleted and their
+    neighbours joined: in ``a -> x -> b`` with ``x`` unknown, both transitions are left out and
+    ``a -> b`` (never played) is not scored. Each playlist is cut at its unknown songs into
+    runs of known songs; runs of one song (no transition) are dropped. Every held-out score
+    (the model's, the true model's, the baselines') is taken over these runs.
+
+    Examples
+    --------
+    >>> held = scored_transitions([["a", "x", "b", "c"], ["c", "a"]], ["a", "b", "c"])
+    >>> held.playlists, held.n_scored, held.n_left_out
+    ([['b', 'c'], ['c', 'a']], 2, 2)
+    """
+    playlists = [list(p) for p in playlists]
+    lengths = np.fromiter(map(len, playlists), dtype=np.int64, count=len(playlists))
+    n_total = int(np.maximum(lengths - 1, 0).sum())
+    flat = np.fromiter(chain.from_iterable(playlists), dtype=object, count=int(lengths.sum()))
+    known = pd.Index(songs).get_indexer(flat) >= 0
+    starts = np.zeros(flat.size, dtype=bool)
+    starts[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
+    # transition i (song i to song i + 1) is kept when it stays inside one playlist and both songs are known
+    kept = known[:-1] & known[1:] & ~starts[1:]
+    n_scored = int(kept.sum())
+    before = np.concatenate([[False], kept[:-1]])
+    after = np.concatenate([kept[1:], [False]])
+    first, last = np.flatnonzero(kept & ~before), np.flatnonzero(kept & ~after)
+    runs = [flat[a:b + 2].tolist() for a, b in zip(first.tolist(), last.tolist())]
+    return ScoredTransitions(runs, n_scored, n_total - n_scored, n_total)
 
 
 def split_playlists(playlists, test_size: float = 0.2, random_state=None):
@@ -193,7 +255,11 @@ class LME(BaseEstimator):
         Dimension of the song space.
     model : {"single", "dual"}, default="single"
     reg : float, default=0.001
-        L2 penalty on every coordinate, per transition (keeps rarely seen songs near the centre).
+        The penalty's weight λ: training maximises
+        ``(1/T) sum log P(p_j | p_j-1) - (reg / S) (||U||^2 + ||V||^2)`` over the T training
+        transitions and S songs, the average log-likelihood per transition minus λ times the
+        average over songs of ``||u_s||^2 + ||v_s||^2`` (in the single model u_s = v_s, so a
+        point counts twice). It keeps rarely seen songs near the centre.
     max_iter : int, default=300
     tol : float, default=1e-5
         Stop when the average log-likelihood improves by less than this per accepted step, 5 times running.
@@ -201,7 +267,8 @@ class LME(BaseEstimator):
         The first step size; the step then grows by 20% after every improving step and halves
         (undoing the step) after a worse one, so its starting value hardly matters.
     exclude_self : bool, default=False
-        Leave the song itself out of ``Z`` (no immediate repeats).
+        Leave the song itself out of ``Z`` (no immediate repeats). The default keeps it, as
+        the model of Chen et al. does; a single-point song is then its own likeliest successor.
     tag_weight : float, default=0.01
         With tags, the strength of the prior pulling each song to the mean of its tags' points
         (per song, against the average log-likelihood per transition; 1 already clusters songs by tag).
@@ -299,7 +366,7 @@ class LME(BaseEstimator):
         return self._finish_objective(U, V, ll, gU, gV, n_total, Tm)
 
     def _finish_objective(self, U, V, ll, gU, gV, n_total, Tm):
-        """Scale to per-transition values and add the penalty and the tag prior."""
+        """Divide by T (per transition), subtract (reg / S)(||U||^2 + ||V||^2) and the tag prior (tag_weight / S)."""
         A = None
         obj = ll / n_total
         gU /= n_total
@@ -450,7 +517,7 @@ class LME(BaseEstimator):
             raise ValueError(f"init must be 'lift' or 'random', got {self.init!r}.")
         playlists = _check_playlists(playlists)
         t0 = time.perf_counter()
-        songs = pd.Index(pd.unique(pd.Series(list(chain.from_iterable(playlists)), dtype=object)))
+        songs = song_index(playlists)
         S, k = len(songs), self.n_components
         if S > MAX_EXACT_Z_SONGS and not _uses_approx(S, self.z_approx):
             cost = partition_cost(S)
@@ -614,6 +681,9 @@ class LME(BaseEstimator):
     def log_likelihood(self, playlists, *, should_stop=None) -> float:
         """Average natural-log probability per transition of ``playlists`` under the model.
 
+        Every song must be known to the model. Held-out playlists with songs it never saw are
+        scored through :func:`scored_transitions`, ``log_likelihood(scored_transitions(test,
+        model.songs_).playlists)``, which leaves out each transition that touches one.
         Z is exact (in blocks of rows, only for the songs the transitions leave) while that is
         at most ``MAX_EXACT_Z_SONGS**2`` kernel terms, the work of one exact training step at
         the limit; beyond it Z is approximated as in training, with m = ``z_approx`` (or 50)
@@ -696,17 +766,23 @@ class LME(BaseEstimator):
 def baseline_log_likelihoods(train, test) -> dict:
     """Average log-probability per test transition of uniform, unigram and Witten-Bell bigram models.
 
-    The song set is every song in train or test. Uniform is exactly ``-ln S``;
-    unigram counts how often each song is a transition's target (add-one
-    smoothed); the bigram interpolates each song's successor counts with the
-    unigram, weighting the unigram by how many distinct successors it has
-    (Witten-Bell), and falls back to the unigram for songs never left.
+    The song set is that of the training playlists (:func:`song_index`, the songs an LME
+    fitted on ``train`` knows), and the test transitions scored are those between two of
+    them (:func:`scored_transitions`): the same transitions and songs an LME is scored on.
+    Uniform is exactly ``-ln S``; unigram counts how often each song is a transition's
+    target (add-one smoothed); the bigram interpolates each song's successor counts with
+    the unigram, weighting the unigram by how many distinct successors it has
+    (Witten-Bell), and falls back to the unigram for songs never left. A song may follow
+    itself in all three, as in the LME. With no test transition to score, every value is nan.
     """
-    train, test = _check_playlists(train), _check_playlists(test)
-    songs = pd.Index(pd.unique(pd.Series(list(chain.from_iterable(train + test)), dtype=object)))
+    train = _check_playlists(train)
+    songs = song_index(train)
     S = len(songs)
+    held = scored_transitions(test, songs)
+    if held.n_scored == 0:
+        return dict.fromkeys(["uniform", "unigram", "bigram (Witten-Bell)"], float("nan"))
     C = transition_counts(train, songs)
-    T = transition_counts(test, songs).tocoo()
+    T = transition_counts(held.playlists, songs).tocoo()
     n_test = T.data.sum()
     target = np.asarray(C.sum(axis=0)).ravel() + 1.0
     uni = target / target.sum()
