@@ -27,33 +27,29 @@ def _clamp_state(key: str, lo, hi, label: str, where) -> None:
                       f"using {clamped}.")
 
 
+def _ranged(widget: str, label: str, lo, hi, value, key: str, where, why: str, kwargs):
+    where = where if where is not None else st
+    if hi <= lo:
+        where.caption(f"{md_escape(label)}: {lo} (the only possible value{': ' + why if why else ''}).")
+        return lo
+    _clamp_state(key, lo, hi, label, where)
+    draw = getattr(where, widget)
+    if key in st.session_state:
+        return draw(label, lo, hi, key=key, **kwargs)
+    return draw(label, lo, hi, min(max(value, lo), hi), key=key, **kwargs)
+
+
 def ranged_slider(label: str, lo, hi, value, *, key: str, where=None, why: str = "", **kwargs):
     """``st.slider`` over [lo, hi] from the data; a caption and ``lo`` when the data allow one value.
 
     ``value`` is clamped into the range; ``why`` completes "only one value is possible" in the caption.
     """
-    where = where if where is not None else st
-    if hi <= lo:
-        where.caption(f"{md_escape(label)}: {lo} (the only possible value{': ' + why if why else ''}).")
-        return lo
-    _clamp_state(key, lo, hi, label, where)
-    value = min(max(value, lo), hi)
-    if key in st.session_state:
-        return where.slider(label, lo, hi, key=key, **kwargs)
-    return where.slider(label, lo, hi, value, key=key, **kwargs)
+    return _ranged("slider", label, lo, hi, value, key, where, why, kwargs)
 
 
 def ranged_number(label: str, lo: int, hi: int, value: int, *, key: str, where=None, why: str = "", **kwargs):
     """``st.number_input`` over [lo, hi] from the data, clamped; a caption when only ``lo`` is possible."""
-    where = where if where is not None else st
-    if hi <= lo:
-        where.caption(f"{md_escape(label)}: {lo} (the only possible value{': ' + why if why else ''}).")
-        return lo
-    _clamp_state(key, lo, hi, label, where)
-    value = min(max(value, lo), hi)
-    if key in st.session_state:
-        return where.number_input(label, lo, hi, key=key, **kwargs)
-    return where.number_input(label, lo, hi, value, key=key, **kwargs)
+    return _ranged("number_input", label, lo, hi, value, key, where, why, kwargs)
 
 
 def ranged_select_slider(label: str, options: Sequence, value, *, key: str, where=None, why: str = "", **kwargs):
