@@ -437,17 +437,24 @@ def evaluate_word_pairs(vectors, pairs: pd.DataFrame) -> dict:
 
 
 def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, window: int = 2, min_count: int = 1,
-                   epochs: int = 5, random_state: int = 0, workers: int = 1):
+                   epochs: int = 5, random_state: int = 0, workers: int = 1, should_stop=None):
     """gensim Word2Vec (CBOW, or skip-gram with ``sg=True``) on the same tokens; returns its KeyedVectors.
 
     One worker thread by default: with several, gensim's result depends on thread timing, and the same
-    seed would not give the same vectors.
+    seed would not give the same vectors. ``should_stop()`` is called after every epoch; it may raise
+    to end the training there (a web page's Stop does).
     """
     from gensim.models import Word2Vec
+    from gensim.models.callbacks import CallbackAny2Vec
+
+    class _EveryEpoch(CallbackAny2Vec):
+        def on_epoch_end(self, model):
+            if should_stop is not None:
+                should_stop()
 
     docs = _token_docs(documents)
     model = Word2Vec(sentences=docs, vector_size=vector_size, window=window, min_count=min_count, sg=int(sg),
-                     epochs=epochs, seed=random_state, workers=workers)
+                     epochs=epochs, seed=random_state, workers=workers, callbacks=[_EveryEpoch()])
     return model.wv
 
 
@@ -457,7 +464,7 @@ W2V_GRID = [dict(sg=sg, epochs=ep, window=w) for sg in (False, True) for ep in (
 
 
 def tune_and_compare(documents, pairs: pd.DataFrame, *, n_components: int = 100, min_count: int = 3,
-                     alpha: float = 0.75, random_state: int = 0, progress=None) -> pd.DataFrame:
+                     alpha: float = 0.75, random_state: int = 0, progress=None, should_stop=None) -> pd.DataFrame:
     """PMI-SVD and Word2Vec, each tuned over its grid on one half of the word pairs and scored on the other.
 
     The pairs are split in two at random (``random_state``): every setting of
@@ -492,7 +499,8 @@ def tune_and_compare(documents, pairs: pd.DataFrame, *, n_components: int = 100,
             time.perf_counter() - t0)
     for g in W2V_GRID:
         t0 = time.perf_counter()
-        kv = train_word2vec(docs, vector_size=n_components, min_count=min_count, random_state=random_state, **g)
+        kv = train_word2vec(docs, vector_size=n_components, min_count=min_count, random_state=random_state,
+                            should_stop=should_stop, **g)
         add("Word2Vec", f"{'skip-gram' if g['sg'] else 'CBOW'}, {g['epochs']} epochs, window {g['window']}", kv,
             time.perf_counter() - t0)
     out = pd.DataFrame(rows)

@@ -236,7 +236,8 @@ with tabs[3]:
     eval_key = f"words.eval.{vec_key}"
     if st.button("Run the evaluation (trains both Word2Vec models)", key="words.run_eval", type="primary"):
         with st.spinner("Training Word2Vec CBOW and skip-gram ..."):
-            st.session_state[eval_key] = svc.evaluation(corpus_key, key, seed, _docs=docs, _wv=wv)
+            st.session_state[eval_key] = svc.evaluation(corpus_key, key, seed, _docs=docs, _wv=wv,
+                                                            _should_stop=runs.check)
     if eval_key in st.session_state:
         table = st.session_state[eval_key]
         st.dataframe(table.round(3), hide_index=True, key="words.eval_table")
@@ -257,7 +258,8 @@ with tabs[3]:
     if st.button("Tune both (16 trainings)", key="words.run_tune"):
         bar = st.progress(0.0, text="tuning")
         st.session_state[tune_key] = svc.tuning(corpus_key, dims, min_count, alpha, seed, _docs=docs,
-                                                _progress=lambda f, t: bar.progress(min(f, 1.0), text=t))
+                                                _progress=lambda f, t: bar.progress(min(f, 1.0), text=t),
+                                                _should_stop=runs.check)
         bar.empty()
     if tune_key in st.session_state:
         tuned = st.session_state[tune_key]

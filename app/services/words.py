@@ -78,7 +78,7 @@ def clusters(vec_key: str, n_words: int, k: int, seed: int, _wv=None) -> np.ndar
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def evaluation(corpus_key: str, params: tuple, seed: int, _docs=None, _wv=None) -> pd.DataFrame:
+def evaluation(corpus_key: str, params: tuple, seed: int, _docs=None, _wv=None, _should_stop=None) -> pd.DataFrame:
     pairs = {name: datasets.load_word_pairs(name) for name in ("wordsim353", "simlex999")}
     p = dict(params)
     rows = []
@@ -95,16 +95,18 @@ def evaluation(corpus_key: str, params: tuple, seed: int, _docs=None, _wv=None) 
     for sg, name in ((False, "Word2Vec CBOW"), (True, "Word2Vec skip-gram")):
         t = time.perf_counter()
         kv = train_word2vec(_docs, sg=sg, vector_size=p["n_components"], window=p["window"],
-                            min_count=p["min_count"], random_state=seed)
+                            min_count=p["min_count"], random_state=seed, should_stop=_should_stop)
         add(name, kv, time.perf_counter() - t)
     return pd.DataFrame(rows)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def tuning(corpus_key: str, n_components: int, min_count: int, alpha: float, seed: int, _docs=None, _progress=None):
+def tuning(corpus_key: str, n_components: int, min_count: int, alpha: float, seed: int, _docs=None, _progress=None,
+           _should_stop=None):
     """PMI-SVD and Word2Vec each tuned on half the WordSim-353 pairs, scored on the other half."""
     return tune_and_compare(_docs, datasets.load_word_pairs("wordsim353"), n_components=n_components,
-                            min_count=min_count, alpha=alpha, random_state=seed, progress=_progress)
+                            min_count=min_count, alpha=alpha, random_state=seed, progress=_progress,
+                            should_stop=_should_stop)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)

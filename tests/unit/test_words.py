@@ -257,3 +257,22 @@ def test_word2vec_gives_the_same_vectors_for_the_same_seed():
     a = train_word2vec(docs, sg=True, epochs=2, random_state=3)
     b = train_word2vec(docs, sg=True, epochs=2, random_state=3)
     assert np.array_equal(a.vectors, b.vectors)
+
+
+def test_word2vec_training_can_be_stopped_after_any_epoch():
+    from embedcore import datasets
+    from embedcore.words import train_word2vec
+
+    seen = []
+
+    def stop_after_two():
+        seen.append(1)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    docs = datasets.load_corpus("lee").documents[:50]
+    try:
+        train_word2vec(docs, epochs=20, should_stop=stop_after_two)
+    except KeyboardInterrupt:
+        pass
+    assert len(seen) == 2  # the remaining 18 epochs never ran
