@@ -25,9 +25,14 @@ point (transitions are almost symmetric); in the *dual-point* model it has an en
 )
 st.latex(r"P(s \mid s') = \frac{e^{-\lVert u_s - v_{s'}\rVert^2}}{Z(s')},\qquad "
          r"Z(s') = \sum_{s''} e^{-\lVert u_{s''} - v_{s'}\rVert^2},\qquad "
-         r"\max_{U,V} \frac{1}{T}\sum_{\text{transitions}} \log P(p_{j} \mid p_{j-1}) - \lambda(\lVert U\rVert^2 + \lVert V\rVert^2)")
-st.caption("Z sums over every song, the current one included. Training is gradient ascent on the exact objective; "
-           "the step grows by 20% after every improvement and halves after a worse step.")
+         r"\max_{U,V} \frac{1}{T}\sum_{\text{transitions}} \log P(p_{j} \mid p_{j-1}) "
+         r"- \frac{\lambda}{S}\left(\lVert U\rVert^2 + \lVert V\rVert^2\right)")
+st.caption("T is the number of training transitions and S the number of songs, so λ weighs the average over songs "
+           "of ‖u‖² + ‖v‖² against the average log-likelihood per transition (in the single-point model u = v). "
+           f"With tags a second penalty, {svc.LME().tag_weight:g}/S times the sum of every point's squared distance "
+           "to its tags' mean, is subtracted too. Z sums over every song, the current one included. Training is "
+           "gradient ascent on the exact objective; the step grows by 20% after every improvement and halves after "
+           "a worse step.")
 
 seed = data_service.seed()
 sb = st.sidebar
@@ -163,16 +168,18 @@ if clicked or auto:
     live_curve.empty()
 
 model = st.session_state.get(key)
+held_set = svc.held_out_set(data_key, test_size, seed, _train=train_pl, _test=test_pl)
 if model is None:
     base = svc.baselines(data_key, test_size, seed, _train=train_pl, _test=test_pl)
     st.dataframe(pd.DataFrame({"model": list(base), "held-out log-likelihood": list(base.values())}),
                  hide_index=True, key="pl.base_only")
+    st.caption(svc.left_out_line(held_set))
     st.stop()
 
 # scored once per model (up to 10^8 kernel terms, about a second), not on every rerun
 scored = st.session_state.get("pl.held_out")
 if scored is None or scored[0] is not model:
-    scored = (model, svc.held_out(model, test_pl, should_stop=runs.check))
+    scored = (model, svc.held_out(model, held_set, should_stop=runs.check))
     st.session_state["pl.held_out"] = scored
 held = scored[1]
 base = svc.baselines(data_key, test_size, seed, _train=train_pl, _test=test_pl)
@@ -240,6 +247,9 @@ with tabs[1]:
     top = proba.sort_values(ascending=False).head(15)
     c2.dataframe(pd.DataFrame({"next song": [str(s) for s in top.index], "probability": top.to_numpy().round(4)}),
                  hide_index=True, key="pl.next_table", height=460)
+    if model.model == "single" and not model.exclude_self:
+        st.caption(f"In the single-point model a song is at distance 0 from itself, so it is always its own likeliest "
+                   f"next song (here {proba[sid]:.4f}): like the paper's, the model allows a song to follow itself.")
     if model.model == "dual":
         st.caption("The arrow runs from the song's entry point (where songs that lead into it sit) to its exit point "
                    "(which decides what comes next).")
@@ -264,15 +274,18 @@ with tabs[2]:
 with tabs[3]:
     rows = [("LME (this model)", held)] + list(base.items())
     if truth is not None:
-        rows.insert(1, ("true model", svc.held_out(truth, test_pl)))
+        rows.insert(1, ("true model", svc.held_out(truth, held_set)))
     lt = pd.DataFrame(rows, columns=["model", "held-out log-likelihood"]).dropna()
     st.dataframe(lt.round(4), hide_index=True, key="pl.ll_table")
-    plots.show(st, charts.bars(lt["model"], lt["held-out log-likelihood"], title="Average log-probability per "
-                                "held-out transition (higher is better)", y_title="nats", horizontal=True,
-                                highlight=lambda m: m.startswith("LME")), key="pl.chart.ll")
-    st.caption(f"Uniform is exactly -ln {n_songs} = {-np.log(n_songs):.4f}. Unigram: how often a song is played; "
-               "bigram: counts of song pairs, smoothed towards the unigram (Witten-Bell). Test transitions into songs "
-               "the model never saw are left out of the LME score.")
+    if len(lt):
+        plots.show(st, charts.bars(lt["model"], lt["held-out log-likelihood"], title="Average log-probability per "
+                                    "held-out transition (higher is better)", y_title="nats", horizontal=True,
+                                    highlight=lambda m: m.startswith("LME")), key="pl.chart.ll")
+    st.caption(svc.left_out_line(held_set))
+    n_known = len(model.songs_)
+    st.caption(f"Uniform is exactly -ln {n_known} = {-np.log(n_known):.4f} (the songs seen in training). Unigram: how "
+               "often a song is played; bigram: counts of song pairs, smoothed towards the unigram (Witten-Bell). "
+               "All of them, like the model, allow a song to follow itself.")
 
 with tabs[4]:
     if model.tags_ is None:

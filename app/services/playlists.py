@@ -14,8 +14,11 @@ from scipy.linalg import orthogonal_procrustes
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
     LME,
     MAX_EXACT_Z_SONGS,
+    ScoredTransitions,
     baseline_log_likelihoods,
     partition_cost,
+    scored_transitions,
+    song_index,
     split_playlists,
 )
 
@@ -28,6 +31,12 @@ def split(data_key: str, test_size: float, seed: int, _playlists=None):
 @st.cache_data(max_entries=16, show_spinner=False)
 def baselines(data_key: str, test_size: float, seed: int, _train=None, _test=None) -> dict:
     return baseline_log_likelihoods(_train, _test)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def held_out_set(data_key: str, test_size: float, seed: int, _train=None, _test=None) -> ScoredTransitions:
+    """The held-out transitions between training songs: what every held-out score is taken over."""
+    return scored_transitions(_test, song_index(_train))
 
 
 def model_key(data_key: str, params: dict) -> str:
@@ -50,15 +59,20 @@ def stopped_model(model: LME, iteration: int, seconds: float) -> LME:
     return model
 
 
-def held_out(model: LME, test_playlists, should_stop=None) -> float | None:
-    """Held-out log-likelihood over test transitions between songs the model knows."""
-    known = set(model.songs_)
-    kept = []
-    for p in test_playlists:
-        run = [s for s in p if s in known]
-        if len(run) >= 2:
-            kept.append(run)
-    return None if not kept else model.log_likelihood(kept, should_stop=should_stop)
+def held_out(model: LME, held: ScoredTransitions, should_stop=None) -> float | None:
+    """A model's average log-likelihood over the held-out transitions of ``held``; None when there are none."""
+    return None if held.n_scored == 0 else model.log_likelihood(held.playlists, should_stop=should_stop)
+
+
+def left_out_line(held: ScoredTransitions) -> str:
+    """One sentence: how many held-out transitions are left out of the scores, and why."""
+    if held.n_total == 0:
+        return "The held-out playlists have no transition (every one has a single song), so nothing is scored."
+    if held.n_left_out == 0:
+        return (f"All {held.n_total:,} held-out transitions are between songs seen in training; "
+                "none is left out.")
+    return (f"{held.n_left_out:,} of {held.n_total:,} held-out transitions involve a song never seen in training "
+            "and are left out of every score.")
 
 
 def aligned_to_truth(model: LME, truth: LME):
