@@ -30,8 +30,9 @@ st.latex(r"P(s \mid s') = \frac{e^{-\lVert u_s - v_{s'}\rVert^2}}{Z(s')},\qquad 
 st.caption("T is the number of training transitions and S the number of songs, so λ weighs the average over songs "
            "of ‖u‖² + ‖v‖² against the average log-likelihood per transition (in the single-point model u = v). "
            f"With tags a second penalty, {svc.LME().tag_weight:g}/S times the sum of every point's squared distance "
-           "to its tags' mean, is subtracted too. Z sums over every song, the current one included. Training is "
-           "gradient ascent on the exact objective; the step grows by 20% after every improvement and halves after "
+           "to its tags' mean, is subtracted too. Z sums over every song, the current one included (with the approximate "
+           "Z of the sidebar: exactly over the nearest songs, estimated from landmarks for the rest). Training is "
+           "gradient ascent on that objective; the step grows by 20% after every improvement and halves after "
            "a worse step.")
 
 seed = data_service.seed()
