@@ -157,7 +157,8 @@ with tabs[2]:
     hover_nn = svc.neighbours_table(vec_key, n_words, _wv=wv)
     words_shown = vocab_words[:n_words]
     freq = wv.counts_.iloc[:n_words].to_numpy()
-    colour = np.log10(freq) if colour_by == "frequency" else svc.clusters(vec_key, n_words, 12, seed, _wv=wv)
+    colour = (np.log10(freq) if colour_by == "frequency"
+              else svc.clusters(vec_key, n_words, min(12, n_words), seed, _wv=wv))
     highlight = st.selectbox("Highlight a word", ["(none)"] + words_shown, key="words.highlight")
     spot = st.empty()
     bar_slot = st.empty()

@@ -11,10 +11,10 @@ import io
 
 import numpy as np
 
-MARKUP = ["**bold**", "<b>x</b>", "[l](javascript:alert(1))", "![i](http://127.0.0.1:9/x.png)"]
+MARKUP = ["**bold**", "<b>x!</b>", "[l](javascript:alert(1))", "![i](http://127.0.0.1:9/x.png)"]
 #: How each marker looks when it was rendered instead of shown: found raw in Markdown or in a chart's text.
-MARKDOWN_TELLS = ["**bold**", "<b>x</b>", "](javascript:", "![i](http"]
-HTML_TELLS = ["<b>x</b>", "\\*\\*bold", "\\<b\\>"]  # raw HTML, or a Markdown escape that a chart shows as backslashes
+MARKDOWN_TELLS = ["**bold**", "<b>x!</b>", "](javascript:", "![i](http"]
+HTML_TELLS = ["<b>x!</b>", "\\*\\*bold", "\\<b\\>"]  # raw HTML, or a Markdown escape that a chart shows as backslashes
 
 
 def _csv(rows) -> bytes:
@@ -60,13 +60,13 @@ UPLOADS: dict[str, list[tuple[str, bytes]]] = {
     "vectors-huge": [("huge.csv", _csv([["a", "b", "c"]] + _vectors(80, 3, scale=1e306)))],
     "vectors-tiny": [("tiny.csv", _csv([["a", "b", "c"]] + _vectors(80, 3, scale=1e-300)))],
     "vectors-npy": [("wide.npy", _npy(np.random.default_rng(1).normal(size=(120, 12))))],
-    "vectors-markup-labels": [("named.csv", _csv([["x", "y", "z", "**bold**<b>x</b>"]]
+    "vectors-markup-labels": [("named.csv", _csv([["x", "y", "z", "**bold**<b>x!</b>"]]
                                                  + [v + [MARKUP[i % 4]] for i, v in enumerate(_vectors(80, 3))]))],
     # item vectors + sets
     "item-sets-markup": [
         ("items.csv", _csv([["name", "x", "y"]] + [[n] + v for n, v in zip(MARKUP + ["plain"], _vectors(5, 2))])),
         ("sets.tsv", "\n".join(f"{lab}\t" + " ".join(s) for lab, s in [
-            ("a", ["**bold**", "<b>x</b>"]), ("b", ["plain", "**bold**"]), ("a", ["<b>x</b>"]),
+            ("a", ["**bold**", "<b>x!</b>"]), ("b", ["plain", "**bold**"]), ("a", ["<b>x!</b>"]),
             ("b", ["plain"])]).encode() + b"\n"),
     ],
     "item-sets-one-set": [
@@ -91,5 +91,5 @@ UPLOADS: dict[str, list[tuple[str, bytes]]] = {
     # text
     "text-25-words": [("small.txt", _words(5, MARKUP_WORDS, 12))],
     "text-1-doc": [("one.txt", b"the cat sat on the mat and the dog sat too\n")],
-    "text-markup": [("markup.txt", _words(40, ["**bold**", "<b>x</b>", "alpha", "beta", "gamma", "delta"], 10))],
+    "text-markup": [("markup.txt", _words(40, ["**bold**", "<b>x!</b>", "alpha", "beta", "gamma", "delta"], 10))],
 }

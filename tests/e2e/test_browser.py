@@ -114,10 +114,10 @@ def test_page_in_browser(server, browser, spec):
 MARKUP_PROBE = """() => {
   const found = [];
   for (const e of document.querySelectorAll('b, strong')) {
-    if (e.textContent === 'x' || e.textContent === 'bold') found.push('bold ' + e.textContent);
+    if (e.textContent === 'x!' || e.textContent === 'bold') found.push('bold ' + e.textContent);
   }
   for (const t of document.querySelectorAll('tspan')) {
-    if (t.textContent === 'x' && (t.getAttribute('style') || '').includes('bold')) found.push('chart bold x');
+    if (t.textContent === 'x!' && (t.getAttribute('style') || '').includes('bold')) found.push('chart bold x!');
   }
   for (const i of document.querySelectorAll('img')) {
     if ((i.getAttribute('src') || '').includes('127.0.0.1:9')) found.push('image ' + i.src);
