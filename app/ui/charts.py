@@ -36,11 +36,7 @@ def literal(fig: go.Figure) -> go.Figure:
     for trace in fig.data:
         for name in _DATA_FIELDS:
             if name in trace and trace[name] is not None:
-                value = trace[name]
-                if isinstance(value, tuple) and value and isinstance(value[0], str):
-                    trace[name] = tuple(_escaped(list(value)))
-                elif not isinstance(value, (int, float)):
-                    trace[name] = _escaped(value)
+                trace[name] = _escaped(trace[name])
         if getattr(trace, "name", None):
             trace.name = trace.name.translate(_ESCAPE)
     for axis in fig.layout:
