@@ -89,6 +89,11 @@ def wait_idle(page, timeout_ms: int = 180_000) -> None:
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
 
 
+def assert_no_exception(page, where: str) -> None:
+    exceptions = page.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, f"{where}: {exceptions.first.inner_text()}"
+
+
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
 def test_page_in_browser(server, browser, spec):
     url, t0 = server
@@ -101,8 +106,7 @@ def test_page_in_browser(server, browser, spec):
             startup = time.perf_counter() - t0
             print(f"\nserver start to Home rendered: {startup:.2f} s")
             assert startup < 10
-        exceptions = page.locator('[data-testid="stException"]')
-        assert exceptions.count() == 0, exceptions.first.inner_text()
+        assert_no_exception(page, spec.url)
         shots = ARTIFACTS / "screenshots"
         shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / f"{spec.url}.png"), full_page=True)
@@ -148,8 +152,7 @@ def test_upload_through_the_real_uploader_reaches_every_page(server, browser, up
             page.locator(f'[data-testid="stSidebarNav"] a[href$="/{"" if spec.default else spec.url}"]').first.click()
             page.wait_for_timeout(200)
             wait_idle(page)
-            exceptions = page.locator('[data-testid="stException"]')
-            assert exceptions.count() == 0, f"{spec.url}: {exceptions.first.inner_text()}"
+            assert_no_exception(page, spec.url)
             assert page.evaluate(MARKUP_PROBE) == [], spec.url
             if upload == "playlists-markup" and spec.url == "playlists":
                 # the ids are on the page, shown as typed
