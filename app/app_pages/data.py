@@ -3,7 +3,6 @@ import streamlit as st
 from app.services import data as data_service
 from app.ui.report import show_report
 from app.ui.text import md_escape
-from embedcore import datasets
 
 st.title("Data")
 st.markdown(
@@ -44,11 +43,12 @@ if upload is None:
         "how a bundled data set reads.",
         icon=":material/upload_file:",
     )
-    ids = list(datasets.DATASETS)
+    catalogue = data_service.catalogue()
+    ids = list(catalogue)
     chosen = st.selectbox(
-        "Bundled data set", ids, format_func=lambda i: datasets.DATASETS[i].title, key="data.bundled"
+        "Bundled data set", ids, format_func=lambda i: catalogue[i].title, key="data.bundled"
     )
-    st.caption(datasets.DATASETS[chosen].description)
+    st.caption(catalogue[chosen].description)
     show_report(data_service.bundled(chosen, data_service.seed()), key="data.report")
 else:
     kind = st.radio(

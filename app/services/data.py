@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import streamlit as st
 
@@ -155,6 +156,21 @@ def parse_upload(kind: str, digest: str, _upload: Upload, seed: int = 0):
         return None, str(err)
 
 
+def catalogue() -> dict:
+    """Every bundled data set by id (title, description, kind)."""
+    return dict(datasets.DATASETS)
+
+
+def datasets_of_kind(kind: str) -> list:
+    """The bundled data sets a page of this kind offers, in the order it lists them."""
+    return datasets.datasets_of_kind(kind)
+
+
+def describe(result):
+    """The reader's report on a parsed file: summary figures, columns, preview, notices."""
+    return io.describe(result)
+
+
 def current_upload() -> Upload | None:
     return st.session_state.get("global.upload_obj")
 
@@ -167,3 +183,30 @@ def source_key(source: str) -> str:
 
 def seed() -> int:
     return int(st.session_state.get("global.seed", 0))
+
+
+class DataRef(NamedTuple):
+    """What identifies a page's data in every cache key: its kind, the bundled id or
+    ``upload:<digest>``, and the seed it was read (and sampled) with."""
+
+    kind: str
+    source: str
+    seed: int
+
+
+def ref(kind: str, source: str) -> DataRef:
+    """The reference to the data chosen in the page's data-source box."""
+    return DataRef(kind, source_key(source), seed())
+
+
+def load(data: DataRef):
+    """The data a reference names, read through the same caches as the data-source box."""
+    if data.source.startswith("upload:"):
+        up = current_upload()
+        if up is None or f"upload:{up.digest}" != data.source:
+            raise LookupError("The upload this view was made from is no longer loaded: upload it again.")
+        result, error = parse_upload(data.kind, up.digest, up, data.seed)
+        if error is not None:
+            raise io.DataError(error)
+        return result
+    return bundled(data.source, data.seed)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.services.data import describe
 from app.ui.text import md_escape
-from embedcore.io import describe
 
 
 def show_report(result, key: str) -> None:

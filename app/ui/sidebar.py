@@ -6,7 +6,6 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.ui.text import md_escape
-from embedcore import datasets
 
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "npy", "vec", "w2v", "parquet"]
 
@@ -57,7 +56,7 @@ def data_source(kind: str, page: str, default: str | None = None, allowed: list[
     another kind of data is offered without being chosen. A new upload that
     suits the page is chosen once, as the person most likely wants to see it.
     """
-    options = [d for d in datasets.datasets_of_kind(kind) if allowed is None or d.id in allowed]
+    options = [d for d in data_service.datasets_of_kind(kind) if allowed is None or d.id in allowed]
     ids = [d.id for d in options]
     titles = {d.id: d.title for d in options}
     upload = data_service.current_upload()

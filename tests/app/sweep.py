@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from streamlit.testing.v1.element_tree import Radio, Selectbox
 
+from app.ui.layout import GROUPS
 from tests.app.uploads import HTML_TELLS, MARKDOWN_TELLS
 
 #: Widget types the sweep turns, and the values it tries.
@@ -150,6 +151,8 @@ class Sweep:
     failures: list[str] = field(default_factory=list)
     states: int = 0
     seconds: float = 0.0
+    #: each lazy tab's widget signature on the default data: (group key, label) -> signature
+    tab_signatures: dict = field(default_factory=dict)
 
     def check(self, state: str) -> None:
         self.states += 1
@@ -232,3 +235,31 @@ class Sweep:
                     w.__dict__.pop("_forced_index", None)
                     w.set_value(default)
                 self.run(f"{wid} back to default")
+
+    def visit_tabs(self, prefix: str, skip=(), depth: int = 1, compare: bool = False) -> None:
+        """Open every other tab of the page's lazy tab groups and turn the controls drawn there.
+
+        Hidden tabs run nothing, so their controls only exist once opened. With
+        ``compare``, only the controls whose range or options differ from the
+        default data's are turned (the others were turned there).
+        """
+        at = self.at
+        outside = {wid for _, wid in self.widgets(skip)}
+        for key, labels in list(GROUPS.items()):
+            if not key.startswith(prefix + ".") or key not in at.session_state:
+                continue
+            first = at.session_state[key]
+            for label in labels:
+                if label != first:
+                    at.session_state[key] = label
+                    self.run(f"tab {label}")
+                mine = {wid: sig for wid, sig in self.signature(skip).items() if wid not in outside or label == first}
+                if label == first:
+                    continue  # the open tab's controls were turned with the page's
+                base = self.tab_signatures.setdefault((key, label), mine) if not compare else \
+                    self.tab_signatures.get((key, label), {})
+                only = set(mine) if not compare else {w for w, sig in mine.items() if base.get(w) != sig}
+                if only:
+                    self.turn_each(skip=set(skip) | outside, depth=depth, only=only)
+            at.session_state[key] = first
+            self.run(f"tab {first} again")

@@ -46,6 +46,7 @@ def test_every_data_set_and_every_control_at_its_ends(spec):
     default = at.session_state[key] if spec.data else None
     base = sweep.signature(skip)
     sweep.turn_each(skip=skip)
+    sweep.visit_tabs(spec.key, skip)
     skip.add("global.seed")
     for ds in [d.id for kind in spec.data for d in datasets.datasets_of_kind(kind)]:
         if ds == default:
@@ -57,6 +58,7 @@ def test_every_data_set_and_every_control_at_its_ends(spec):
         assert box and box[0].value == ds, f"{spec.url} does not offer {ds} in {key}"
         changed = {wid for wid, sig in sweep.signature(skip).items() if base.get(wid) != sig}
         sweep.turn_each(skip=skip, only=changed)
+        sweep.visit_tabs(spec.key, skip, compare=True)
     _record(f"{spec.url}: {sweep.states} states in {sweep.seconds:.1f} s")
     assert not sweep.failures, "\n".join(sweep.failures)
 
@@ -99,6 +101,7 @@ def test_every_page_with_an_odd_upload(upload):
                 assert len(notes) == 1, f"{spec.url} neither took nor explained the {kind} upload {upload}"
                 continue
             sweep.turn_each(skip={key, "global.seed"}, depth=0)
+            sweep.visit_tabs(spec.key, {key, "global.seed"}, depth=0)
     _record(f"upload {upload}: {sweep.states} states in {sweep.seconds:.1f} s")
     assert not sweep.failures, "\n".join(sweep.failures)
 
