@@ -39,3 +39,10 @@ def chart_specs(at) -> list[str]:
 def metric(at, label: str) -> str:
     """The shown value of the metric whose label is (or starts with) ``label``."""
     return next(m.value for m in at.metric if m.label == label or m.label.startswith(label))
+
+
+def open_tab(at, key: str, label: str, timeout: float = 120):
+    """Open the tab ``label`` of the lazy tab group ``key`` (hidden tabs run nothing) and run."""
+    at.session_state[key] = label
+    at.run(timeout=timeout)
+    return at

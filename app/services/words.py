@@ -1,5 +1,11 @@
-"""Cached stages for the Words page: tokens once per corpus, vectors once per setting,
-maps once per (vectors, method, parameters), evaluations once per setting."""
+"""Cached stages for the Words page, each keyed on the corpus (a DataRef) and that stage's settings.
+
+Tokens once per corpus, vectors once per PMI setting, maps once per (vectors,
+method, parameters). Everything here is shared by every session: the second
+visitor with the same settings pays nothing. Results of explicit runs (the
+live t-SNE map, the evaluations) go to a shared store, where a page can look
+them up without starting them.
+"""
 
 from __future__ import annotations
 
@@ -9,76 +15,185 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app.services import data as data_service
+from app.services.shared import store
 from embedcore import datasets
 from embedcore.maps import embed
 from embedcore.words import (
     LabelEmbedding,
     PMIWordVectors,
     build_vocabulary,
+    compare_document_features,
+    document_coordinates,
     evaluate_word_pairs,
     tokenize,
     train_word2vec,
     tune_and_compare,
+    word_clusters,
 )
+
+#: Documents drawn on the document map (the rest are counted in a caption).
+MAX_DOCS_SHOWN = 2000
+#: Label embedding demo: label sets fitted on, out of 1,000.
+LE_TRAIN = 700
+#: Results of explicit runs, shared across sessions.
+RESULTS = store("words.results", max_entries=64)
+
+
+def vector_params(*, window, context, weighted, min_count, alpha, shift, positive, n_components, eig_weight,
+                  random_state) -> tuple:
+    """The PMI-SVD settings as a sorted tuple: hashable, and the same for the same settings."""
+    return tuple(sorted(dict(window=window, context=context, weighted=weighted, min_count=min_count, alpha=alpha,
+                             shift=float(shift), positive=positive, n_components=n_components,
+                             eig_weight=eig_weight, random_state=random_state).items()))
 
 
 @st.cache_data(max_entries=6, show_spinner=False)
-def tokens(corpus_key: str, _documents=None) -> list[list[str]]:
-    return [tokenize(d) for d in _documents]
+def tokens(ref: data_service.DataRef) -> list[list[str]]:
+    return [tokenize(d) for d in data_service.load(ref).documents]
+
+
+@st.cache_data(max_entries=6, show_spinner=False)
+def corpus_size(ref: data_service.DataRef) -> tuple[int, int]:
+    """(documents, tokens) of the corpus."""
+    docs = tokens(ref)
+    return len(docs), sum(map(len, docs))
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
-def vocabulary_size(corpus_key: str, min_count: int, _docs=None) -> int:
+def vocabulary_size(ref: data_service.DataRef, min_count: int) -> int:
     """How many words occur at least ``min_count`` times: the most dimensions an SVD can give is one fewer."""
-    return len(build_vocabulary(_docs, min_count))
+    return len(build_vocabulary(tokens(ref), min_count))
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
-def vectors(corpus_key: str, params: tuple, _docs=None) -> PMIWordVectors:
+def vectors(ref: data_service.DataRef, params: tuple) -> PMIWordVectors:
     """A fitted PMIWordVectors (shared across sessions, never mutated)."""
-    return PMIWordVectors(**dict(params)).fit(_docs)
+    return PMIWordVectors(**dict(params)).fit(tokens(ref))
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def summary(ref: data_service.DataRef, params: tuple) -> dict:
+    wv = vectors(ref, params)
+    n_docs, n_tokens = corpus_size(ref)
+    return {"documents": n_docs, "tokens": n_tokens, "vocabulary": len(wv.vocabulary_), "nnz": int(wv.pmi_.nnz),
+            "fit seconds": float(wv.fit_seconds_)}
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def spectrum(ref: data_service.DataRef, params: tuple) -> tuple[pd.DataFrame, int | None]:
+    """Singular values and cumulative energy by k, and the k that keeps 80% (None if more are needed)."""
+    wv = vectors(ref, params)
+    energy = wv.energy()
+    table = pd.DataFrame({"k": np.arange(1, len(energy) + 1), "singular value": wv.singular_values_,
+                          "energy": energy})
+    return table, wv.rank_for_energy(0.8)
 
 
 @st.cache_data(max_entries=12, show_spinner=False)
-def neighbours_table(vec_key: str, n_words: int, _wv=None) -> list[str]:
-    """Each of the n most frequent words' five nearest words among the vocabulary (for hover text)."""
-    S = _wv.normed_[:n_words] @ _wv.normed_.T
-    S[np.arange(n_words), np.arange(n_words)] = -np.inf
-    top = np.argpartition(-S, 5, axis=1)[:, :5]
-    order = np.take_along_axis(S, top, axis=1).argsort(axis=1)[:, ::-1]
-    top = np.take_along_axis(top, order, axis=1)
-    words = np.asarray(_wv.words_, dtype=object)
-    return [", ".join(words[row]) for row in top]
+def vocabulary(ref: data_service.DataRef, params: tuple) -> list[str]:
+    """The vocabulary, most frequent first."""
+    return list(vectors(ref, params).words_)
 
+
+def _present(wv, preferred, fallback_rows):
+    words = [w for w in preferred if w in wv.vocabulary_]
+    if len(words) >= len(fallback_rows):
+        return words[: len(fallback_rows)]
+    n = len(wv.words_)
+    return [str(wv.words_[min(i, n - 1)]) for i in fallback_rows]
+
+
+@st.cache_data(max_entries=12, show_spinner=False)
+def default_words(ref: data_service.DataRef, params: tuple) -> dict:
+    """Query and analogy words to start from: familiar ones when the corpus has them."""
+    wv = vectors(ref, params)
+    query = next((w for w in ("boston", "city", "government", "australia", "man") if w in wv.vocabulary_), None)
+    return {"query": query or _present(wv, [], [50])[0],
+            "analogy": _present(wv, ["man", "woman", "king"], [10, 11, 12])}
+
+
+def nearest(ref: data_service.DataRef, params: tuple, word: str, topn: int = 20) -> tuple[pd.DataFrame, float]:
+    """The ``topn`` nearest words by cosine, and the query's time in milliseconds."""
+    wv = vectors(ref, params)
+    t = time.perf_counter()
+    table = wv.most_similar(word, topn)
+    return table, (time.perf_counter() - t) * 1000
+
+
+def analogy(ref: data_service.DataRef, params: tuple, a: str, b: str, c: str) -> pd.DataFrame:
+    return vectors(ref, params).analogy(a, b, c, 10)
+
+
+# ---------------------------------------------------------------- word map
 
 @st.cache_data(max_entries=24, show_spinner=False)
-def word_map_umap(vec_key: str, n_words: int, n_neighbors: int, min_dist: float, seed: int, _wv=None):
-    import umap
+def map_points(ref: data_service.DataRef, params: tuple, n_words: int, colour_by: str, seed: int) -> pd.DataFrame:
+    """The words drawn on the map: word, count, hover neighbours, and the colour value."""
+    wv = vectors(ref, params)
+    n_words = min(n_words, len(wv.words_))
+    freq = wv.counts_.iloc[:n_words].to_numpy()
+    colour = (np.log10(freq) if colour_by == "frequency"
+              else word_clusters(wv, n_words, min(12, n_words), random_state=seed))
+    return pd.DataFrame({"word": list(wv.words_[:n_words]), "count": freq,
+                         "near": wv.neighbour_words(n_words, 5), "colour": colour})
 
-    t = time.perf_counter()
-    Y = umap.UMAP(n_neighbors=n_neighbors, min_dist=min_dist, metric="cosine", random_state=seed,
-                  n_jobs=1).fit_transform(_wv.normed_[:n_words])
-    return Y, time.perf_counter() - t
+
+def map_key(ref: data_service.DataRef, params: tuple, n_words: int, method: str, setting: tuple, seed: int) -> tuple:
+    """What identifies a word map: the corpus, the vectors, the words, the method and its settings, the seed."""
+    return ("map", ref, params, n_words, method, setting, seed)
 
 
-def word_map_tsne(wv: PMIWordVectors, n_words: int, perplexity: float, seed: int, on_layout, progress=None):
-    """t-SNE map of the ``n_words`` most frequent words, drawn live: not cached, the page keeps it.
+def stored(key):
+    """A result computed before (in any session) under ``key``, or None."""
+    return RESULTS.get(key)
+
+
+def keep(key, value) -> None:
+    """Keep a result (e.g. a stopped map's layout) for this key, for every session."""
+    RESULTS.put(key, value)
+
+
+def word_map_tsne(ref: data_service.DataRef, params: tuple, n_words: int, perplexity: int, seed: int, on_layout,
+                  progress=None):
+    """t-SNE map of the ``n_words`` most frequent words, drawn live; kept for every session when it finishes.
 
     ``on_layout(Y, iteration)`` sees the layout every few iterations (and may raise to stop it).
     """
-    return embed(wv.normed_[:n_words], "tsne", perplexity=float(perplexity), n_iter=500, random_state=seed,
-                 progress=progress, on_layout=on_layout).coords
+    key = map_key(ref, params, n_words, "t-SNE", (perplexity,), seed)
+    wv = vectors(ref, params)
+    t = time.perf_counter()
+    coords = embed(wv.normed_[:n_words], "tsne", perplexity=float(perplexity), n_iter=500, random_state=seed,
+                   progress=progress, on_layout=on_layout).coords
+    RESULTS.put(key, (coords, time.perf_counter() - t))
+    return RESULTS.get(key)
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
-def clusters(vec_key: str, n_words: int, k: int, seed: int, _wv=None) -> np.ndarray:
-    from sklearn.cluster import KMeans
+def word_map_umap(ref: data_service.DataRef, params: tuple, n_words: int, n_neighbors: int, min_dist: float,
+                  seed: int):
+    """UMAP map of the ``n_words`` most frequent words (one call: not drawn live), kept for every session."""
+    key = map_key(ref, params, n_words, "UMAP", (n_neighbors, min_dist), seed)
+    if key not in RESULTS:
+        wv = vectors(ref, params)
+        t = time.perf_counter()
+        # unit rows: Euclidean neighbours are the cosine neighbours
+        result = embed(wv.normed_[:n_words], "umap", n_neighbors=n_neighbors, min_dist=min_dist, random_state=seed)
+        RESULTS.put(key, (result.coords, time.perf_counter() - t))
+    return RESULTS.get(key)
 
-    return KMeans(n_clusters=k, n_init=4, random_state=seed).fit_predict(_wv.normed_[:n_words])
+
+# ---------------------------------------------------------------- evaluations (explicit runs)
+
+def evaluation_key(ref, params, seed) -> tuple:
+    return ("evaluation", ref, params, seed)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def evaluation(corpus_key: str, params: tuple, seed: int, _docs=None, _wv=None, _should_stop=None) -> pd.DataFrame:
+def evaluation(ref: data_service.DataRef, params: tuple, seed: int, should_stop=None) -> pd.DataFrame:
+    """Spearman ρ on WordSim-353 and SimLex-999 for the PMI vectors and both Word2Vec models."""
+    key = evaluation_key(ref, params, seed)
+    if key in RESULTS:
+        return RESULTS.get(key)
+    wv, docs = vectors(ref, params), tokens(ref)
     pairs = {name: datasets.load_word_pairs(name) for name in ("wordsim353", "simlex999")}
     p = dict(params)
     rows = []
@@ -91,78 +206,85 @@ def evaluation(corpus_key: str, params: tuple, seed: int, _docs=None, _wv=None, 
             row[f"{pname} OOV"] = r["oov_rate"]
         rows.append(row)
 
-    add(f"PMI-SVD (window {p['window']}, shift {p['shift']}, α {p['alpha']})", _wv, _wv.fit_seconds_)
+    add(f"PMI-SVD (window {p['window']}, shift {p['shift']}, α {p['alpha']})", wv, wv.fit_seconds_)
     for sg, name in ((False, "Word2Vec CBOW"), (True, "Word2Vec skip-gram")):
         t = time.perf_counter()
-        kv = train_word2vec(_docs, sg=sg, vector_size=p["n_components"], window=p["window"],
-                            min_count=p["min_count"], random_state=seed, should_stop=_should_stop)
+        kv = train_word2vec(docs, sg=sg, vector_size=p["n_components"], window=p["window"],
+                            min_count=p["min_count"], random_state=seed, should_stop=should_stop)
         add(name, kv, time.perf_counter() - t)
-    return pd.DataFrame(rows)
+    RESULTS.put(key, pd.DataFrame(rows))
+    return RESULTS.get(key)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def tuning(corpus_key: str, n_components: int, min_count: int, alpha: float, seed: int, _docs=None, _progress=None,
-           _should_stop=None):
+def tuning_key(ref, n_components, min_count, alpha, seed) -> tuple:
+    return ("tuning", ref, n_components, min_count, alpha, seed)
+
+
+def tuning(ref: data_service.DataRef, n_components: int, min_count: int, alpha: float, seed: int, progress=None,
+           should_stop=None) -> pd.DataFrame:
     """PMI-SVD and Word2Vec each tuned on half the WordSim-353 pairs, scored on the other half."""
-    return tune_and_compare(_docs, datasets.load_word_pairs("wordsim353"), n_components=n_components,
-                            min_count=min_count, alpha=alpha, random_state=seed, progress=_progress,
-                            should_stop=_should_stop)
+    key = tuning_key(ref, n_components, min_count, alpha, seed)
+    if key not in RESULTS:
+        RESULTS.put(key, tune_and_compare(tokens(ref), datasets.load_word_pairs("wordsim353"),
+                                          n_components=n_components, min_count=min_count, alpha=alpha,
+                                          random_state=seed, progress=progress, should_stop=should_stop))
+    return RESULTS.get(key)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+def classification_key(n_components, seed) -> tuple:
+    return ("classification", n_components, seed)
+
+
 def document_classification(n_components: int, seed: int) -> pd.DataFrame:
-    from sklearn.feature_extraction.text import CountVectorizer, HashingVectorizer, TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    """Five document representations compared on gensim's 200 labelled Usenet posts."""
+    key = classification_key(n_components, seed)
+    if key not in RESULTS:
+        texts, labels = datasets.load_mini_newsgroups()
+        RESULTS.put(key, compare_document_features(texts, labels, n_components=n_components, random_state=seed))
+    return RESULTS.get(key)
 
-    texts, labels = datasets.load_mini_newsgroups()
-    y = np.asarray(labels)
-    folds = StratifiedKFold(5, shuffle=True, random_state=seed)
-    model = LogisticRegression(max_iter=2000)
-    wv = PMIWordVectors(n_components=min(n_components, 50), window=5, random_state=seed).fit(texts)
-    encodings = {
-        "bag of words": lambda: CountVectorizer().fit_transform(texts),
-        "uni+bigrams": lambda: CountVectorizer(ngram_range=(1, 2)).fit_transform(texts),
-        "TF-IDF": lambda: TfidfVectorizer().fit_transform(texts),
-        "feature hashing (2^10)": lambda: HashingVectorizer(n_features=2**10).transform(texts),
-        "PMI document vectors (M E, tf-idf)": lambda: wv.transform(texts, weighting="tfidf"),
-    }
-    rows = []
-    for name, make in encodings.items():
-        t = time.perf_counter()
-        X = make()
-        acc = cross_val_score(model, X, y, cv=folds)
-        rows.append({"features": name, "accuracy": float(acc.mean()), "std": float(acc.std()), "dim": X.shape[1],
-                     "seconds": time.perf_counter() - t})
-    return pd.DataFrame(rows)
+
+# ---------------------------------------------------------------- documents, labels, downloads
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def document_map(ref: data_service.DataRef, params: tuple, seed: int) -> tuple[pd.DataFrame, int]:
+    """The first documents' vectors in 2-D (x, y, words, opening text), and how many documents there are."""
+    docs = tokens(ref)[:MAX_DOCS_SHOWN]
+    texts = data_service.load(ref).documents
+    P2 = document_coordinates(vectors(ref, params), docs, random_state=seed)
+    table = pd.DataFrame({"x": P2[:, 0], "y": P2[:, 1], "words": [len(d) for d in docs],
+                          "text": [t[:120] for t in texts[:MAX_DOCS_SHOWN]]})
+    return table, len(texts)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def label_problem(n_labels: int, n_components: int, seed: int):
+def label_embedding(n_labels: int, n_components: int, seed: int) -> dict:
+    """Label embedding of scikit-learn's multilabel generator: fitted on 700 label sets, scored on 300."""
     from sklearn.datasets import make_multilabel_classification
 
     _, Y = make_multilabel_classification(n_samples=1000, n_classes=n_labels, n_labels=3, random_state=seed)
-    # fitted (and its decoding threshold chosen) on the first 700 rows; the last 300 are held out
-    le = LabelEmbedding(n_components=n_components).fit(Y[:700])
-    return Y, le
+    le = LabelEmbedding(n_components=n_components).fit(Y[:LE_TRAIN])
+    held = Y[LE_TRAIN:]
+    decoded = le.decode(le.encode(held))
+
+    def names(rows):
+        return [", ".join(str(j) for j in np.flatnonzero(r)) for r in rows]
+
+    return {"similarity": le.similarity(), "plane": le.embedding_[:, :2], "recovery": le.recovery(held),
+            "threshold": le.threshold_, "examples": pd.DataFrame({"true labels": names(held[:8]),
+                                                                  "decoded": names(decoded[:8])}),
+            "labels": [f"label {i}" for i in range(n_labels)], "train": LE_TRAIN, "held": len(held)}
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def exports(vec_key: str, _wv=None) -> dict:
+def exports(ref: data_service.DataRef, params: tuple) -> dict:
     """The vectors as word2vec text and as an Embedding Projector pair (built once per setting)."""
-    words = list(_wv.words_)
-    rows = [" ".join(f"{x:.6f}" for x in r) for r in _wv.vectors_]
+    wv = vectors(ref, params)
+    words = list(wv.words_)
+    rows = [" ".join(f"{x:.6f}" for x in r) for r in wv.vectors_]
     return {
-        "w2v": f"{len(words)} {_wv.vectors_.shape[1]}\n" + "\n".join(f"{w} {r}" for w, r in zip(words, rows)),
+        "w2v": f"{len(words)} {wv.vectors_.shape[1]}\n" + "\n".join(f"{w} {r}" for w, r in zip(words, rows)),
         "tsv": "\n".join(r.replace(" ", "\t") for r in rows),
-        "meta": "word\tcount\n" + "\n".join(f"{w}\t{c}" for w, c in zip(words, _wv.counts_.to_numpy())),
+        "meta": "word\tcount\n" + "\n".join(f"{w}\t{c}" for w, c in zip(words, wv.counts_.to_numpy())),
+        "shape": wv.vectors_.shape,
     }
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def document_map(vec_key: str, seed: int, _wv=None, _docs=None) -> np.ndarray:
-    """Document vectors (M W, tf-idf weights) of the given token lists, projected to 2-D by PCA."""
-    from sklearn.decomposition import PCA
-
-    D = _wv.transform(_docs, weighting="tfidf")
-    return PCA(2, random_state=seed).fit_transform(D) if len(D) >= 3 else np.zeros((len(D), 2))

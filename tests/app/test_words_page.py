@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.app.test_playlists_page import run_and_interrupt
-from tests.conftest import chart_specs, metric, open_page
+from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/words.py"
 
@@ -34,7 +34,7 @@ def test_knobs_refit_and_change_the_spectrum():
 
 
 def test_nearest_words_and_analogy_answer_the_query():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Nearest words")
     near = next(d.value for d in at.dataframe if "cosine" in d.value.columns and "count" in d.value.columns)
     at.selectbox(key="words.query").set_value("police").run()
     near2 = next(d.value for d in at.dataframe if "cosine" in d.value.columns and "count" in d.value.columns)
@@ -43,7 +43,7 @@ def test_nearest_words_and_analogy_answer_the_query():
 
 
 def test_word_map_switches_method_and_highlights():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Word map")
     before = chart_specs(at)
     at.radio(key="words.map_method").set_value("UMAP").run(timeout=180)
     assert not at.exception and chart_specs(at) != before
@@ -52,18 +52,19 @@ def test_word_map_switches_method_and_highlights():
 
 
 def test_evaluation_and_document_classification():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Evaluation")
     at.button(key="words.run_eval").click().run(timeout=180)
     assert not at.exception
     table = next(d.value for d in at.dataframe if "wordsim353 ρ" in d.value.columns)
     assert len(table) == 3 and table["wordsim353 OOV"].between(0, 1).all()
+    open_tab(at, "words.tab", "Documents")
     at.button(key="words.run_docs").click().run(timeout=180)
     docs = next(d.value for d in at.dataframe if "features" in d.value.columns)
     assert len(docs) == 5 and (docs["accuracy"] > 0.4).all()
 
 
 def test_label_embedding_controls():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Label embedding")
     unknown = metric(at, "held-out label sets recovered exactly, number of labels unknown")
     known = metric(at, "... when told how many labels each set has")
     # the oracle that knows each set's size is shown apart, and is not below the honest figure
@@ -80,7 +81,7 @@ def test_uploaded_text_and_too_small_corpus():
 
 
 def test_a_finished_map_has_no_stop_and_keeps_its_label():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Word map")
     title = _map_title(at)
     assert title.startswith("t-SNE map of the 300 most frequent words (") and title.endswith(" s)")
     # Stop exists only while the map runs
@@ -95,7 +96,7 @@ def test_stop_during_tsne_keeps_the_layout_within_a_second(monkeypatch):
     import app.services.words
     import embedcore.maps
 
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Word map")
     calls, real = [], embedcore.maps.embed
 
     def counting(X, method, **kwargs):
@@ -129,12 +130,14 @@ def test_a_small_corpus_caps_the_map_instead_of_failing():
     # 10 words occur 3 times or more: dimensions, map size and perplexity are capped, each with a caption
     captions = " ".join(c.value for c in at.caption)
     assert "Dimensions: 9 (the only possible value" in captions
-    assert "Perplexity is capped at 3" in captions
+    open_tab(at, "words.tab", "Word map")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "Perplexity is capped at 3" in " ".join(c.value for c in at.caption)
     assert _map_title(at).startswith("t-SNE map of the 10 most frequent words")
 
 
 def test_tuned_comparison_chooses_on_one_half_and_scores_on_the_other():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Evaluation")
     at.button(key="words.run_tune").click().run(timeout=300)
     assert not at.exception and not at.error
     table = next(t.value for t in at.dataframe if "rho_score" in t.value.columns)
@@ -144,3 +147,34 @@ def test_tuned_comparison_chooses_on_one_half_and_scores_on_the_other():
         assert len(chosen) == 1 and chosen["rho_choose"].iloc[0] == sub["rho_choose"].max()
         shown = metric(at, f"{method}, chosen setting: ρ on the scoring half")
         assert shown == f"{chosen['rho_score'].iloc[0]:.3f}"
+
+
+def test_hidden_tabs_compute_nothing(monkeypatch):
+    """The page opens on its spectrum: no map, no document vectors, no label embedding until their tab opens."""
+    import embedcore.maps
+
+    calls = []
+    real = embedcore.maps.embed
+    monkeypatch.setattr(embedcore.maps, "embed", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    import app.services.words
+
+    monkeypatch.setattr(app.services.words, "embed", embedcore.maps.embed)
+    at = open_page(PAGE)
+    at.sidebar.slider(key="words.window").set_value(2).run()
+    assert not at.exception and calls == []
+    assert {json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")} == {
+        "Singular values", "Cumulative energy (share of the whole PMI matrix)"}
+    open_tab(at, "words.tab", "Word map")
+    assert calls == ["tsne"]
+
+
+def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
+    """A second session with the same corpus and settings gets the map without running t-SNE again."""
+    import app.services.words
+
+    first = open_tab(open_page(PAGE), "words.tab", "Word map")
+    title = _map_title(first)
+    calls = []
+    monkeypatch.setattr(app.services.words, "embed", lambda *a, **k: calls.append(a[1]))
+    second = open_tab(open_page(PAGE), "words.tab", "Word map")
+    assert calls == [] and _map_title(second) == title
