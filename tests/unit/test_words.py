@@ -11,10 +11,13 @@ from embedcore.words import (
     LabelEmbedding,
     PMIWordVectors,
     build_vocabulary,
+    compare_document_features,
     cooccurrence,
+    document_coordinates,
     evaluate_word_pairs,
     pmi_matrix,
     tokenize,
+    word_clusters,
 )
 
 TOY = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog", "the mat and the log"]
@@ -276,3 +279,42 @@ def test_word2vec_training_can_be_stopped_after_any_epoch():
     except KeyboardInterrupt:
         pass
     assert len(seen) == 2  # the remaining 18 epochs never ran
+
+
+def test_rank_for_energy_is_the_first_k_reaching_the_share():
+    wv = PMIWordVectors(window=4, n_components=10, random_state=0).fit(_planted_corpus())
+    energy = wv.energy()
+    for share in (0.1, 0.3, energy[-1]):
+        k = wv.rank_for_energy(share)
+        assert energy[k - 1] >= share and (k == 1 or energy[k - 2] < share)
+    assert wv.rank_for_energy(min(1.0, energy[-1] + 1e-6)) is None
+
+
+def test_neighbour_words_match_a_brute_force_ranking():
+    wv = PMIWordVectors(window=4, n_components=10, random_state=0).fit(_planted_corpus())
+    got = wv.neighbour_words(12, k=5)
+    S = wv.normed_ @ wv.normed_.T
+    for i in range(12):
+        order = [j for j in np.argsort(-S[i], kind="stable") if j != i][:5]
+        assert got[i].split(", ") == [wv.words_[j] for j in order]
+
+
+def test_word_clusters_and_document_coordinates():
+    wv = PMIWordVectors(window=4, n_components=10, random_state=0).fit(_planted_corpus())
+    labels = word_clusters(wv, 40, 4, random_state=0)
+    assert labels.shape == (40,) and set(labels) == {0, 1, 2, 3}
+    assert np.array_equal(labels, word_clusters(wv, 40, 4, random_state=0))
+    docs = _planted_corpus()[:30]
+    P = document_coordinates(wv, docs, random_state=0)
+    D = wv.transform(docs, weighting="tfidf")
+    # PCA keeps the two directions of largest variance: no other plane keeps more
+    assert P.shape == (30, 2)
+    assert np.isclose(P.var(axis=0).sum(), np.sort(np.linalg.eigvalsh(np.cov(D.T, bias=True)))[-2:].sum(), rtol=1e-6)
+    assert np.allclose(document_coordinates(wv, docs[:2]), 0)
+
+
+def test_document_feature_comparison_scores_every_representation_in_the_same_folds():
+    texts = [f"space rocket orbit launch {i}" for i in range(20)] + [f"god belief faith church {i}" for i in range(20)]
+    labels = ["space"] * 20 + ["atheism"] * 20
+    table = compare_document_features(texts, labels, n_components=5, random_state=0)
+    assert len(table) == 5 and (table["accuracy"] > 0.9).all()
