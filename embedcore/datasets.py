@@ -328,13 +328,13 @@ def load_mini_newsgroups() -> tuple[list[str], list[str]]:
     import pickle
     import zlib
 
-    from numpy._core import multiarray
-
+    # numpy's own array reconstructor, reached through the public pickling protocol
+    reconstruct = np.ndarray((0,)).__reduce__()[0]
     allowed = {
         ("copy_reg", "_reconstructor"): copyreg._reconstructor,
         ("__builtin__", "dict"): dict,
         ("__builtin__", "object"): object,
-        ("numpy.core.multiarray", "_reconstruct"): multiarray._reconstruct,
+        ("numpy.core.multiarray", "_reconstruct"): reconstruct,
         ("numpy", "ndarray"): np.ndarray,
         ("numpy", "dtype"): np.dtype,
     }

@@ -166,11 +166,6 @@ def datasets_of_kind(kind: str) -> list:
     return datasets.datasets_of_kind(kind)
 
 
-def describe(result):
-    """The reader's report on a parsed file: summary figures, columns, preview, notices."""
-    return io.describe(result)
-
-
 def current_upload() -> Upload | None:
     return st.session_state.get("global.upload_obj")
 

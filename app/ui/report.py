@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.services.data import describe
+from app.services.reports import describe
 from app.ui.text import md_escape
 
 

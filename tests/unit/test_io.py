@@ -9,7 +9,6 @@ import pytest
 
 from embedcore.io import (
     DataError,
-    describe,
     read_documents,
     read_playlists,
     read_sets,
@@ -158,7 +157,7 @@ def test_row_limit_samples_with_notice_and_seed():
 
 
 def test_size_limit_refuses(monkeypatch):
-    import embedcore.io as eio
+    import embedcore.io.text as eio
 
     monkeypatch.setattr(eio, "MAX_BYTES", 10)
     assert "reads files up to" in err(read_vectors, b"1,2,3,4,5,6,7\n", "big.csv")
@@ -313,14 +312,6 @@ def test_documents():
 
 
 # ----------------------------------------------------------------------------- reports
-
-
-def test_describe_every_kind():
-    assert describe(read_vectors(b"x,n\n1,a\n", "v.csv")).summary == {"rows": 1, "numeric columns": 1, "metadata columns": 1}
-    assert describe(read_sets(b"l\ta b\n")).summary["distinct labels"] == 1
-    assert describe(read_playlists(b"a b c\n")).summary["transitions"] == 2
-    assert describe(read_table(b"a,b\nx,1\n", "t.csv")).summary["rows"] == 1
-    assert describe(read_documents(b"a b\n")).summary["words"] == 2
 
 
 def test_song_tags():

@@ -1,0 +1,55 @@
+"""Parsing and validation of every file a person can give the lab.
+
+Every reader accepts a path, raw bytes, or a file-like object with ``read`` or
+``getvalue`` (such as Streamlit's ``UploadedFile``), and raises exactly one
+exception type, :class:`DataError`, whose message names the file, the line or
+column and the offending value, and says what to change.
+
+Nothing is dropped or shortened silently: every reader returns its result
+with ``notices`` (sentences for a person) and ``dropped`` (reason -> count).
+
+The package splits the work by kind of file: ``results`` (result types and
+:class:`DataError`), ``text`` (bytes, encodings and the grid of typed fields
+every text reader shares), ``vectors``, ``sets`` (sets, playlists, song tags),
+``tables`` (tables and documents), ``item_sets`` and ``kinds`` (which kind of
+data a file holds).
+"""
+
+from __future__ import annotations
+
+from .item_sets import read_item_sets
+from .kinds import guess_kind
+from .results import (
+    MAX_BYTES,
+    MAX_VECTOR_ROWS,
+    DataError,
+    DocumentData,
+    ItemSets,
+    PlaylistData,
+    SetData,
+    TableData,
+    VectorData,
+)
+from .sets import read_playlists, read_sets, read_song_tags
+from .tables import read_documents, read_table
+from .vectors import read_vectors
+
+__all__ = [
+    "DataError",
+    "VectorData",
+    "SetData",
+    "PlaylistData",
+    "TableData",
+    "DocumentData",
+    "ItemSets",
+    "read_vectors",
+    "read_sets",
+    "read_playlists",
+    "read_table",
+    "read_documents",
+    "read_item_sets",
+    "read_song_tags",
+    "MAX_BYTES",
+    "MAX_VECTOR_ROWS",
+    "guess_kind",
+]

@@ -1,0 +1,158 @@
+"""Sets of items, playlists and song tags: one group per line."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from .results import DataError, PlaylistData, SetData
+from .text import _decode, _lines, _sample_rows, _source_bytes
+
+_ITEM_SPLIT = re.compile(r"[,\s]+")
+_SET_HEADERS = {("label", "items"), ("label", "set"), ("class", "items"), ("y", "items")}
+
+
+def _item_lines(data: bytes, name: str, what: str) -> tuple[list[str], list[int], int]:
+    text = _decode(data, name, f"a text file of {what}")
+    lines = _lines(text)
+    blank = 0
+    kept, numbers = [], []
+    for i, ln in enumerate(lines):
+        if not ln.strip() or ln.lstrip().startswith("#"):
+            blank += 1
+            continue
+        kept.append(ln)
+        numbers.append(i + 1)
+    if not lines or not text.strip():
+        raise DataError(f"{name} is empty. Put one of the {what} on each line.")
+    return kept, numbers, blank
+
+
+def _split_items(line: str) -> list[str]:
+    return [t for t in _ITEM_SPLIT.split(line.strip()) if t]
+
+
+def read_sets(
+    source: Any, filename: str | None = None, *, max_sets: int = 500_000, seed: int = 0
+) -> SetData:
+    """Read sets of items, one set per line.
+
+    Items are separated by commas or whitespace. A set may carry a label:
+    ``label<TAB>item item item``; then every line needs one. A first line
+    ``label<TAB>items`` is taken as a header. Lines starting with ``#`` and
+    blank lines are skipped and counted.
+
+    Examples
+    --------
+    >>> s = read_sets(b"fruit\\tapple pear\\nmeat\\tsalami,chorizo\\n")
+    >>> s.sets, s.labels
+    ([['apple', 'pear'], ['salami', 'chorizo']], ['fruit', 'meat'])
+    """
+    data, name = _source_bytes(source, filename)
+    kept, numbers, skipped = _item_lines(data, name, "sets")
+    if kept and tuple(p.strip().lower() for p in kept[0].split("\t")) in _SET_HEADERS:
+        kept, numbers = kept[1:], numbers[1:]
+        if not kept:
+            raise DataError(f"{name} has a header line but no sets below it.")
+    if not kept:
+        raise DataError(f"{name} has no sets, only blank or comment lines.")
+    tabbed = np.array(["\t" in ln for ln in kept])
+    result = SetData(name, sets=[])
+    if tabbed.any() and not tabbed.all():
+        j = int(np.flatnonzero(~tabbed)[0]) if tabbed.mean() > 0.5 else int(np.flatnonzero(tabbed)[0])
+        has = "has no label" if tabbed.mean() > 0.5 else "has a label (a tab)"
+        raise DataError(
+            f"{name}, line {numbers[j]} {has} while most lines do not agree. Either every line "
+            "starts with 'label<TAB>' or none does."
+        )
+    if tabbed.all():
+        parts = [ln.split("\t", 1) for ln in kept]
+        labels = [p[0].strip() for p in parts]
+        empty = [numbers[i] for i, lab in enumerate(labels) if not lab]
+        if empty:
+            raise DataError(f"{name}, line {empty[0]}: the label before the tab is empty.")
+        sets = [_split_items(p[1]) for p in parts]
+        result.labels = labels
+    else:
+        sets = [_split_items(ln) for ln in kept]
+    n_empty = sum(1 for s in sets if not s)
+    if n_empty:
+        result.notices.append(f"{n_empty} set{'s are' if n_empty > 1 else ' is'} empty (a label with no items).")
+    if skipped:
+        result.notices.append(f"Skipped {skipped} blank or comment line{'s' if skipped > 1 else ''}.")
+    idx = _sample_rows(len(sets), max_sets, seed, result, "sets")
+    if idx is not None:
+        sets = [sets[i] for i in idx]
+        if result.labels is not None:
+            result.labels = [result.labels[i] for i in idx]
+    result.sets = sets
+    return result
+
+
+def read_playlists(
+    source: Any, filename: str | None = None, *, max_playlists: int = 500_000, seed: int = 0
+) -> PlaylistData:
+    """Read playlists, one per line, song ids separated by commas or whitespace.
+
+    Returns a :class:`PlaylistData`, which behaves as a list of playlists.
+
+    Examples
+    --------
+    >>> p = read_playlists(b"a b c\\nc,a\\n")
+    >>> list(p)
+    [['a', 'b', 'c'], ['c', 'a']]
+    """
+    data, name = _source_bytes(source, filename)
+    kept, numbers, skipped = _item_lines(data, name, "playlists")
+    if not kept:
+        raise DataError(f"{name} has no playlists, only blank or comment lines.")
+    playlists = [_split_items(ln.replace("\t", " ")) for ln in kept]
+    result = PlaylistData(name, playlists=playlists)
+    short = [numbers[i] for i, p in enumerate(playlists) if len(p) < 2]
+    if len(short) == len(playlists):
+        raise DataError(
+            f"{name}: every playlist has fewer than 2 songs, so there is no transition to learn "
+            f"from (line {short[0]}). Separate songs with spaces or commas."
+        )
+    if short:
+        result.notices.append(
+            f"{len(short)} playlist{'s have' if len(short) > 1 else ' has'} a single song and no "
+            f"transition (line {short[0]}{', ...' if len(short) > 1 else ''}); kept, but they add nothing."
+        )
+    if skipped:
+        result.notices.append(f"Skipped {skipped} blank or comment line{'s' if skipped > 1 else ''}.")
+    idx = _sample_rows(len(playlists), max_playlists, seed, result, "playlists")
+    if idx is not None:
+        result.playlists = [playlists[i] for i in idx]
+    return result
+
+
+def read_song_tags(source: Any, filename: str | None = None) -> dict[str, list[str]]:
+    """Read song tags: one song per line, ``song<TAB>tag1,tag2`` (a space may stand for the tab).
+
+    Tags are separated by commas, semicolons or spaces. Blank and ``#`` lines
+    are skipped. A song listed twice keeps the union of its tags.
+
+    Examples
+    --------
+    >>> read_song_tags(b"s1\\trock,indie\\ns2 jazz\\n")
+    {'s1': ['rock', 'indie'], 's2': ['jazz']}
+    """
+    data, name = _source_bytes(source, filename)
+    kept, numbers, _ = _item_lines(data, name, "songs with their tags")
+    if not kept:
+        raise DataError(f"{name} has no songs, only blank or comment lines.")
+    tags: dict[str, list[str]] = {}
+    for ln, no in zip(kept, numbers):
+        song, sep, rest = ln.strip().partition("\t") if "\t" in ln else ln.strip().partition(" ")
+        found = [t for t in re.split(r"[,;\s]+", rest.strip()) if t]
+        if not found:
+            raise DataError(
+                f"{name}, line {no}: song {song!r} has no tags. Write the song, a tab, then its tags "
+                "separated by commas (e.g. 'song1<TAB>rock,indie')."
+            )
+        known = tags.setdefault(song, [])
+        known.extend(t for t in found if t not in known)
+    return tags

@@ -1,0 +1,424 @@
+"""Bytes to text to a grid of typed fields: sources, size limits, encodings, separators,
+quoted rows, header detection, invalid rows and sampling. Shared by every reader."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .results import _MAGIC, _NA_TOKENS, MAX_BYTES, DataError, _Parsed
+
+
+def _source_bytes(source: Any, filename: str | None) -> tuple[bytes, str]:
+    """Return the raw bytes of ``source`` and a name to use in messages."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        name = filename or "upload"
+    elif isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not path.is_file():
+            raise DataError(f"{path}: no such file. Check the path.")
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise DataError(_too_big(filename or path.name, size))
+        data = path.read_bytes()
+        name = filename or path.name
+    elif hasattr(source, "getvalue"):
+        data = bytes(source.getvalue())
+        name = filename or getattr(source, "name", None) or "upload"
+    elif hasattr(source, "read"):
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        name = filename or getattr(source, "name", None) or "upload"
+    else:
+        raise DataError(
+            f"Cannot read a {type(source).__name__}; give a file path, bytes or an uploaded file."
+        )
+    if len(data) > MAX_BYTES:
+        raise DataError(_too_big(name, len(data)))
+    return data, str(name)
+
+
+def _too_big(name: str, size: int) -> str:
+    return (
+        f"{name} is {size / 2**20:.0f} MB; the lab reads files up to "
+        f"{MAX_BYTES / 2**20:.0f} MB. Sample or split it before uploading."
+    )
+
+
+def _ext(name: str) -> str:
+    return Path(name).suffix.lower()
+
+
+#: Byte-order marks of the Unicode encodings other than UTF-8 (UTF-32's first: UTF-16 LE's is its prefix).
+_BOMS = [
+    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
+]
+
+
+def _sniff_binary(data: bytes) -> tuple[str, str] | None:
+    for magic, what, ext in _MAGIC:
+        if data.startswith(magic):
+            return what, ext
+    for bom, _, label in _BOMS:
+        if data.startswith(bom):
+            return f"{label} text", ".csv"
+    head = data[:4096]
+    if b"\x00" in head:
+        # UTF-16 without a byte-order mark: text in Latin letters has a zero in every other byte
+        for order, zeros in (("little-endian", head[1::2]), ("big-endian", head[::2])):
+            if zeros.count(0) > 0.4 * len(zeros) and head.count(0) < 0.7 * len(head):
+                return f"UTF-16 ({order}) text without a byte-order mark", ""
+        return "a binary file", ""
+    return None
+
+
+def _decode(data: bytes, name: str, expected: str) -> str:
+    """Bytes -> text, refusing binary content and naming the first bad byte.
+
+    UTF-8 (with or without a byte-order mark) is read, and so are UTF-16 and
+    UTF-32 when they start with their byte-order mark (as Windows tools write them).
+    """
+    for bom, codec, label in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)  # the codec reads the mark's byte order and drops it
+            except UnicodeDecodeError as err:
+                raise DataError(
+                    f"{name} starts as {label} text, but its bytes from {err.start:,} on are not "
+                    f"valid {label} ({err.reason}). Save the file again with UTF-8 encoding."
+                ) from None
+    found = _sniff_binary(data)
+    if found:
+        what, ext = found
+        if what.startswith("UTF-16"):
+            raise DataError(
+                f"{name} looks like {what}. Save it with UTF-8 encoding "
+                "(in Excel: 'CSV UTF-8'; in Notepad: Save as, Encoding UTF-8)."
+            )
+        fix = f"Rename it to {ext} if it is one." if ext == ".npy" else f"Upload {expected} instead."
+        raise DataError(f"{name} should be {expected}, but its content is {what}. {fix}")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise DataError(
+            f"{name}, line {line}: byte 0x{data[err.start]:02x} is not UTF-8 text. "
+            "Save the file with UTF-8 encoding (in Excel: 'CSV UTF-8')."
+        ) from None
+    return text
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _lines(text: str) -> list[str]:
+    # splitlines also understands Windows (\r\n) and old Mac (\r) newlines.
+    return text.splitlines()
+
+
+# --------------------------------------------------------------------------- tables of text
+
+
+#: Columns above which a table with more columns than rows is read as one long column.
+#: pandas' parser spends some 15 microseconds on every column whatever its length, so a
+#: single row of a million numbers takes 15 s column by column and a tenth of that as one.
+_WIDE_COLUMNS = 5_000
+
+
+def _is_number(cells: pd.Series) -> np.ndarray:
+    return pd.to_numeric(cells, errors="coerce").notna().to_numpy() | _is_na(cells)
+
+
+def _is_na(cells: pd.Series) -> np.ndarray:
+    return cells.str.strip().str.lower().isin(_NA_TOKENS).to_numpy()
+
+
+def _number_cells(cells: np.ndarray) -> np.ndarray:
+    """Which cells of a 2-D array of strings are numbers or missing, in one pass over all of them."""
+    flat = pd.Series(cells.ravel(), dtype=object).astype(str)
+    return _is_number(flat).reshape(cells.shape)
+
+
+def _separator(name: str, first_line: str) -> str | None:
+    ext = _ext(name)
+    if ext in (".tsv", ".tab"):
+        return "\t"
+    if "\t" in first_line:
+        return "\t"
+    if ext == ".csv" and ";" in first_line and "," not in first_line:
+        return ";"
+    if "," in first_line:
+        return ","
+    return None  # runs of whitespace
+
+
+@dataclass
+class _Grid:
+    """Text split into rows of equal length (blank lines removed)."""
+
+    head: np.ndarray  # the first rows' cells as strings (every row when no limit is given)
+    line_no: np.ndarray  # 1-based line on which each row starts
+    sep: str | None  # None: runs of whitespace
+    body: str  # the non-blank lines, joined by newlines
+
+
+def _quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, line_no: np.ndarray):
+    """Field counts, first line and (for the first ``n_head``) fields of every row of a file with quotes.
+
+    Quotes follow csv's rules, which are also pandas': a quoted field may hold
+    the separator, a doubled quote or a line break, so a row may span lines.
+    """
+    counts, starts, head = [], [], []
+    reader = csv.reader(io.StringIO(body), delimiter=sep)
+    start = 0
+    try:
+        for row in reader:
+            counts.append(len(row))
+            starts.append(start)
+            if len(head) < n_head:
+                head.append(row)
+            start = reader.line_num
+    except csv.Error as err:
+        raise DataError(
+            f"{name}, line {line_no[start]}: cannot read the quoted field that starts here ({err}). "
+            'Check that every opening quote (") has a closing one.'
+        ) from None
+    try:  # an unclosed quote runs to the end of the file, so it is always in the last row
+        list(csv.reader(io.StringIO("\n".join(lines[starts[-1]:])), delimiter=sep, strict=True))
+    except csv.Error as err:
+        if "unexpected end of data" in str(err):
+            raise DataError(
+                f'{name}, line {line_no[starts[-1]]}: a quoted field opens here (") and never closes, '
+                "so the rest of the file would be one cell. Close the quote or delete it."
+            ) from None
+    return np.asarray(counts, dtype=np.int64), np.asarray(starts, dtype=np.int64), head
+
+
+def _text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
+    """Split text into rows of equal length and keep the first ``head_rows`` rows' cells.
+
+    Fields are separated by tabs, commas or semicolons (decided by the file's
+    extension and first line) or by runs of whitespace. In files with a
+    separator, quotes group fields wherever they are; in whitespace-separated
+    files (such as word2vec's) a quote is an ordinary character. Rows of
+    unequal length are an error that names the first offending line.
+    """
+    all_lines = _lines(text)
+    keep = [i for i, ln in enumerate(all_lines) if ln.strip()]
+    if not keep:
+        raise DataError(f"{name} is empty. It needs at least one row of values.")
+    lines = [all_lines[i] for i in keep]
+    line_no = np.asarray(keep, dtype=np.int64) + 1
+    sep = _separator(name, lines[0])
+    body = "\n".join(lines)
+    n_head = len(lines) if head_rows is None else head_rows
+    if sep is None:
+        counts = np.fromiter((len(ln.split()) for ln in lines), dtype=np.int64, count=len(lines))
+        head = [ln.split() for ln in lines[:n_head]]
+    elif '"' in body:
+        counts, starts, head = _quoted_rows(lines, body, sep, n_head, name, line_no)
+        line_no = line_no[starts]
+    else:
+        counts = np.fromiter((ln.count(sep) + 1 for ln in lines), dtype=np.int64, count=len(lines))
+        head = [ln.split(sep) for ln in lines[:n_head]]
+    bad = np.flatnonzero(counts != counts[0])
+    if bad.size:
+        j = bad[0]
+        raise DataError(
+            f"{name}, line {line_no[j]}: {_plural(counts[j], 'field')}, but line {line_no[0]} "
+            f"has {counts[0]}. Every row needs the same number of fields "
+            f"({_plural(bad.size, 'row')} differ{'' if bad.size > 1 else 's'})."
+        )
+    cells = np.empty((len(head), int(counts[0])), dtype=object)
+    cells[:] = head
+    return _Grid(cells, line_no, sep, body)
+
+
+def _read_csv(body: str, name: str, sep: str | None, **kw) -> pd.DataFrame:
+    kw.setdefault("quoting", csv.QUOTE_NONE if sep is None else csv.QUOTE_MINIMAL)
+    try:
+        return pd.read_csv(
+            io.StringIO(body), sep=r"\s+" if sep is None else sep, header=None,
+            skip_blank_lines=False, engine="c", low_memory=False, **kw,
+        )
+    except pd.errors.ParserError as err:  # quoted fields the counter could not see
+        raise DataError(f"{name}: cannot split into columns ({err}). Check quoting.") from None
+
+
+_READ_NA = {"na_values": ["none", "None", "NONE", "-"], "keep_default_na": True}
+
+
+def _typed_columns(
+    grid: _Grid, name: str, header: bool, line_no: np.ndarray, names: list[str],
+    text_columns: tuple[int, ...] = (),
+) -> tuple[np.ndarray, list[int], pd.DataFrame, list[int]]:
+    """Parse the rows once with pandas' C parser, then type every column it left as text.
+
+    Returns ``(X, numeric, text, textcols)``: the numeric columns as one
+    float64 array (missing -> NaN) and their positions, and the other columns
+    as a frame of strings (None for missing) and theirs. A column of numbers
+    with a few stray words is an error naming the first offending cell.
+
+    A file much wider than it is long is parsed as one long column (each
+    separator read as a line break) and reshaped, or, when quotes make that
+    unsafe and the grid already holds every row, typed from the grid's cells;
+    either way the time grows with the file's size, not with its number of columns.
+    """
+    n, d = len(line_no), grid.head.shape[1]
+    sep = grid.sep
+    forced = np.isin(np.arange(d), text_columns)
+    typed, X_typed = np.zeros(d, dtype=bool), np.empty((n, 0))  # columns pandas read as numbers
+    wide = d > _WIDE_COLUMNS and d > n
+    data = (grid.body.split("\n", 1)[1] if header else grid.body) if wide else ""
+    long_read = wide and (sep is None or '"' not in data)
+    if wide and not long_read and len(grid.head) == n + header:
+        cells = grid.head[int(header):]
+    elif long_read:
+        long = "\n".join(data.split()) if sep is None else data.replace(sep, "\n")
+        # the extra newline keeps an empty last cell; names=[0] lets the first cell be empty
+        col = _read_csv(long + "\n", name, sep or " ", names=[0], quoting=csv.QUOTE_NONE, **_READ_NA)[0]
+        if len(col) != n * d:
+            raise DataError(f"{name}: cannot split into {d} columns. Check the separators.")
+        if col.dtype.kind in "fiub" and not text_columns:
+            return col.to_numpy(np.float64).reshape(n, d), list(range(d)), pd.DataFrame(index=range(n)), []
+        cells = col.to_numpy(object).reshape(n, d)
+    else:
+        frame = _read_csv(
+            grid.body, name, sep, skiprows=1 if header else 0,
+            dtype={c: str for c in text_columns} or None, **_READ_NA,
+        )
+        if frame.shape != (n, d):
+            raise DataError(
+                f"{name}: cannot split into {d} columns (found {frame.shape[0]:,} rows of {frame.shape[1]:,} "
+                f"instead of {n:,} of {d:,}). Check the quotes and separators."
+            )
+        typed = np.array([dt.kind in "fiub" for dt in frame.dtypes]) & ~forced
+        X_typed = frame.iloc[:, np.flatnonzero(typed)].to_numpy(np.float64)
+        cells = frame.iloc[:, np.flatnonzero(~typed)].to_numpy(object)
+    cols = np.flatnonzero(~typed)
+    X_cells, is_num, text = _type_cells(cells, forced[cols], name, line_no, [names[c] for c in cols])
+    numeric = np.sort(np.concatenate([np.flatnonzero(typed), cols[is_num]]))
+    X = np.empty((n, numeric.size))
+    X[:, np.searchsorted(numeric, np.flatnonzero(typed))] = X_typed
+    X[:, np.searchsorted(numeric, cols[is_num])] = X_cells
+    textcols = cols[~is_num].tolist()
+    text.columns = textcols
+    if text_columns == (0,) and (long_read or text[0].isna().any()) and (sep is None or '"' not in grid.body):
+        # a word file's first field is a word as written: 'none', 'nan' or '-' is not a missing value
+        first = r"^\s*(\S+)" if sep is None else f"^([^{re.escape(sep)}\n]*)"  # no line is blank
+        words = re.findall(first, grid.body, flags=re.M)[int(header):]
+        if len(words) == n:
+            text[0] = [w.strip() or None for w in words]
+    return X, numeric.tolist(), text, textcols
+
+
+def _type_cells(cells: np.ndarray, forced: np.ndarray, name: str, line_no: np.ndarray, names: list[str]):
+    """Decide, for all columns of a 2-D array of strings at once, which hold numbers.
+
+    Returns the numeric columns' values, a mask of the numeric columns, and the
+    text columns (stripped, None for missing) as a frame. ``forced`` columns
+    are text whatever they hold.
+    """
+    n, k = cells.shape
+    flat = pd.Series(cells.ravel(order="F"), dtype=object)  # column after column
+    flat = flat.where(flat.notna(), "").astype(str)
+    values = pd.to_numeric(flat, errors="coerce").to_numpy(np.float64)
+    ok = (~np.isnan(values) | _is_na(flat)).reshape(k, n)
+    is_num = ok.all(axis=1) & ~forced
+    mostly = ~is_num & ~forced & (ok.mean(axis=1) >= 0.8) if n else np.zeros(k, dtype=bool)
+    if mostly.any():
+        c = int(np.flatnonzero(mostly)[0])
+        j = int(np.flatnonzero(~ok[c])[0])
+        n_bad = int((~ok[c]).sum())
+        raise DataError(
+            f"{name}, line {line_no[j]}, column '{names[c]}': {flat.iloc[c * n + j]!r} is not a "
+            f"number, but the column's other values are. Fix the cell or delete the row "
+            f"({_plural(n_bad, 'such cell')} in this column)."
+        )
+    X = values.reshape(k, n)[is_num].T
+    in_text = np.repeat(~is_num, n)
+    stripped = flat[in_text].str.strip()
+    missing = (stripped == "").to_numpy() | (_is_na(stripped) & np.repeat(~forced[~is_num], n))
+    strings = stripped.to_numpy(object)
+    strings[missing] = None
+    return X, is_num, pd.DataFrame(strings.reshape(-1, n).T)
+
+
+def _find_header(cells: np.ndarray) -> bool:
+    """A first row is a header when it holds words above columns of numbers."""
+    ok = _number_cells(cells)
+    if len(cells) < 2:
+        return not ok[0].all()
+    # No numeric columns at all: a row of distinct words is taken as a header
+    # only for tables, decided by the caller.
+    return bool(((ok[1:].mean(axis=0) > 0.5) & ~ok[0]).any())
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        n = n.strip() or "column"
+        if n in seen:
+            seen[n] += 1
+            n = f"{n}.{seen[n]}"
+        else:
+            seen[n] = 0
+        out.append(n)
+    return out
+
+
+def _drop_invalid_rows(
+    values: np.ndarray,
+    line_no: np.ndarray,
+    name: str,
+    on_invalid: str,
+    result: _Parsed,
+    unit: str = "line",
+) -> np.ndarray:
+    """Return a boolean mask of rows to keep; report missing and infinite values."""
+    missing = np.isnan(values).any(axis=1)
+    infinite = np.isinf(values).any(axis=1) & ~missing
+    for mask, what in ((missing, "a missing value"), (infinite, "an infinite value")):
+        n = int(mask.sum())
+        if not n:
+            continue
+        where = ", ".join(str(v) for v in line_no[mask][:5]) + (", ..." if n > 5 else "")
+        if on_invalid == "error":
+            raise DataError(
+                f"{name}, {unit} {line_no[mask][0]}: {what}. Fill it in or delete the row "
+                f"({n} row{'s' if n > 1 else ''} affected)."
+            )
+        result.dropped[f"rows with {what}"] = n
+        result.notices.append(
+            f"Dropped {n} row{'s' if n > 1 else ''} with {what} ({unit}{'s' if n > 1 else ''} {where})."
+        )
+    return ~(missing | infinite)
+
+
+def _sample_rows(n: int, max_rows: int, seed: int, result: _Parsed, unit: str) -> np.ndarray | None:
+    if n <= max_rows:
+        return None
+    rng = np.random.default_rng(seed)
+    idx = np.sort(rng.choice(n, size=max_rows, replace=False))
+    result.notices.append(
+        f"The file has {n:,} {unit}; the lab uses a random sample of {max_rows:,} "
+        f"(seed {seed}). The sample is drawn without replacement and keeps the file's order."
+    )
+    result.dropped[f"{unit} left out of the sample"] = n - max_rows
+    return idx

@@ -1,0 +1,251 @@
+"""Vectors: CSV/TSV, word2vec text, .npy (never unpickled), Embedding Projector pairs."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .results import MAX_VECTOR_ROWS, DataError, VectorData
+from .text import (
+    _decode,
+    _drop_invalid_rows,
+    _ext,
+    _find_header,
+    _lines,
+    _sample_rows,
+    _sniff_binary,
+    _source_bytes,
+    _text_grid,
+    _typed_columns,
+    _unique_names,
+)
+
+_W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
+
+
+def read_vectors(
+    source: Any,
+    filename: str | None = None,
+    *,
+    metadata: Any = None,
+    metadata_filename: str | None = None,
+    on_invalid: str = "drop",
+    max_rows: int = MAX_VECTOR_ROWS,
+    seed: int = 0,
+) -> VectorData:
+    """Read a matrix of vectors with optional per-row metadata.
+
+    Accepted formats: CSV/TSV/whitespace tables with or without a header line
+    (non-numeric columns become metadata), ``.npy`` (real numbers or True/False;
+    complex numbers are refused, pickles never loaded), the word2vec text format (``word v1 v2 ...``
+    with an optional ``count dim`` first line), and the Embedding Projector
+    pair (a vectors TSV with no header plus ``metadata``, a TSV with a header).
+
+    Parameters
+    ----------
+    source, filename : file path, bytes or file-like, and the name to report.
+    metadata, metadata_filename : the Embedding Projector metadata file, if any.
+    on_invalid : ``"drop"`` rows with missing/infinite values (and say so) or ``"error"``.
+    max_rows : larger files are sampled at random to this many rows, with a notice.
+    seed : seed of that sample.
+
+    Examples
+    --------
+    >>> v = read_vectors(b"x,y,name\\n1,2,a\\n3,4,b\\n", "points.csv")
+    >>> v.X.shape, list(v.meta["name"])
+    ((2, 2), ['a', 'b'])
+    """
+    if on_invalid not in ("drop", "error"):
+        raise DataError(f"on_invalid must be 'drop' or 'error', not {on_invalid!r}.")
+    data, name = _source_bytes(source, filename)
+    ext = _ext(name)
+    if ext == ".npy" or (data.startswith(b"\x93NUMPY") and ext not in (".csv", ".tsv", ".txt")):
+        result = _read_npy(data, name, on_invalid)
+    else:
+        text = _decode(data, name, "a CSV/TSV or word2vec text file")
+        result = _read_vector_text(text, name, on_invalid)
+    if metadata is not None:
+        _attach_projector_metadata(result, metadata, metadata_filename)
+    idx = _sample_rows(len(result.X), max_rows, seed, result, "rows")
+    if idx is not None:
+        result.X = result.X[idx]
+        if result.meta is not None:
+            result.meta = result.meta.iloc[idx].reset_index(drop=True)
+    return result
+
+
+def _read_npy(data: bytes, name: str, on_invalid: str) -> VectorData:
+    if not data.startswith(b"\x93NUMPY"):
+        found = _sniff_binary(data)
+        what = found[0] if found else f"text starting {data[:20].decode('utf-8', 'replace')!r}"
+        raise DataError(
+            f"{name} is named .npy but is not a NumPy file (it is {what}). "
+            "Save the array with numpy.save, or rename the file to its real type (.csv, .tsv)."
+        )
+    try:
+        arr = np.load(io.BytesIO(data), allow_pickle=False)
+    except ValueError as err:
+        if "pickle" in str(err).lower() or "object" in str(err).lower():
+            raise DataError(
+                f"{name} holds Python objects, which the lab never unpickles. "
+                "Save a plain numeric array: numpy.save(path, X.astype(float))."
+            ) from None
+        raise DataError(f"{name} is a damaged .npy file ({err}). Save it again.") from None
+    except Exception as err:  # truncated headers raise several types
+        raise DataError(f"{name} is a damaged .npy file ({err}). Save it again.") from None
+    _check_npy_dtype(arr, name)
+    if arr.ndim == 0:
+        raise DataError(
+            f"{name} holds a single number, not vectors. Save an n x d array with numpy.save(path, X)."
+        )
+    if arr.ndim == 1:
+        raise DataError(
+            f"{name} is a 1-D array of {arr.shape[0]} values; the lab needs rows of vectors "
+            "(n x d). Reshape it with X.reshape(-1, 1) or X.reshape(1, -1)."
+        )
+    if arr.ndim != 2:
+        raise DataError(f"{name} has {arr.ndim} dimensions {arr.shape}; the lab needs n x d.")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise DataError(f"{name} is empty (shape {arr.shape}). It needs at least one row and column.")
+    X = np.ascontiguousarray(arr, dtype=np.float64)
+    result = VectorData(name, X=X, meta=None, columns=[f"x{i}" for i in range(X.shape[1])])
+    if arr.dtype.kind == "b":
+        result.notices.append(f"{name} holds True/False values; they are read as 1/0.")
+    keep = _drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
+    result.X = X[keep]
+    result.source_rows = np.flatnonzero(keep)
+    if len(result.X) == 0:
+        raise DataError(f"{name}: no row is left after dropping rows with missing values.")
+    return result
+
+
+def _check_npy_dtype(arr: np.ndarray, name: str) -> None:
+    """Refuse, with what to do instead, an array whose values are not real numbers (or True/False)."""
+    dt = arr.dtype
+    if dt.names is not None:
+        numeric = [f for f in dt.names if dt[f].kind in "biuf" and dt[f].ndim == 0]
+        fix = (
+            f"Save its numeric fields as one n x d array: numpy.save(path, "
+            f"numpy.column_stack([arr[f] for f in {tuple(numeric)!r}]))."
+            if numeric else "None of its fields is a number; save the vectors as a plain float array with numpy.save."
+        )
+        raise DataError(
+            f"{name} holds a table with named fields ({', '.join(dt.names)}), not a plain array of numbers. {fix}"
+        )
+    if dt.kind == "c":
+        raise DataError(
+            f"{name} holds complex numbers ({dt}); the lab reads real vectors and will not drop the "
+            "imaginary part silently. Save the real and imaginary parts as separate columns: "
+            "numpy.save(path, np.hstack([X.real, X.imag])), or save np.abs(X) if only magnitudes matter."
+        )
+    if dt.kind in "US":
+        raise DataError(
+            f"{name} holds {'text' if dt.kind == 'U' else 'bytes'} ({dt}), not numbers; the lab needs "
+            "a numeric array (float or int). If the strings are numbers, save X.astype(float) with "
+            "numpy.save; labels belong in a CSV or TSV column next to the numbers."
+        )
+    if dt.kind in "mM":
+        raise DataError(
+            f"{name} holds dates or times ({dt}), not vectors. Convert them to numbers (for example "
+            "seconds since a start: (X - X.min()) / np.timedelta64(1, 's')) and save with numpy.save."
+        )
+    if dt.kind not in "biuf":
+        raise DataError(
+            f"{name} holds {dt} values; the lab needs a numeric array (float or int). Save one with numpy.save."
+        )
+
+
+def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
+    nonblank = [ln for ln in _lines(text)[:50] if ln.strip()]
+    first = nonblank[0] if nonblank else ""
+    w2v = _W2V_HEADER.match(first)
+    if w2v and len(nonblank) > 1 and len(nonblank[1].split()) != int(w2v.group(2)) + 1:
+        w2v = None  # two numbers on a line of a plain two-column table
+    promised = None
+    if w2v:
+        # word2vec "count dim" line: take it off and check the promise it makes.
+        promised = (int(w2v.group(1)), int(w2v.group(2)))
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+        if not text.strip():
+            raise DataError(
+                f"{name} has only the word2vec header line '{first.strip()}' and no vectors."
+            )
+    grid = _text_grid(text, name, head_rows=50)
+    line_no = grid.line_no + 1 if w2v else grid.line_no
+    word_format = w2v is not None or (_ext(name) in (".vec", ".w2v"))
+    header = False if word_format else _find_header(grid.head)
+    if header:
+        names = _unique_names(list(grid.head[0]))
+        line_no = line_no[1:]
+        if len(line_no) == 0:
+            raise DataError(
+                f"{name} has a header line ({', '.join(names[:6])}) but no data rows below it."
+            )
+    elif word_format:
+        names = ["word"] + [f"x{i}" for i in range(grid.head.shape[1] - 1)]
+    else:
+        names = [f"x{i}" for i in range(grid.head.shape[1])]
+    X, numeric, text_frame, textcols = _typed_columns(
+        grid, name, header, line_no, names, text_columns=(0,) if word_format else ()
+    )
+    if word_format and len(textcols) > 1:
+        j = textcols[1]
+        raise DataError(
+            f"{name}, column {j + 1}: word2vec lines must be a word followed by numbers; "
+            f"found {text_frame[j].iloc[0]!r}."
+        )
+    result = VectorData(name, X=np.empty((0, 0)))
+    if not numeric:
+        raise DataError(
+            f"{name} has no numeric columns (columns: {', '.join(names[:6])}). Vectors need "
+            "at least one column of numbers."
+        )
+    keep = _drop_invalid_rows(X, line_no, name, on_invalid, result)
+    result.source_rows = np.flatnonzero(keep)
+    X = X[keep] if not keep.all() else X
+    if len(X) == 0:
+        raise DataError(f"{name}: every row has a missing value, so no vector is left.")
+    col_names = [names[c] for c in numeric]
+    meta = None
+    if textcols:
+        meta = text_frame.loc[keep].reset_index(drop=True)
+        meta.columns = [names[c] for c in textcols]
+    if promised is not None:
+        n_rows = len(line_no)
+        if promised != (n_rows, X.shape[1]):
+            result.notices.append(
+                f"The word2vec header promises {promised[0]} vectors of {promised[1]} numbers; "
+                f"the file holds {n_rows} of {X.shape[1]}. The file's contents were used."
+            )
+    result.X = np.ascontiguousarray(X)
+    result.meta = meta
+    result.columns = col_names
+    return result
+
+
+def _attach_projector_metadata(result: VectorData, metadata: Any, metadata_filename: str | None):
+    data, mname = _source_bytes(metadata, metadata_filename)
+    text = _decode(data, mname, "a metadata TSV")
+    lines = [ln for ln in _lines(text) if ln.strip()]
+    if not lines:
+        raise DataError(f"{mname} is empty; it needs a header line and one line per vector.")
+    if "\t" in lines[0]:
+        cells = _text_grid(text, mname).head
+        meta = pd.DataFrame(cells[1:], columns=_unique_names(list(cells[0])))
+    else:
+        # The projector's single-column metadata has no header line.
+        meta = pd.DataFrame({"label": lines})
+    n_rows = len(result.X) + sum(v for k, v in result.dropped.items() if k.startswith("rows with"))
+    if len(meta) != n_rows:
+        raise DataError(
+            f"{result.name} has {n_rows} vectors but {mname} has {len(meta)} metadata rows. "
+            "The two files must have one line per vector, in the same order (plus a header "
+            "line in the metadata when it has several columns)."
+        )
+    # keep the metadata of the vectors that were kept, and only those
+    meta = meta.iloc[result.source_rows].reset_index(drop=True)
+    result.meta = meta if result.meta is None else pd.concat([result.meta, meta], axis=1)
