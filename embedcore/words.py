@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
-from collections.abc import Iterable
 from functools import cache
 from itertools import chain
 from numbers import Integral, Real
@@ -21,6 +20,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.preprocessing import normalize
+from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 __all__ = [
@@ -323,11 +325,12 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         U, s = self._svd(P)
         self.singular_values_ = s
         self.vectors_ = U * s**self.eig_weight
-        norms = np.linalg.norm(self.vectors_, axis=1, keepdims=True)
-        self.normed_ = self.vectors_ / np.where(norms > 0, norms, 1.0)
+        self.normed_ = normalize(self.vectors_)
         self.vocabulary_ = {w: i for i, w in enumerate(index)}
         self.words_ = index
         self.counts_ = counts
+        # document frequencies of the training corpus: a document's tf-idf vector must not depend on its batch
+        self.idf_ = TfidfTransformer().fit(self._term_counts(docs)).idf_
         self.fit_seconds_ = time.perf_counter() - t0
         return self
 
@@ -396,27 +399,29 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         words = np.asarray(self.words_, dtype=object)
         return [", ".join(words[row]) for row in top]
 
-    def transform(self, documents, weighting: str = "count") -> np.ndarray:
-        """Document vectors: the document-term matrix times the word vectors (the seed's M E).
-
-        ``weighting``: "count" (term counts) or "tfidf" (counts times smooth idf
-        learned on these documents), rows L2-normalised. Out-of-vocabulary words are ignored.
-        """
-        check_is_fitted(self, "vectors_")
-        docs = _token_docs(documents)
+    def _term_counts(self, docs) -> sp.csr_array:
+        """The document-term count matrix over the vocabulary (out-of-vocabulary words left out)."""
         ids, doc = _ids(docs, self.words_)
         keep = ids >= 0
         M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(len(docs), len(self.words_)))
         M.sum_duplicates()
+        return M
+
+    def transform(self, documents, weighting: str = "count") -> np.ndarray:
+        """Document vectors: the document-term matrix times the word vectors (the seed's M E).
+
+        ``weighting``: "count" (term counts) or "tfidf" (counts times the smooth
+        idf learned at fit, so a document's vector does not depend on the other
+        documents transformed with it); rows L2-normalised. Out-of-vocabulary
+        words are ignored.
+        """
+        check_is_fitted(self, "vectors_")
+        M = self._term_counts(_token_docs(documents))
         if weighting == "tfidf":
-            df = np.asarray((M > 0).sum(axis=0)).ravel()
-            idf = np.log((1 + len(docs)) / (1 + df)) + 1
-            M = sp.csr_array(M @ sp.dia_array((idf[None, :], [0]), shape=(len(idf), len(idf))))
+            M = sp.csr_array(M @ sp.dia_array((self.idf_[None, :], [0]), shape=(len(self.idf_),) * 2))
         elif weighting != "count":
             raise ValueError(f"weighting must be 'count' or 'tfidf', got {weighting!r}.")
-        D = M @ self.vectors_
-        norms = np.linalg.norm(D, axis=1, keepdims=True)
-        return D / np.where(norms > 0, norms, 1.0)
+        return normalize(M @ self.vectors_)
 
     def keyed_vectors(self):
         """A lookup word -> unit vector (for :func:`evaluate_word_pairs`)."""
@@ -432,29 +437,38 @@ def evaluate_word_pairs(vectors, pairs: pd.DataFrame) -> dict:
 
     ``vectors`` maps word -> vector (a dict, gensim KeyedVectors, or a fitted
     :class:`PMIWordVectors`); ``pairs`` has columns word1, word2, score. Pairs
-    with an unknown word are skipped and counted.
+    with an unknown word are skipped and counted. The scoring is gensim's
+    ``KeyedVectors.evaluate_word_pairs``, on every word of the vectors.
     """
-    from scipy.stats import spearmanr
+    import logging
+    import tempfile
+
+    from gensim.models import KeyedVectors
 
     if isinstance(vectors, PMIWordVectors):
         vectors = vectors.keyed_vectors()
-
-    def get(w):
+    if not isinstance(vectors, KeyedVectors):
+        words = list(vectors)
+        kv = KeyedVectors(vector_size=len(next(iter(vectors.values()))) if words else 1)
+        if words:
+            kv.add_vectors(words, np.stack([np.asarray(vectors[w], dtype=np.float32) for w in words]))
+        vectors = kv
+    table = pairs[["word1", "word2", "score"]]
+    with tempfile.NamedTemporaryFile("w", suffix=".tsv", encoding="utf-8") as f:
+        table.to_csv(f, sep="\t", header=False, index=False)
+        f.flush()
+        quiet = logging.getLogger("gensim.models.keyedvectors")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # gensim logs every skipped pair
         try:
-            return vectors[w]
-        except KeyError:
-            return None
-
-    sims, gold, oov = [], [], 0
-    for w1, w2, score in pairs[["word1", "word2", "score"]].itertuples(index=False):
-        a, b = get(w1), get(w2)
-        if a is None or b is None:
-            oov += 1
-            continue
-        sims.append(float(np.dot(a, b) / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12)))
-        gold.append(score)
-    rho = float(spearmanr(sims, gold)[0]) if len(sims) > 2 else float("nan")
-    return {"spearman": rho, "oov_rate": oov / max(len(pairs), 1), "pairs_used": len(sims)}
+            _, (rho, _), oov_percent = vectors.evaluate_word_pairs(
+                f.name, restrict_vocab=max(len(vectors), 1), case_insensitive=False)
+        finally:
+            quiet.setLevel(level)
+    oov = oov_percent / 100
+    used = int(round(len(table) * (1 - oov)))
+    rho = float(rho) if used > 2 and np.isfinite(rho) else float("nan")
+    return {"spearman": rho, "oov_rate": float(oov), "pairs_used": used}
 
 
 def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, window: int = 2, min_count: int = 1,
@@ -557,7 +571,11 @@ def compare_document_features(texts, labels, *, n_components: int = 50, random_s
     Bag of words, uni+bigrams, TF-IDF, feature hashing (2^10) and PMI document
     vectors (fitted on the same texts, without labels), each in the same folds.
     """
-    from sklearn.feature_extraction.text import CountVectorizer, HashingVectorizer, TfidfVectorizer
+    from sklearn.feature_extraction.text import (
+        CountVectorizer,
+        HashingVectorizer,
+        TfidfVectorizer,
+    )
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_val_score
 
@@ -601,7 +619,8 @@ class LabelEmbedding(BaseEstimator):
         self.n_components = n_components
 
     def fit(self, Y, y=None):
-        Y = (sp.csr_array(Y) if sp.issparse(Y) else sp.csr_array(np.asarray(Y))).astype(np.float64)
+        """Learn label vectors from an indicator matrix (samples x labels; dense or sparse, finite)."""
+        Y = sp.csr_array(check_array(Y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=1))
         n, m = Y.shape
         if m < 2:
             raise ValueError("Label embedding needs at least two labels.")
@@ -615,9 +634,7 @@ class LabelEmbedding(BaseEstimator):
         pmi[~np.isfinite(pmi)] = 0.0
         self.pmi_ = pmi
         U, s, _ = np.linalg.svd(pmi)
-        E = U[:, : self.n_components] * np.sqrt(s[: self.n_components])
-        norms = np.linalg.norm(E, axis=1, keepdims=True)
-        self.embedding_ = E / np.where(norms > 0, norms, 1.0)
+        self.embedding_ = normalize(U[:, : self.n_components] * np.sqrt(s[: self.n_components]))
         self.singular_values_ = s
         self.n_labels_ = m
         self.n_features_in_ = m
@@ -650,9 +667,7 @@ class LabelEmbedding(BaseEstimator):
         """Label sets (indicator rows) -> unit vectors."""
         check_is_fitted(self, "embedding_")
         Y = sp.csr_array(Y) if sp.issparse(Y) else np.asarray(Y, dtype=np.float64)
-        Z = np.asarray(Y @ self.embedding_)
-        norms = np.linalg.norm(Z, axis=1, keepdims=True)
-        return Z / np.where(norms > 0, norms, 1.0)
+        return normalize(np.asarray(Y @ self.embedding_))
 
     def decode(self, Z, n_labels=None) -> np.ndarray:
         """Indicator rows: for each vector, its ``n_labels`` (int or one per row) labels of highest cosine.

@@ -35,6 +35,9 @@ class DataError(ValueError):
     """A file that cannot be used as given; the message says what to fix."""
 
 
+DataError.__module__ = "embedcore.io"  # where people import it from, and how tracebacks name it
+
+
 # --------------------------------------------------------------------------- results
 
 

@@ -318,3 +318,24 @@ def test_document_feature_comparison_scores_every_representation_in_the_same_fol
     labels = ["space"] * 20 + ["atheism"] * 20
     table = compare_document_features(texts, labels, n_components=5, random_state=0)
     assert len(table) == 5 and (table["accuracy"] > 0.9).all()
+
+
+def test_a_documents_tfidf_vector_does_not_depend_on_its_batch():
+    wv = PMIWordVectors(window=4, n_components=10, random_state=0).fit(_planted_corpus())
+    docs = _planted_corpus()[:6]
+    alone = wv.transform(docs[:1], weighting="tfidf")
+    together = wv.transform(docs, weighting="tfidf")
+    np.testing.assert_allclose(alone[0], together[0], atol=1e-12)
+    # the idf is the training corpus's smooth idf, as scikit-learn computes it
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    tf = TfidfVectorizer(vocabulary=list(wv.words_), token_pattern=r"\S+", lowercase=False)
+    tf.fit([" ".join(d) for d in _planted_corpus()])
+    np.testing.assert_allclose(wv.idf_, tf.idf_)
+
+
+def test_label_embedding_refuses_empty_or_non_finite_input():
+    with pytest.raises(ValueError, match="0 sample"):
+        LabelEmbedding(n_components=2).fit(np.zeros((0, 4)))
+    with pytest.raises(ValueError, match="NaN"):
+        LabelEmbedding(n_components=2).fit(np.array([[1, np.nan, 0], [0, 1, 1]]))
