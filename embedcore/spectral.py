@@ -16,11 +16,12 @@ affinity is ``exp(-gamma * distance)`` with a zero diagonal.
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.linalg import eigh
+from scipy.linalg import eigh, eigvalsh
 from scipy.sparse.linalg import eigsh
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
@@ -31,13 +32,22 @@ __all__ = [
     "n_connected_components",
     "connected_components",
     "code_columns",
+    "CodeChoice",
+    "choose_code",
     "eigengap",
+    "gamma_sweep",
+    "candidate_columns",
+    "complete_rows",
+    "median_distance",
     "category_distributions",
     "wasserstein_distances",
     "symmetric_kl_distances",
     "kernel_from_distances",
     "SpectralCategoryEncoder",
+    "fiedler_vector",
+    "fiedler_order",
     "fiedler_sweep",
+    "lowest_conductance_cut",
     "spectral_clusters",
     "compare_category_encodings",
 ]
@@ -265,6 +275,136 @@ def eigengap(eigenvalues, max_k: int | None = None, tol: float = 1e-8) -> int:
         max_k = max(1, rest.size // 2)
     window = rest[: max_k + 1]
     return int(np.argmax(np.diff(window)) + 1)
+
+
+class CodeChoice(NamedTuple):
+    """The spectral code chosen from a spectrum, with what a reader needs to see why.
+
+    Attributes
+    ----------
+    columns : list of int
+        Eigenvector columns (ascending eigenvalue) that make the code, as :func:`code_columns`.
+    n_connected : int
+        Connected components: how many eigenvalues are zero.
+    eigengap_k : int
+        Non-trivial eigenvectors below the largest gap, as :func:`eigengap`.
+    gap_after : int or None
+        The largest gap lies between eigenvalues ``gap_after`` and ``gap_after + 1``
+        (counted from 1); None when no eigenvalue follows it.
+    """
+
+    columns: list[int]
+    n_connected: int
+    eigengap_k: int
+    gap_after: int | None
+
+
+def choose_code(eigenvalues, n_components="eigengap", keep_trivial: bool = False) -> CodeChoice:
+    """Choose the code's eigenvectors and report the components and the gap behind the choice.
+
+    Parameters
+    ----------
+    eigenvalues : array-like
+        The normalised Laplacian's spectrum, ascending.
+    n_components : "eigengap" or int
+        Non-trivial eigenvectors to keep (see :func:`code_columns`).
+    keep_trivial : bool
+        Also keep the first eigenvector.
+
+    Returns
+    -------
+    CodeChoice
+
+    Examples
+    --------
+    >>> choose_code([0.0, 0.57, 1.09, 1.26, 1.27, 1.31, 1.51])
+    CodeChoice(columns=[1], n_connected=1, eigengap_k=1, gap_after=2)
+    >>> choose_code([0.0, 0.0, 0.4, 1.6], n_components=1).columns
+    [1, 2]
+    """
+    vals = np.asarray(eigenvalues, dtype=np.float64)
+    n_cc = n_connected_components(vals)
+    k_gap = eigengap(vals)
+    gap_at = max(n_cc, 1) + k_gap
+    return CodeChoice(code_columns(vals, n_components, keep_trivial), n_cc, k_gap,
+                      gap_at if gap_at < vals.size else None)
+
+
+def gamma_sweep(D, gamma: float, factors=(0.01, 0.1, 1.0, 10.0, 100.0)) -> pd.DataFrame:
+    """The Laplacian's spectrum of ``exp(-gamma * f * D)`` for each factor ``f``.
+
+    Shows what γ does to the spectrum: a small γ bunches every eigenvalue but
+    the first near ``n/(n-1)``, a large one spreads them over [0, 2] and, once
+    affinities underflow, adds a zero per component the graph falls into.
+
+    Returns
+    -------
+    DataFrame
+        One row per (factor, eigenvalue): columns ``factor``, ``index``
+        (1-based, ascending) and ``eigenvalue``.
+
+    Examples
+    --------
+    >>> D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
+    >>> sweep = gamma_sweep(D, 1.0, factors=(1.0, 1000.0))
+    >>> sweep.groupby("factor")["eigenvalue"].apply(lambda v: int((v < 1e-8).sum())).tolist()
+    [1, 3]
+    """
+    frames = []
+    for f in factors:
+        A = kernel_from_distances(D, gamma * f)
+        L = normalized_laplacian(A)
+        vals = np.clip(eigvalsh((L + L.T) / 2), 0.0, 2.0)
+        frames.append(pd.DataFrame({"factor": float(f), "index": np.arange(1, vals.size + 1), "eigenvalue": vals}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def candidate_columns(frame: pd.DataFrame, max_levels: int = 30) -> tuple[list[str], list[str]]:
+    """A table's columns that can be the category and those that can be the target.
+
+    A category is any non-numeric column, or a numeric one with at most
+    ``max_levels`` distinct values (a party size, a year); a target is any
+    integer or real column.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"day": ["Mon", "Sat"], "size": [2, 3], "tip": [1.5, 3.25]})
+    >>> candidate_columns(frame)
+    (['day', 'size', 'tip'], ['size', 'tip'])
+    """
+    cats = [c for c in frame.columns if frame[c].dtype.kind not in "fiub" or frame[c].nunique() <= max_levels]
+    nums = [c for c in frame.columns if frame[c].dtype.kind in "fiu"]
+    return cats, nums
+
+
+def complete_rows(frame: pd.DataFrame, column: str, target: str) -> tuple[pd.DataFrame, int, int]:
+    """The rows with both a category and a target: (those rows, how many were left out, distinct values).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"day": ["Mon", None, "Sat", "Mon"], "tip": [1.0, 2.0, None, 3.0]})
+    >>> rows, dropped, levels = complete_rows(frame, "day", "tip")
+    >>> len(rows), dropped, levels
+    (2, 2, 1)
+    """
+    clean = frame.dropna(subset=[column, target])
+    return clean, len(frame) - len(clean), int(clean[column].astype(str).nunique())
+
+
+def median_distance(D) -> float:
+    """The median of the positive distances between distinct categories (1.0 when there are none).
+
+    The page's γ is relative to it: ``γ = 10**s / median_distance(D)``.
+
+    Examples
+    --------
+    >>> median_distance(np.array([[0.0, 1.0, 3.0], [1.0, 0.0, 0.0], [3.0, 0.0, 0.0]]))
+    2.0
+    """
+    D = np.asarray(D, dtype=np.float64)
+    off = D[~np.eye(len(D), dtype=bool)]
+    off = off[off > 0]
+    return float(np.median(off)) if off.size else 1.0
 
 
 # --------------------------------------------------------------------------- learned kernels
@@ -579,6 +719,66 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
 # --------------------------------------------------------------------------- clustering
 
 
+def fiedler_vector(A, eigenvectors=None) -> np.ndarray:
+    """Each category's Fiedler value ``D^{-1/2} u_2`` (0 for an isolated category).
+
+    ``u_2`` is the normalised Laplacian's second eigenvector; scaled by
+    ``D^{-1/2}`` it is the relaxed solution of the normalised cut, so
+    sorting by it puts alike categories next to each other.
+    ``eigenvectors``: the Laplacian's eigenvectors (ascending), if already
+    computed by :func:`laplacian_spectrum`.
+
+    Examples
+    --------
+    >>> A = np.array([[0, 1.0, 0.1], [1.0, 0, 0.1], [0.1, 0.1, 0]])
+    >>> v = fiedler_vector(A)
+    >>> bool(np.sign(v[0]) == np.sign(v[1]) != np.sign(v[2]))
+    True
+    """
+    A, degree = _check_affinity(A)
+    n = A.shape[0]
+    if n < 2:
+        return np.zeros(n)
+    vecs = eigenvectors if eigenvectors is not None else laplacian_spectrum(A, n_components=2)[1]
+    return vecs[:, 1] * _inv_sqrt(degree)
+
+
+def fiedler_order(A, eigenvectors=None) -> np.ndarray:
+    """The categories' indices sorted by their Fiedler value (a stable sort).
+
+    Reordering the affinity matrix by it shows the graph's blocks along the
+    diagonal; a threshold along it is the sweep cut of :func:`fiedler_sweep`.
+
+    Examples
+    --------
+    >>> names = ["mon", "sat", "tue", "sun"]
+    >>> A = np.array([[0, 0.1, 1.0, 0], [0.1, 0, 0.1, 1.0], [1.0, 0.1, 0, 0.1], [0, 1.0, 0.1, 0]])
+    >>> [names[i] for i in fiedler_order(A)]
+    ['sun', 'sat', 'tue', 'mon']
+    """
+    return np.argsort(fiedler_vector(A, eigenvectors), kind="stable")
+
+
+def lowest_conductance_cut(sweep: pd.DataFrame) -> tuple[int, float] | None:
+    """The sweep cut of least conductance: (its row in ``sweep``, the conductance), or None.
+
+    ``sweep`` is :func:`fiedler_sweep`'s table; its last row (everything on one
+    side) is no cut. None when no cut has a conductance (every side has zero
+    volume, e.g. when no category is similar to any other).
+
+    Examples
+    --------
+    >>> sweep = pd.DataFrame({"conductance": [0.8, 0.2, 0.5, np.nan]})
+    >>> lowest_conductance_cut(sweep)
+    (1, 0.2)
+    """
+    cond = np.asarray(sweep["conductance"], dtype=np.float64)[:-1]
+    if not np.isfinite(cond).any():
+        return None
+    best = int(np.nanargmin(cond))
+    return best, float(cond[best])
+
+
 def fiedler_sweep(A, labels=None, eigenvectors=None) -> pd.DataFrame:
     """Order categories by the Fiedler vector and sweep a cut along that order.
 
@@ -592,8 +792,7 @@ def fiedler_sweep(A, labels=None, eigenvectors=None) -> pd.DataFrame:
     dense = A.toarray() if sp.issparse(A) else A
     n = dense.shape[0]
     names = _labels(n, labels)
-    vecs = eigenvectors if eigenvectors is not None else laplacian_spectrum(dense, n_components=min(2, n))[1]
-    fiedler = vecs[:, 1] * _inv_sqrt(degree) if n > 1 else np.zeros(n)
+    fiedler = fiedler_vector(dense, eigenvectors)
     order = np.argsort(fiedler, kind="stable")
     P = dense[np.ix_(order, order)]
     deg = degree[order]

@@ -16,9 +16,17 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from embedcore.datasets import load_liquor_kl, load_weekday_similarity
 from embedcore.spectral import (
     SpectralCategoryEncoder,
+    candidate_columns,
     category_distributions,
+    choose_code,
+    complete_rows,
     eigengap,
+    fiedler_order,
     fiedler_sweep,
+    fiedler_vector,
+    gamma_sweep,
+    lowest_conductance_cut,
+    median_distance,
     kernel_from_distances,
     laplacian_spectrum,
     n_connected_components,
@@ -290,3 +298,122 @@ def test_a_graph_that_fell_apart_codes_like_one_hot():
     kept = code_columns(vals)
     assert kept == [1, 2, 3]
     np.testing.assert_allclose(np.abs(vecs[:, kept]), np.eye(4)[:, 1:], atol=1e-12)
+
+
+def test_fiedler_vector_is_the_generalised_problems_second_eigenvector():
+    # (D - A) v = lambda D v, solved directly: its second eigenvector is D^{-1/2} u_2 up to scale
+    from scipy.linalg import eigh as dense_eigh
+
+    rng = np.random.default_rng(3)
+    X = rng.random((9, 9))
+    A = (X + X.T) / 2
+    np.fill_diagonal(A, 0.0)
+    D = np.diag(A.sum(axis=1))
+    _, V = dense_eigh(D - A, D)
+    v = fiedler_vector(A)
+    assert abs(np.dot(v, V[:, 1])) / (np.linalg.norm(v) * np.linalg.norm(V[:, 1])) == pytest.approx(1.0)
+    np.testing.assert_array_equal(fiedler_order(A), np.argsort(v, kind="stable"))
+
+
+def test_fiedler_order_puts_the_weekend_at_one_end_and_matches_the_sweep():
+    order = fiedler_order(WEEK.matrix)
+    names = [WEEK.labels[i] for i in order]
+    assert set(names[-2:]) == {"Sat", "Sun"} or set(names[:2]) == {"Sat", "Sun"}
+    assert names == list(fiedler_sweep(WEEK.matrix, WEEK.labels)["category"])
+    vals, vecs = laplacian_spectrum(WEEK.matrix)
+    np.testing.assert_array_equal(fiedler_order(WEEK.matrix, vecs), order)
+
+
+def test_an_isolated_category_has_fiedler_value_zero():
+    A = np.array([[0, 1.0, 0.5, 0], [1.0, 0, 0.2, 0], [0.5, 0.2, 0, 0], [0, 0, 0, 0]])
+    assert fiedler_vector(A)[3] == 0.0
+
+
+def test_lowest_conductance_cut_equals_brute_force_over_every_cut():
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        X = rng.random((8, 8)) ** 3
+        A = (X + X.T) / 2
+        np.fill_diagonal(A, 0.0)
+        sweep = fiedler_sweep(A)
+        order = [int(c) for c in sweep["category"]]
+        deg = A.sum(axis=1)
+        cond = []
+        for k in range(1, 8):
+            S, T = order[:k], order[k:]
+            cond.append(A[np.ix_(S, T)].sum() / min(deg[S].sum(), deg[T].sum()))
+        pos, value = lowest_conductance_cut(sweep)
+        assert pos == int(np.argmin(cond)) and value == pytest.approx(min(cond))
+
+
+def test_no_cut_has_a_conductance_when_no_category_is_similar_to_another():
+    assert lowest_conductance_cut(fiedler_sweep(np.zeros((4, 4)))) is None
+
+
+@pytest.mark.parametrize("vals, n_components, keep_trivial", [
+    (ARTICLE_EIGENVALUES, "eigengap", False),
+    (ARTICLE_EIGENVALUES, 3, True),
+    ([0.0, 0.0, 0.3, 0.35, 1.4, 1.5], "eigengap", False),
+    ([0.0, 0.0, 0.0, 0.0], "eigengap", False),
+    ([0.0, 1.2, 1.3], 2, False),
+])
+def test_choose_code_agrees_with_its_parts(vals, n_components, keep_trivial):
+    vals = np.sort(vals)
+    choice = choose_code(vals, n_components, keep_trivial)
+    assert choice.columns == code_columns(vals, n_components, keep_trivial)
+    assert choice.n_connected == int(np.sum(vals < 1e-8))
+    assert choice.eigengap_k == eigengap(vals)
+    if choice.gap_after is None:
+        assert max(choice.n_connected, 1) + choice.eigengap_k >= len(vals)
+    else:
+        # the largest difference between neighbours past the zeros (within eigengap's window) is right after it
+        start = choice.n_connected
+        window = vals[start: start + max(1, (len(vals) - start) // 2) + 1]
+        assert vals[choice.gap_after] - vals[choice.gap_after - 1] == pytest.approx(np.diff(window).max())
+
+
+def test_choose_code_on_the_article_spectrum():
+    choice = choose_code(np.sort(ARTICLE_EIGENVALUES))
+    assert choice.columns == [1] and choice.n_connected == 1 and choice.eigengap_k == 1 and choice.gap_after == 2
+
+
+def test_gamma_sweep_matches_the_spectrum_at_each_gamma():
+    kl = load_liquor_kl()
+    sweep = gamma_sweep(kl.matrix, 2.0, factors=(0.5, 1.0, 10.0))
+    assert sorted(set(sweep["factor"])) == [0.5, 1.0, 10.0]
+    for f, sub in sweep.groupby("factor"):
+        vals, _ = laplacian_spectrum(kernel_from_distances(kl.matrix, 2.0 * f))
+        np.testing.assert_allclose(sub["eigenvalue"].to_numpy(), vals, atol=1e-10)
+        assert sub["index"].tolist() == list(range(1, len(vals) + 1))
+
+
+def test_gamma_sweep_at_a_huge_gamma_has_one_zero_per_category():
+    rng = np.random.default_rng(2)
+    X = rng.random((7, 7)) + 0.5
+    D = X + X.T
+    np.fill_diagonal(D, 0.0)
+    sweep = gamma_sweep(D, 1.0, factors=(1.0, 1e4))
+    zeros = sweep[sweep["eigenvalue"] < 1e-8].groupby("factor").size()
+    assert zeros.get(1.0) == 1 and zeros.get(1e4) == 7  # every affinity underflows: seven components
+
+
+def test_candidate_columns_and_complete_rows():
+    frame = pd.DataFrame({"day": ["Mon", "Sat", None, "Sun", "Mon"], "size": [2, 3, 2, 4, 2],
+                          "tip": [1.5, 3.25, 2.0, np.nan, 1.0], "bill": np.linspace(10, 50, 5)})
+    cats, nums = candidate_columns(frame, max_levels=3)
+    assert cats == ["day", "size"]  # size has 3 distinct values; tip and bill more
+    assert nums == ["size", "tip", "bill"]
+    rows, dropped, levels = complete_rows(frame, "day", "tip")
+    assert len(rows) == 3 and dropped == 2 and levels == 2
+    assert not rows[["day", "tip"]].isna().any().any()
+
+
+def test_median_distance_is_the_median_of_positive_off_diagonal_entries():
+    rng = np.random.default_rng(1)
+    X = rng.random((6, 6))
+    D = X + X.T
+    D[0, 1] = D[1, 0] = 0.0  # two categories at distance 0 do not count
+    np.fill_diagonal(D, 0.0)
+    upper = D[np.triu_indices(6, 1)]
+    assert median_distance(D) == pytest.approx(np.median(upper[upper > 0]))
+    assert median_distance(np.zeros((3, 3))) == 1.0
