@@ -333,22 +333,13 @@ def test_projector_metadata_stays_aligned_when_vector_rows_are_dropped():
 # ----------------------------------------------------------------------------- wide files and quoting
 
 
-def test_one_wide_row_parses_in_time_linear_in_its_size():
-    import time
-
-    import pandas as pd
-
+def test_one_wide_row_parses_whole():
+    """A single row of 100,000 values reads as one vector (its speed is in tests/benchmarks/bench_io.py)."""
     values = np.random.default_rng(0).standard_normal(100_000).round(6)
     data = (",".join(map(str, values)) + "\n").encode()
-    t = time.perf_counter()
     v = read_vectors(data, "wide.csv")
-    ours = time.perf_counter() - t
-    t = time.perf_counter()
-    pd.read_csv(_io.BytesIO(data), header=None)
-    ref = time.perf_counter() - t
     assert v.X.shape == (1, 100_000) and v.meta is None
     np.testing.assert_array_equal(v.X[0], values)
-    assert ours <= 5 * ref, f"read_vectors took {ours:.2f} s, pandas.read_csv {ref:.2f} s on the same bytes"
 
 
 @pytest.mark.parametrize("sep, name", [(",", "wide.csv"), ("\t", "wide.tsv"), (" ", "wide.txt")])
