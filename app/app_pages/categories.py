@@ -1,17 +1,15 @@
 import json
 
-import numpy as np
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from app.services import categories as svc
 from app.services import data as data_service
-from app.ui import charts, plots
+from app.ui import categories_charts as cat_charts
+from app.ui import plots
 from app.ui.controls import ranged_slider
+from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
-from app.ui.text import html_escape, md_escape
-from embedcore import spectral
+from app.ui.text import md_escape
 
 st.title("Categories: spectral encoding")
 st.markdown(
@@ -38,32 +36,22 @@ st.caption(
 
 seed = data_service.seed()
 sb = st.sidebar
-DEFAULTS = {"tips": ("day", "tip"), "gapminder": ("country", "lifeExp"), "wind": ("direction", "frequency")}
 kind = sb.radio("Similarity", ["learned from a table", "given matrix"], key="cat.kind", horizontal=True,
                 help="Learn the kernel from a table's target, or use a bundled precomputed matrix.")
 
-frame = None
 if kind == "given matrix":
-    from embedcore import datasets
-
-    ids = [d.id for d in datasets.datasets_of_kind("graph")]
-    gid = sb.selectbox("Matrix", ids, format_func=lambda i: datasets.DATASETS[i].title, key="cat.graph")
-    graph = data_service.bundled(gid, seed)
-    labels, base = graph.labels, graph.matrix
-    st.caption(md_escape(graph.description))
-    key = f"graph:{gid}"
-    uses_gamma = graph.kind == "distance"
-    counts = None
+    titles = dict(svc.graph_options())
+    gid = sb.selectbox("Matrix", list(titles), format_func=titles.__getitem__, key="cat.graph")
+    graph = svc.Graph(data_service.ref("graph", gid))
 else:
-    source, table = data_source("table", "cat", default="tips")
-    frame = table.frame
-    cat_cols = [c for c in frame.columns if frame[c].dtype.kind not in "fiub" or frame[c].nunique() <= 30]
-    num_cols = [c for c in frame.columns if frame[c].dtype.kind in "fiu"]
+    source, _ = data_source("table", "cat", default="tips")
+    ref = data_service.ref("table", source)
+    cat_cols, num_cols = svc.table_columns(ref)
     if not cat_cols or not num_cols:
         st.error("This table needs a categorical column and a numeric target column; it has "
                  f"{len(cat_cols)} categorical and {len(num_cols)} numeric. Upload another table.")
         st.stop()
-    dc, dt = DEFAULTS.get(source, (cat_cols[0], num_cols[-1]))
+    dc, dt = svc.default_columns(source, cat_cols, num_cols)
     column = sb.selectbox("Categorical column", cat_cols, index=cat_cols.index(dc) if dc in cat_cols else 0,
                           key=f"cat.column.{source}")
     targets = [c for c in num_cols if c != column]
@@ -78,43 +66,45 @@ else:
                       "KL divergence of their smoothed histograms.")
     transform = sb.radio("Target transform", ["none", "log1p"], key="cat.transform", horizontal=True,
                          help="log(1 + y) tames a skewed target, as the article does for sales.")
-    clean = frame.dropna(subset=[column, target])
-    if len(clean) < len(frame):
-        st.info(f"{len(frame) - len(clean):,} rows with a missing category or target are left out.")
-    n_levels = clean[column].astype(str).nunique()
-    if n_levels > 2000:
-        st.error(f"'{md_escape(column)}' has {n_levels:,} distinct values; the page draws up to 2,000. "
+    dropped, n_levels = svc.table_check(ref, column, target)
+    if dropped:
+        st.info(f"{dropped:,} rows with a missing category or target are left out.")
+    if n_levels > svc.MAX_LEVELS:
+        st.error(f"'{md_escape(column)}' has {n_levels:,} distinct values; the page draws up to {svc.MAX_LEVELS:,}. "
                  "Pick a column with fewer values.")
         st.stop()
-    if n_levels < 3:
-        st.error(f"'{md_escape(column)}' has {n_levels} distinct value(s); a graph needs at least 3 to say anything.")
+    if n_levels < svc.MIN_LEVELS:
+        st.error(f"'{md_escape(column)}' has {n_levels} distinct value(s); a graph needs at least "
+                 f"{svc.MIN_LEVELS} to say anything.")
         st.stop()
-    data_key = data_service.source_key(source)
-    try:
-        labels, base, counts = svc.distances(data_key, column, target, kernel,
-                                             None if transform == "none" else transform, _frame=clean)
-    except ValueError as err:
-        st.error(f"Cannot learn a kernel from '{md_escape(column)}' and '{md_escape(target)}': {md_escape(err)}")
-        st.stop()
-    key = f"{data_key}:{column}:{target}:{kernel}:{transform}"
-    uses_gamma = True
+    graph = svc.Graph(ref, column, target, kernel, None if transform == "none" else transform)
+
+try:
+    base = svc.base(graph)
+except ValueError as err:
+    st.error(f"Cannot learn a kernel from '{md_escape(graph.column)}' and '{md_escape(graph.target)}': "
+             f"{md_escape(err)}")
+    st.stop()
+if not graph.learned:
+    st.caption(md_escape(base.description))
+n_labels = len(base.labels)
 
 gamma = None
-if uses_gamma:
-    typical = svc.typical_distance(base)
+if base.uses_gamma:
     rel = sb.slider("log10(γ × typical distance)", -3.0, 3.0, 0.0, 0.1, key="cat.log_gamma",
                     bind="query-params",
                     help="γ sets how fast similarity falls with distance. 0 means γ = 1 / (median distance); "
                     "each step of 1 multiplies γ by 10.")
-    gamma = float(10**rel / typical)
-    sb.caption(f"γ = {gamma:.4g} (median distance {typical:.4g})")
+    gamma = svc.gamma(graph, rel)
+    sb.caption(f"γ = {gamma:.4g} (median distance {svc.typical_distance(graph):.4g})")
 ncomp_mode = sb.radio("Components", ["eigengap", "fixed"], key="cat.ncomp_mode", horizontal=True,
                       help="Keep the eigenvectors below the largest gap, or a number you choose.")
-n_fixed = sb.slider("Number of components", 1, max(1, min(10, len(labels) - 1)), min(2, max(1, len(labels) - 1)),
+n_fixed = sb.slider("Number of components", 1, max(1, min(10, n_labels - 1)), min(2, max(1, n_labels - 1)),
                     key="cat.n_fixed", disabled=ncomp_mode == "eigengap")
 keep_trivial = sb.checkbox("Keep the trivial eigenvector", key="cat.keep_trivial",
                            help="The first eigenvector only reflects the degrees; trees can use it, linear models "
                            "find it collinear with the intercept.")
+n_comp = "eigengap" if ncomp_mode == "eigengap" else n_fixed
 
 with st.expander("What the controls change, and how the pictures can mislead"):
     st.markdown(
@@ -137,27 +127,22 @@ with st.expander("What the controls change, and how the pictures can mislead"):
     )
 
 try:
-    A, L, vals, vecs = svc.spectrum(key, gamma, _base=base)
+    info = svc.summary(graph, gamma, n_comp, keep_trivial)
 except ValueError as err:
     st.error(f"{md_escape(err)}")
     st.stop()
 
-n_cc = spectral.n_connected_components(vals)
-k_gap = spectral.eigengap(vals)
-kept = spectral.code_columns(vals, "eigengap" if ncomp_mode == "eigengap" else n_fixed, keep_trivial)
-k = len([i for i in kept if i >= n_cc])
-codes = vecs[:, kept]
-
+n_cc = info["connected components"]
 cols = st.columns(5)
-cols[0].metric("categories", len(labels))
+cols[0].metric("categories", info["categories"])
 cols[1].metric("connected components", n_cc)
-cols[2].metric("suggested k (eigengap)", k_gap)
-cols[3].metric("code width", len(kept))
-cols[4].metric("λ₂ of the normalised L", f"{vals[1]:.3f}",
+cols[2].metric("suggested k (eigengap)", info["suggested k"])
+cols[3].metric("code width", info["code width"])
+cols[4].metric("λ₂ of the normalised L", f"{info['lambda2']:.3f}",
                help="0 exactly when the graph is disconnected; small when it nearly splits in two. (The "
                "'algebraic connectivity' is the same eigenvalue of the unnormalised L = D - A.)")
 if n_cc > 1:
-    parts = svc.components(key, gamma, _A=A, _labels=labels)
+    parts = info["components"]
     shown = "; ".join("{" + ", ".join(md_escape(c) for c in part[:8]) + (", …" if len(part) > 8 else "") + "}"
                       for part in parts[:6])
     st.warning(f"The graph has fallen apart into {n_cc} connected components ({n_cc} zero eigenvalues): {shown}"
@@ -165,150 +150,111 @@ if n_cc > 1:
                "with an intercept they fix it), so categories in different components stay apart. Lower γ to "
                "connect them.")
 
-tabs = st.tabs(["Affinity and Laplacian", "Spectrum", "Eigenvectors", "γ sweep", "Downstream test",
-                "Clustering", "Download"])
-short = [lab if len(lab) <= 14 else lab[:13] + "…" for lab in labels]
 
-with tabs[0]:
+@st.fragment
+def affinity_and_laplacian(graph, gamma):
     order_by = st.radio("Order the categories", ["as given", "by the Fiedler vector"],
                         index=1, key="cat.order", horizontal=True,
                         help="Sorting by the second eigenvector puts alike categories next to each other, so the "
                         "graph's blocks show up along the diagonal.")
-    if order_by == "as given":
-        order = np.arange(len(labels))
-    else:
-        order = np.argsort(vecs[:, 1] / np.sqrt(np.asarray(A.sum(axis=1)).ravel()), kind="stable")
-    names_o = [short[i] for i in order]
+    affinity, laplacian = cat_charts.heatmaps(svc.heatmaps(graph, gamma, order_by != "as given"))
     c1, c2 = st.columns(2)
-    plots.show(c1, charts.heatmap(A[np.ix_(order, order)], x=names_o, y=names_o, title="Affinity A",
-                                   colorscale="Blues", height=480), key="cat.chart.affinity")
-    off = np.abs(L - np.diag(np.diag(L))).max()
-    plots.show(c2, charts.heatmap(L[np.ix_(order, order)], x=names_o, y=names_o, title="Normalised Laplacian L",
-                                   colorscale="RdBu", zmid=0, zmax=float(off) if off > 0 else None, height=480),
-                    key="cat.chart.laplacian")
+    plots.show(c1, affinity, key="cat.chart.affinity")
+    plots.show(c2, laplacian, key="cat.chart.laplacian")
     st.caption("The Laplacian's colour scale spans its off-diagonal entries (the diagonal is 1 and saturates), "
                "so the negative similarities between categories stay visible.")
-    if counts is not None:
-        st.caption(f"Learned from {int(counts.sum()):,} rows; the rarest value has {int(counts.min())} rows, "
-                   f"the most common {int(counts.max())}.")
+    rows = svc.rows_used(graph)
+    if rows is not None:
+        st.caption(f"Learned from {rows[0]:,} rows; the rarest value has {rows[1]} rows, the most common {rows[2]}.")
+
+
+@st.fragment
+def downstream_test(graph, gamma, n_comp, keep_trivial, seed):
+    if st.button("Run the downstream test", key="cat.run_bench", type="primary"):
+        bar = st.progress(0.0, text="starting")
+        try:
+            svc.run_downstream(graph, gamma, n_comp, keep_trivial, seed,
+                               lambda f, t: bar.progress(f, text=f"done: {t}"))
+        except ValueError as err:
+            st.error(md_escape(err))
+        bar.empty()
+    result = svc.downstream_result(graph, gamma, n_comp, keep_trivial, seed)
+    if result is not None:
+        st.dataframe(result, hide_index=True, key="cat.bench_table")
+        plots.show(st, cat_charts.downstream(result), key="cat.chart.bench")
+
+
+@st.fragment
+def clusters(graph, gamma, seed, most):
+    n_clusters = ranged_slider("Clusters", 2, most, 2, key="cat.clusters",
+                               why="splitting 3 categories into 3 clusters would say nothing")
+    st.dataframe(svc.clusters(graph, gamma, n_clusters, seed), hide_index=True, key="cat.clusters_table")
+
+
+tabs = lazy_tabs(["Affinity and Laplacian", "Spectrum", "Eigenvectors", "γ sweep", "Downstream test",
+                  "Clustering", "Download"], key="cat.tab")
+
+with tabs[0]:
+    if tabs[0].open:
+        affinity_and_laplacian(graph, gamma)
 
 with tabs[1]:
-    idx = np.arange(1, len(vals) + 1)
-    fig = go.Figure(go.Scatter(x=idx, y=vals, mode="markers+lines", name="eigenvalue",
-                               marker=dict(size=9, color=["#e8590c" if i in kept else "#3b5bdb" for i in range(len(vals))])))
-    gap_at = max(n_cc, 1) + k_gap
-    if gap_at < len(vals):
-        fig.add_vrect(x0=gap_at + 0.1, x1=gap_at + 0.9, fillcolor="#ffd43b", opacity=0.35, line_width=0,
-                      annotation_text=f"largest gap: keep {k_gap}")
-    fig.update_xaxes(title="index (ascending)", dtick=1 if len(labels) <= 20 else None)
-    fig.update_yaxes(title="eigenvalue of L", range=[-0.05, max(2.0, vals.max() + 0.05) if len(vals) < 8 else vals.max() + 0.1])
-    plots.show(st, charts.layout(fig, "The spectrum: kept eigenvalues in orange", 380), key="cat.chart.spectrum")
-    st.dataframe(pd.DataFrame({"index": idx, "eigenvalue": vals.round(6), "kept": [i in kept for i in range(len(vals))]}),
-                 hide_index=True, height=220, key="cat.eigen_table")
+    if tabs[1].open:
+        table, gap_after, k_gap = svc.spectrum_view(graph, gamma, n_comp, keep_trivial)
+        plots.show(st, cat_charts.spectrum(table, gap_after, k_gap), key="cat.chart.spectrum")
+        st.dataframe(table, hide_index=True, height=220, key="cat.eigen_table")
 
 with tabs[2]:
-    shown = kept[:4]
-    fig = go.Figure()
-    for j, col in enumerate(shown):
-        fig.add_trace(go.Bar(x=short, y=vecs[:, col], name=f"u{col + 1} (λ={vals[col]:.3f})",
-                             marker_color=charts.PALETTE[j]))
-    fig.update_layout(barmode="group")
-    plots.show(st, charts.layout(fig, "Kept eigenvectors, one bar per category", 380), key="cat.chart.vectors")
-    xy = codes[:, :2] if codes.shape[1] >= 2 else np.column_stack([codes[:, 0], np.zeros(len(labels))])
-    fig = go.Figure(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers+text", text=[html_escape(s) for s in short],
-                               textposition="top center", marker=dict(size=10, color=charts.PALETTE[0])))
-    fig.update_xaxes(title=f"u{kept[0] + 1}")
-    fig.update_yaxes(title=f"u{kept[1] + 1}" if len(kept) > 1 else "")
-    plots.show(st, charts.layout(fig, "Categories placed by their code (first two kept eigenvectors)", 460),
-                    key="cat.chart.codes")
+    if tabs[2].open:
+        code = svc.codes(graph, gamma, n_comp, keep_trivial)
+        plots.show(st, cat_charts.eigenvector_bars(code.table, code.eigenvalues), key="cat.chart.vectors")
+        plots.show(st, cat_charts.code_map(code.table), key="cat.chart.codes")
 
 with tabs[3]:
-    if gamma is None:
-        st.info("This matrix is a given affinity: there is no γ to sweep. Pick the liquor KL distances or a table.")
-    else:
-        factors = [0.01, 0.1, 1.0, 10.0, 100.0]
-        fig = go.Figure()
-        for j, f in enumerate(factors):
-            try:
-                _, _, v, _ = svc.spectrum(key, gamma * f, _base=base)
-            except ValueError:
-                continue  # the graph fell apart at this gamma
-            fig.add_trace(go.Scatter(x=np.arange(1, len(v) + 1), y=v, mode="lines+markers", name=f"γ × {f:g}",
-                                     line=dict(width=3 if f == 1.0 else 1.5, color=charts.PALETTE[j])))
-        fig.update_xaxes(title="index", dtick=1 if len(labels) <= 20 else None)
-        fig.update_yaxes(title="eigenvalue")
-        plots.show(st, charts.layout(fig, "Spectra for γ a hundredth to a hundred times the current one", 420),
-                        key="cat.chart.sweep")
-        st.caption("Small γ: one zero, the rest bunched near n/(n-1). Large γ: the spectrum spreads over [0, 2] "
-                   "and, when affinities underflow, extra zeros appear as the graph splits. The useful γ shows a few "
-                   "small eigenvalues, then a gap.")
+    if tabs[3].open:
+        if gamma is None:
+            st.info("This matrix is a given affinity: there is no γ to sweep. Pick the liquor KL distances or a table.")
+        else:
+            plots.show(st, cat_charts.gamma_sweep(svc.gamma_sweep(graph, gamma), n_labels), key="cat.chart.sweep")
+            st.caption("Small γ: one zero, the rest bunched near n/(n-1). Large γ: the spectrum spreads over [0, 2] "
+                       "and, when affinities underflow, extra zeros appear as the graph splits. The useful γ shows a "
+                       "few small eigenvalues, then a gap.")
 
 with tabs[4]:
-    if frame is None:
-        st.info("The downstream test needs a table with a target; pick 'learned from a table'.")
-    else:
-        st.markdown("Cross-validated R² (5 folds, shuffled with the seed) of a random forest and of ridge regression "
-                    f"predicting **{md_escape(target)}** from **{md_escape(column)}** (one-hot, ordinal or spectral "
-                    "with the current settings, refitted inside each fold) plus the table's other numeric columns.")
-        bench_key = f"cat.bench.{key}.{gamma}.{k}.{keep_trivial}.{seed}"
-        if st.button("Run the downstream test", key="cat.run_bench", type="primary"):
-            bar = st.progress(0.0, text="starting")
-            params = dict(kernel=kernel, gamma=gamma, n_components="eigengap" if ncomp_mode == "eigengap" else n_fixed,
-                          keep_trivial=keep_trivial, target_transform=None if transform == "none" else transform)
-            try:
-                st.session_state[bench_key] = svc.downstream(clean, column, target, params, seed,
-                                                             lambda f, t: bar.progress(f, text=f"done: {t}"))
-            except ValueError as err:
-                st.error(md_escape(err))
-            bar.empty()
-        result = st.session_state.get(bench_key)
-        if result is not None:
-            st.dataframe(result.round(4), hide_index=True, key="cat.bench_table")
-            fig = go.Figure()
-            for j, enc in enumerate(["one-hot", "ordinal", "spectral"]):
-                sub = result[result["encoding"] == enc]
-                fig.add_trace(go.Bar(x=sub["model"], y=sub["r2"], error_y=dict(type="data", array=sub["r2_std"]),
-                                     name=enc, marker_color=charts.PALETTE[j]))
-            fig.update_yaxes(title="R²")
-            plots.show(st, charts.layout(fig, "Cross-validated R² by model and encoding", 380), key="cat.chart.bench")
+    if tabs[4].open:
+        if not graph.learned:
+            st.info("The downstream test needs a table with a target; pick 'learned from a table'.")
+        else:
+            st.markdown("Cross-validated R² (5 folds, shuffled with the seed) of a random forest and of ridge "
+                        f"regression predicting **{md_escape(graph.target)}** from **{md_escape(graph.column)}** "
+                        "(one-hot, ordinal or spectral with the current settings, refitted inside each fold) plus "
+                        "the table's other numeric columns.")
+            downstream_test(graph, gamma, n_comp, keep_trivial, seed)
 
 with tabs[5]:
-    n_clusters = ranged_slider("Clusters", 2, min(10, len(labels) - 1), 2, key="cat.clusters",
-                               why="splitting 3 categories into 3 clusters would say nothing")
-    sweep, clusters = svc.sweep_and_clusters(key, gamma, n_clusters, seed, _A=A, _labels=labels, _vecs=vecs)
-    c1, c2 = st.columns(2)
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=sweep["category"], y=sweep["fiedler"], name="Fiedler value", marker_color=charts.PALETTE[0]))
-    plots.show(c1, charts.layout(fig, "Categories ordered by the Fiedler vector", 380), key="cat.chart.fiedler")
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=sweep["category"][:-1], y=sweep["conductance"][:-1], mode="lines+markers",
-                             name="conductance", line=dict(color=charts.PALETTE[1])))
-    fig.add_trace(go.Scatter(x=sweep["category"][:-1], y=sweep["cut"][:-1], mode="lines+markers", name="cut weight",
-                             yaxis="y2", line=dict(color=charts.PALETTE[0], dash="dot")))
-    fig.update_layout(yaxis=dict(title="conductance"), yaxis2=dict(title="cut", overlaying="y", side="right"))
-    plots.show(c2, charts.layout(fig, "Sweep cut: everything up to a category on one side", 380), key="cat.chart.cut")
-    cond = sweep["conductance"].to_numpy()[:-1]
-    if np.isfinite(cond).any():
-        best = int(np.nanargmin(cond))
-        st.caption(f"Lowest conductance {cond[best]:.3f} cutting after '{md_escape(sweep['category'].iloc[best])}'.")
-    else:
-        st.caption("No cut has a conductance: at this γ no category has any similarity to another, so every "
-                   "side of every cut has zero volume. Lower γ.")
-    table = pd.DataFrame({"category": labels, "cluster": clusters})
-    st.dataframe(table.groupby("cluster")["category"].apply(lambda s: ", ".join(s)).reset_index(),
-                 hide_index=True, key="cat.clusters_table")
+    if tabs[5].open:
+        sweep, best = svc.fiedler(graph, gamma)
+        c1, c2 = st.columns(2)
+        plots.show(c1, cat_charts.fiedler_bars(sweep), key="cat.chart.fiedler")
+        plots.show(c2, cat_charts.sweep_cut(sweep), key="cat.chart.cut")
+        if best is not None:
+            st.caption(f"Lowest conductance {best[1]:.3f} cutting after '{md_escape(sweep['category'].iloc[best[0]])}'.")
+        else:
+            st.caption("No cut has a conductance: at this γ no category has any similarity to another, so every "
+                       "side of every cut has zero volume. Lower γ.")
+        clusters(graph, gamma, seed, info["clusters"])
 
 with tabs[6]:
-    enc = pd.DataFrame(codes, columns=[f"u{i + 1}" for i in kept])
-    enc.insert(0, "category", labels)
-    params = {"similarity": kind, "gamma": gamma, "components": [i + 1 for i in kept], "keep_trivial": keep_trivial,
-              "seed": seed}
-    if frame is not None:
-        params.update(column=column, target=target, kernel=kernel, transform=transform)
-    st.download_button("Encoding table (.csv)", enc.to_csv(index=False), "spectral_encoding.csv", "text/csv",
-                       key="cat.dl_enc")
-    st.download_button("Affinity matrix (.csv)", pd.DataFrame(A, index=labels, columns=labels).to_csv(),
-                       "affinity.csv", "text/csv", key="cat.dl_aff")
-    st.download_button("Parameters (.json)", json.dumps(params, indent=2), "parameters.json", "application/json",
-                       key="cat.dl_params")
-    st.dataframe(enc.round(5), hide_index=True, key="cat.enc_table")
+    if tabs[6].open:
+        code = svc.codes(graph, gamma, n_comp, keep_trivial)
+        encoding_csv, affinity_csv = svc.download_files(graph, gamma, n_comp, keep_trivial)
+        params = {"similarity": kind, "gamma": gamma, "components": code.columns, "keep_trivial": keep_trivial,
+                  "seed": seed}
+        if graph.learned:
+            params.update(column=graph.column, target=graph.target, kernel=graph.kernel, transform=transform)
+        st.download_button("Encoding table (.csv)", encoding_csv, "spectral_encoding.csv", "text/csv",
+                           key="cat.dl_enc")
+        st.download_button("Affinity matrix (.csv)", affinity_csv, "affinity.csv", "text/csv", key="cat.dl_aff")
+        st.download_button("Parameters (.json)", json.dumps(params, indent=2), "parameters.json", "application/json",
+                           key="cat.dl_params")
+        st.dataframe(code.shown, hide_index=True, key="cat.enc_table")

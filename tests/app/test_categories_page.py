@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from tests.conftest import chart_specs, metric, open_page
+from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/categories.py"
 
@@ -49,6 +49,7 @@ def test_gapminder_country_column_and_clusters():
     at = open_page(PAGE)
     at.sidebar.selectbox(key="cat.dataset").set_value("gapminder").run()
     assert not at.exception and metric(at, "categories") == "142"
+    open_tab(at, "cat.tab", "Clustering")
     at.slider(key="cat.clusters").set_value(4).run()
     assert not at.exception
     table = next(d.value for d in at.dataframe if "cluster" in d.value.columns)
@@ -57,11 +58,20 @@ def test_gapminder_country_column_and_clusters():
 
 def test_downstream_button_reports_all_encodings():
     at = open_page(PAGE)
+    open_tab(at, "cat.tab", "Downstream test")
     at.button(key="cat.run_bench").click().run(timeout=180)
     assert not at.exception and not at.error
     table = next(d.value for d in at.dataframe if "encoding" in d.value.columns)
     assert sorted(set(table["encoding"])) == ["one-hot", "ordinal", "spectral"]
     assert len(table) == 6 and table["r2"].between(-1, 1).all()
+    # another session with the same data and settings sees the result without running it again
+    other = open_page(PAGE)
+    open_tab(other, "cat.tab", "Downstream test")
+    shared = next(d.value for d in other.dataframe if "encoding" in d.value.columns)
+    assert shared.equals(table)
+    # other settings have no result until someone runs them
+    other.sidebar.checkbox(key="cat.keep_trivial").check().run()
+    assert not [d for d in other.dataframe if "encoding" in d.value.columns]
 
 
 def test_uploaded_table_with_too_few_categories_is_explained():
@@ -101,8 +111,68 @@ def test_the_components_shown_match_the_zero_eigenvalues():
     import numpy as np
 
     at = open_page(PAGE)
+    open_tab(at, "cat.tab", "Spectrum")
     for rel in (0.0, 2.0, 3.0):
         at.sidebar.slider(key="cat.log_gamma").set_value(rel).run()
         vals = next(t.value for t in at.dataframe if "eigenvalue" in t.value.columns)["eigenvalue"].to_numpy()
         assert int(metric(at, "connected components")) == int(np.sum(vals < 1e-8))
     assert not [m for m in at.metric if "algebraic connectivity" in m.label]
+
+
+def _traces(at, key: str) -> list[dict]:
+    import json
+
+    return next(json.loads(c.proto.spec)["data"] for c in at.get("plotly_chart") if key in c.proto.id)
+
+
+def test_only_the_open_tab_draws():
+    at = open_page(PAGE)
+    assert len(at.get("plotly_chart")) == 2  # the affinity and the Laplacian
+    open_tab(at, "cat.tab", "Spectrum")
+    assert not at.exception and len(at.get("plotly_chart")) == 1
+    assert [d for d in at.dataframe if "eigenvalue" in d.value.columns]
+    assert not [r for r in at.radio if r.key == "cat.order"]  # the heatmap tab's control is not drawn
+
+
+def test_fiedler_order_puts_the_weekend_together():
+    at = open_page(PAGE)
+    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    x = _traces(at, "cat.chart.affinity")[0]["x"]
+    assert set(x[-2:]) == {"Sat", "Sun"} or set(x[:2]) == {"Sat", "Sun"}, x
+    at.radio(key="cat.order").set_value("as given").run()
+    assert _traces(at, "cat.chart.affinity")[0]["x"] == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+
+def test_eigenvector_bars_follow_the_code_width():
+    at = open_page(PAGE)
+    open_tab(at, "cat.tab", "Eigenvectors")
+    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.sidebar.slider(key="cat.n_fixed").set_value(3).run()
+    assert not at.exception and metric(at, "code width") == "3"
+    bars = _traces(at, "cat.chart.vectors")
+    assert [t["name"].split(" ")[0] for t in bars] == ["u2", "u3", "u4"]
+    assert len(_traces(at, "cat.chart.codes")[0]["text"]) == 4  # the four days of the tips table
+
+
+def test_gamma_sweep_draws_five_spectra_and_explains_a_given_affinity():
+    at = open_page(PAGE)
+    open_tab(at, "cat.tab", "γ sweep")
+    assert [t["name"] for t in _traces(at, "cat.chart.sweep")] == [f"γ × {f:g}" for f in (0.01, 0.1, 1, 10, 100)]
+    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    assert not at.get("plotly_chart") and any("no γ to sweep" in i.value for i in at.info)
+
+
+def test_clustering_names_the_lowest_conductance_cut():
+    at = open_page(PAGE)
+    open_tab(at, "cat.tab", "Clustering")
+    assert not at.exception
+    assert any(c.value.startswith("Lowest conductance") for c in at.caption)
+    assert len(next(d.value for d in at.dataframe if "cluster" in d.value.columns)) == 2
+
+
+def test_download_tab_shows_the_code_of_every_category():
+    at = open_page(PAGE)
+    open_tab(at, "cat.tab", "Download")
+    assert not at.exception and len(at.get("download_button")) == 3
+    table = next(d.value for d in at.dataframe if "category" in d.value.columns)
+    assert len(table) == 4 and len(table.columns) - 1 == int(metric(at, "code width"))

@@ -1,0 +1,133 @@
+"""Chart builders for the Categories page: tables and arrays in, Plotly figures out.
+
+Numbers go to the browser as float32 (Plotly sends NumPy arrays as typed binary): seven
+significant digits are far below what a heatmap cell or a bar can show.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from app.ui import charts
+from app.ui.text import html_escape
+
+#: Category names longer than this are cut on axes and labels (the full name is in the tables).
+SHORT = 14
+#: Above this many categories the code map is WebGL, without a text label per point.
+LABELLED_POINTS = 300
+#: Eigenvectors drawn as bars (the first of those kept).
+BARS = 4
+ENCODINGS = ("one-hot", "ordinal", "spectral")
+
+
+def _f32(values) -> np.ndarray:
+    return np.asarray(values, dtype=np.float32)
+
+
+def short_labels(labels) -> list[str]:
+    """Names cut to :data:`SHORT` characters, kept distinct (a category axis merges equal names)."""
+    out, seen = [], set()
+    for lab in labels:
+        s = lab if len(lab) <= SHORT else lab[: SHORT - 1] + "…"
+        base, n = s, 2
+        while s in seen:
+            s = f"{base} ({n})"
+            n += 1
+        seen.add(s)
+        out.append(s)
+    return out
+
+
+def heatmaps(view: dict) -> tuple[go.Figure, go.Figure]:
+    """The affinity and the normalised Laplacian, in the order the service gave them."""
+    names = short_labels(view["names"])
+    affinity = charts.heatmap(_f32(view["A"]), x=names, y=names, title="Affinity A", colorscale="Blues", height=480)
+    laplacian = charts.heatmap(_f32(view["L"]), x=names, y=names, title="Normalised Laplacian L", colorscale="RdBu",
+                               zmid=0, zmax=view["lmax"], height=480)
+    return affinity, laplacian
+
+
+def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int) -> go.Figure:
+    """The eigenvalues, the kept ones in orange, the largest gap shaded."""
+    vals = table["eigenvalue"].to_numpy()
+    n = len(vals)
+    colours = [charts.PALETTE[1] if k else charts.PALETTE[0] for k in table["kept"]]
+    fig = go.Figure(go.Scatter(x=table["index"].to_numpy(), y=_f32(vals), mode="markers+lines", name="eigenvalue",
+                               marker=dict(size=9, color=colours)))
+    if gap_after is not None:
+        fig.add_vrect(x0=gap_after + 0.1, x1=gap_after + 0.9, fillcolor="#ffd43b", opacity=0.35, line_width=0,
+                      annotation_text=f"largest gap: keep {eigengap_k}")
+    fig.update_xaxes(title="index (ascending)", dtick=1 if n <= 20 else None)
+    top = max(2.0, vals.max() + 0.05) if n < 8 else vals.max() + 0.1
+    fig.update_yaxes(title="eigenvalue of L", range=[-0.05, float(top)])
+    return charts.layout(fig, "The spectrum: kept eigenvalues in orange", 380)
+
+
+def eigenvector_bars(table: pd.DataFrame, eigenvalues: list[float]) -> go.Figure:
+    """The first :data:`BARS` kept eigenvectors, one bar per category."""
+    names = short_labels(table["category"])
+    fig = go.Figure()
+    for j, (col, lam) in enumerate(list(zip(table.columns[1:], eigenvalues))[:BARS]):
+        fig.add_trace(go.Bar(x=names, y=_f32(table[col]), name=f"{col} (λ={lam:.3f})", marker_color=charts.PALETTE[j]))
+    fig.update_layout(barmode="group")
+    return charts.layout(fig, "Kept eigenvectors, one bar per category", 380)
+
+
+def code_map(table: pd.DataFrame) -> go.Figure:
+    """Categories placed by their first two code columns (the second axis is 0 when there is one)."""
+    cols = list(table.columns[1:])
+    x = _f32(table[cols[0]])
+    y = _f32(table[cols[1]]) if len(cols) > 1 else np.zeros(len(x), dtype=np.float32)
+    names = [html_escape(s) for s in short_labels(table["category"])]
+    marker = dict(size=10, color=charts.PALETTE[0])
+    if len(x) <= LABELLED_POINTS:
+        trace = go.Scatter(x=x, y=y, mode="markers+text", text=names, textposition="top center", marker=marker)
+    else:
+        trace = go.Scattergl(x=x, y=y, mode="markers", hovertext=names, hoverinfo="text", marker=marker)
+    fig = go.Figure(trace)
+    fig.update_xaxes(title=cols[0])
+    fig.update_yaxes(title=cols[1] if len(cols) > 1 else "")
+    return charts.layout(fig, "Categories placed by their code (first two kept eigenvectors)", 460)
+
+
+def gamma_sweep(sweep: pd.DataFrame, n_categories: int) -> go.Figure:
+    """One spectrum per multiple of γ, the current one drawn thicker."""
+    fig = go.Figure()
+    for j, (factor, sub) in enumerate(sweep.groupby("factor", sort=True)):
+        fig.add_trace(go.Scatter(x=sub["index"].to_numpy(), y=_f32(sub["eigenvalue"]), mode="lines+markers",
+                                 name=f"γ × {factor:g}",
+                                 line=dict(width=3 if factor == 1.0 else 1.5, color=charts.PALETTE[j])))
+    fig.update_xaxes(title="index", dtick=1 if n_categories <= 20 else None)
+    fig.update_yaxes(title="eigenvalue")
+    return charts.layout(fig, "Spectra for γ a hundredth to a hundred times the current one", 420)
+
+
+def fiedler_bars(sweep: pd.DataFrame) -> go.Figure:
+    names = short_labels(sweep["category"])
+    fig = go.Figure(go.Bar(x=names, y=_f32(sweep["fiedler"]), name="Fiedler value", marker_color=charts.PALETTE[0]))
+    return charts.layout(fig, "Categories ordered by the Fiedler vector", 380)
+
+
+def sweep_cut(sweep: pd.DataFrame) -> go.Figure:
+    """Conductance and cut weight of the cut after each category (the last row is no cut)."""
+    names = short_labels(sweep["category"])[:-1]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=names, y=_f32(sweep["conductance"].to_numpy()[:-1]), mode="lines+markers",
+                             name="conductance", line=dict(color=charts.PALETTE[1])))
+    fig.add_trace(go.Scatter(x=names, y=_f32(sweep["cut"].to_numpy()[:-1]), mode="lines+markers", name="cut weight",
+                             yaxis="y2", line=dict(color=charts.PALETTE[0], dash="dot")))
+    fig.update_layout(yaxis=dict(title="conductance"), yaxis2=dict(title="cut", overlaying="y", side="right"))
+    return charts.layout(fig, "Sweep cut: everything up to a category on one side", 380)
+
+
+def downstream(result: pd.DataFrame) -> go.Figure:
+    """Cross-validated R² by model, one bar group per encoding, with the folds' standard deviation."""
+    fig = go.Figure()
+    for j, enc in enumerate(ENCODINGS):
+        sub = result[result["encoding"] == enc]
+        fig.add_trace(go.Bar(x=sub["model"], y=sub["r2"], error_y=dict(type="data", array=sub["r2_std"]),
+                             name=enc, marker_color=charts.PALETTE[j]))
+    fig.update_yaxes(title="R²")
+    return charts.layout(fig, "Cross-validated R² by model and encoding", 380)
