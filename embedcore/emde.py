@@ -26,6 +26,7 @@ import os
 from collections.abc import Mapping, Sequence
 from itertools import chain
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -33,7 +34,27 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-__all__ = ["EMDE", "EMDEVectorizer", "sets_to_matrix", "bucket_statistics", "compare_set_encodings", "MAX_HYPERPLANES"]
+__all__ = [
+    "EMDE",
+    "EMDEVectorizer",
+    "sets_to_matrix",
+    "bucket_statistics",
+    "statistics_grid",
+    "compare_set_encodings",
+    "set_encodings",
+    "encoding_name",
+    "evaluate_set_encoding",
+    "ItemView",
+    "item_view",
+    "PartitionView",
+    "partition_view",
+    "occupied_buckets",
+    "Additivity",
+    "additivity",
+    "sketches_npz",
+    "sketches_csv",
+    "MAX_HYPERPLANES",
+]
 
 #: Largest K: 2**24 buckets per partitioning is already far beyond any useful sketch.
 MAX_HYPERPLANES = 24
@@ -420,20 +441,38 @@ class EMDE(TransformerMixin, BaseEstimator):
         over partitionings, of the (smoothed) probability of the bucket it
         falls in. High scores mark the regions the set is dense in.
         """
-        check_is_fitted(self, "item_sketches_")
-        s = np.asarray(sketch.toarray() if sp.issparse(sketch) else sketch, dtype=np.float64).ravel()
-        if s.size != self.n_features_out_:
-            raise ValueError(f"The sketch has {s.size} values; this EMDE makes {self.n_features_out_}.")
-        N, B = self.n_partitions, 2**self.n_hyperplanes
-        full = np.zeros(N * B)
-        full[self.columns_] = np.abs(s)
-        blocks = full.reshape(N, B)
+        N = self.n_partitions
+        blocks = np.abs(self.sketch_grid(sketch))
         totals = blocks.sum(axis=1, keepdims=True)
         totals[totals == 0] = 1.0
         probs = blocks / totals
         codes = self.bucket_codes(X)
         vals = probs[np.arange(N), codes]  # (n, N)
         return np.exp(np.log(vals + smoothing).mean(axis=1))
+
+    def sketch_grid(self, sketch) -> np.ndarray:
+        """One sketch laid out as an (N, 2**K) array: a row per partitioning, a column per bucket.
+
+        ``sketch`` is one row of :meth:`transform` (sparse or dense). Columns
+        dropped by ``drop_empty`` come back as zeros, so every sketch of this
+        EMDE has the same grid.
+
+        Examples
+        --------
+        >>> items = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+        >>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(items)
+        >>> grid = emde.sketch_grid(emde.transform([[0, 1, 1]]))
+        >>> grid.shape, grid.sum(axis=1).tolist()
+        ((3, 4), [3.0, 3.0, 3.0])
+        """
+        check_is_fitted(self, "item_sketches_")
+        s = np.asarray(sketch.toarray() if sp.issparse(sketch) else sketch, dtype=np.float64).ravel()
+        if s.size != self.n_features_out_:
+            raise ValueError(f"The sketch has {s.size} values; this EMDE makes {self.n_features_out_}.")
+        N, B = self.n_partitions, 2**self.n_hyperplanes
+        full = np.zeros(N * B)
+        full[self.columns_] = s
+        return full.reshape(N, B)
 
     def hyperplanes_in_view(self, partition: int, origin, basis) -> np.ndarray:
         """Where one partitioning's hyperplanes cut a 2-D view ``x = origin + basis @ (a, b)``.
@@ -625,6 +664,93 @@ def bucket_statistics(
     return pd.DataFrame(rows)
 
 
+def set_encodings(grid: Sequence[tuple[int, int]]) -> list[tuple]:
+    """The encodings a set benchmark compares: EMDE for every (K, N) in ``grid``, then the baselines.
+
+    Each encoding is a hashable tuple: ``("emde", K, N)``, ``("one-hot",)``
+    (the bag of items) or ``("mean",)`` (the weighted mean item vector).
+
+    Examples
+    --------
+    >>> set_encodings([(4, 16)])
+    [('emde', 4, 16), ('one-hot',), ('mean',)]
+    """
+    return [("emde", int(K), int(N)) for K, N in grid] + [("one-hot",), ("mean",)]
+
+
+def encoding_name(encoding: tuple) -> str:
+    """How a benchmark table names an encoding.
+
+    Examples
+    --------
+    >>> encoding_name(("emde", 4, 16)), encoding_name(("mean",))
+    ('EMDE K=4 N=16', 'mean vector')
+    """
+    kind = encoding[0]
+    if kind == "emde":
+        return f"EMDE K={encoding[1]} N={encoding[2]}"
+    if kind == "one-hot":
+        return "one-hot (bag of items)"
+    if kind == "mean":
+        return "mean vector"
+    raise ValueError(f"Unknown set encoding {encoding!r}: use ('emde', K, N), ('one-hot',) or ('mean',).")
+
+
+def _encode(items: np.ndarray, W: sp.csr_array, encoding: tuple, norm: str | None, random_state):
+    from sklearn.preprocessing import normalize
+
+    kind = encoding[0]
+    if kind == "emde":
+        return EMDE(n_hyperplanes=encoding[1], n_partitions=encoding[2], norm=norm, drop_empty=True,
+                    random_state=random_state).fit(items).transform(W)
+    if kind == "one-hot":
+        return normalize(W) if norm else W
+    totals = np.asarray(W.sum(axis=1)).ravel()
+    totals[totals == 0] = 1.0
+    return (W @ items) / totals[:, None]
+
+
+def evaluate_set_encoding(
+    item_vectors,
+    W,
+    labels,
+    encoding: tuple,
+    *,
+    norm: str = "l2",
+    cv: int = 5,
+    random_state=0,
+) -> dict:
+    """Logistic regression with ``cv``-fold cross-validation on one encoding of the sets.
+
+    ``encoding`` is one of :func:`set_encodings`. Folds are stratified and
+    shuffled with ``random_state``, which also seeds EMDE's hyperplanes
+    (L2-normalised sketches of occupied buckets by default). Returns one
+    benchmark row: ``features`` (the encoding's name), ``accuracy`` and
+    ``accuracy_std`` over the folds, ``dim`` and ``seconds`` (encoding plus
+    cross-validation).
+    """
+    import time
+
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    name = encoding_name(encoding)
+    items = _check_vectors(item_vectors, "Item vectors")
+    W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
+    y = np.asarray(labels)
+    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)
+    t = time.perf_counter()
+    F = _encode(items, W, encoding, norm, random_state)
+    acc = cross_val_score(LogisticRegression(max_iter=2000), F, y, cv=folds)
+    return {
+        "features": name,
+        "accuracy": float(acc.mean()),
+        "accuracy_std": float(acc.std()),
+        "dim": int(F.shape[1]),
+        "seconds": time.perf_counter() - t,
+    }
+
+
 def compare_set_encodings(
     item_vectors,
     W,
@@ -639,50 +765,193 @@ def compare_set_encodings(
     """Logistic regression with ``cv``-fold cross-validation on several set encodings.
 
     Encodings: EMDE sketches for every (K, N) in ``grid``, the bag of items
-    (one-hot counts of ``W``), and the weighted mean item vector. Returns one
-    row per encoding: features, accuracy (mean and std over folds), dimension
-    and seconds (encoding plus cross-validation). ``progress(fraction, text)``
-    is called after each encoding.
+    (one-hot counts of ``W``), and the weighted mean item vector (see
+    :func:`evaluate_set_encoding`). Returns one row per encoding, best
+    first: features, accuracy (mean and std over folds), dimension and
+    seconds. ``progress(fraction, text)`` is called after each encoding.
     """
-    import time
-
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
-    from sklearn.preprocessing import normalize
-
     items = _check_vectors(item_vectors, "Item vectors")
     W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
-    y = np.asarray(labels)
-    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)
-    model = LogisticRegression(max_iter=2000)
-
-    def score(name, make):
-        t = time.perf_counter()
-        F = make()
-        acc = cross_val_score(model, F, y, cv=folds)
-        return {
-            "features": name,
-            "accuracy": float(acc.mean()),
-            "accuracy_std": float(acc.std()),
-            "dim": int(F.shape[1]),
-            "seconds": time.perf_counter() - t,
-        }
-
-    jobs = [
-        (f"EMDE K={K} N={N}", lambda K=K, N=N: EMDE(
-            n_hyperplanes=K, n_partitions=N, norm=norm, drop_empty=True, random_state=random_state
-        ).fit(items).transform(W))
-        for K, N in grid
-    ]
-    jobs.append(("one-hot (bag of items)", lambda: normalize(W) if norm else W))
-    def mean_vector():
-        totals = np.asarray(W.sum(axis=1)).ravel()
-        totals[totals == 0] = 1.0
-        return (W @ items) / totals[:, None]
-    jobs.append(("mean vector", mean_vector))
+    jobs = set_encodings(grid)
     rows = []
-    for i, (name, make) in enumerate(jobs):
-        rows.append(score(name, make))
+    for i, encoding in enumerate(jobs):
+        rows.append(evaluate_set_encoding(items, W, labels, encoding, norm=norm, cv=cv, random_state=random_state))
         if progress is not None:
-            progress((i + 1) / len(jobs), name)
-    return pd.DataFrame(rows).sort_values("accuracy", ascending=False, ignore_index=True)
+            progress((i + 1) / len(jobs), rows[-1]["features"])
+    return benchmark_table(rows)
+
+
+def benchmark_table(rows: Sequence[dict]) -> pd.DataFrame:
+    """Benchmark rows (from :func:`evaluate_set_encoding`) as a table, best accuracy first."""
+    return pd.DataFrame(list(rows)).sort_values("accuracy", ascending=False, ignore_index=True)
+
+
+def statistics_grid(n_items: int) -> list[int]:
+    """The values of K worth measuring for ``n_items`` items: 1 up to three planes past log2(n), at most 14.
+
+    Beyond ``log2(n)`` planes there are more buckets than items; the three
+    more show the buckets emptying.
+
+    Examples
+    --------
+    >>> statistics_grid(200)
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    >>> statistics_grid(1)
+    [1, 2, 3, 4]
+    """
+    top = int(min(14, max(2, np.ceil(np.log2(max(n_items, 2))) + 3)))
+    return list(range(1, top + 1))
+
+
+# --------------------------------------------------------------------------- what the pictures show
+
+
+class ItemView(NamedTuple):
+    """A 2-D view of the items: ``coords = (X - origin) @ basis``.
+
+    ``projected`` is True when the items have more than two dimensions and
+    the view is their PCA plane; otherwise the coordinates are the items
+    themselves (padded with zeros to two columns).
+    """
+
+    coords: np.ndarray
+    origin: np.ndarray
+    basis: np.ndarray
+    projected: bool
+
+
+def item_view(X) -> ItemView:
+    """The plane to draw items and hyperplanes on: the items themselves up to 2-D, else their PCA plane.
+
+    The basis always has two orthonormal (or zero) columns, so
+    :meth:`EMDE.hyperplanes_in_view` can cut it even for one item.
+
+    Examples
+    --------
+    >>> v = item_view(np.array([[1.0], [3.0]]))
+    >>> v.coords.tolist(), v.projected
+    ([[1.0, 0.0], [3.0, 0.0]], False)
+    """
+    from embedcore.linear import pca_basis
+
+    X = _check_vectors(X, "Item vectors")
+    d = X.shape[1]
+    if d <= 2:
+        basis = np.eye(d, 2)
+        return ItemView(X @ basis, np.zeros(d), basis, False)
+    mean, basis, _ = pca_basis(X, 2)
+    if basis.shape[1] < 2:  # a single item spans no direction: pad with zero columns
+        basis = np.column_stack([basis, np.zeros((d, 2 - basis.shape[1]))])
+    return ItemView((X - mean) @ basis, mean, basis, True)
+
+
+class PartitionView(NamedTuple):
+    """One partitioning drawn on an :class:`ItemView`."""
+
+    codes: np.ndarray  # bucket of every item, (n_items,)
+    lines: np.ndarray  # (K, 3): alpha * a + beta * b = gamma in view coordinates
+    occupied: int  # buckets of this partitioning holding at least one item
+
+
+def partition_view(emde: EMDE, partition: int, view: ItemView) -> PartitionView:
+    """The fitted items' buckets in one partitioning, and where its hyperplanes cut ``view``.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=1, random_state=0).fit(X)
+    >>> pv = partition_view(emde, 0, item_view(X))
+    >>> pv.lines.shape, pv.occupied == len(np.unique(pv.codes))
+    ((2, 3), True)
+    """
+    check_is_fitted(emde, "item_codes_")
+    lines = emde.hyperplanes_in_view(partition, view.origin, view.basis)
+    codes = emde.item_codes_[:, partition]
+    return PartitionView(codes, lines, int(np.unique(codes).size))
+
+
+def occupied_buckets(emde: EMDE) -> int:
+    """Buckets, over all partitionings, that hold at least one fitted item (at most ``N * 2**K``).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 1.0]])
+    >>> occupied_buckets(EMDE(n_hyperplanes=3, n_partitions=4, random_state=0).fit(X)) <= 2 * 4
+    True
+    """
+    check_is_fitted(emde, "item_codes_")
+    N = emde.n_partitions
+    return int(np.unique(emde.item_codes_ + np.arange(N) * 2**emde.n_hyperplanes).size)
+
+
+class Additivity(NamedTuple):
+    """Sketches of two sets and of their pooled multiset, bucket by bucket."""
+
+    max_difference: float  # max |s(A+B) - (s(A) + s(B))| over every column
+    table: pd.DataFrame  # columns s(A), s(B), s(A+B); one row per bucket either set touches, named p_b
+
+
+def additivity(emde: EMDE, W, a: int, b: int) -> Additivity:
+    """Check ``s(A ⊎ B) = s(A) + s(B)`` for sets ``a`` and ``b`` (rows of the weight matrix ``W``).
+
+    The pooled set is the sum of the two weight rows: a multiset, where an
+    item in both sets counts twice. Exact for raw count sketches; a
+    normalised EMDE rescales each side and the difference is no longer zero.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=2, random_state=0).fit(X)
+    >>> check = additivity(emde, sets_to_matrix([[0, 1], [1, 2]], 3), 0, 1)
+    >>> check.max_difference, float(check.table["s(A+B)"].sum())
+    (0.0, 8.0)
+    """
+    check_is_fitted(emde, "item_sketches_")
+    W = sp.csr_array(W) if sp.issparse(W) else sets_to_matrix(list(W), emde.n_items_)
+    for name, i in (("a", a), ("b", b)):
+        if not 0 <= i < W.shape[0]:
+            raise ValueError(f"Set {name}={i} is out of range: there are {W.shape[0]} sets (0..{W.shape[0] - 1}).")
+    SA = emde.transform(W[[a], :]).toarray().ravel()
+    SB = emde.transform(W[[b], :]).toarray().ravel()
+    SAB = emde.transform(W[[a], :] + W[[b], :]).toarray().ravel()
+    diff = float(np.abs(SAB - (SA + SB)).max()) if SAB.size else 0.0
+    touched = np.flatnonzero((SA + SB) + SAB)
+    table = pd.DataFrame({"s(A)": SA[touched], "s(B)": SB[touched], "s(A+B)": SAB[touched]},
+                         index=emde.get_feature_names_out()[touched])
+    return Additivity(diff, table)
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _csr(S) -> sp.csr_array:
+    S = sp.csr_array(S)
+    S.sum_duplicates()
+    return S
+
+
+def sketches_npz(S, params: Mapping) -> bytes:
+    """Sketches as a compressed ``.npz``: the CSR arrays, the shape and ``params`` as JSON.
+
+    Load with ``f = np.load(...)`` and
+    ``scipy.sparse.csr_array((f["data"], f["indices"], f["indptr"]), shape=f["shape"])``;
+    ``json.loads(str(f["params"]))`` gives the parameters back.
+    """
+    import io
+    import json
+
+    S = _csr(S)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, data=S.data, indices=S.indices, indptr=S.indptr, shape=np.array(S.shape),
+                        params=np.array(json.dumps(dict(params))))
+    return buf.getvalue()
+
+
+def sketches_csv(S, columns: Sequence[str], params: Mapping) -> str:
+    """Sketches as CSV text, one non-zero per line (``set,column,value``) under a ``#`` line of ``params``."""
+    import json
+
+    S = _csr(S).tocoo()
+    long = pd.DataFrame({"set": S.row, "column": np.asarray(columns, dtype=object)[S.col], "value": S.data})
+    header = "# EMDE sketches, one non-zero per line; " + json.dumps(dict(params)) + "\n"
+    return header + long.to_csv(index=False)

@@ -268,3 +268,139 @@ def test_hyperplanes_in_view_match_codes_in_2d():
     lines = e.hyperplanes_in_view(1, np.zeros(2), np.eye(2))
     side = X @ lines[:, :2].T > lines[:, 2]
     np.testing.assert_array_equal(side @ (1 << np.arange(3)), e.bucket_codes(X)[:, 1])
+
+
+# --------------------------------------------------------------------------- what the Sets page shows
+
+
+def test_sketch_grid_is_the_fixed_width_sketch_one_row_per_partitioning():
+    e = fitted()
+    S = e.transform([[1, 2, 2, 40]])
+    grid = e.sketch_grid(S)
+    np.testing.assert_array_equal(grid, S.toarray().reshape(7, 32))
+    np.testing.assert_array_equal(grid.sum(axis=1), 4)  # every item lands once in every partitioning
+    small = fitted(drop_empty=True)  # dropped columns come back as zeros: the same grid
+    np.testing.assert_array_equal(small.sketch_grid(small.transform([[1, 2, 2, 40]])), grid)
+    with pytest.raises(ValueError, match="The sketch has 3 values"):
+        e.sketch_grid(np.zeros(3))
+
+
+def test_occupied_buckets_counts_the_columns_items_fall_in():
+    from embedcore.emde import occupied_buckets
+
+    for kw in ({}, dict(n_hyperplanes=9), dict(n_hyperplanes=1, n_partitions=3)):
+        e = fitted(**kw)
+        brute = int((np.asarray(e.item_sketches_.sum(axis=0)).ravel() > 0).sum())
+        assert occupied_buckets(e) == brute
+    assert occupied_buckets(fitted(n_hyperplanes=12)) <= 500 * 7
+
+
+def test_item_view_is_the_items_in_2d_and_their_pca_plane_above():
+    from embedcore.emde import item_view
+
+    X2 = ITEMS[:, :2]
+    v = item_view(X2)
+    assert not v.projected
+    np.testing.assert_array_equal(v.coords, X2)
+    v = item_view(ITEMS)
+    assert v.projected and v.coords.shape == (500, 2)
+    np.testing.assert_allclose(v.basis.T @ v.basis, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(v.coords, (ITEMS - ITEMS.mean(axis=0)) @ v.basis)
+    var = v.coords.var(axis=0)
+    assert var[0] >= var[1]
+    # no other direction holds more variance than the first axis
+    for d in np.random.default_rng(0).standard_normal((50, 6)):
+        d /= np.linalg.norm(d)
+        assert ((ITEMS - ITEMS.mean(axis=0)) @ d).var() <= var[0] + 1e-9
+    one = item_view(ITEMS[:1])
+    assert one.coords.shape == (1, 2) and one.basis.shape == (6, 2)
+
+
+def test_partition_view_agrees_with_the_codes_on_the_view_plane():
+    from embedcore.emde import item_view, partition_view
+
+    X = np.random.default_rng(2).standard_normal((300, 2))
+    e = EMDE(n_hyperplanes=4, n_partitions=3, random_state=0).fit(X)
+    for p in range(3):
+        pv = partition_view(e, p, item_view(X))
+        np.testing.assert_array_equal(pv.codes, e.item_codes_[:, p])
+        assert pv.occupied == len(set(pv.codes.tolist()))
+        side = X @ pv.lines[:, :2].T > pv.lines[:, 2]
+        np.testing.assert_array_equal(side @ (1 << np.arange(4)), pv.codes)
+    with pytest.raises(ValueError, match="partition must be in 0..2"):
+        partition_view(e, 3, item_view(X))
+
+
+def test_additivity_of_raw_sketches_bucket_by_bucket():
+    from embedcore.emde import additivity
+
+    e = fitted()
+    W = sets_to_matrix([[1, 2, 3, 3], [3, 4, 100], [7]], 500)
+    check = additivity(e, W, 0, 1)
+    assert check.max_difference == 0.0
+    SA, SB = e.transform([[1, 2, 3, 3]]).toarray().ravel(), e.transform([[3, 4, 100]]).toarray().ravel()
+    touched = np.flatnonzero(SA + SB)
+    assert list(check.table.index) == list(e.get_feature_names_out()[touched])
+    np.testing.assert_array_equal(check.table["s(A)"], SA[touched])
+    np.testing.assert_array_equal(check.table["s(A+B)"], (SA + SB)[touched])  # item 3 counted from both sets
+    assert additivity(e, W, 2, 2).table["s(A+B)"].sum() == 2 * 7
+    normalised = additivity(fitted(norm="l2"), W, 0, 1)
+    assert normalised.max_difference > 0.1  # a rescaled sum is not the sum
+    with pytest.raises(ValueError, match="Set b=3 is out of range: there are 3 sets"):
+        additivity(e, W, 0, 3)
+
+
+def test_each_benchmark_row_is_the_comparison_row_of_its_encoding():
+    from embedcore.emde import compare_set_encodings, encoding_name, evaluate_set_encoding, set_encodings
+
+    r = np.random.default_rng(5)
+    y = r.integers(0, 2, 60)
+    pos, neg = np.flatnonzero(ITEMS[:, 0] > 0.5), np.flatnonzero(ITEMS[:, 0] < -0.5)
+    W = sets_to_matrix([r.choice(pos if c else neg, 6).tolist() for c in y], 500)
+    grid = [(3, 8)]
+    seen = []
+    table = compare_set_encodings(ITEMS, W, y, grid, random_state=0, progress=lambda f, name: seen.append((f, name)))
+    assert [n for _, n in seen] == [encoding_name(e) for e in set_encodings(grid)]
+    assert seen[-1][0] == 1.0
+    for enc in set_encodings(grid):
+        row = evaluate_set_encoding(ITEMS, W, y, enc, random_state=0)
+        mine = table.set_index("features").loc[row["features"]]
+        assert row["accuracy"] == mine["accuracy"] and row["dim"] == mine["dim"]
+    acc = dict(zip(table["features"], table["accuracy"]))
+    assert acc["EMDE K=3 N=8"] > 0.9
+    assert table["accuracy"].is_monotonic_decreasing
+    with pytest.raises(ValueError, match="Unknown set encoding"):
+        encoding_name(("bag",))
+
+
+def test_statistics_grid_runs_past_log2_n_and_stops_at_14():
+    from embedcore.emde import statistics_grid
+
+    assert statistics_grid(200) == list(range(1, 12))  # log2(200) = 7.6 -> 8 + 3
+    assert statistics_grid(10**9)[-1] == 14
+    assert statistics_grid(0) == [1, 2, 3, 4]
+
+
+def test_sketch_files_round_trip():
+    import io
+    import json
+
+    import pandas as pd
+
+    from embedcore.emde import sketches_csv, sketches_npz
+
+    e = fitted(norm="l2")
+    S = e.transform([[1, 2], [], [3, 3, 9]])
+    params = {"K": 5, "N": 7, "data": "x<y>"}
+    f = np.load(io.BytesIO(sketches_npz(S, params)))
+    back = sp.csr_array((f["data"], f["indices"], f["indptr"]), shape=f["shape"])
+    np.testing.assert_array_equal(back.toarray(), S.toarray())
+    assert json.loads(str(f["params"])) == params
+    text = sketches_csv(S, e.get_feature_names_out(), params)
+    assert text.startswith("# EMDE sketches") and json.loads(text.splitlines()[0].split("; ", 1)[1]) == params
+    long = pd.read_csv(io.StringIO(text), comment="#")
+    assert len(long) == S.nnz and set(long["set"]) == {0, 2}
+    names = list(e.get_feature_names_out())
+    dense = np.zeros(S.shape)
+    dense[long["set"], [names.index(c) for c in long["column"]]] = long["value"]
+    np.testing.assert_allclose(dense, S.toarray(), rtol=1e-6)
