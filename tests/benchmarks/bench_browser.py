@@ -1,0 +1,600 @@
+"""In the browser: a control change to the app idle again, and each page's first visit, next to the Home floor.
+
+`python -m tests.benchmarks.bench_browser [page ...]` from the project root (pages by url, e.g.
+``words manifolds``; none means every page). The table is printed and written to
+tests/.artifacts/bench_browser.txt; :func:`run` returns harness Results for tests/benchmarks/run.py.
+
+The real server (``streamlit run``) and headless Chromium driven by Playwright, started as
+tests/e2e/test_browser.py does; the server runs without a file watcher, so what is timed is the code
+as loaded at start. What is timed, always from inside the page:
+
+* **a control change to idle**: ``t0`` is ``performance.now()`` taken by a capturing listener when
+  the key or pointer event that changes the control is dispatched; the end is the moment the app's
+  ``data-test-script-state`` (on ``[data-testid="stApp"]``, watched by a MutationObserver) last went
+  back to ``notRunning``, once it has gone to ``running`` after ``t0`` and stayed idle for
+  :data:`QUIET_S` (so a second rerun, e.g. from a query parameter, is included) with no spinner
+  left. If no run starts within :data:`NO_RUN_S`, the sample ends at that check and is flagged
+  "no rerun seen".
+* **the floor**: on Home, the sidebar's "Random seed" gets a new value (typed, then Enter): a rerun
+  that draws nothing. Every control is reported as a ratio to it (budget :data:`CONTROL_BUDGET`).
+* **a first visit**: once the server is warm (it has served Home and Data in a warm-up session),
+  each page is reached from another page through the sidebar navigation link, in a fresh browser
+  context (a new session), timed from the click to idle. Budget :data:`FIRST_VISIT_BUDGET_S`.
+
+Controls are found by their visible label (exact text), in the sidebar first, then the main area,
+so the benchmark survives layout changes; a control that is not found is reported as such. Every
+repetition moves a control to a value this server has not rendered before (sliders step away from
+the default, one step per repetition; a radio with too few options is preceded by an untimed change
+of the seed), so no cache flatters the figure. First visits are timed before any control moves.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from app.pages import PAGES, PageSpec
+from tests.benchmarks.harness import Result
+from tests.conftest import APP, ARTIFACTS, ROOT
+from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+REPEATS = 3
+RUN_TIMEOUT_S = 120  # one control change or page visit, to idle
+LOAD_TIMEOUT_S = 180  # an untimed page load (the first one may import and compute a lot)
+NO_RUN_S = 2.0  # no rerun started this long after the event: the change is counted as done then
+QUIET_S = 0.5  # idle this long after a run before the app counts as idle (a second rerun is included)
+CONTROL_BUDGET = 2.5  # a control change to idle, as a multiple of the Home floor
+FIRST_VISIT_BUDGET_S = 3.0
+VIEWPORT = {"width": 1440, "height": 1000}
+REPORT = ARTIFACTS / "bench_browser.txt"
+SERVER_LOG = ARTIFACTS / "bench_browser_server.log"
+SEED_LABEL = "Random seed"
+WARM_UP_PAGE = "data"  # with Home, what the server has served before first visits are timed
+
+
+@dataclass(frozen=True)
+class Control:
+    label: str  # the visible label, exactly
+    kind: str  # "slider", "radio" or "select"
+    section: str = ""  # a tab (or other section switch) to open first, by its visible name
+    new_seed_first: bool = False  # too few values to stay new: raise the seed (untimed) before each change
+
+
+#: The live controls timed on each page (by PageSpec.url); Home gives the floor.
+CONTROLS: dict[str, list[Control]] = {
+    "data": [Control("Bundled data set", "select")],
+    "sets": [Control("K: hyperplanes per partitioning", "slider"), Control("N: partitionings", "slider")],
+    "categories": [Control("log10(γ × typical distance)", "slider")],
+    "manifolds": [Control("B: neighbours", "slider")],
+    "words": [Control("Window", "slider"), Control("Dimensions", "slider")],
+    "playlists": [Control("Model", "radio", new_seed_first=True)],
+    "foundations": [Control("Rank k", "slider", section="SVD")],
+}
+
+#: Installed in every page before the app's scripts: the script-state log and the event stamp.
+PROBE_JS = """
+(() => {
+  if (window.__bench) return;
+  const b = window.__bench = {log: [], t0: null, armed: false, spinnerSeen: false};
+  const ATTR = 'data-test-script-state';
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.attributeName !== ATTR) continue;
+      const s = r.target.getAttribute(ATTR);
+      const last = b.log[b.log.length - 1];
+      if (!last || last.s !== s) b.log.push({t: performance.now(), s});
+    }
+  }).observe(document, {attributes: true, attributeFilter: [ATTR], subtree: true});
+  const stamp = () => { if (b.armed) { b.t0 = performance.now(); b.armed = false; } };
+  for (const type of ['keydown', 'pointerdown', 'mousedown']) window.addEventListener(type, stamp, true);
+  b.arm = () => { b.armed = true; b.t0 = null; b.spinnerSeen = false; };
+})();
+"""
+
+#: False until the app is idle after the stamped event; then {t0, end, ran, runs}.
+DONE_JS = """
+({noRunMs, quietMs}) => {
+  const b = window.__bench;
+  if (!b || b.t0 === null) return false;
+  const now = performance.now();
+  const app = document.querySelector('[data-testid="stApp"]');
+  const state = app ? app.getAttribute('data-test-script-state') : null;
+  if (state !== 'notRunning' && state !== 'compilationError') return false;
+  const after = b.log.filter((e) => e.t >= b.t0);
+  const runs = after.filter((e) => e.s === 'running').length;
+  if (runs === 0 && !after.some((e) => e.s !== 'notRunning')) {
+    return now - b.t0 >= noRunMs ? {t0: b.t0, end: now, ran: false, runs: 0} : false;
+  }
+  const last = after[after.length - 1];
+  if (now - last.t < quietMs) return false;
+  // A spinner still shown once the script is idle: the change is done when it goes.
+  if (document.querySelector('[data-testid="stSpinner"]')) { b.spinnerSeen = true; return false; }
+  return {t0: b.t0, end: b.spinnerSeen ? Math.max(last.t, now) : last.t, ran: true, runs};
+}
+"""
+
+#: True once a run has ended and the app has been idle for quietMs since, with a title in the main area.
+#: (A title alone is not enough: it can be drawn before the script-state attribute says "running".)
+SETTLED_JS = """
+({quietMs}) => {
+  const b = window.__bench;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!b || !app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (!document.querySelector('[data-testid="stMain"] h1')) return false;
+  const last = b.log[b.log.length - 1];
+  return !!last && last.s === 'notRunning' && performance.now() - last.t >= quietMs;
+}
+"""
+
+
+class NotFound(Exception):
+    """A control or section named by its label is not on the page (or the page did not load)."""
+
+
+def _trouble(page, where: str) -> str:
+    """What the page shows instead of the control: an exception's first line; a screenshot is saved."""
+    shots = ARTIFACTS / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    shot = shots / f"bench-{re.sub(r'[^A-Za-z0-9]+', '-', where).strip('-')}.png"
+    try:
+        page.screenshot(path=str(shot), full_page=True)
+        exceptions = page.locator('[data-testid="stException"]')
+        text = exceptions.first.inner_text().strip().splitlines()[0][:160] if exceptions.count() else ""
+    except PlaywrightError:  # the page itself is gone: nothing more to say
+        return ""
+    return (f"the page shows an exception: {text}; " if text else "") + f"see {shot.relative_to(ROOT)}"
+
+
+@dataclass
+class Sample:
+    seconds: float
+    ran: bool = True
+    runs: int = 1
+    exception: bool = False
+    timeout: bool = False
+
+
+@dataclass
+class Row:
+    page: str
+    what: str
+    samples: list[Sample] = field(default_factory=list)
+    kind: str = "control"  # "floor", "control" or "first visit"
+    note: str = ""
+    missing: str = ""  # why nothing was measured
+
+    @property
+    def median(self) -> float:
+        ok = [s.seconds for s in self.samples if not math.isnan(s.seconds)]
+        return statistics.median(ok) if ok else math.nan
+
+    def flags(self) -> str:
+        out = []
+        if any(not s.ran for s in self.samples):
+            out.append(f"no rerun seen within {NO_RUN_S:g} s (counted as done then)")
+        if any(s.runs > 1 for s in self.samples):
+            out.append("two or more runs after one change")
+        if any(s.timeout for s in self.samples):
+            out.append(f"timed out (counted as {RUN_TIMEOUT_S} s)")
+        if any(s.exception for s in self.samples):
+            out.append("an exception element was shown")
+        return "; ".join(out)
+
+
+# ------------------------------------------------------------------ server and browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`streamlit run` on a free port, headless, without usage statistics; stopped on exit."""
+
+    def __enter__(self) -> str:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.log = open(SERVER_LOG, "w")
+        port = _free_port()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
+             "--server.headless", "true", "--browser.gatherUsageStats", "false",
+             # The code as loaded at start is what is timed: no reloads, no watcher competing for the CPU.
+             "--server.fileWatcherType", "none"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        self.url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"the server exited with code {self.proc.returncode}; see {SERVER_LOG}")
+                try:
+                    with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=1) as r:
+                        if r.status == 200:
+                            return self.url
+                except OSError:
+                    time.sleep(0.1)
+            raise RuntimeError(f"the server did not answer /_stcore/health within 60 s; see {SERVER_LOG}")
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=20)
+        self.log.close()
+
+
+def _link(spec: PageSpec) -> str:
+    return f'[data-testid="stSidebarNav"] a[href$="/{"" if spec.default else spec.url}"]'
+
+
+class Bench:
+    def __init__(self, browser, url: str):
+        self.browser = browser
+        self.url = url
+        self.seed = 0  # the last seed used; every change takes a seed this server has not drawn with
+
+    def new_page(self, spec: PageSpec):
+        """A fresh context (a new session) showing ``spec``, idle."""
+        context = self.browser.new_context(viewport=VIEWPORT)
+        context.add_init_script(PROBE_JS)
+        page = context.new_page()
+        try:
+            page.goto(f"{self.url}/{'' if spec.default else spec.url}")
+            self.settle(page)
+        except Exception as err:
+            context.close()
+            raise NotFound(f"/{spec.url} did not load and become idle within {LOAD_TIMEOUT_S} s "
+                           f"({type(err).__name__})") from err
+        return page
+
+    @staticmethod
+    def settle(page, timeout_s: float = LOAD_TIMEOUT_S) -> None:
+        try:
+            page.wait_for_function(SETTLED_JS, arg={"quietMs": QUIET_S * 1000}, polling=50,
+                                   timeout=timeout_s * 1000)
+        except PlaywrightTimeout as err:
+            raise NotFound(f"the app did not become idle within {timeout_s:g} s") from err
+
+    @staticmethod
+    def timed(page, action) -> Sample:
+        """Stamp the next input event, run ``action`` (which dispatches it) and wait until idle."""
+        page.evaluate("window.__bench.arm()")
+        action()
+        try:
+            done = page.wait_for_function(DONE_JS, arg={"noRunMs": NO_RUN_S * 1000, "quietMs": QUIET_S * 1000},
+                                          polling=50, timeout=RUN_TIMEOUT_S * 1000).json_value()
+        except PlaywrightTimeout:
+            return Sample(float(RUN_TIMEOUT_S), timeout=True)  # a lower bound, kept in the median
+        exception = page.locator('[data-testid="stException"]').count() > 0
+        return Sample((done["end"] - done["t0"]) / 1000, ran=done["ran"], runs=done["runs"], exception=exception)
+
+    # -------------------------------------------------------------- finding controls by label
+
+    @staticmethod
+    def widget(page, testid: str, label: str, wait_s: float = 5.0):
+        """The visible widget ``testid`` whose label reads ``label``: sidebar first, then the main area."""
+        exact = re.compile(rf"^\s*{re.escape(label)}\s*$")
+        deadline = time.monotonic() + wait_s
+        while True:
+            for scope in ('[data-testid="stSidebar"]', '[data-testid="stMain"]'):
+                found = page.locator(f'{scope} [data-testid="{testid}"]').filter(
+                    has=page.locator('[data-testid="stWidgetLabel"]', has_text=exact))
+                for i in range(found.count()):
+                    if found.nth(i).is_visible():
+                        return found.nth(i)
+            if time.monotonic() >= deadline:
+                raise NotFound(f'no {testid} labelled "{label}"')
+            page.wait_for_timeout(200)
+
+    def open_section(self, page, name: str, wait_s: float = 5.0) -> None:
+        """Click the tab (or a radio option or button standing for one) named ``name``; untimed."""
+        exact = re.compile(rf"^\s*{re.escape(name)}\s*$")
+        deadline = time.monotonic() + wait_s
+        while True:
+            for loc in (page.get_by_role("tab", name=exact),
+                        page.locator('[data-testid="stRadioOption"]', has_text=exact),
+                        page.get_by_role("button", name=exact)):
+                visible = [loc.nth(i) for i in range(loc.count()) if loc.nth(i).is_visible()]
+                if visible:
+                    if visible[0].get_attribute("aria-selected") != "true":
+                        self.timed(page, visible[0].click)  # lazy sections rerun; plain tabs do not
+                    return
+            if time.monotonic() >= deadline:
+                raise NotFound(f'no tab or section "{name}"')
+            page.wait_for_timeout(200)
+
+    def set_seed(self, page) -> Sample:
+        """Type a seed never used before into the sidebar's seed input and press Enter: timed."""
+        box = self.widget(page, "stNumberInput", SEED_LABEL).locator("input").first
+        self.seed += 1
+        box.fill(str(self.seed))
+        sample = self.timed(page, lambda: box.press("Enter"))
+        if box.input_value() != str(self.seed):
+            raise NotFound(f'"{SEED_LABEL}" did not take the value {self.seed}')
+        return sample
+
+    # -------------------------------------------------------------- the three kinds of measurement
+
+    def floor(self) -> Row:
+        home = next(p for p in PAGES if p.default)
+        row = Row(home.url, f'"{SEED_LABEL}" +1 (a rerun that draws nothing)', kind="floor")
+        try:
+            page = self.new_page(home)
+        except NotFound as err:
+            row.missing = str(err)
+            return row
+        try:
+            for _ in range(REPEATS):
+                row.samples.append(self.set_seed(page))
+            row.note = f"seeds {self.seed - REPEATS + 1}..{self.seed}"
+        except NotFound as err:
+            row.missing = str(err)
+        finally:
+            page.context.close()
+        return row
+
+    def warm_up(self) -> None:
+        home = next(p for p in PAGES if p.default)
+        other = next(p for p in PAGES if p.url == WARM_UP_PAGE)
+        try:
+            page = self.new_page(home)
+        except NotFound as err:
+            print(f"warm-up: {err}", file=sys.stderr)
+            return
+        try:
+            page.locator(_link(other)).first.click()
+            page.wait_for_timeout(200)
+            self.settle(page)
+        except (NotFound, PlaywrightError) as err:
+            print(f"warm-up: /{other.url}: {err}", file=sys.stderr)
+        finally:
+            page.context.close()
+
+    def first_visit(self, spec: PageSpec) -> Row:
+        start = next(p for p in PAGES if (p.url == WARM_UP_PAGE if spec.default else p.default))
+        row = Row(spec.url, f"first visit, from {start.title} by the sidebar link (new session)", kind="first visit")
+        try:
+            page = self.new_page(start)
+        except NotFound as err:
+            row.missing = str(err)
+            return row
+        try:
+            link = page.locator(_link(spec)).first
+            if link.count() == 0:
+                raise NotFound(f"no sidebar link to /{spec.url}")
+            row.samples.append(self.timed(page, link.click))
+            if spec.url == WARM_UP_PAGE or spec.default:
+                row.note = "served once in the warm-up"
+            if row.samples[-1].exception:
+                row.note = "; ".join(x for x in (row.note, _trouble(page, f"{spec.url}-first-visit")) if x)
+        except (NotFound, PlaywrightError) as err:
+            row.missing = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        finally:
+            page.context.close()
+        return row
+
+    def control(self, spec: PageSpec, control: Control) -> Row:
+        row = Row(spec.url, f'"{control.label}" {control.kind}' + (f" ({control.section} tab)" if control.section else ""))
+        try:
+            page = self.new_page(spec)
+        except NotFound as err:
+            row.missing = str(err)
+            return row
+        try:
+            if control.section:
+                self.open_section(page, control.section)
+            change = {"slider": self.slider, "radio": self.radio, "select": self.select}[control.kind]
+            change(page, control, row)
+        except (NotFound, PlaywrightError) as err:
+            first_line = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            row.missing = "; ".join(x for x in (first_line, _trouble(page, f"{spec.url}-{control.label}")) if x)
+        finally:
+            page.context.close()
+        return row
+
+    def slider(self, page, control: Control, row: Row) -> None:
+        thumb = self.widget(page, "stSlider", control.label).locator('input[type="range"], [role="slider"]').first
+        if thumb.count() == 0:
+            raise NotFound(f'"{control.label}" has no slider thumb')
+
+        def value() -> str:
+            return thumb.get_attribute("aria-valuetext") or thumb.get_attribute("aria-valuenow") or thumb.input_value()
+
+        def number(attr: str) -> float | None:
+            v = thumb.get_attribute(attr) or thumb.get_attribute(f"aria-value{attr}")
+            try:
+                return float(v)
+            except (TypeError, ValueError):
+                return None
+
+        lo, hi, step, now = number("min"), number("max"), number("step") or 1.0, number("value")
+        if now is None:
+            try:
+                now = float(thumb.input_value())
+            except ValueError:
+                now = None
+        # Step away from the default, towards the side with room for every repetition.
+        key = "ArrowRight"
+        if None not in (lo, hi, now) and (hi - now) / step < REPEATS <= (now - lo) / step:
+            key = "ArrowLeft"
+        values = [value()]
+        for _ in range(REPEATS):
+            thumb.focus()
+            row.samples.append(self.timed(page, lambda: page.keyboard.press(key)))
+            values.append(value())
+        row.note = "values " + " → ".join(values)
+        if len(set(values)) < len(values):
+            row.note += " (a value repeated: the slider hit its end)"
+
+    def radio(self, page, control: Control, row: Row) -> None:
+        group = self.widget(page, "stRadio", control.label)
+        options = group.locator('[data-testid="stRadioOption"]')
+        texts = [t.strip() for t in options.all_inner_texts()]
+        if len(texts) < 2:
+            raise NotFound(f'"{control.label}" has fewer than two options')
+        chosen = []
+        for _ in range(REPEATS):
+            if control.new_seed_first:
+                self.set_seed(page)  # untimed here: the model about to be shown is one never drawn before
+                self.settle(page)
+                group = self.widget(page, "stRadio", control.label)
+                options = group.locator('[data-testid="stRadioOption"]')
+            selected = [i for i in range(options.count()) if options.nth(i).get_attribute("data-selected") == "true"]
+            nxt = ((selected[0] if selected else -1) + 1) % len(texts)
+            row.samples.append(self.timed(page, options.nth(nxt).click))
+            chosen.append(texts[nxt] + (f" (seed {self.seed})" if control.new_seed_first else ""))
+        row.note = "chose " + ", ".join(chosen)
+        if control.new_seed_first:
+            row.note += "; each after an untimed seed change"
+
+    def select(self, page, control: Control, row: Row) -> None:
+        box = self.widget(page, "stSelectbox", control.label)
+        seen = {box.locator("input").first.input_value()}
+        chosen = []
+        for _ in range(REPEATS):
+            box = self.widget(page, "stSelectbox", control.label)
+            box.locator("input").first.click()
+            page.wait_for_selector('[role="option"]', timeout=10_000)
+            opts = page.locator('[role="option"]')
+            texts = [t.strip() for t in opts.all_inner_texts()]
+            fresh = [i for i, t in enumerate(texts) if t not in seen]
+            if not fresh:
+                raise NotFound(f'"{control.label}" has no option left that was not shown before')
+            seen.add(texts[fresh[0]])
+            chosen.append(texts[fresh[0]])
+            row.samples.append(self.timed(page, opts.nth(fresh[0]).click))
+        row.note = "chose " + ", ".join(chosen)
+
+
+# ------------------------------------------------------------------ the whole run and its table
+
+
+def _select_pages(names: list[str] | None) -> list[PageSpec]:
+    if not names:
+        return list(PAGES)
+    out = []
+    for name in names:
+        n = name.lower()
+        match = [p for p in PAGES if n in (p.url, p.key, p.title.lower(), p.section.lower())]
+        if not match:
+            raise SystemExit(f"unknown page {name!r}; pages: {' '.join(p.url for p in PAGES)}")
+        out.extend(p for p in match if p not in out)
+    return [p for p in PAGES if p in out]
+
+
+def measure(pages: list[PageSpec]) -> list[Row]:
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: install Debian's chromium package (tests/run.sh does).")
+    from playwright.sync_api import sync_playwright
+
+    rows: list[Row] = []
+    with Server() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            bench = Bench(browser, url)
+            print("warming up (Home, then Data) ...", file=sys.stderr, flush=True)
+            bench.warm_up()
+            print("floor: seed change on Home ...", file=sys.stderr, flush=True)
+            rows.append(bench.floor())
+            # First visits before any control moves, so only the warm-up's pages were drawn before.
+            for spec in pages:
+                print(f"first visit: {spec.url} ...", file=sys.stderr, flush=True)
+                rows.append(bench.first_visit(spec))
+            for spec in pages:
+                for control in CONTROLS.get(spec.url, []):
+                    print(f"control: {spec.url} {control.label} ...", file=sys.stderr, flush=True)
+                    rows.append(bench.control(spec, control))
+        finally:
+            browser.close()
+    return rows
+
+
+def _verdict(row: Row, floor: float) -> tuple[str, str]:
+    """(ratio to the floor, budget check) for the table."""
+    if row.missing or math.isnan(row.median):
+        return "", "NOT MEASURED"
+    ratio = row.median / floor if floor and not math.isnan(floor) else math.nan
+    ratio_s = "" if math.isnan(ratio) else f"{ratio:.1f}x"
+    if row.kind == "floor":
+        return "1.0x", "(floor)"
+    if row.kind == "first visit":
+        return ratio_s, ("ok" if row.median < FIRST_VISIT_BUDGET_S else "OVER") + f" (< {FIRST_VISIT_BUDGET_S:g} s)"
+    if math.isnan(ratio):
+        return "", "no floor"
+    return ratio_s, ("ok" if ratio <= CONTROL_BUDGET else "OVER") + f" (<= {CONTROL_BUDGET:g}x)"
+
+
+def format_table(rows: list[Row]) -> str:
+    floor = next((r.median for r in rows if r.kind == "floor"), math.nan)
+    head = (f"{'page':12s} {'measured':62s} {'median':>8s} {'samples (s)':>22s} {'/floor':>7s}  "
+            f"{'budget':16s} note")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        ratio, check = _verdict(r, floor)
+        samples = " ".join("nan" if math.isnan(s.seconds) else f"{s.seconds:.2f}" for s in r.samples)
+        med = "" if math.isnan(r.median) else f"{r.median:7.2f}s"
+        note = "; ".join(x for x in (f"NOT FOUND: {r.missing}" if r.missing else "", r.note, r.flags()) if x)
+        lines.append(f"{r.page:12s} {r.what[:62]:62s} {med:>8s} {samples:>22s} {ratio:>7s}  {check:16s} {note}")
+    return "\n".join(lines)
+
+
+def _results(rows: list[Row]) -> list[Result]:
+    floor_row = next((r for r in rows if r.kind == "floor"), None)
+    floor = floor_row.median if floor_row else math.nan
+    out = []
+    for r in rows:
+        ratio, check = _verdict(r, floor)
+        if r.kind == "floor":
+            name, ref_name, ref = f"browser {r.page}: seed change to idle (floor)", "", None
+        else:
+            what = "first visit to idle" if r.kind == "first visit" else f"{r.what} to idle"
+            name, ref_name, ref = f"browser {r.page}: {what}", "Home floor (seed change)", floor
+        note = "; ".join(x for x in (
+            f"NOT FOUND: {r.missing}" if r.missing else "",
+            f"median of {len(r.samples)}" if len(r.samples) > 1 else "",
+            f"{ratio} of floor" if ratio and r.kind != "floor" else "",
+            check, r.flags()) if x)
+        out.append(Result(name, r.median, ref_name, ref, note))
+    return out
+
+
+def run(pages: list[str] | None = None) -> list[Result]:
+    rows = measure(_select_pages(pages))
+    table = format_table(rows)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    header = (f"Browser benchmark, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {load}; "
+              f"medians of {REPEATS} (first visits: 1, each in a new session)\n")
+    print(header + table)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(header + table + "\n")
+    return _results(rows)
+
+
+def main(argv: list[str]) -> None:
+    run(argv or None)
+    print(f"\nwritten to {REPORT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
