@@ -253,8 +253,9 @@ with tabs[6]:
         if graph.learned:
             params.update(column=graph.column, target=graph.target, kernel=graph.kernel, transform=transform)
         st.download_button("Encoding table (.csv)", encoding_csv, "spectral_encoding.csv", "text/csv",
-                           key="cat.dl_enc")
-        st.download_button("Affinity matrix (.csv)", affinity_csv, "affinity.csv", "text/csv", key="cat.dl_aff")
+                           key="cat.dl_enc", on_click="ignore")
+        st.download_button("Affinity matrix (.csv)", affinity_csv, "affinity.csv", "text/csv", key="cat.dl_aff",
+                           on_click="ignore")
         st.download_button("Parameters (.json)", json.dumps(params, indent=2), "parameters.json", "application/json",
-                           key="cat.dl_params")
+                           key="cat.dl_params", on_click="ignore")
         st.dataframe(code.shown, hide_index=True, key="cat.enc_table")
