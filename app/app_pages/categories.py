@@ -82,8 +82,11 @@ else:
 try:
     base = svc.base(graph)
 except ValueError as err:
-    st.error(f"Cannot learn a kernel from '{md_escape(graph.column)}' and '{md_escape(graph.target)}': "
-             f"{md_escape(err)}")
+    if graph.learned:
+        st.error(f"Cannot learn a kernel from '{md_escape(graph.column)}' and '{md_escape(graph.target)}': "
+                 f"{md_escape(err)}")
+    else:
+        st.error(md_escape(err))
     st.stop()
 if not graph.learned:
     st.caption(md_escape(base.description))

@@ -150,7 +150,6 @@ def summary(graph: Graph, gamma: float | None, n_components, keep_trivial: bool)
         "code width": len(choice.columns),
         "lambda2": float(vals[1]),
         "components": spectral.connected_components(A, labels) if choice.n_connected > 1 else [],
-        "max components": max(1, min(10, len(labels) - 1)),
         "clusters": min(10, len(labels) - 1),
     }
 
@@ -161,9 +160,9 @@ def rows_used(graph: Graph) -> tuple[int, int, int] | None:
     return None if counts is None else (int(counts.sum()), int(counts.min()), int(counts.max()))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False)
 def heatmaps(graph: Graph, gamma: float | None, by_fiedler: bool) -> dict:
-    """The affinity and the Laplacian in the chosen order, float32 for the wire.
+    """The affinity and the Laplacian in the chosen order, float32 for the wire (read-only, not copied per call).
 
     ``lmax``: the largest off-diagonal |L| (the colour range), None when all are 0.
     """
@@ -171,8 +170,8 @@ def heatmaps(graph: Graph, gamma: float | None, by_fiedler: bool) -> dict:
     labels = base(graph).labels
     order = spectral.fiedler_order(A, vecs) if by_fiedler else np.arange(len(labels))
     off = float(np.abs(L - np.diag(np.diag(L))).max())
-    return {"names": [labels[i] for i in order], "A": A[np.ix_(order, order)].astype(np.float32),
-            "L": L[np.ix_(order, order)].astype(np.float32), "lmax": off if off > 0 else None}
+    A_o, L_o = _frozen(A[np.ix_(order, order)].astype(np.float32), L[np.ix_(order, order)].astype(np.float32))
+    return {"names": [labels[i] for i in order], "A": A_o, "L": L_o, "lmax": off if off > 0 else None}
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
