@@ -118,11 +118,16 @@ def summary(ref: DataRef, s: Setting) -> dict:
 # ------------------------------------------------------------------ 1. buckets
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _view(ref: DataRef) -> core.ItemView:
+    return core.item_view(item_sets(ref).vectors)
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def item_map(ref: DataRef) -> dict:
     """The items on a plane (their PCA plane above two dimensions), with their names."""
     data = item_sets(ref)
-    view = core.item_view(data.vectors)
+    view = _view(ref)
     return {"coords": view.coords, "names": list(map(str, data.items)), "projected": view.projected,
             "dimensions": int(data.vectors.shape[1])}
 
@@ -130,8 +135,7 @@ def item_map(ref: DataRef) -> dict:
 @st.cache_data(max_entries=64, show_spinner=False)
 def buckets(ref: DataRef, K: int, N: int, offsets: str, partition: int) -> dict:
     """One partitioning on the item map: every item's bucket, and the hyperplanes' lines on the plane."""
-    view = core.item_view(item_sets(ref).vectors)
-    pv = core.partition_view(raw(ref, K, N, offsets), partition, view)
+    pv = core.partition_view(raw(ref, K, N, offsets), partition, _view(ref))
     return {"codes": pv.codes, "lines": pv.lines, "occupied": pv.occupied}
 
 
