@@ -1,97 +1,311 @@
-"""Cached experiments for the Foundations page."""
+"""Cached experiments for the Foundations page, shared by every session.
+
+Each function takes what identifies its input and the parameters of its own
+stage, and loads the data itself. A section's matrix is named by a
+:class:`~app.services.data.DataRef` (the sidebar data set) or by
+:data:`NEWS` or :data:`PHOTO` (the bundled matrices). Arrays that only feed
+other cached functions are held once in ``st.cache_resource`` and never
+mutated; what a page draws comes from ``st.cache_data``.
+"""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app.services import data as data_service
+from app.services import shared
+from app.services.data import DataRef
 from embedcore import linear
 
+#: TF-IDF rows of the 300 Lee news articles (7,168 words)
+NEWS = "news"
+#: scikit-learn's sample photo in grey levels
+PHOTO = "photo"
+#: what a section's matrix can be
+Matrix = DataRef | str
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def cloud(seed: int, n: int = 400) -> np.ndarray:
-    """A correlated 3-D Gaussian cloud: x and y strongly related, z small and independent."""
-    rng = np.random.default_rng(seed)
-    cov = [[3.0, 1.5, 0.0], [1.5, 2.0, 0.0], [0.0, 0.0, 0.3]]
-    return rng.multivariate_normal([0, 0, 0], cov, size=n)
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def digits_standardized() -> np.ndarray:
-    from sklearn.datasets import load_digits
-
-    return linear.standardize(load_digits().data)
-
-
-@st.cache_data(max_entries=2, show_spinner=False)
-def corpus_counts():
-    """Word counts of the Lee news corpus (300 articles), sparse, and its TF-IDF rows, dense."""
-    from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
-
-    from embedcore.datasets import load_corpus
-
-    counts = CountVectorizer().fit_transform(load_corpus("lee").documents)
-    tfidf = TfidfTransformer().fit_transform(counts).toarray()
-    return counts, tfidf
+#: the digits every autoencoder trains on (64 pixels, standardised), whatever the sidebar shows
+DIGITS = DataRef("vectors", "digits", 0)
+#: the JL section compares every pair of distances: larger data sets are sampled to this many rows
+JL_MAX_ROWS = 3000
+#: the largest k the JL section offers, and how many random pairs it measures
+JL_MAX_K = 2000
+JL_PAIRS = 4000
+#: rows and columns of a rank-k reconstruction drawn as a heatmap
+SVD_ROWS = 300
+SVD_COLS = 1000
+#: the widths the hashing experiment measures
+HASH_WIDTHS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def grey_image(step: int = 2) -> np.ndarray:
-    from sklearn.datasets import load_sample_image
-
-    img = load_sample_image("china.jpg").astype(np.float64) / 255.0
-    return (img @ [0.299, 0.587, 0.114])[::step, ::step]
+# ------------------------------------------------------------------ the matrices
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def standardized(key: str, _X=None) -> np.ndarray:
-    return linear.standardize(_X)
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _news():
+    return linear.news_counts()
 
 
-def k_grid(limit: int) -> tuple:
-    """Up to seven dimensions between 2 and the data's rank limit, roughly doubling."""
-    grid = sorted({k for k in (2, 4, 8, 16, 32, 64, 128, 256) if k < limit} | {limit})
-    return tuple(grid[-7:]) if len(grid) > 7 else tuple(grid)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def pca_vs_jl(key: str, ks: tuple, seed: int, _X=None) -> pd.DataFrame:
-    return linear.pca_vs_jl(_X, list(ks), random_state=seed)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def jl_ratios(key: str, k: int, kind: str, seed: int, _X=None) -> np.ndarray:
-    return linear.distance_distortion(_X, linear.random_projection(_X, k, kind, random_state=seed), n_pairs=4000,
-                                      random_state=seed)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def svd(key: str, center: bool, _X=None):
-    return linear.svd_energy(_X, center=center)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def linear_ae(k: int, seed: int):
-    X = digits_standardized()
-    model = linear.train_autoencoder(X, k, kind="linear", random_state=seed)
-    _, basis, _ = linear.pca_basis(X, k)
-    return linear.principal_angles_deg(linear.autoencoder_subspace(model), basis), float(
-        ((model.predict(X) - X) ** 2).mean())
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _photo() -> np.ndarray:
+    return linear.grey_photo()
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def nonlinear_ae(k: int, noise: float, seed: int):
-    return linear.train_autoencoder(digits_standardized(), k, kind="nonlinear", noise=noise, max_iter=200,
-                                    random_state=seed)
+def _standardized(ref: DataRef) -> np.ndarray:
+    return linear.standardize(data_service.load(ref).X)
+
+
+def _raw(matrix: Matrix) -> np.ndarray:
+    """The matrix as it is: the photo, or the sidebar data's vectors."""
+    return _photo() if matrix == PHOTO else data_service.load(matrix).X
+
+
+def _scaled(matrix: Matrix) -> np.ndarray:
+    """The matrix the distance experiments use: the news TF-IDF rows, or the sidebar data standardised."""
+    return _news()[1] if matrix == NEWS else _standardized(matrix)
+
+
+def _problem(X: np.ndarray) -> str | None:
+    """Why distances and directions cannot be compared on ``X``, or None."""
+    if len(X) < 2:
+        return "The data set has a single row: there are no distances to compare. Pick another data set."
+    if not np.isfinite(X).all() or not np.ptp(X, axis=0).any():
+        return ("Every row of the data set is the same point: there are no distances to compare. "
+                "Pick another data set.")
+    return None
+
+
+# ------------------------------------------------------------------ PCA
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _cloud(seed: int) -> np.ndarray:
+    return linear.correlated_cloud(400, random_state=seed)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pca_scaling(seed: int, feature: int, log10_scale: float, standardise: bool) -> linear.ScalingPCA:
+    """PCA of the 3-D cloud (seeded) with one feature rescaled, by eigenvectors and greedily."""
+    return linear.scaling_experiment(_cloud(seed), feature, log10_scale, standardise=standardise,
+                                     random_state=seed)
+
+
+# ------------------------------------------------------------------ PCA versus JL
+
+
+class PcaVsJl(NamedTuple):
+    table: pd.DataFrame | None  # one row per k: reconstruction error and distortion of both maps
+    ks: tuple  # the k measured
+    problem: str | None  # why there is nothing to compare, or None
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def pca_vs_jl(matrix: Matrix, seed: int) -> PcaVsJl:
+    """PCA against a Gaussian JL map for k up to the matrix's rank limit (news TF-IDF or sidebar data, standardised)."""
+    X = _scaled(matrix)
+    problem = _problem(X)
+    if problem:
+        return PcaVsJl(None, (), problem)
+    ks = linear.k_grid(min(X.shape))
+    return PcaVsJl(linear.pca_vs_jl(X, list(ks), random_state=seed), ks, None)
+
+
+# ------------------------------------------------------------------ Johnson-Lindenstrauss
+
+
+class JlData(NamedTuple):
+    rows: int  # rows compared (after sampling)
+    total_rows: int  # rows in the data set
+    columns: int
+    pairs: int  # random pairs of distinct points measured
+    problem: str | None
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _jl_rows(matrix: Matrix, seed: int) -> np.ndarray:
+    return linear.sample_rows(_scaled(matrix), JL_MAX_ROWS, random_state=seed)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _jl_pairs(matrix: Matrix, seed: int):
+    return linear.distance_pairs(_jl_rows(matrix, seed), JL_PAIRS, random_state=seed)
+
+
+@st.cache_resource(max_entries=48, show_spinner=False)
+def _jl_block(matrix: Matrix, kind: str, seed: int, block: int) -> np.ndarray:
+    """One block of the random coordinates: a larger k adds blocks, a smaller one reads a prefix."""
+    return linear.projection_block(_jl_rows(matrix, seed), block, kind=kind, random_state=seed)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def jl_data(matrix: Matrix, seed: int) -> JlData:
+    """The JL section's matrix: its size, the sample taken, the pairs measured."""
+    X = _jl_rows(matrix, seed)
+    i, _, _ = _jl_pairs(matrix, seed)
+    problem = _problem(X)
+    if problem is None and not len(i):
+        problem = (f"All {JL_PAIRS:,} random pairs joined a point to an identical one: there are no distances "
+                   "to compare. Pick another data set or seed.")
+    return JlData(len(X), len(_scaled(matrix)), X.shape[1], len(i), problem)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def jl_ratios(matrix: Matrix, k: int, kind: str, seed: int) -> np.ndarray:
+    """Squared distance after / before of the random pairs, under a JL map to ``k`` dimensions."""
+    i, j, d2 = _jl_pairs(matrix, seed)
+    n_blocks = -(-int(k) // linear.JL_BLOCK)
+    blocks = [_jl_block(matrix, kind, seed, b) for b in range(n_blocks)]
+    return linear.prefix_distortion(blocks, k, i, j, d2)
+
+
+def jl_within(matrix: Matrix, k: int, kind: str, seed: int, eps: float) -> float:
+    """Share of the pairs whose squared distance stays within 1 +- eps."""
+    return linear.share_within(jl_ratios(matrix, k, kind, seed), eps)
+
+
+def jl_bound(n_rows: int, eps: float) -> int:
+    """Dimensions the JL lemma asks for ``n_rows`` points at this eps."""
+    return linear.jl_min_dim(n_rows, eps)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def hashing(widths: tuple, seed: int) -> pd.DataFrame:
-    counts, _ = corpus_counts()
-    return linear.hashed_inner_product_error(counts, list(widths), random_state=seed)
+def jl_curve(n_rows: int) -> pd.DataFrame:
+    """The bound along eps from 0.05 to 0.95."""
+    return linear.jl_bound_curve(n_rows)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def low_rank(key: str, k: int, center: bool, _X=None):
-    return linear.low_rank(_X, k, center=center)
+# ------------------------------------------------------------------ SVD
+
+
+class SvdSpectrum(NamedTuple):
+    shape: tuple  # rows, columns of the matrix
+    energy: np.ndarray  # cumulative energy of the first k layers, k = 1 ... r
+    k80: int  # the smallest k with 80% of the energy
+    problem: str | None
+
+
+class RankK(NamedTuple):
+    values: np.ndarray  # the photo as 8-bit grey levels, or the first rows (and columns) of the reconstruction
+    error: float  # relative Frobenius error of the whole matrix
+    energy: float  # share of the energy kept
+    rows: int  # rows and columns shown
+    columns: int
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _svd(matrix: Matrix, center: bool) -> linear.SvdLayers:
+    X = _raw(matrix)
+    rows = None if matrix == PHOTO else SVD_ROWS
+    # scaled to its largest magnitude first: the layers of a matrix of 1e306s are those of its shape
+    top = float(np.abs(X).max()) if X.size else 0.0
+    top = top if np.isfinite(top) and top > 0 else 1.0
+    layers = linear.svd_layers(X / top, center=center, rows=rows)
+    return linear.SvdLayers(layers.mean * top, layers.U, layers.s * top, layers.Vt)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def svd_shape(matrix: Matrix) -> tuple:
+    """Rows and columns of the SVD section's matrix."""
+    return tuple(_raw(matrix).shape)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def svd_spectrum(matrix: Matrix, center: bool) -> SvdSpectrum:
+    """The cumulative energy of the layers and the 80% mark (photo or sidebar data, columns centred or not)."""
+    shape = svd_shape(matrix)
+    if not np.isfinite(_raw(matrix)).all():
+        return SvdSpectrum(shape, np.zeros(0), 0, "The matrix holds values too large to decompose.")
+    layers = _svd(matrix, center)
+    energy, k80 = linear.energy_profile(layers.s)
+    if k80 == 0:
+        problem = ("Every row of the matrix is the same, so centring its columns leaves all zeros: there are no "
+                   "layers to show. Untick centring or pick another data set." if center else
+                   "The matrix is all zeros: there are no layers to show. Pick another data set.")
+        return SvdSpectrum(shape, energy, 0, problem)
+    return SvdSpectrum(shape, energy, k80, None)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def svd_rank(matrix: Matrix, k: int, center: bool) -> RankK:
+    """The rank-k reconstruction: the photo as an image, or the first rows of the sidebar data."""
+    layers = _svd(matrix, center)
+    k = min(int(k), len(layers.s))
+    Xk, err = linear.rank_k(layers, k)
+    energy, _ = linear.energy_profile(layers.s)
+    if matrix == PHOTO:
+        return RankK(linear.grey_uint8(Xk), err, float(energy[k - 1]), *Xk.shape)
+    shown = Xk[:, :SVD_COLS]
+    return RankK(shown, err, float(energy[k - 1]), *shown.shape)
+
+
+# ------------------------------------------------------------------ autoencoders
+
+
+class AePanel(NamedTuple):
+    grid: np.ndarray  # six digits per row: original, corrupted, and each autoencoder's reconstruction
+    stages: list  # the rows' names
+    errors: dict  # each stage's MSE against the originals
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _digits() -> np.ndarray:
+    return _standardized(DIGITS)
+
+
+class LinearAe(NamedTuple):
+    angles: np.ndarray  # principal angles (degrees) between its decoder's subspace and PCA's, smallest first
+    largest: float
+    mse: float  # reconstruction error in standardised units
+
+
+@st.cache_data(max_entries=48, show_spinner=False)
+def linear_ae(k: int, seed: int) -> LinearAe:
+    """A linear autoencoder with ``k`` units on the digits: principal angles to PCA's subspace, and its MSE."""
+    angles, mse = linear.linear_autoencoder_vs_pca(_digits(), k, random_state=seed)
+    return LinearAe(angles, float(angles.max()), mse)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _nonlinear_ae(k: int, noise: float, seed: int):
+    return linear.train_autoencoder(_digits(), k, kind="nonlinear", noise=noise, max_iter=200, random_state=seed)
+
+
+def _panels() -> shared.SharedStore:
+    return shared.store("found.ae_panels", 32)
+
+
+def ae_panel(k: int, noise: float, seed: int) -> AePanel | None:
+    """The plain and denoising autoencoders' reconstructions, if anyone has trained them on this server."""
+    return _panels().get((int(k), float(noise), int(seed)))
+
+
+def train_ae_panel(k: int, noise: float, seed: int) -> AePanel:
+    """Train the plain and the denoising autoencoder (about 10 s each) and keep their reconstructions for everyone."""
+    models = {"plain": _nonlinear_ae(k, 0.0, seed), "denoising": _nonlinear_ae(k, noise, seed)}
+    panel = AePanel(*linear.denoising_panel(_digits(), models, noise, random_state=seed))
+    _panels().put((int(k), float(noise), int(seed)), panel)
+    return panel
+
+
+# ------------------------------------------------------------------ feature hashing
+
+
+class Hashing(NamedTuple):
+    table: pd.DataFrame  # width, bias, rmse and the 1/sqrt(w) trend
+    vocabulary: int  # the words' original width
+    at: dict  # width -> (rmse, bias)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def hashing(seed: int) -> Hashing:
+    """Hashed inner products of the news articles' word counts against width."""
+    counts, _ = _news()
+    table = linear.hashed_inner_product_error(counts, list(HASH_WIDTHS), random_state=seed)
+    table["1/sqrt(w) trend"] = linear.inverse_sqrt_trend(table["width"], table["rmse"].iloc[0])
+    at = {int(w): (float(r), float(b)) for w, r, b in zip(table["width"], table["rmse"], table["bias"])}
+    return Hashing(table, counts.shape[1], at)

@@ -1,9 +1,10 @@
-"""Foundations page: each section's main control changes its own chart."""
+"""Foundations page: each section's controls change its own chart; only the open tab runs."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from tests.conftest import metric, open_page
@@ -19,24 +20,54 @@ def _by_key(at, key):
     raise KeyError(key)
 
 
+def _chart_keys(at) -> set[str]:
+    return {el.proto.id.split("found.chart.")[-1] for el in at.get("plotly_chart") if "found.chart." in el.proto.id}
+
+
+def _open(at, tab: str):
+    at.session_state["found.tab"] = tab
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _upload(at, X, name="data.csv"):
+    csv = "\n".join(",".join(f"{v:.5g}" for v in row) for row in X).encode()
+    at.sidebar.file_uploader[0].set_value((name, csv, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.sidebar.selectbox(key="found.dataset").value == "upload"
+    return at
+
 
 @pytest.mark.parametrize(
-    "widget, key, value, chart_key",
+    "tab, widget, key, value, chart_key",
     [
-        ("slider", "found.pca_scale", 3.0, "found.chart.pca"),
-        ("select_slider", "found.pvj_k", 16, "found.chart.pvj_rec"),
-        ("slider", "found.jl_k", 20, "found.chart.jl_hist"),
-        ("slider", "found.svd_k", 60, "found.chart.svd_energy"),
-        ("slider", "found.ae_k", 2, "found.chart.ae_angles"),
-        ("select_slider", "found.hash_w", 2048, "found.chart.hash"),
+        ("PCA", "slider", "found.pca_scale", 3.0, "found.chart.pca"),
+        ("PCA vs JL", "select_slider", "found.pvj_k", 16, "found.chart.pvj_rec"),
+        ("Johnson-Lindenstrauss", "slider", "found.jl_k", 20, "found.chart.jl_hist"),
+        ("Johnson-Lindenstrauss", "radio", "found.jl_kind", "sparse", "found.chart.jl_hist"),
+        ("Johnson-Lindenstrauss", "slider", "found.jl_eps", 0.6, "found.chart.jl_bound"),
+        ("SVD", "slider", "found.svd_k", 60, "found.chart.svd_energy"),
+        ("Autoencoders", "slider", "found.ae_k", 2, "found.chart.ae_angles"),
+        ("Feature hashing", "select_slider", "found.hash_w", 2048, "found.chart.hash"),
     ],
 )
-def test_each_sections_main_control_changes_its_chart(widget, key, value, chart_key):
-    at = open_page(PAGE)
+def test_each_sections_main_control_changes_its_chart(tab, widget, key, value, chart_key):
+    at = _open(open_page(PAGE), tab)
     before = _by_key(at, chart_key)
     getattr(at, widget)(key=key).set_value(value).run()
     assert not at.exception and not at.error
     assert _by_key(at, chart_key) != before
+
+
+def test_only_the_open_tab_runs():
+    at = open_page(PAGE)
+    assert _chart_keys(at) == {"pca", "pca_var"}
+    assert not at.slider(key="found.pca_scale").disabled
+    assert "found.svd_k" not in {s.key for s in at.slider}
+    _open(at, "SVD")
+    assert _chart_keys(at) == {"svd_energy"}  # the photo is an image
+    assert "found.pca_scale" not in {s.key for s in at.slider}
 
 
 def test_scaling_a_feature_swings_pc1_and_standardising_undoes_it():
@@ -46,39 +77,137 @@ def test_scaling_a_feature_swings_pc1_and_standardising_undoes_it():
     assert float(metric(at, "angle between PC1").rstrip("°")) < 1
     at.checkbox(key="found.pca_std").check().run()
     assert float(metric(at, "angle between PC1").rstrip("°")) > 60
+    assert float(metric(at, "greedy vs eigen PC1")) > 0.9999
+
+
+def test_the_cloud_is_seen_along_each_axis_or_rotated_in_3d():
+    at = open_page(PAGE)
+    spec = json.loads(_by_key(at, "found.chart.pca"))
+    assert {t["type"] for t in spec["data"]} == {"scatter"} and "xaxis3" in spec["layout"]
+    at.toggle(key="found.pca_3d").set_value(True).run()
+    assert not at.exception
+    spec = json.loads(_by_key(at, "found.chart.pca"))
+    assert {t["type"] for t in spec["data"]} == {"scatter3d"}
+    assert float(metric(at, "angle between PC1").rstrip("°")) > 80  # the same experiment
+
+
+def test_the_feature_picked_is_the_one_measured():
+    at = open_page(PAGE)
+    at.selectbox(key="found.pca_feature").set_value("x").run()
+    # x has the largest variance: PC1 leans towards it even unscaled
+    assert float(metric(at, "angle between PC1 and the x axis").rstrip("°")) < 45
 
 
 def test_jl_at_the_bound_keeps_pairs_within_eps():
-    at = open_page(PAGE)
+    at = _open(open_page(PAGE), "Johnson-Lindenstrauss")
     assert float(metric(at, "pairs within").rstrip("%")) >= 95
+    assert metric(at, "original dimensions") == "7,168"
     at.slider(key="found.jl_k").set_value(5).run()
     assert float(metric(at, "pairs within").rstrip("%")) < 95
 
 
-def test_nonlinear_autoencoders_train_from_the_button():
-    at = open_page(PAGE)
+def test_jl_eps_moves_the_bound_and_the_share():
+    at = _open(open_page(PAGE), "Johnson-Lindenstrauss")
+    bound = int(metric(at, "JL bound").replace(",", ""))
+    at.slider(key="found.jl_eps").set_value(0.6).run()
+    assert int(metric(at, "JL bound").replace(",", "")) < bound
+
+
+def test_pca_vs_jl_on_the_news_articles():
+    at = _open(open_page(PAGE), "PCA vs JL")
+    before = _by_key(at, "found.chart.pvj_dist")
+    at.radio(key="found.pvj_data").set_value("news TF-IDF (300 documents)").run()
+    assert not at.exception and not at.error
+    assert _by_key(at, "found.chart.pvj_dist") != before
+    # the news articles have 300 rows: k runs up to 300
+    assert at.select_slider(key="found.pvj_k").options[-1] == "300"
+
+
+def test_svd_rank_changes_the_reconstruction_and_its_caption():
+    at = _open(open_page(PAGE), "SVD")
+    caption = at.get("image")[0].captions[0]
+    assert caption.startswith("Rank 10:")
+    at.slider(key="found.svd_k").set_value(60).run()
+    caption60 = at.get("image")[0].captions[0]
+    assert caption60.startswith("Rank 60:")
+    err = float(caption.split("relative error ")[1].split(" ")[0])
+    err60 = float(caption60.split("relative error ")[1].split(" ")[0])
+    assert err60 < err
+
+
+def test_nonlinear_autoencoders_train_from_the_button_and_are_shared():
+    at = _open(open_page(PAGE), "Autoencoders")
     at.slider(key="found.ae_k").set_value(8).run()
-    at.button(key="found.ae_train").click().run(timeout=180)
+    assert not _chart_keys(at) & {"ae_images"}  # nothing trained yet
+    at.button(key="found.ae_train").click().run(timeout=300)
     assert not at.exception
     spec = json.loads(_by_key(at, "found.chart.ae_images"))
     assert spec["data"][0]["type"] == "heatmap"
     caption = [c.value for c in at.caption if "denoising: MSE" in c.value][0]
     assert "plain: MSE" in caption
+    # another session with the same settings sees them without training
+    other = _open(open_page(PAGE), "Autoencoders")
+    other.slider(key="found.ae_k").set_value(8).run()
+    assert "ae_images" in _chart_keys(other)
+
+
+def test_hashing_width_picks_its_row():
+    at = _open(open_page(PAGE), "Feature hashing")
+    rms256 = float(metric(at, "RMS error at w=256"))
+    at.select_slider(key="found.hash_w").set_value(4096).run()
+    assert float(metric(at, "RMS error at w=4096")) < rms256 / 2
 
 
 def test_an_upload_feeds_pca_vs_jl_jl_and_svd():
-    import numpy as np
-
     rng = np.random.default_rng(0)
     X = rng.standard_normal((150, 3)) @ rng.standard_normal((3, 40)) + 0.05 * rng.standard_normal((150, 40))
-    csv = "\n".join(",".join(f"{v:.5f}" for v in row) for row in X).encode()
-    at = open_page(PAGE)
-    at.sidebar.file_uploader[0].set_value(("lowrank.csv", csv, "text/csv")).run()
-    assert not at.exception and not at.error
-    assert at.sidebar.selectbox(key="found.dataset").value == "upload"
+    at = _upload(open_page(PAGE), X, "lowrank.csv")
+    _open(at, "PCA vs JL")
+    assert _by_key(at, "found.chart.pvj_rec")
+    _open(at, "Johnson-Lindenstrauss")
     at.radio(key="found.jl_data").set_value("the sidebar data set (standardised)").run()
+    assert not at.exception and not at.error
+    assert metric(at, "original dimensions") == "40"
+    _open(at, "SVD")
     at.radio(key="found.svd_data").set_value("the sidebar data set").run()
     assert not at.exception and not at.error
     # a rank-3 matrix: three layers carry almost all of its energy
     spec = _by_key(at, "found.chart.svd_energy")
     assert '"80% at k=' in spec and ("k=2" in spec or "k=3" in spec or "k=1" in spec)
+    assert "first 150 rows" in _by_key(at, "found.chart.svd_rec")
+
+
+def test_a_rank_beyond_the_new_matrix_is_clamped_with_a_caption():
+    at = _open(open_page(PAGE), "SVD")
+    at.slider(key="found.svd_k").set_value(120).run()
+    at.radio(key="found.svd_data").set_value("the sidebar data set").run()  # digits: 64 columns
+    assert not at.exception and not at.error
+    assert at.slider(key="found.svd_k").value == 64
+    assert any("outside what these data allow" in c.value for c in at.caption)
+
+
+def test_identical_rows_get_a_message_not_a_chart():
+    at = _upload(open_page(PAGE), np.ones((40, 3)), "flat.csv")
+    _open(at, "PCA vs JL")
+    assert any("same point" in i.value for i in at.info)
+    _open(at, "Johnson-Lindenstrauss")
+    at.radio(key="found.jl_data").set_value("the sidebar data set (standardised)").run()
+    assert any("same point" in i.value for i in at.info)
+    _open(at, "SVD")
+    at.radio(key="found.svd_data").set_value("the sidebar data set").run()
+    assert any("centring its columns leaves all zeros" in i.value for i in at.info)
+    at.checkbox(key="found.svd_center").uncheck().run()
+    assert not at.exception and not at.error
+    assert "svd_energy" in _chart_keys(at)
+
+
+def test_huge_magnitudes_are_decomposed():
+    X = np.random.default_rng(1).standard_normal((60, 3)) * 1e306
+    at = _upload(open_page(PAGE), X, "huge.csv")
+    _open(at, "SVD")
+    at.radio(key="found.svd_data").set_value("the sidebar data set").run()
+    assert not at.exception and not at.error and not at.info
+    assert "nan" not in _by_key(at, "found.chart.svd_rec").split("relative error")[1][:12]
+    _open(at, "Johnson-Lindenstrauss")
+    at.radio(key="found.jl_data").set_value("the sidebar data set (standardised)").run()
+    assert float(metric(at, "pairs within").rstrip("%")) > 50

@@ -1,0 +1,181 @@
+"""Chart builders for the Foundations page: arrays and tables in, Plotly figures out.
+
+Numbers go out as float32 when they fit (half the bytes of float64 in Plotly's
+binary arrays); values beyond float32's range (uploads of 1e306 or 1e-300)
+keep float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from app.ui import charts
+
+#: above this many points a line is drawn with WebGL
+WEBGL_POINTS = 500
+
+
+def compact(values) -> np.ndarray:
+    """``values`` as float32 when every finite value keeps its magnitude there, else as float64."""
+    a = np.asarray(values, dtype=np.float64)
+    finite = np.abs(a[np.isfinite(a)])
+    nonzero = finite[finite > 0]
+    if nonzero.size and (nonzero.max() > 1e37 or nonzero.min() < 1e-30):
+        return a
+    return a.astype(np.float32)
+
+
+# ------------------------------------------------------------------ PCA
+
+
+def pca_cloud(points, eigen, greedy, variances, *, title: str, height: int = 480) -> go.Figure:
+    """The 3-D cloud with its first two components: eigenvector arrows, and the greedy directions' tips."""
+    pts = compact(points)
+    fig = go.Figure(go.Scatter3d(x=pts[:, 0], y=pts[:, 1], z=pts[:, 2], mode="markers", name="points",
+                                 marker=dict(size=2.5, color="#adb5bd")))
+    # arrows scaled for display: 2.5 standard deviations of the first component, the second shorter
+    length = 2.5 * float(np.sqrt(variances[0]))
+    for i in range(min(2, len(eigen))):
+        scale = length * (1 if i == 0 else 0.7)
+        v = np.asarray(eigen[i]) * scale
+        fig.add_trace(go.Scatter3d(x=[0, v[0]], y=[0, v[1]], z=[0, v[2]], mode="lines",
+                                   name=f"PC{i + 1} (eigenvector)", line=dict(color=charts.PALETTE[1], width=8)))
+        g = np.asarray(greedy[i]) * scale  # the greedy direction's tip, which lands on the eigenvector's
+        fig.add_trace(go.Scatter3d(x=[g[0]], y=[g[1]], z=[g[2]], mode="markers", name=f"PC{i + 1} (greedy)",
+                                   marker=dict(color=charts.PALETTE[0], size=7, symbol="diamond")))
+    fig.update_layout(scene=dict(aspectmode="data", xaxis_title="x", yaxis_title="y", zaxis_title="z"))
+    return charts.layout(fig, title, height)
+
+
+def pca_side_views(points, eigen, greedy, variances, *, title: str, axis_names: str = "xyz",
+                   height: int = 420) -> go.Figure:
+    """The cloud seen along each axis (three 2-D panels, equal scales) with the first two components.
+
+    SVG rather than WebGL for these 3 x 400 points: a slider redraws the
+    chart from scratch, and a fresh SVG plot of this size draws faster than a
+    fresh WebGL context in a browser without a GPU.
+    """
+    from plotly.subplots import make_subplots
+
+    views = ((0, 1), (0, 2), (1, 2))
+    names = [f"{axis_names[a]}-{axis_names[b]}" for a, b in views]
+    fig = make_subplots(rows=1, cols=3, subplot_titles=names, horizontal_spacing=0.09)
+    pts = compact(points)
+    length = 2.5 * float(np.sqrt(variances[0]))  # arrows scaled for display, as in the 3-D view
+    for col, (a, b) in enumerate(views, start=1):
+        first = col == 1
+        fig.add_trace(go.Scatter(x=pts[:, a], y=pts[:, b], mode="markers", name="points", legendgroup="points",
+                                 showlegend=first, marker=dict(size=3, color="#adb5bd")), row=1, col=col)
+        for i in range(min(2, len(eigen))):
+            scale = length * (1 if i == 0 else 0.7)
+            v, g = np.asarray(eigen[i]) * scale, np.asarray(greedy[i]) * scale
+            fig.add_trace(go.Scatter(x=[0, v[a]], y=[0, v[b]], mode="lines", name=f"PC{i + 1} (eigenvector)",
+                                     legendgroup=f"eigen{i}", showlegend=first,
+                                     line=dict(color=charts.PALETTE[1], width=5 if i == 0 else 3)), row=1, col=col)
+            fig.add_trace(go.Scatter(x=[g[a]], y=[g[b]], mode="markers", name=f"PC{i + 1} (greedy)",
+                                     legendgroup=f"greedy{i}", showlegend=first,
+                                     marker=dict(color=charts.PALETTE[0], size=10, symbol="diamond")), row=1, col=col)
+        anchor = "x" if first else f"x{col}"
+        fig.update_xaxes(title_text=axis_names[a], zeroline=False, row=1, col=col)
+        fig.update_yaxes(title_text=axis_names[b], zeroline=False, scaleanchor=anchor, scaleratio=1, row=1, col=col)
+    return charts.layout(fig, title, height)
+
+
+def explained_variance(explained) -> go.Figure:
+    labels = [f"PC{i + 1}" for i in range(len(explained))]
+    return charts.bars(labels, [float(v) for v in explained], title="Explained variance ratio", y_title="share",
+                       height=300)
+
+
+# ------------------------------------------------------------------ PCA versus JL
+
+
+def pca_vs_jl_reconstruction(table: pd.DataFrame, k: int) -> go.Figure:
+    return charts.lines(table, "k", {"pca_reconstruction": "PCA", "jl_reconstruction": "random (JL)"},
+                        title="Reconstruction error (energy lost)", y_title="share of energy", vline=k,
+                        vline_label=f"k={k}")
+
+
+def pca_vs_jl_distortion(table: pd.DataFrame, k: int) -> go.Figure:
+    return charts.lines(table, "k", {"pca_distortion": "PCA", "jl_distortion": "random (JL)"},
+                        title="Distance distortion", y_title="median |ratio - 1|", vline=k, vline_label=f"k={k}")
+
+
+# ------------------------------------------------------------------ Johnson-Lindenstrauss
+
+
+def jl_histogram(ratios, eps: float, k: int, pairs: int) -> go.Figure:
+    """The distortion of the random pairs, with the 1 +- eps band marked."""
+    fig = go.Figure(go.Histogram(x=compact(ratios), nbinsx=60, marker_color=charts.PALETTE[0], name="pairs"))
+    for x in (1 - eps, 1 + eps):
+        fig.add_vline(x=x, line=dict(color=charts.PALETTE[1], dash="dash"))
+    fig.update_xaxes(title="squared distance after / before")
+    return charts.layout(fig, f"Distortion of {pairs:,} random pairs at k={k}", 380)
+
+
+def jl_bound(curve: pd.DataFrame, eps: float, k: int, n_rows: int) -> go.Figure:
+    """The bound against eps (log scale), with the chosen (eps, k) as a point."""
+    fig = charts.lines(curve, "eps", {"k": "bound"}, title=f"The bound: dimensions needed for n = {n_rows:,}",
+                       y_title="k", x_title="ε", height=380)
+    fig.add_trace(go.Scatter(x=[eps], y=[k], mode="markers", name="your choice",
+                             marker=dict(size=12, color=charts.PALETTE[1])))
+    fig.update_yaxes(type="log")
+    return fig
+
+
+# ------------------------------------------------------------------ SVD
+
+
+def svd_energy(energy, k: int, k80: int, *, height: int = 360) -> go.Figure:
+    """Cumulative energy against k, with the chosen k and the 80% mark."""
+    energy = compact(energy)
+    ks = np.arange(1, len(energy) + 1, dtype=np.int32)
+    many = len(energy) > WEBGL_POINTS
+    trace = go.Scattergl if many else go.Scatter
+    fig = go.Figure(trace(x=ks, y=energy, mode="lines" if many else "lines+markers", name="cumulative energy",
+                          line=dict(color=charts.PALETTE[0], width=2)))
+    finite = energy[np.isfinite(energy)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    # a trace rather than a shape, as charts.lines draws its marker
+    fig.add_trace(go.Scatter(x=[k, k], y=[lo, hi], mode="lines+text", name=f"k={k}", text=["", f"k={k}"],
+                             textposition="top right", showlegend=False, hoverinfo="skip",
+                             line=dict(color="#868e96", dash="dot", width=1.5)))
+    fig.add_hline(y=0.8, line=dict(color="#868e96", dash="dot"), annotation_text=f"80% at k={k80}")
+    fig.update_xaxes(title="k")
+    fig.update_yaxes(title="share")
+    return charts.layout(fig, "Cumulative energy", height)
+
+
+def svd_reconstruction(values, *, title: str, height: int = 380) -> go.Figure:
+    """The first rows of a rank-k reconstruction as a heatmap."""
+    return charts.heatmap(compact(values), title=title, colorscale="RdBu", height=height)
+
+
+# ------------------------------------------------------------------ autoencoders
+
+
+def ae_angles(angles) -> go.Figure:
+    return charts.bars([f"θ{i + 1}" for i in range(len(angles))], [float(a) for a in angles],
+                       title="Principal angles: linear autoencoder vs PCA subspace", y_title="degrees",
+                       text_format="{:.2f}°")
+
+
+def ae_digits(grid, stages, *, image_size: int = 8) -> go.Figure:
+    """Rows of digit images, one row per stage (original, corrupted, reconstructions), labelled by stage."""
+    fig = go.Figure(go.Heatmap(z=compact(grid), colorscale="Greys", showscale=False))
+    ticks = [image_size * i + (image_size - 1) / 2 for i in range(len(stages))]
+    fig.update_yaxes(autorange="reversed", tickvals=ticks, ticktext=list(stages), scaleanchor="x")
+    fig.update_xaxes(showticklabels=False)
+    return charts.layout(fig, "Six digits: original, corrupted, and the two reconstructions", 360)
+
+
+# ------------------------------------------------------------------ feature hashing
+
+
+def hashing_error(table: pd.DataFrame, w: int) -> go.Figure:
+    return charts.lines(table, "width", {"rmse": "RMS error (relative to ‖x‖‖y‖)", "1/sqrt(w) trend": "1/√w",
+                                         "bias": "mean error (bias)"},
+                        title="Inner-product error against width", y_title="error", log_x=True, vline=w,
+                        vline_label=f"w={w}")
