@@ -1,0 +1,78 @@
+"""Batch forms of the lab's transforms, run on Dask: on this machine's cores or on a cluster.
+
+The lab is for exploring what fits in a page; these steps apply the same
+transforms to data that does not fit in memory, partition by partition:
+
+* :func:`sketch`: EMDE sketches of sets in Parquet or CSV files, written as
+  shards with a manifest, resumable (:func:`read_sketches` reads them back);
+* :func:`word_vectors`: PMI word vectors of a text corpus, counted per
+  partition and summed (:func:`write_word2vec` writes the lab's format);
+* :func:`category_kernel`: a spectral category encoding learned from a
+  table's target, from per-partition statistics.
+
+Each gives what the in-memory estimator gives on the whole data. Open a
+cluster with :func:`cluster` (a LocalCluster, or ``scheduler=`` an
+address); ``python -m embedcore`` runs the same steps from a shell.
+
+Examples
+--------
+>>> import os, tempfile
+>>> import numpy as np, pandas as pd
+>>> from embedcore.emde import EMDE
+>>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(np.eye(3))
+>>> folder = tempfile.mkdtemp()
+>>> pd.DataFrame({"items": ["0 1", "2", "1 1"]}).to_csv(os.path.join(folder, "sets.csv"), index=False)
+>>> with cluster(workers=1, processes=False) as client:
+...     run = sketch(emde, os.path.join(folder, "sets.csv"), os.path.join(folder, "out"), progress=False)
+>>> S = read_sketches(os.path.join(folder, "out"))
+>>> bool((S != emde.transform([[0, 1], [2], [1, 1]])).nnz == 0), run.computed
+(True, 1)
+"""
+
+from ._cluster import BatchError, cluster, versions
+from .categories import (
+    CategoryKernel,
+    CategoryStatistics,
+    category_kernel,
+    category_statistics,
+)
+from .sketches import (
+    RandomSets,
+    SetBatch,
+    SketchRun,
+    TableSets,
+    load_items,
+    read_manifest,
+    read_sketches,
+    sketch,
+)
+from .words import (
+    CorpusCounts,
+    count_corpus,
+    vectors_from_counts,
+    word_vectors,
+    write_word2vec,
+)
+
+__all__ = [
+    "BatchError",
+    "CategoryKernel",
+    "CategoryStatistics",
+    "CorpusCounts",
+    "RandomSets",
+    "SetBatch",
+    "SketchRun",
+    "TableSets",
+    "category_kernel",
+    "category_statistics",
+    "cluster",
+    "count_corpus",
+    "load_items",
+    "read_manifest",
+    "read_sketches",
+    "sketch",
+    "vectors_from_counts",
+    "versions",
+    "word_vectors",
+    "write_word2vec",
+]

@@ -1,0 +1,650 @@
+"""EMDE sketches of sets read from Parquet or CSV partitions, written as shards with a manifest.
+
+An :class:`~embedcore.emde.EMDE` is fitted in memory on the item vectors (a
+million items fit); the sets, tens of millions of them, stay on disk. The
+fitted model is sent once to every worker; each task reads one partition of
+the sets, sketches it with the model's own ``transform`` and writes the
+sparse sketches as one shard. A JSON manifest lists every finished
+partition with its shape, the model's parameters, seed and fingerprint, the
+input's fingerprint and the library versions. Run the step again with the
+same input and model and only the partitions missing from the manifest are
+computed: nothing finished is lost when a worker or the whole run dies.
+
+Sets are a column of item-id lists: text with ids separated by spaces or
+commas (``"3 17 42"``), or a Parquet list column. Ids are positions in the
+item vectors (0, 1, ...) or, when the items have names, the names. An
+optional weights column has one weight per item in the same layout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ._cluster import BatchError, current_client, refusals, run_tasks, versions
+from ._inputs import expand_paths, fingerprint, read_table, table_format
+
+__all__ = ["SetBatch", "TableSets", "RandomSets", "SketchRun", "sketch", "read_manifest", "read_sketches",
+           "load_items", "MANIFEST"]
+
+MANIFEST = "manifest.json"
+_MAX_NNZ_PER_PRODUCT = 150_000  # EMDE.transform stays on one thread below 200,000 item occurrences
+
+
+@dataclass
+class SetBatch:
+    """One partition of sets: ``items[offsets[i]:offsets[i+1]]`` are set ``i``'s item positions.
+
+    Examples
+    --------
+    >>> b = SetBatch(np.array([0, 3, 3, 4]), np.array([0, 2, 2, 1]))
+    >>> b.matrix(3).toarray()
+    array([[1., 0., 2.],
+           [0., 0., 0.],
+           [0., 1., 0.]])
+    """
+
+    offsets: np.ndarray
+    items: np.ndarray
+    weights: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def matrix(self, n_items: int) -> sp.csr_array:
+        """The (sets x items) weight matrix, built as :func:`embedcore.emde.sets_to_matrix` builds it."""
+        lengths = np.diff(self.offsets)
+        rows = np.repeat(np.arange(len(lengths)), lengths)
+        data = np.ones(self.items.size) if self.weights is None else self.weights.astype(np.float64)
+        W = sp.coo_array((data, (rows, self.items)), shape=(len(lengths), n_items)).tocsr()
+        W.sum_duplicates()
+        return W
+
+
+# --------------------------------------------------------------------------- parsing a partition
+
+
+def _arrow(series: pd.Series):
+    import pyarrow as pa
+
+    arr = pa.array(series.array) if hasattr(series.array, "__arrow_array__") else \
+        pa.array(series.to_numpy(dtype=object), from_pandas=True)
+    return arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+
+
+def _lists(arr, what: str):
+    """Text cells ("3 17,42") or list cells -> (offsets, flat values); a missing cell is an empty set."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
+        arr = pc.utf8_split_whitespace(pc.replace_substring(arr, ",", " "))
+    elif pa.types.is_dictionary(arr.type):
+        return _lists(arr.cast(arr.type.value_type), what)
+    elif not (pa.types.is_list(arr.type) or pa.types.is_large_list(arr.type)
+              or pa.types.is_fixed_size_list(arr.type)):
+        raise BatchError(f"The {what} column holds {arr.type} values; give text with ids separated by spaces "
+                         "or commas ('3 17 42'), or a list column.")
+    lengths = pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    flat = pc.list_flatten(arr)
+    if flat.null_count:
+        raise BatchError(f"The {what} column has a missing value inside a list; remove it or give a value.")
+    return offsets, flat
+
+
+def _where(offsets: np.ndarray, j: int, part: int) -> str:
+    row = int(np.searchsorted(offsets, j, side="right") - 1)
+    return f"partition {part}, set {row} of the partition"
+
+
+class _Model:
+    """What a worker needs: the fitted EMDE, the item names (if ids are names) and the unknown-item rule."""
+
+    def __init__(self, emde, names: pd.Index | None, unknown: str):
+        self.emde, self.names, self.unknown = emde, names, unknown
+
+    def positions(self, flat, offsets: np.ndarray, part: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """Item positions of the flat ids, and which ids to keep (None: all)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        n = self.emde.n_items_
+        if self.names is not None:
+            idx = self.names.get_indexer(flat.cast(pa.string()).to_numpy(zero_copy_only=False))
+            missing = idx < 0
+            if missing.any() and self.unknown == "error":
+                j = int(np.flatnonzero(missing)[0])
+                raise BatchError(f"Item {flat[j].as_py()!r} ({_where(offsets, j, part)}) has no vector; "
+                                 f"{int(missing.sum())} item occurrences in this partition are unknown. Add their "
+                                 "vectors, or skip unknown items.")
+            return idx, (~missing if missing.any() else None)
+        if pa.types.is_string(flat.type) or pa.types.is_large_string(flat.type):
+            try:
+                flat = pc.cast(flat, pa.int64())
+            except pa.ArrowInvalid:
+                bad = pc.invert(pc.match_substring_regex(flat, r"^[+-]?\d+$"))
+                j = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
+                raise BatchError(f"Item {flat[j].as_py()!r} ({_where(offsets, j, part)}) is not an item number; "
+                                 "ids must be positions in the item vectors (0, 1, ...), or give the item "
+                                 "vectors with a column of names.") from None
+        elif not pa.types.is_integer(flat.type):
+            raise BatchError(f"Item ids of type {flat.type} cannot be item positions; give integers or names.")
+        ids = flat.to_numpy(zero_copy_only=False).astype(np.int64)
+        out = (ids < 0) | (ids >= n)
+        if out.any():
+            j = int(np.flatnonzero(out)[0])
+            if self.unknown == "error":
+                raise BatchError(f"Item {int(ids[j])} ({_where(offsets, j, part)}) is out of range: there are "
+                                 f"{n} items (0..{n - 1}).")
+            return ids, ~out
+        return ids, None
+
+
+class _TableParser:
+    """Turns one DataFrame partition into a :class:`SetBatch` (runs on a worker)."""
+
+    def __init__(self, column: str, weights: str | None):
+        self.column, self.weights = column, weights
+
+    def __call__(self, frame: pd.DataFrame, model: _Model, part: int) -> tuple[SetBatch, int]:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        offsets, flat = _lists(_arrow(frame[self.column]), repr(self.column))
+        ids, keep = model.positions(flat, offsets, part)
+        w = None
+        if self.weights is not None:
+            w_offsets, w_flat = _lists(_arrow(frame[self.weights]), repr(self.weights))
+            if not np.array_equal(w_offsets, offsets):
+                j = int(np.flatnonzero(np.diff(w_offsets) != np.diff(offsets))[0])
+                raise BatchError(f"Partition {part}, set {j} of the partition: {int(np.diff(offsets)[j])} items but "
+                                 f"{int(np.diff(w_offsets)[j])} weights; give one weight per item.")
+            try:
+                w = pc.cast(w_flat, pa.float64()).to_numpy(zero_copy_only=False)
+            except pa.ArrowInvalid:
+                raise BatchError(f"Partition {part}: the weights column {self.weights!r} holds a value that is not "
+                                 "a number.") from None
+            if not np.isfinite(w).all():
+                raise BatchError(f"Partition {part}: the weights column {self.weights!r} has NaN or infinite values.")
+        dropped = 0
+        if keep is not None:
+            dropped = int((~keep).sum())
+            owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))[keep]
+            offsets = np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=len(offsets) - 1))])
+            ids = ids[keep]
+            w = None if w is None else w[keep]
+        return SetBatch(offsets, ids, w), dropped
+
+
+# --------------------------------------------------------------------------- sources of sets
+
+
+class TableSets:
+    """Sets in Parquet or CSV files: one partition per Parquet file part or CSV block.
+
+    Parameters
+    ----------
+    paths : str or list of str
+        Files, directories or glob patterns (all Parquet or all CSV/TSV).
+    column : str, default="items"
+        The column of item ids: text with ids separated by spaces or
+        commas, or a list column.
+    weights : str, optional
+        A column with one weight per item, laid out like ``column``.
+    format : {"parquet", "csv"}, optional
+        Taken from the file names when not given.
+    blocksize : str or int, default="64MB"
+        Bytes of CSV text per partition (Parquet files are split by Dask).
+    """
+
+    def __init__(self, paths, *, column: str = "items", weights: str | None = None, format: str | None = None,
+                 blocksize: str | int = "64MB"):
+        self.files = expand_paths(paths, "sets")
+        self.kind = table_format(self.files, format)
+        self.column, self.weights, self.blocksize = column, weights, blocksize
+        cols = [column] + ([weights] if weights else [])
+        self._frame = read_table(self.files, self.kind, cols, blocksize)
+        self.parser = _TableParser(column, weights)
+
+    @property
+    def n_partitions(self) -> int:
+        return int(self._frame.npartitions)
+
+    def partitions(self) -> list:
+        return list(self._frame.to_delayed())
+
+    def describe(self) -> dict:
+        return fingerprint(self.files, format=self.kind, column=self.column, weights=self.weights,
+                           blocksize=self.blocksize if self.kind == "csv" else None, n_partitions=self.n_partitions)
+
+
+class _RandomParser:
+    def __init__(self, n_sets, n_items, partition_size, sizes, seed):
+        self.n_sets, self.n_items, self.partition_size, self.sizes, self.seed = \
+            n_sets, n_items, partition_size, sizes, seed
+
+    def draw(self, part: int) -> SetBatch:
+        rng = np.random.default_rng([self.seed, part])
+        n = min(self.partition_size, self.n_sets - part * self.partition_size)
+        lengths = rng.integers(self.sizes[0], self.sizes[1] + 1, size=n)
+        offsets = np.concatenate([[0], np.cumsum(lengths)])
+        return SetBatch(offsets, rng.integers(0, self.n_items, size=int(offsets[-1])))
+
+    def __call__(self, part: int, model: _Model, _: int) -> tuple[SetBatch, int]:
+        if model.emde.n_items_ != self.n_items:
+            raise BatchError(f"The random sets draw from {self.n_items} items, but the model has "
+                             f"{model.emde.n_items_}.")
+        return self.draw(part), 0
+
+
+class RandomSets:
+    """Synthetic sets drawn on the workers, partition by partition, from a seed (to try the pipeline at scale).
+
+    Partition ``p`` holds ``partition_size`` sets (the last one the rest)
+    whose sizes are uniform in ``sizes`` and whose items are uniform over
+    ``n_items``; it depends only on ``(seed, p)``, so no set is ever
+    materialised on the driver. :meth:`batch` gives one partition in memory.
+
+    Examples
+    --------
+    >>> src = RandomSets(10, n_items=5, partition_size=4, sizes=(1, 3), seed=0)
+    >>> src.n_partitions, [len(src.batch(p)) for p in range(3)]
+    (3, [4, 4, 2])
+    """
+
+    def __init__(self, n_sets: int, *, n_items: int, partition_size: int = 100_000, sizes=(1, 20), seed: int = 0):
+        if n_sets < 1 or partition_size < 1 or n_items < 1:
+            raise BatchError("n_sets, n_items and partition_size must be positive.")
+        if not 0 <= sizes[0] <= sizes[1]:
+            raise BatchError(f"sizes must be (smallest, largest) with 0 <= smallest <= largest, got {sizes}.")
+        self.parser = _RandomParser(int(n_sets), int(n_items), int(partition_size), tuple(sizes), int(seed))
+
+    @property
+    def n_partitions(self) -> int:
+        return -(-self.parser.n_sets // self.parser.partition_size)
+
+    def partitions(self) -> list:
+        return list(range(self.n_partitions))
+
+    def batch(self, part: int) -> SetBatch:
+        """Partition ``part`` exactly as the workers draw it."""
+        if not 0 <= part < self.n_partitions:
+            raise BatchError(f"part must be in 0..{self.n_partitions - 1}, got {part}.")
+        return self.parser.draw(part)
+
+    def describe(self) -> dict:
+        p = self.parser
+        return {"generator": "RandomSets", "n_sets": p.n_sets, "n_items": p.n_items,
+                "partition_size": p.partition_size, "sizes": list(p.sizes), "seed": p.seed,
+                "n_partitions": self.n_partitions}
+
+
+# --------------------------------------------------------------------------- one task
+
+
+def _transform(emde, W: sp.csr_array) -> sp.csr_array:
+    """``emde.transform(W)`` in row blocks small enough to stay on the task's one core."""
+    if W.nnz <= _MAX_NNZ_PER_PRODUCT:
+        return sp.csr_array(emde.transform(W))
+    cuts = np.searchsorted(W.indptr, np.arange(_MAX_NNZ_PER_PRODUCT, W.nnz, _MAX_NNZ_PER_PRODUCT), side="right") - 1
+    bounds = np.unique(np.concatenate([[0], cuts, [W.shape[0]]]))
+    return sp.csr_array(sp.vstack([emde.transform(W[a:b]) for a, b in zip(bounds[:-1], bounds[1:])], format="csr"))
+
+
+def _compact_indices(S: sp.csr_array) -> sp.csr_array:
+    if S.nnz < 2**31 - 1 and S.indices.dtype != np.int32:
+        S = sp.csr_array((S.data, S.indices.astype(np.int32), S.indptr.astype(np.int32)), shape=S.shape)
+    return S
+
+
+def _write_shard(S: sp.csr_array, path: str, shard_format: str, compress: bool) -> None:
+    tmp = f"{path}.{uuid.uuid4().hex}.tmp"  # a retried or duplicated task never sees half a file
+    with open(tmp, "wb") as f:
+        if shard_format == "npz":
+            sp.save_npz(f, S, compressed=compress)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            coo = S.tocoo()
+            table = pa.table({"row": coo.row.astype(np.int64), "column": coo.col.astype(np.int64), "value": coo.data})
+            pq.write_table(table, f, compression="zstd" if compress else "none")
+    os.replace(tmp, path)
+
+
+def shard_name(part: int, shard_format: str) -> str:
+    """File name of partition ``part``'s shard.
+
+    Examples
+    --------
+    >>> shard_name(7, "npz")
+    'part-00007.npz'
+    """
+    return f"part-{part:05d}.{'npz' if shard_format == 'npz' else 'parquet'}"
+
+
+@refusals
+def _sketch_task(raw, model: _Model, parser, part: int, out_dir: str | None, shard_format: str,
+                 compress: bool) -> dict:
+    t = time.perf_counter()
+    batch, dropped = parser(raw, model, part)
+    S = _compact_indices(_transform(model.emde, batch.matrix(model.emde.n_items_)))
+    entry = {"rows": int(S.shape[0]), "nnz": int(S.nnz), "unknown_items": dropped,
+             "bytes": int(S.data.nbytes + S.indices.nbytes + S.indptr.nbytes)}
+    if out_dir is not None:
+        entry["file"] = shard_name(part, shard_format)
+        _write_shard(S, os.path.join(out_dir, entry["file"]), shard_format, compress)
+    entry["seconds"] = round(time.perf_counter() - t, 4)
+    return entry
+
+
+# --------------------------------------------------------------------------- the manifest
+
+
+def _jsonable(v):
+    if isinstance(v, (bool, int, float, str)) or v is None:
+        return v
+    if isinstance(v, (np.integer, np.floating)):
+        return v.item()
+    if isinstance(v, type) and issubclass(v, np.generic):
+        return np.dtype(v).name
+    return repr(v)
+
+
+def model_identity(emde) -> dict:
+    """The fitted EMDE as a manifest records it: parameters, seed, sizes and a fingerprint of its planes.
+
+    The fingerprint (SHA-256 of the hyperplanes, offsets, output columns,
+    item codes and idf) changes whenever the sketches would.
+    """
+    from sklearn.utils.validation import check_is_fitted
+
+    check_is_fitted(emde, "item_sketches_")
+    h = hashlib.sha256()
+    for a in (emde.hyperplanes_, emde.offsets_, emde.columns_, emde.item_codes_, emde.idf_):
+        if a is not None:
+            h.update(np.ascontiguousarray(a).tobytes())
+    params = {k: _jsonable(v) for k, v in sorted(emde.get_params().items())}
+    return {"class": f"{type(emde).__module__}.{type(emde).__name__}", "params": params,
+            "random_state": params.get("random_state"), "n_items": int(emde.n_items_),
+            "n_features_in": int(emde.n_features_in_), "n_features_out": int(emde.n_features_out_),
+            "sha256": h.hexdigest()}
+
+
+class _Manifest:
+    """The manifest on disk, rewritten atomically as partitions finish (at most once a second)."""
+
+    def __init__(self, out_dir: str | None, header: dict, overwrite: bool):
+        self.out_dir, self.body, self._saved = out_dir, dict(header, partitions={}, complete=False), 0.0
+        if out_dir is None:
+            return
+        os.makedirs(out_dir, exist_ok=True)
+        path = os.path.join(out_dir, MANIFEST)
+        if not os.path.exists(path):
+            return
+        old = read_manifest(path)
+        same = {k: old.get(k) == header.get(k) for k in ("input", "model", "shard_format", "unknown")}
+        if not all(same.values()) and not overwrite:
+            what = ", ".join(k for k, ok in same.items() if not ok)
+            raise BatchError(f"{out_dir} holds sketches of another {what}; choose another output directory or "
+                             "overwrite it.")
+        if all(same.values()):
+            self.body["partitions"] = {k: v for k, v in old.get("partitions", {}).items()
+                                       if os.path.exists(os.path.join(out_dir, v["file"]))}
+        else:
+            for v in old.get("partitions", {}).values():
+                stale = os.path.join(out_dir, v["file"])
+                if os.path.exists(stale):
+                    os.remove(stale)
+
+    def done(self) -> set[int]:
+        return {int(k) for k in self.body["partitions"]}
+
+    def record(self, part: int, entry: dict) -> None:
+        self.body["partitions"][str(part)] = entry
+        if time.monotonic() - self._saved > 1.0:
+            self.save()
+
+    def save(self, complete: bool = False) -> None:
+        parts = self.body["partitions"]
+        self.body["partitions"] = {k: parts[k] for k in sorted(parts, key=int)}
+        self.body["complete"] = complete
+        self.body["shape"] = [sum(v["rows"] for v in parts.values()), self.body["model"]["n_features_out"]]
+        self._saved = time.monotonic()
+        if self.out_dir is None:
+            return
+        path = os.path.join(self.out_dir, MANIFEST)
+        tmp = f"{path}.{uuid.uuid4().hex}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.body, f, indent=1)
+        os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------- the step
+
+
+class SketchRun(NamedTuple):
+    """What a sketch run did: the manifest (as written), partitions computed and skipped, seconds."""
+
+    manifest: dict
+    computed: int
+    skipped: int
+    seconds: float
+
+    @property
+    def rows(self) -> int:
+        return int(self.manifest["shape"][0])
+
+    @property
+    def nnz(self) -> int:
+        return sum(v["nnz"] for v in self.manifest["partitions"].values())
+
+
+def _names(item_names, n_items: int) -> pd.Index | None:
+    if item_names is None:
+        return None
+    names = pd.Index(np.asarray(item_names, dtype=object).astype(str), dtype=object)
+    if len(names) != n_items:
+        raise BatchError(f"Got {len(names)} item names for {n_items} fitted items; give one name per item vector.")
+    if not names.is_unique:
+        raise BatchError(f"The item name {names[names.duplicated()][0]!r} is repeated; item names must be unique.")
+    return names
+
+
+def _source(sets, column: str, weights: str | None, format: str | None, blocksize):
+    if hasattr(sets, "partitions") and hasattr(sets, "parser"):
+        return sets
+    return TableSets(sets, column=column, weights=weights, format=format, blocksize=blocksize)
+
+
+def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights: str | None = None,
+           item_names=None, unknown: str = "error", client=None, retries: int = 2, shard_format: str = "npz",
+           compress: bool = False, overwrite: bool = False, progress: bool = True, format: str | None = None,
+           blocksize: str | int = "64MB") -> SketchRun:
+    """Sketch every set of a partitioned table with a fitted EMDE, one shard per partition.
+
+    Parameters
+    ----------
+    emde : fitted :class:`~embedcore.emde.EMDE`
+        Sent to every worker once. A set's sketch is exactly
+        ``emde.transform`` of its row.
+    sets : path(s) or a source
+        Parquet or CSV files, a directory or a glob (see :class:`TableSets`),
+        or a source such as :class:`RandomSets`.
+    out : str, optional
+        Output directory for the shards and ``manifest.json``. None sketches
+        and counts without writing anything (a dry run: the manifest is
+        returned, with the bytes each shard would take).
+    column, weights, format, blocksize :
+        How to read the files, as in :class:`TableSets`.
+    item_names : sequence of str, optional
+        The name of every fitted item, in order: ids in the sets are then
+        names. Without it ids are item positions.
+    unknown : {"error", "skip"}, default="error"
+        An id with no vector stops the run with a message naming it, or is
+        left out and counted per partition (``unknown_items``).
+    client : distributed.Client, optional
+        Default: the client opened most recently (see :func:`cluster`).
+    retries : int, default=2
+        Times a task is retried after its worker fails.
+    shard_format : {"npz", "parquet"}, default="npz"
+        ``scipy.sparse.save_npz`` files, or Parquet with columns row (within
+        the shard), column and value.
+    compress : bool, default=False
+        Compress shards (smaller, several times slower to write).
+    overwrite : bool, default=False
+        Replace sketches of another input or model in ``out``; without it
+        such a directory is refused. Sketches of the same input and model
+        are always resumed: finished partitions are skipped.
+    progress : bool, default=True
+        A text progress bar on stderr.
+
+    Returns
+    -------
+    SketchRun
+    """
+    t0 = time.perf_counter()
+    if unknown not in ("error", "skip"):
+        raise BatchError(f"unknown must be 'error' or 'skip', got {unknown!r}.")
+    if shard_format not in ("npz", "parquet"):
+        raise BatchError(f"shard_format must be 'npz' or 'parquet', got {shard_format!r}.")
+    identity = model_identity(emde)
+    names = _names(item_names, emde.n_items_)
+    source = _source(sets, column, weights, format, blocksize)
+    header = {"format": "embedcore-sketches/1", "input": source.describe(), "model": identity,
+              "shard_format": shard_format, "compressed": bool(compress), "unknown": unknown,
+              "versions": versions()}
+    manifest = _Manifest(out, header, overwrite)
+    done = manifest.done()
+    todo = [p for p in range(source.n_partitions) if p not in done]
+    if todo:
+        from dask import delayed
+
+        client = current_client(client)
+        model = client.scatter(_Model(emde, names, unknown), broadcast=True, hash=False)
+        parts = source.partitions()
+        task = delayed(_sketch_task, pure=False)
+        tasks = [task(parts[p], model, source.parser, p, out, shard_format, compress) for p in todo]
+        try:
+            run_tasks(client, tasks, retries=retries, label="sketch", progress=progress,
+                      on_result=lambda i, entry: manifest.record(todo[i], entry))
+        finally:
+            manifest.save()
+            client.cancel([model])
+    manifest.save(complete=True)
+    return SketchRun(manifest.body, len(todo), len(done), time.perf_counter() - t0)
+
+
+# --------------------------------------------------------------------------- reading the results
+
+
+def read_manifest(path: str) -> dict:
+    """The manifest of a sketch run: ``path`` is its output directory or the ``manifest.json`` itself."""
+    file = os.path.join(path, MANIFEST) if os.path.isdir(path) else path
+    if not os.path.exists(file):
+        raise BatchError(f"{path} holds no sketches: there is no {MANIFEST}.")
+    try:
+        with open(file, encoding="utf-8") as f:
+            body = json.load(f)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise BatchError(f"{file} is not a sketch manifest (not JSON).") from None
+    if not isinstance(body, dict) or body.get("format") != "embedcore-sketches/1":
+        raise BatchError(f"{file} is not a sketch manifest written by embedcore.batch.")
+    return body
+
+
+def _load_shard(path: str, entry: dict, width: int) -> sp.csr_array:
+    if path.endswith(".npz"):
+        S = sp.csr_array(sp.load_npz(path))
+    else:
+        import pyarrow.parquet as pq
+
+        t = pq.read_table(path)
+        S = sp.csr_array((t["value"].to_numpy(), (t["row"].to_numpy(), t["column"].to_numpy())),
+                         shape=(entry["rows"], width))
+    if S.shape != (entry["rows"], width):
+        raise BatchError(f"{path} holds a {S.shape} matrix but the manifest says ({entry['rows']}, {width}).")
+    return S
+
+
+def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
+    """The sketches of a run as one CSR matrix: the shards stacked in partition order.
+
+    Row ``r`` is the ``r``-th set of the input (partitions in order, rows in
+    order within each). ``partial=True`` stacks the finished partitions of
+    an unfinished run; otherwise a missing partition is an error.
+
+    Examples
+    --------
+    >>> read_sketches("no/such/dir")
+    Traceback (most recent call last):
+    ...
+    embedcore.batch._cluster.BatchError: no/such/dir holds no sketches: there is no manifest.json.
+    """
+    body = read_manifest(path)
+    folder = path if os.path.isdir(path) else os.path.dirname(path)
+    width = int(body["model"]["n_features_out"])
+    parts = body.get("partitions", {})
+    missing = [p for p in range(int(body["input"]["n_partitions"])) if str(p) not in parts]
+    if missing and not partial:
+        raise BatchError(f"{len(missing)} of {body['input']['n_partitions']} partitions are not sketched yet "
+                         f"(first: {missing[0]}); run the sketch step again to finish them.")
+    shards = [_load_shard(os.path.join(folder, parts[k]["file"]), parts[k], width) for k in sorted(parts, key=int)]
+    if not shards:
+        return sp.csr_array((0, width), dtype=np.float32)
+    return _compact_indices(sp.csr_array(sp.vstack(shards, format="csr")))
+
+
+def load_items(path: str) -> tuple[np.ndarray, pd.Index | None]:
+    """Item vectors for the sketch step, and their names when the file has a text column.
+
+    ``.npy`` (a numeric 2-D array, never unpickled), Parquet (numeric
+    columns are the vector, the first text column names the items), or a
+    CSV/TSV/word2vec text file read as the lab reads vector uploads (up to
+    its size limit; save larger ones as ``.npy`` or Parquet).
+    """
+    if not os.path.isfile(path):
+        raise BatchError(f"The item vectors file {path} does not exist.")
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".npy":
+        try:
+            X = np.load(path, allow_pickle=False)
+        except ValueError as e:
+            raise BatchError(f"{path} is not a plain numeric .npy array ({e}).") from None
+        if X.ndim != 2 or X.dtype.kind not in "fiub":
+            raise BatchError(f"{path} holds a {X.dtype} array of shape {X.shape}; give a 2-D numeric array.")
+        return np.asarray(X, dtype=np.float64), None
+    if ext in (".parquet", ".parq", ".pq"):
+        try:
+            frame = pd.read_parquet(path)
+        except Exception as e:  # pyarrow raises several types for a file that is not Parquet
+            raise BatchError(f"Cannot read {path} as Parquet: {str(e).splitlines()[0]}") from None
+        numeric = [c for c in frame.columns if frame[c].dtype.kind in "fiub"]
+        text = [c for c in frame.columns if c not in numeric]
+        if not numeric:
+            raise BatchError(f"{path} has no numeric columns to make item vectors of.")
+        names = pd.Index(frame[text[0]].astype(str).to_numpy(dtype=object), dtype=object) if text else None
+        return frame[numeric].to_numpy(dtype=np.float64), names
+    from ..io import MAX_BYTES, DataError, read_vectors
+
+    if os.path.getsize(path) > MAX_BYTES:
+        raise BatchError(f"{path} is over {MAX_BYTES // 2**20} MB of text; save the item vectors as .npy "
+                         "or Parquet for the batch step.")
+    try:
+        v = read_vectors(path, max_rows=2**62, on_invalid="error")
+    except DataError as e:
+        raise BatchError(str(e)) from None
+    names = None
+    if v.meta is not None and v.meta.shape[1]:
+        names = pd.Index(v.meta.iloc[:, 0].astype(str).to_numpy(dtype=object), dtype=object)
+    return v.X, names

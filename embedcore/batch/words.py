@@ -1,0 +1,343 @@
+"""PMI word vectors of a corpus larger than memory: counts per partition, summed, then PPMI and SVD.
+
+The corpus is plain UTF-8 text, one document per line, in one or many files
+that Dask cuts into blocks of whole lines. Two passes over the blocks:
+
+1. tokenise each block (the lab's tokeniser: :func:`embedcore.words.tokenize`)
+   and count its words; the counts are summed by a tree, and the vocabulary
+   is pruned exactly as :func:`embedcore.words.build_vocabulary` prunes it
+   (``min_count``, then ``max_vocab``, ties in alphabetical order);
+2. with that vocabulary sent to every worker once, count each block's
+   co-occurrences (a sparse matrix) and document frequencies, summed by a tree.
+
+The driver then turns the summed counts into PPMI and its truncated SVD with
+the same functions :class:`~embedcore.words.PMIWordVectors` uses, so the
+result is the fitted estimator the whole corpus in memory would give.
+Blank lines are skipped, as the lab's text reader skips them.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ._cluster import BatchError, current_client, refusals, tree_sum
+from ._inputs import _split_compression, text_files
+
+__all__ = ["CorpusCounts", "count_corpus", "vectors_from_counts", "word_vectors", "write_word2vec", "tokens_of_lines"]
+
+_COUNT_PARAMS = ("window", "context", "weighted", "min_count", "max_vocab")
+_END = "Q"  # marks a line's end: after lower-casing no token can be an upper-case letter
+
+
+@dataclass
+class Tokens:
+    """One block's tokens, factorised: ``words[codes[t]]`` is token ``t``, on line ``lines[t]`` of the block."""
+
+    words: np.ndarray
+    codes: np.ndarray
+    lines: np.ndarray
+    n_lines: int
+    n_docs: int
+
+
+def tokens_of_lines(lines: list[str], source: str = "The corpus") -> Tokens:
+    """Tokenise a block of lines in one pass, exactly as :func:`embedcore.words.tokenize` does line by line.
+
+    The block is normalised and lower-cased as a whole and every line end
+    becomes a marker token (an upper-case letter, which lower-cased text
+    cannot hold), so one regular-expression scan finds every token and the
+    markers say which line each came from.
+
+    Examples
+    --------
+    >>> t = tokens_of_lines(["The cat\\n", "\\n", "sat. The end\\n"])
+    >>> t.words[t.codes].tolist(), t.lines.tolist(), t.n_docs
+    (['the', 'cat', 'sat', 'the', 'end'], [0, 0, 2, 2, 2], 2)
+    """
+    from ..io import DataError
+    from ..words import _ASTRAL, _UNSPACED_RUN, _token_patterns, check_word_spacing
+
+    text = "".join(lines)
+    if not text.endswith("\n"):
+        text += "\n"
+    n_docs = sum(map(bool, map(str.strip, lines)))
+    if _UNSPACED_RUN.search(text):
+        try:
+            check_word_spacing(lines, source)
+        except DataError as e:
+            raise BatchError(str(e)) from None
+    bmp, full = _token_patterns()
+    pattern = bmp
+    if text.isascii():
+        text = text.lower().replace("_", " ")
+    else:
+        text = unicodedata.normalize("NFC", text).replace("\u2019", "'").lower().replace("_", " ")
+        pattern = full if _ASTRAL.search(text) else bmp
+    found = np.array(pattern.findall(text.replace("\n", f" {_END} ")), dtype=object)
+    end = found == _END
+    line = np.cumsum(end) - end
+    codes, words = pd.factorize(found[~end])
+    return Tokens(np.asarray(words, dtype=object), codes.astype(np.int32), line[~end].astype(np.int32),
+                  len(lines), n_docs)
+
+
+@refusals
+def _tokenise_task(lines: list[str], part: int) -> Tokens:
+    return tokens_of_lines(lines, f"Partition {part} of the corpus")
+
+
+@refusals
+def _word_counts(block: Tokens) -> tuple[pd.Series, int]:
+    counts = pd.Series(np.bincount(block.codes, minlength=len(block.words)), index=block.words)
+    return counts, int(block.codes.size)
+
+
+def _merge_word_counts(*parts) -> tuple[pd.Series, int]:
+    merged = pd.concat([p[0] for p in parts]).groupby(level=0, sort=False).sum()
+    return merged, sum(p[1] for p in parts)
+
+
+@dataclass
+class CorpusCounts:
+    """What a pass over the corpus counts; partial counts of blocks add up.
+
+    Attributes
+    ----------
+    cooccurrence : sparse (V, V) array, as :func:`embedcore.words.cooccurrence` gives on the whole corpus
+    document_frequency : (V,) array, documents holding each word
+    n_documents : int, non-blank lines
+    counts : pandas Series, the vocabulary's word counts (most frequent first)
+    n_tokens : int, tokens in the corpus (in or out of the vocabulary)
+    n_partitions : int
+    """
+
+    cooccurrence: sp.csr_array
+    document_frequency: np.ndarray
+    n_documents: int
+    counts: pd.Series | None = None
+    n_tokens: int = 0
+    n_partitions: int = 0
+
+    def __add__(self, other: CorpusCounts) -> CorpusCounts:
+        return CorpusCounts(sp.csr_array(self.cooccurrence + other.cooccurrence),
+                            self.document_frequency + other.document_frequency, self.n_documents + other.n_documents)
+
+
+def _window_pairs(ids: np.ndarray, doc: np.ndarray, V: int, window: int, weighted: bool) -> sp.csr_array:
+    """Pairs at most ``window`` apart in the same line, as :func:`embedcore.words.cooccurrence` counts them."""
+    C = sp.csr_array((V, V))
+    for d in range(1, window + 1):  # a loop over offsets only
+        a, b = ids[:-d], ids[d:]
+        ok = (doc[:-d] == doc[d:]) & (a >= 0) & (b >= 0)
+        n = int(ok.sum())
+        pairs = sp.coo_array((np.full(2 * n, 1.0 / d if weighted else 1.0),
+                              (np.concatenate([a[ok], b[ok]]), np.concatenate([b[ok], a[ok]]))), shape=(V, V))
+        C = sp.csr_array(C + pairs.tocsr())
+    return C
+
+
+@refusals
+def _count_block(block: Tokens, index: pd.Index, window: int, context: str, weighted: bool) -> CorpusCounts:
+    V = len(index)
+    ids = index.get_indexer(block.words)[block.codes] if block.codes.size else np.empty(0, dtype=np.int64)
+    doc = block.lines.astype(np.int64)
+    keep = ids >= 0
+    M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(block.n_lines, V))
+    M.sum_duplicates()
+    M.data[:] = 1.0
+    if context == "document":
+        C = sp.csr_array(M.T @ M)
+        C.setdiag(0)
+        C.eliminate_zeros()
+    else:
+        C = _window_pairs(ids, doc, V, window, weighted)
+    return CorpusCounts(C, np.bincount(M.indices, minlength=V).astype(np.int64), block.n_docs)
+
+
+def _check_params(params: dict):
+    from ..words import PMIWordVectors
+
+    try:
+        wv = PMIWordVectors(**params)
+    except TypeError as e:
+        raise BatchError(f"Unknown word-vector setting: {e}.") from None
+    if wv.context not in ("window", "document"):
+        raise BatchError(f"context must be 'window' or 'document', got {wv.context!r}.")
+    if wv.context == "window" and (not isinstance(wv.window, Integral) or wv.window < 1):
+        raise BatchError(f"window must be a positive integer, got {wv.window!r}.")
+    return wv
+
+
+def _vocabulary(merged: pd.Series, min_count: int, max_vocab: int | None) -> pd.Series:
+    """:func:`embedcore.words.build_vocabulary` on summed counts: the same pruning and tie order."""
+    counts = merged[merged >= min_count]
+    counts = counts.sort_index().sort_values(ascending=False, kind="stable")
+    if max_vocab is not None:
+        counts = counts.iloc[:max_vocab]
+    counts.index = pd.Index(counts.index.to_numpy(dtype=object), dtype=object)
+    counts.name = "count"
+    return counts.astype(np.int64)
+
+
+def _blocks(client, corpus, blocksize, keep_tokens: bool, retries: int) -> list:
+    import dask.bag as db
+    from dask import delayed
+
+    files = text_files(corpus)
+    compressed = any(_split_compression(f)[1] for f in files)
+    bag = db.read_text(files, blocksize=None if compressed else blocksize, encoding="utf-8", compression="infer")
+    task = delayed(_tokenise_task, pure=False)
+    blocks = [task(p, i) for i, p in enumerate(bag.to_delayed())]
+    return client.persist(blocks, retries=retries) if keep_tokens else blocks
+
+
+def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: bool = False, min_count: int = 1,
+                 max_vocab: int | None = None, client=None, retries: int = 2, progress: bool = True,
+                 blocksize: str | int = "16MB", keep_tokens: bool = True, check=None) -> CorpusCounts:
+    """Count a corpus's vocabulary, co-occurrences and document frequencies, partition by partition.
+
+    Parameters
+    ----------
+    corpus : path(s)
+        Text files, directories of them or glob patterns; one document per
+        line, UTF-8 (``.gz``, ``.bz2``, ``.xz`` read whole, one partition each).
+    window, context, weighted, min_count, max_vocab :
+        As in :class:`~embedcore.words.PMIWordVectors`.
+    client, retries, progress :
+        As in :func:`embedcore.batch.sketch`.
+    blocksize : str or int, default="16MB"
+        Text per partition; a worker holds a partition's tokens as Python strings.
+    keep_tokens : bool, default=True
+        Keep each partition's tokens (4 bytes per token, spilled to disk by
+        Dask when memory runs short) for the second pass; False reads and
+        tokenises the corpus twice instead.
+    check : callable, optional
+        Called with the vocabulary's counts before the second pass, to stop
+        early (:func:`word_vectors` checks the dimensions fit).
+
+    Returns
+    -------
+    CorpusCounts
+    """
+    from dask import delayed
+    from distributed import futures_of
+
+    wv = _check_params(dict(window=window, context=context, weighted=weighted, min_count=min_count,
+                            max_vocab=max_vocab))
+    client = current_client(client)
+    blocks = _blocks(client, corpus, blocksize, keep_tokens, retries)
+    try:
+        merged, n_tokens = tree_sum(client, [delayed(_word_counts, pure=False)(b) for b in blocks],
+                                    combine=_merge_word_counts, retries=retries, label="count words",
+                                    progress=progress)
+        if n_tokens == 0:
+            raise BatchError("The corpus is empty: no document has a single word.")
+        counts = _vocabulary(merged, wv.min_count, wv.max_vocab)
+        if check is not None:
+            check(counts)
+        index = client.scatter(pd.Index(counts.index, dtype=object), broadcast=True, hash=False)
+        task = delayed(_count_block, pure=False)
+        total = tree_sum(client, [task(b, index, wv.window, wv.context, wv.weighted) for b in blocks],
+                         retries=retries, label="count pairs", progress=progress)
+    finally:
+        if keep_tokens:
+            client.cancel(futures_of(blocks))
+    total.cooccurrence.eliminate_zeros()
+    total.counts, total.n_tokens, total.n_partitions = counts, n_tokens, len(blocks)
+    return total
+
+
+def _check_vocabulary(wv, counts: pd.Series) -> None:
+    """The checks :meth:`PMIWordVectors.fit` makes on the vocabulary, with its messages."""
+    if len(counts) < 2:
+        raise BatchError(f"Only {len(counts)} word(s) occur at least min_count={wv.min_count} times; "
+                         "lower min_count or give a larger corpus.")
+    if not isinstance(wv.n_components, Integral) or wv.n_components < 1:
+        raise BatchError(f"n_components must be a positive integer, got {wv.n_components!r}.")
+    if wv.n_components >= len(counts):
+        raise BatchError(f"n_components={wv.n_components} needs more words: the vocabulary has {len(counts)} "
+                         f"(min_count={wv.min_count}). Use n_components < {len(counts)}.")
+
+
+def vectors_from_counts(counts: CorpusCounts, **params):
+    """A fitted :class:`~embedcore.words.PMIWordVectors` from a corpus's counts, as ``fit`` would make it.
+
+    The PPMI matrix, its SVD and the document frequencies' idf are computed
+    by the estimator's own functions from ``counts``; every fitted
+    attribute is set (``fit_seconds_`` is the time spent here).
+    """
+    from sklearn.preprocessing import normalize
+
+    from ..words import pmi_matrix
+
+    t0 = time.perf_counter()
+    wv = _check_params(params)
+    _check_vocabulary(wv, counts.counts)
+    index = pd.Index(counts.counts.index, dtype=object)
+    P = pmi_matrix(counts.cooccurrence, alpha=wv.alpha, shift=wv.shift, positive=wv.positive)
+    if P.nnz == 0:
+        raise BatchError("Every PMI value is clipped to zero; lower the shift or enlarge the corpus.")
+    U, s = wv._svd(P)
+    wv.cooccurrence_, wv.pmi_, wv.pmi_norm2_ = counts.cooccurrence, P, float((P.data**2).sum())
+    wv.singular_values_, wv.vectors_ = s, U * s**wv.eig_weight
+    wv.normed_ = normalize(wv.vectors_)
+    wv.vocabulary_ = dict(zip(index, range(len(index))))
+    wv.words_, wv.counts_ = index, counts.counts
+    # scikit-learn's smooth idf, on the summed document frequencies (TfidfTransformer.fit's arithmetic)
+    df = counts.document_frequency.astype(np.float64) + 1.0
+    idf = np.full_like(df, fill_value=counts.n_documents + 1, dtype=np.float64)
+    idf /= df
+    np.log(idf, out=idf)
+    wv.idf_ = idf + 1.0
+    wv.fit_seconds_ = time.perf_counter() - t0
+    return wv
+
+
+def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True, blocksize: str | int = "16MB",
+                 keep_tokens: bool = True, **params):
+    """PMI word vectors of a corpus on disk: the fitted estimator ``PMIWordVectors(**params).fit`` would give.
+
+    ``params`` are :class:`~embedcore.words.PMIWordVectors`'s (window,
+    context, weighted, min_count, max_vocab, alpha, shift, positive,
+    n_components, eig_weight, random_state); the rest as in
+    :func:`count_corpus`. Window counts are integers and sum exactly, so
+    the co-occurrences, PPMI and (with the same ``random_state``) the
+    vectors equal the in-memory fit's; weighted (1/d) counts agree to
+    rounding.
+
+    Returns
+    -------
+    PMIWordVectors
+        Fitted; write it with :func:`write_word2vec`.
+    """
+    wv = _check_params(params)
+    counting = {k: params[k] for k in _COUNT_PARAMS if k in params}
+    counts = count_corpus(corpus, client=client, retries=retries, progress=progress, blocksize=blocksize,
+                          keep_tokens=keep_tokens, check=lambda c: _check_vocabulary(wv, c), **counting)
+    return vectors_from_counts(counts, **params)
+
+
+def write_word2vec(wv, path: str, *, dtype=np.float32) -> None:
+    """Write fitted word vectors in word2vec text format (``V k`` line, then ``word v1 ... vk``).
+
+    Values are written in the shortest form that reads back to the same
+    ``dtype`` number (float32: about 9 digits). The lab's vector reader
+    (:func:`embedcore.io.read_vectors`, the Words page's upload) reads it.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    X = np.ascontiguousarray(np.asarray(wv.vectors_, dtype=dtype).T)
+    columns = {"word": pa.array(np.asarray(wv.words_, dtype=object), pa.string())}
+    columns.update({f"x{i}": X[i] for i in range(X.shape[0])})
+    with open(path, "wb") as f:
+        f.write(f"{X.shape[1]} {X.shape[0]}\n".encode())
+        pacsv.write_csv(pa.table(columns), f, pacsv.WriteOptions(include_header=False, delimiter=" ",
+                                                                   quoting_style="none"))
