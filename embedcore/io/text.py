@@ -109,7 +109,7 @@ def _decode(data: bytes, name: str, expected: str) -> str:
                 f"{name} looks like {what}. Save it with UTF-8 encoding "
                 "(in Excel: 'CSV UTF-8'; in Notepad: Save as, Encoding UTF-8)."
             )
-        if name.lower().endswith(ext):  # the right name, the wrong kind of data for this reader
+        if ext and name.lower().endswith(ext):  # the right name, the wrong kind of data for this reader
             raise DataError(f"{name} is {what}, which cannot be read as {expected}. Upload {expected} here.")
         if ext == ".npy":
             fix = f"Rename it to {ext} if it is one."
