@@ -20,10 +20,15 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
-           "rescale_for_distances", "MIN_POINTS"]
+           "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_rows", "lle_with_quality",
+           "lle_sweep", "reconstruction", "neighbor_segments"]
 
 #: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
 MIN_POINTS = 10
+#: More points than this are sampled: LLE's eigenproblem and the quality measures grow fast with n.
+MAX_POINTS = 5000
+#: Neighbourhood sizes that show LLE tearing (small B), unrolling and folding (large B).
+SWEEP_B = (3, 6, 9, 12, 20, 40)
 
 
 def lle_input_problem(X) -> str | None:
@@ -63,6 +68,22 @@ def rescale_for_distances(X) -> np.ndarray:
     if top == 0.0 or 1e-100 < top < 1e100:
         return X
     return np.ldexp(X, -int(np.frexp(top)[1]))
+
+
+def sample_rows(n: int, max_rows: int = MAX_POINTS, random_state=None) -> np.ndarray | None:
+    """Sorted indices of a seeded random sample of ``max_rows`` of ``n`` rows; None when all fit.
+
+    Examples
+    --------
+    >>> sample_rows(100, 10, random_state=0).tolist()
+    [1, 3, 7, 17, 25, 29, 47, 58, 77, 81]
+    >>> sample_rows(100, 100) is None
+    True
+    """
+    if n <= max_rows:
+        return None
+    rng = np.random.default_rng(random_state)
+    return np.sort(rng.choice(n, max_rows, replace=False))
 
 
 def nearest_neighbors(X, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
@@ -172,6 +193,145 @@ def lle_from_neighbors(
     }
 
 
+def _quality_k(n: int, k: int) -> int:
+    """The trustworthiness k a data set of n points allows (k < n / 2)."""
+    return max(1, min(k, (n - 1) // 2))
+
+
+def lle_with_quality(X, neighbors: np.ndarray, n_neighbors: int, reg: float = 1e-3, random_state=None,
+                     n_eigenvalues: int = 8, quality_k: int = 10) -> dict:
+    """LLE from the first ``n_neighbors`` columns of a neighbour table, and how trustworthy its map is.
+
+    The neighbour table is computed once at the largest B (:func:`nearest_neighbors`)
+    and every B reads its first columns. Returns the keys of
+    :func:`lle_from_neighbors` without ``M``, plus ``trustworthiness`` (at
+    ``quality_k``, lowered below n/2 for small data), ``quality_k`` and
+    ``n_neighbors``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_swiss_roll
+    >>> X, _ = make_swiss_roll(1000, random_state=0)
+    >>> ind, _ = nearest_neighbors(X, 20)
+    >>> out = lle_with_quality(X, ind, 10, random_state=0)
+    >>> out["embedding"].shape, round(out["trustworthiness"], 3)
+    ((1000, 2), 0.995)
+    """
+    from .metrics import trustworthiness
+
+    X = np.asarray(X, dtype=np.float64)
+    neighbors = np.asarray(neighbors)
+    if not 1 <= n_neighbors <= neighbors.shape[1]:
+        raise ValueError(f"n_neighbors={n_neighbors} needs a neighbour table at least that wide; this one has "
+                         f"{neighbors.shape[1]} columns. Compute the neighbours at the largest B first.")
+    out = lle_from_neighbors(X, neighbors[:, :n_neighbors], 2, reg, random_state=random_state,
+                             n_eigenvalues=min(n_eigenvalues, len(X)))
+    del out["M"]
+    k = _quality_k(len(X), quality_k)
+    out.update(trustworthiness=trustworthiness(X, out["embedding"], k), quality_k=k, n_neighbors=int(n_neighbors))
+    return out
+
+
+def lle_sweep(X, neighbors: np.ndarray, values=SWEEP_B, reg: float = 1e-3, random_state=None,
+              quality_k: int = 10, n_eigenvalues: int = 8) -> list[dict]:
+    """LLE at each neighbourhood size in ``values`` that the data allow, each with its trustworthiness.
+
+    A B is skipped when the data have no more than B points or the neighbour
+    table is narrower than B. One dict per B: ``n_neighbors``, ``embedding``
+    and ``trustworthiness``, or ``embedding=None`` and ``error`` (the message)
+    when that B fails (an eigensolver that does not converge on a torn graph),
+    so one bad B does not hide the others. Each B is solved as
+    :func:`lle_with_quality` solves it (with ``n_eigenvalues``), so a B of the
+    sweep draws the same map as that B on its own.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_swiss_roll
+    >>> X, _ = make_swiss_roll(200, random_state=0)
+    >>> ind, _ = nearest_neighbors(X, 40)
+    >>> [r["n_neighbors"] for r in lle_sweep(X, ind, (5, 10, 500), random_state=0)]
+    [5, 10]
+    """
+    neighbors = np.asarray(neighbors)
+    out = []
+    for b in values:
+        if b >= len(X) or b > neighbors.shape[1]:
+            continue
+        try:
+            r = lle_with_quality(X, neighbors, b, reg, random_state, n_eigenvalues=n_eigenvalues,
+                                 quality_k=quality_k)
+        except ValueError as err:
+            out.append({"n_neighbors": int(b), "embedding": None, "trustworthiness": None, "error": str(err)})
+            continue
+        out.append({"n_neighbors": int(b), "embedding": r["embedding"], "trustworthiness": r["trustworthiness"],
+                    "error": None})
+    return out
+
+
+def reconstruction(X, neighbors: np.ndarray, weights, i: int) -> dict:
+    """How point ``i`` is rebuilt from its neighbours by its LLE weights.
+
+    Parameters
+    ----------
+    X : (n, d) array, the points
+    neighbors : (n, B) int array, each point's neighbours (nearest first)
+    weights : sparse (n, n) array (``LLE.weights_``) or (n, B) array (:func:`barycenter_weights`)
+    i : the point
+
+    Returns
+    -------
+    dict with ``neighbors`` (B,), ``weights`` (B,, summing to 1), ``rebuilt``
+    (d,), ``error`` (the distance from the point to its rebuilt self),
+    ``spread`` (the mean distance to its neighbours) and ``relative``
+    (error / spread, 0 when the neighbours coincide with the point).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]])
+    >>> ind = np.array([[1, 2], [0, 3], [0, 3], [0, 1]])
+    >>> r = reconstruction(X, ind, barycenter_weights(X, ind, reg=1e-9), 0)
+    >>> r["weights"].round(3).tolist(), round(r["error"], 6), r["spread"]
+    ([0.5, 0.5], 0.0, 1.0)
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = len(X)
+    if not 0 <= i < n:
+        raise ValueError(f"Point {i} does not exist: the data have points 0 to {n - 1}.")
+    nbrs = np.asarray(neighbors)[i]
+    if sp.issparse(weights):
+        w = weights[[i], :].toarray().ravel()[nbrs]
+    else:
+        w = np.asarray(weights, dtype=np.float64)[i]
+    rebuilt = w @ X[nbrs]
+    error = float(np.linalg.norm(X[i] - rebuilt))
+    spread = float(np.linalg.norm(X[nbrs] - X[i], axis=1).mean())
+    return {"neighbors": nbrs, "weights": w, "rebuilt": rebuilt, "error": error, "spread": spread,
+            "relative": error / spread if spread > 0 else 0.0}
+
+
+def neighbor_segments(P, neighbors: np.ndarray, rows=None) -> np.ndarray:
+    """The neighbour graph as one polyline: every point (or each of ``rows``) joined to each of its neighbours.
+
+    Rows go point, neighbour, NaN (a break) for each edge, so a single line
+    trace draws the whole graph: ``(len(rows) * B * 3, P.shape[1])``.
+
+    Examples
+    --------
+    >>> neighbor_segments(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([[1], [0]])).tolist()
+    [[0.0, 0.0], [1.0, 1.0], [nan, nan], [1.0, 1.0], [0.0, 0.0], [nan, nan]]
+    >>> neighbor_segments(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([[1], [0]]), rows=[1]).tolist()
+    [[1.0, 1.0], [0.0, 0.0], [nan, nan]]
+    """
+    P = np.asarray(P, dtype=np.float64)
+    neighbors = np.asarray(neighbors)
+    rows = np.arange(len(neighbors)) if rows is None else np.asarray(rows)
+    B = neighbors.shape[1]
+    seg = np.full((len(rows) * B * 3, P.shape[1]), np.nan)
+    seg[0::3] = P[np.repeat(rows, B)]
+    seg[1::3] = P[neighbors[rows].ravel()]
+    return seg
+
+
 class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Locally Linear Embedding (standard), with every step exposed.
 
@@ -233,6 +393,11 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def fit_transform(self, X, y=None):
         return self.fit(X).embedding_
+
+    def reconstruction(self, i: int) -> dict:
+        """How fitted point ``i`` is rebuilt from its neighbours: see :func:`reconstruction`."""
+        check_is_fitted(self, "weights_")
+        return reconstruction(self._fit_X, self.neighbors_, self.weights_, i)
 
     def transform(self, X):
         """Place new points by the weights of their neighbours among the fitted points."""

@@ -16,21 +16,47 @@ def _knn(X, k):
 
 def _penalty(space_a, space_b, k: int) -> np.ndarray:
     """Per point: sum over points among the k nearest in ``space_b`` but not in ``space_a``
-    of (their rank in ``space_a`` - k). Ranks are computed block by block (O(n) memory per row)."""
+    of (their rank in ``space_a`` - k).
+
+    Ranks follow a stable sort of the distances (equal distances go to the lower
+    index). Each block of rows is sorted once; the rank of a neighbour is where
+    its distance falls in its sorted row, found for all rows in one
+    ``searchsorted`` (complex numbers order by (row, distance)). O(n) memory per row.
+    """
     A = np.asarray(space_a, dtype=np.float64)
     n = A.shape[0]
     nb = _knn(space_b, k)
     out = np.zeros(n)
     sq = (A**2).sum(axis=1)
+    index = np.arange(n)
     for start in range(0, n, _BLOCK):
         rows = np.arange(start, min(start + _BLOCK, n))
+        local = np.arange(len(rows))
         d = sq[rows, None] + sq[None, :] - 2 * A[rows] @ A.T
-        d[np.arange(len(rows)), rows] = np.inf  # a point is not its own neighbour
-        order = np.argsort(d, axis=1, kind="stable")
-        ranks = np.empty_like(order)
-        ranks[np.arange(len(rows))[:, None], order] = np.arange(1, n + 1)
-        r = np.take_along_axis(ranks, nb[rows], axis=1)
-        out[rows] = np.where(r > k, r - k, 0).sum(axis=1)
+        d[local, rows] = np.inf  # a point is not its own neighbour
+        t = np.take_along_axis(d, nb[rows], axis=1)
+        S = np.sort(d, axis=1)
+        ri, ci = np.nonzero(t >= S[:, k - 1 : k])  # the others rank within k
+        if not ri.size:
+            continue
+        keyed = np.empty(S.shape, dtype=np.complex128)
+        keyed.real, keyed.imag = local[:, None], S
+        dist = t[ri, ci]
+        key = np.empty(ri.size, dtype=np.complex128)
+        key.real, key.imag = ri, dist
+        keyed = keyed.ravel()
+        below = np.searchsorted(keyed, key, "left") - ri * n
+        rank = below + 1
+        tied = np.flatnonzero(np.searchsorted(keyed, key, "right") - ri * n - below > 1)
+        if tied.size > len(rows):  # many equal distances (integer data): rank the whole block stably
+            order = np.argsort(d, axis=1, kind="stable")
+            ranks = np.empty_like(order)
+            ranks[local[:, None], order] = np.arange(1, n + 1)
+            rank = ranks[ri, nb[rows[ri], ci]]
+        elif tied.size:  # a stable sort puts the lower indices first among equal distances
+            r, j = ri[tied], nb[rows[ri[tied]], ci[tied]]
+            rank[tied] += np.count_nonzero((d[r] == dist[tied, None]) & (index < j[:, None]), axis=1)
+        out[rows] = np.bincount(ri, weights=np.maximum(rank - k, 0), minlength=len(rows))
     return out
 
 

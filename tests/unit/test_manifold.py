@@ -11,11 +11,28 @@ from sklearn.manifold import trustworthiness as sk_trustworthiness
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore.datasets import make_severed_sphere
-from embedcore.manifold import LLE, barycenter_weights, nearest_neighbors
+from embedcore.datasets import make_swiss_roll as _page_roll
+from embedcore.manifold import (
+    LLE,
+    SWEEP_B,
+    barycenter_weights,
+    lle_from_neighbors,
+    lle_sweep,
+    lle_with_quality,
+    nearest_neighbors,
+    neighbor_segments,
+    reconstruction,
+    sample_rows,
+)
 from embedcore.maps import METHODS, embed
 from embedcore.metrics import continuity, map_quality, neighbor_recall, trustworthiness
 
 X_ROLL, T_ROLL = make_swiss_roll(800, random_state=0)
+
+
+def make_default_roll():
+    """The Manifolds page's default data: 1,500 points of the swiss roll, seed 0."""
+    return _page_roll(1500, 0.0, 0).X
 
 
 def test_weight_rows_sum_to_one_and_live_on_neighbours():
@@ -126,6 +143,119 @@ def test_tsne_reports_progress_and_layouts():
               on_layout=lambda Y, it: layouts.append(Y.shape) and False)
     assert r.coords.shape == (300, 2) and seen[-1] == 1.0 and len(seen) > 3 and layouts[0] == (300, 2)
     assert trustworthiness(X_ROLL[:300], r.coords, 10) > 0.9
+
+
+def _stable_rank_penalty(X, Y, k):
+    """Trustworthiness's penalty straight from its definition: ranks by a stable sort of all distances."""
+    X, Y = np.asarray(X, float), np.asarray(Y, float)
+    n = len(X)
+    dX = ((X[:, None] - X[None]) ** 2).sum(-1)
+    dY = ((Y[:, None] - Y[None]) ** 2).sum(-1)
+    np.fill_diagonal(dX, np.inf)
+    np.fill_diagonal(dY, np.inf)
+    ranks = np.empty((n, n), int)
+    ranks[np.arange(n)[:, None], np.argsort(dX, axis=1, kind="stable")] = np.arange(1, n + 1)
+    nbY = np.argsort(dY, axis=1, kind="stable")[:, :k]
+    r = np.take_along_axis(ranks, nbY, axis=1)
+    return 1.0 - 2.0 / (k * (2 * n - 3 * k - 1)) * np.where(r > k, r - k, 0).sum(axis=1)
+
+
+@pytest.mark.parametrize("k", [1, 5, 40])
+def test_trustworthiness_matches_its_definition_with_and_without_ties(k):
+    rng = np.random.default_rng(1)
+    smooth = rng.standard_normal((300, 4))
+    grid = rng.integers(0, 4, size=(300, 3)).astype(float) + np.repeat(np.arange(3), 100)[:, None] * 10
+    for X in (smooth, grid):  # integer points: many equal distances, ranked by index
+        Y = X[:, :2] + 0.5 * rng.standard_normal((300, 2))
+        np.testing.assert_allclose(trustworthiness(X, Y, k, per_point=True), _stable_rank_penalty(X, Y, k),
+                                   atol=1e-12)
+    X = rng.standard_normal((1200, 3))  # more than one block of rows
+    Y = X[:, :2]
+    assert trustworthiness(X, Y, k) == pytest.approx(sk_trustworthiness(X, Y, n_neighbors=k), abs=1e-12)
+
+
+def test_sample_rows_is_a_seeded_sorted_sample():
+    assert sample_rows(5000, 5000) is None
+    a, b = sample_rows(12_000, 5000, random_state=3), sample_rows(12_000, 5000, random_state=3)
+    assert a.shape == (5000,) and np.array_equal(a, b) and np.all(np.diff(a) > 0) and a.max() < 12_000
+    assert not np.array_equal(a, sample_rows(12_000, 5000, random_state=4))
+    np.testing.assert_array_equal(a, np.sort(np.random.default_rng(3).choice(12_000, 5000, replace=False)))
+
+
+def test_lle_with_quality_reads_the_first_columns_of_a_wide_table():
+    ind, _ = nearest_neighbors(X_ROLL, 30)
+    out = lle_with_quality(X_ROLL, ind, 12, random_state=0)
+    alone = lle_from_neighbors(X_ROLL, nearest_neighbors(X_ROLL, 12)[0], 2, 1e-3, random_state=0, n_eigenvalues=8)
+    np.testing.assert_allclose(out["eigenvalues"], alone["eigenvalues"], atol=1e-10)
+    assert procrustes(out["embedding"], alone["embedding"])[2] < 1e-8
+    assert out["trustworthiness"] == pytest.approx(trustworthiness(X_ROLL, out["embedding"], 10))
+    assert out["n_neighbors"] == 12 and out["quality_k"] == 10 and "M" not in out
+    small = lle_with_quality(X_ROLL[:12], nearest_neighbors(X_ROLL[:12], 5)[0], 5)
+    assert small["quality_k"] == 5  # below n/2
+    with pytest.raises(ValueError, match="n_neighbors=31 needs a neighbour table at least that wide"):
+        lle_with_quality(X_ROLL, ind, 31)
+
+
+def test_lle_sweep_gives_each_allowed_b_and_reports_failures(monkeypatch):
+    ind, _ = nearest_neighbors(X_ROLL, 40)
+    out = lle_sweep(X_ROLL, ind, random_state=0)
+    assert [r["n_neighbors"] for r in out] == list(SWEEP_B)
+    for r in out:
+        alone = lle_with_quality(X_ROLL, ind, r["n_neighbors"], random_state=0)
+        assert r["error"] is None and r["trustworthiness"] == pytest.approx(alone["trustworthiness"])
+    roll = make_default_roll()
+    by_b = {r["n_neighbors"]: r["trustworthiness"] for r in lle_sweep(roll, nearest_neighbors(roll, 40)[0],
+                                                                      random_state=0)}
+    assert by_b[12] > 0.99 > max(by_b[3], by_b[40])  # the page's default roll: torn and folded at the ends
+    assert [r["n_neighbors"] for r in lle_sweep(X_ROLL[:15], nearest_neighbors(X_ROLL[:15], 14)[0])] == [3, 6, 9, 12]
+
+    import embedcore.manifold as manifold
+
+    real = manifold.lle_with_quality
+
+    def failing(X, neighbors, b, *args, **kwargs):
+        if b == 6:
+            raise ValueError("ARPACK could not find the bottom eigenvectors")
+        return real(X, neighbors, b, *args, **kwargs)
+
+    monkeypatch.setattr(manifold, "lle_with_quality", failing)
+    out = manifold.lle_sweep(X_ROLL, ind, (3, 6, 9), random_state=0)
+    assert [r["error"] is None for r in out] == [True, False, True]
+    assert out[1]["embedding"] is None and "ARPACK" in out[1]["error"]
+
+
+def test_reconstruction_rebuilds_a_point_from_its_weights():
+    lle = LLE(n_neighbors=10, random_state=0).fit(X_ROLL)
+    for i in (0, 77, 799):
+        r = lle.reconstruction(i)
+        nbrs = lle.neighbors_[i]
+        w = lle.weights_.toarray()[i, nbrs]
+        np.testing.assert_array_equal(r["neighbors"], nbrs)
+        np.testing.assert_allclose(r["weights"], w)
+        assert r["weights"].sum() == pytest.approx(1.0)
+        brute = sum(w[j] * X_ROLL[nbrs[j]] for j in range(10))
+        np.testing.assert_allclose(r["rebuilt"], brute, atol=1e-12)
+        assert r["error"] == pytest.approx(np.sqrt(((X_ROLL[i] - brute) ** 2).sum()))
+        assert r["spread"] == pytest.approx(np.mean([np.linalg.norm(X_ROLL[j] - X_ROLL[i]) for j in nbrs]))
+        assert r["relative"] == pytest.approx(r["error"] / r["spread"])
+        # the (n, B) weight table gives the same answer as the sparse matrix
+        dense = reconstruction(X_ROLL, lle.neighbors_, barycenter_weights(X_ROLL, lle.neighbors_, 1e-3), i)
+        np.testing.assert_allclose(dense["weights"], r["weights"], atol=1e-12)
+    with pytest.raises(ValueError, match="Point 800 does not exist: the data have points 0 to 799"):
+        lle.reconstruction(800)
+
+
+def test_neighbor_segments_join_each_point_to_each_neighbour():
+    ind, _ = nearest_neighbors(X_ROLL[:50], 4)
+    seg = neighbor_segments(X_ROLL[:50], ind)
+    assert seg.shape == (50 * 4 * 3, 3) and np.isnan(seg[2::3]).all()
+    edges = {(tuple(a), tuple(b)) for a, b in zip(seg[0::3], seg[1::3])}
+    brute = {(tuple(X_ROLL[i]), tuple(X_ROLL[j])) for i in range(50) for j in ind[i]}
+    assert edges == brute
+    some = neighbor_segments(X_ROLL[:50], ind, rows=[3, 10])
+    assert some.shape == (2 * 4 * 3, 3)
+    assert {(tuple(a), tuple(b)) for a, b in zip(some[0::3], some[1::3])} == {
+        (tuple(X_ROLL[i]), tuple(X_ROLL[j])) for i in (3, 10) for j in ind[i]}
 
 
 _SKIP = {
