@@ -1,17 +1,16 @@
-import json
-
-import numpy as np
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
-from plotly.subplots import make_subplots
 
 from app.services import data as data_service
 from app.services import manifolds as svc
-from app.ui import charts, plots
+from app.ui import manifolds_charts as charts
+from app.ui import plots
+from app.ui.controls import ranged_slider
+from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
-from app.ui.text import html_escape, md_escape
-from embedcore.maps import METHODS
+from app.ui.text import md_escape
+
+#: The inspected point, kept while its number box is hidden in a closed tab.
+POINT = "man.inspect"
 
 st.title("Manifolds: Locally Linear Embedding")
 st.markdown(
@@ -37,31 +36,20 @@ st.caption("The embedding is the bottom eigenvectors of M after the constant one
 
 seed = data_service.seed()
 sb = st.sidebar
-source, vdata = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
-color_label = "t"
-if source in svc.GENERATORS:
+source, _ = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
+ref = data_service.ref("vectors", source)
+if svc.is_generated(source):
     n = sb.slider("Points", 300, 5000, 1500, 100, key="man.n", help="Sample size of the generated manifold.")
     noise = sb.slider("Noise", 0.0, 1.0, 0.0, 0.05, key="man.noise", help="Gaussian noise added to every coordinate.")
-    vdata = svc.generated(source, n, noise, seed)
-    data_key = f"{source}:{n}:{noise}:{seed}"
+    pts = svc.points(ref, n, noise)
 else:
-    data_key = data_service.source_key(source)
-    if len(vdata.X) > 5000:
-        rng = np.random.default_rng(seed)
-        keep = np.sort(rng.choice(len(vdata.X), 5000, replace=False))
-        st.info(f"The data has {len(vdata.X):,} points; this page uses a random sample of 5,000 (seed {seed}).")
-        vdata = type(vdata)(vdata.name, X=vdata.X[keep],
-                            meta=None if vdata.meta is None else vdata.meta.iloc[keep].reset_index(drop=True),
-                            columns=vdata.columns)
-        data_key += f":sample{seed}"
-X = svc.rescaled(data_key, _X=vdata.X)
-colour = None
-if vdata.meta is not None and vdata.meta.shape[1]:
-    color_label = str(vdata.meta.columns[0])
-    colour = vdata.meta.iloc[:, 0].to_numpy()
-categorical_colour = colour is not None and colour.dtype.kind not in "fiu"
+    pts = svc.points(ref)
+data = svc.point_set(pts)
+n_points = len(data.X)
+if data.sampled:
+    st.info(f"The data has {data.rows:,} points; this page uses a random sample of {svc.SAMPLE:,} (seed {seed}).")
 
-B = sb.slider("B: neighbours", 3, min(svc.MAX_B, len(X) - 1), min(12, len(X) - 1), key="man.B", bind="query-params",
+B = sb.slider("B: neighbours", 3, svc.largest_b(pts), min(12, n_points - 1), key="man.B", bind="query-params",
               help="How many nearest neighbours rebuild each point.")
 reg_exp = sb.slider("log10(reg)", -6.0, 0.0, -3.0, 0.5, key="man.reg",
                     help="Regularisation of each neighbourhood's Gram matrix, relative to its trace. Needed when B "
@@ -85,181 +73,159 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 """
     )
 
-max_k = min(svc.MAX_B, len(X) - 1)
 try:
-    neighbors, _ = svc.knn(data_key, max_k, _X=X)
-    result = svc.lle(data_key, B, reg, seed, _X=X, _neighbors=neighbors)
+    result = svc.lle(pts, B, reg)
 except ValueError as err:
     st.error(md_escape(err))
     st.stop()
-Y = result["embedding"]
 
-# A point picked on the embedding chart becomes the inspected point.
-picked = st.session_state.get("man.chart.embedding")
-if picked and picked.get("selection", {}).get("points"):
-    pt = picked["selection"]["points"][0]
-    idx = pt.get("point_index", pt.get("pointIndex"))
-    if idx is not None and pt.get("curve_number", pt.get("curveNumber", 0)) == 0:
-        st.session_state["man.point"] = int(idx)
-if st.session_state.get("man.point", 0) >= len(X):
-    st.session_state["man.point"] = 0
+
+def _pick_from_map() -> None:
+    """A point clicked on the 2-D map becomes the inspected point (any trace: each carries its index)."""
+    chosen = st.session_state.get("man.chart.embedding") or {}
+    for pt in chosen.get("selection", {}).get("points", []):
+        idx = pt.get("customdata", pt.get("point_index"))
+        if isinstance(idx, list):
+            idx = idx[0] if idx else None
+        if idx is not None:
+            st.session_state[POINT] = int(idx)
+            return
+
+
+def _pick_from_box() -> None:
+    st.session_state[POINT] = int(st.session_state["man.point"])
+
+
+if not 0 <= st.session_state.get(POINT, 0) < n_points:
+    st.session_state[POINT] = 0
+point = int(st.session_state.get(POINT, 0))
+seen = svc.inspection(pts, B, reg, point)
 
 cols = st.columns(5)
-cols[0].metric("points", f"{len(X):,}")
-cols[1].metric("dimensions", X.shape[1])
+cols[0].metric("points", f"{n_points:,}")
+cols[1].metric("dimensions", data.X.shape[1])
 cols[2].metric("B", B)
 cols[3].metric("reconstruction error", f"{result['reconstruction_error']:.2e}")
-cols[4].metric("trustworthiness (k=10)", f"{result['trustworthiness']:.4f}")
+cols[4].metric(f"trustworthiness (k={result['quality_k']})", f"{result['trustworthiness']:.4f}")
 
-point = int(st.session_state.get("man.point", 0))
-nbrs = neighbors[point, :B]
 show_graph = st.checkbox("Draw the neighbourhood graph", key="man.graph",
                          help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.")
-
-if X.shape[1] >= 3:
-    P3 = X[:, :3]
-    axis_note = "" if X.shape[1] == 3 else f" (first 3 of {X.shape[1]} dimensions)"
-else:
-    P3 = np.column_stack([X, np.zeros((len(X), 3 - X.shape[1]))])
-    axis_note = ""
-fig3 = go.Figure()
-marker = dict(size=2.5, color=colour if not categorical_colour else pd.factorize(colour)[0],
-              colorscale="Spectral" if not categorical_colour else "Turbo", showscale=False)
-fig3.add_trace(go.Scatter3d(x=P3[:, 0], y=P3[:, 1], z=P3[:, 2], mode="markers", marker=marker, name="points",
-                            hoverinfo="skip"))
-if show_graph:
-    seg = np.full((len(X) * B * 3, 3), np.nan)
-    seg[0::3] = P3[np.repeat(np.arange(len(X)), B)]
-    seg[1::3] = P3[neighbors[:, :B].ravel()]
-    fig3.add_trace(go.Scatter3d(x=seg[:, 0], y=seg[:, 1], z=seg[:, 2], mode="lines", name="kNN graph",
-                                line=dict(color="rgba(60,60,60,0.25)", width=1), hoverinfo="skip"))
-fig3.add_trace(go.Scatter3d(x=P3[nbrs, 0], y=P3[nbrs, 1], z=P3[nbrs, 2], mode="markers", name="neighbours",
-                            marker=dict(size=5, color="#e03131")))
-fig3.add_trace(go.Scatter3d(x=P3[[point], 0], y=P3[[point], 1], z=P3[[point], 2], mode="markers", name=f"point {point}",
-                            marker=dict(size=8, color="#000000", symbol="diamond")))
-fig3.update_layout(scene=dict(aspectmode="data"), showlegend=True)
 c1, c2 = st.columns(2)
-plots.show(c1, charts.layout(fig3, f"Input in 3-D{axis_note}, coloured by {html_escape(color_label)}", 480),
-                key="man.chart.input")
-fig2 = go.Figure()
-fig2.add_trace(go.Scattergl(x=Y[:, 0], y=Y[:, 1], mode="markers", name="points", showlegend=False,
-                            marker=dict(size=5, color=marker["color"], colorscale=marker["colorscale"]),
-                            hovertemplate="point %{pointNumber}<extra></extra>"))
-fig2.add_trace(go.Scatter(x=Y[nbrs, 0], y=Y[nbrs, 1], mode="markers", name="neighbours",
-                          marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="#e03131", width=2))))
-fig2.add_trace(go.Scatter(x=Y[[point], 0], y=Y[[point], 1], mode="markers", name=f"point {point}",
-                          marker=dict(size=12, color="#000000", symbol="diamond")))
-plots.show(c2, charts.layout(fig2, f"LLE in 2-D (B={B}); click a point to inspect it", 480),
-                key="man.chart.embedding", on_select="rerun", selection_mode="points")
+shown = svc.shown_in_3d(pts)
+plots.show(c1, charts.input_3d(svc.input_view(pts), data.X.shape[1], data.colour, data.categorical,
+                               data.colour_label, point, seen["neighbors"], shown=shown,
+                               segments=svc.graph_segments(pts, B) if show_graph else None),
+           key="man.chart.input")
+if shown is not None:
+    c1.caption(f"The 3-D view draws a sample of {len(shown):,} of the {n_points:,} points (seed {seed}), with the "
+               "inspected point and its neighbours; LLE and the map use them all.")
+plots.show(c2, charts.map_2d(result["embedding"], data.colour, data.categorical, point, seen["neighbors"], B),
+           key="man.chart.embedding", on_select=_pick_from_map, selection_mode="points")
 
-tabs = st.tabs(["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"])
+LABELS = ["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"]
+tabs = lazy_tabs(LABELS, key="man.tab")
 
 with tabs[0]:
-    st.number_input("Point to inspect", 0, len(X) - 1, key="man.point",
-                    help="Or click a point on the 2-D map.")
-    w = result["weights"][[point], :].toarray().ravel()[nbrs]
-    rebuilt = w @ X[nbrs]
-    err = float(np.linalg.norm(X[point] - rebuilt))
-    spread = float(np.linalg.norm(X[nbrs] - X[point], axis=1).mean())
-    c1, c2 = st.columns(2)
-    fig = charts.bars([f"#{j}" for j in nbrs], w, title=f"Weights rebuilding point {point} (they sum to {w.sum():.3f})",
-                      y_title="weight", text_format="{:.2f}")
-    plots.show(c1, fig, key="man.chart.weights")
-    c1.caption(f"Rebuilt from its neighbours, point {point} is off by {err:.2e}, against a mean neighbour distance "
-               f"of {spread:.3f} ({err / spread:.1%}). Negative weights are allowed: the point may lie outside its "
-               "neighbours' hull.")
-    vals = result["eigenvalues"]
-    fig = charts.bars([f"λ{i}" for i in range(len(vals))], np.maximum(vals, 1e-16),
-                      title="Bottom eigenvalues of M (log scale)", y_title="eigenvalue", text_format="{:.1e}", log_y=True,
-                      highlight=lambda lab: lab in ("λ1", "λ2"))
-    plots.show(c2, fig, key="man.chart.eigs")
-    c2.caption("λ0 ≈ 0 belongs to the constant vector and is skipped; the next two (orange) give the map. When λ3 is "
-               "close to λ2 a third direction is almost as good, and the 2-D map may mix them.")
+    if tabs[0].open:
+        st.session_state["man.point"] = point
+        st.number_input("Point to inspect", 0, n_points - 1, key="man.point", on_change=_pick_from_box,
+                        help="Or click a point on the 2-D map.")
+        c1, c2 = st.columns(2)
+        plots.show(c1, charts.weights(seen["neighbors"], seen["weights"], point), key="man.chart.weights")
+        c1.caption(f"Rebuilt from its neighbours, point {point} is off by {seen['error']:.2e}, against a mean "
+                   f"neighbour distance of {seen['spread']:.3f} ({seen['relative']:.1%}). Negative weights are "
+                   "allowed: the point may lie outside its neighbours' hull.")
+        plots.show(c2, charts.eigenvalues(result["eigenvalues"]), key="man.chart.eigs")
+        c2.caption("λ0 ≈ 0 belongs to the constant vector and is skipped; the next two (orange) give the map. When "
+                   "λ3 is close to λ2 a third direction is almost as good, and the 2-D map may mix them.")
 
 with tabs[1]:
-    sweep_B = [b for b in (3, 6, 9, 12, 20, 40) if b < len(X)]
-    fig = make_subplots(rows=2, cols=3, subplot_titles=[" "] * len(sweep_B), horizontal_spacing=0.04,
-                        vertical_spacing=0.1)
-    titles = []
-    for i, b in enumerate(sweep_B):
-        try:
-            r = svc.lle(data_key, b, reg, seed, _X=X, _neighbors=neighbors)
-        except ValueError as err:
-            titles.append(f"B={b} · failed")
-            st.warning(f"B={b}: {md_escape(err)}")
-            continue
-        E = r["embedding"]
-        fig.add_trace(go.Scattergl(x=E[:, 0], y=E[:, 1], mode="markers", showlegend=False,
-                                   marker=dict(size=3, color=marker["color"], colorscale=marker["colorscale"])),
-                      row=i // 3 + 1, col=i % 3 + 1)
-        titles.append(f"B={b} · T={r['trustworthiness']:.3f}")
-    for ann, t in zip(fig.layout.annotations, titles):
-        ann.text = t
-    fig.update_xaxes(showticklabels=False)
-    fig.update_yaxes(showticklabels=False)
-    plots.show(st, charts.layout(fig, "LLE for several B, each titled with its trustworthiness (k=10)", 620),
-                    key="man.chart.sweep")
-    st.caption("Too few neighbours and the neighbourhoods stop overlapping: the map tears into pieces. Too many "
-               "and they reach across the sheet's layers: the map folds. Trustworthiness drops at both ends. On the "
-               "default swiss roll: torn at B = 3, unrolled around 9-12, folded at 40; other shapes break at other B.")
+    if tabs[1].open:
+        panels = []
+        for r in svc.sweep(pts, reg):
+            if r["error"] is not None:
+                st.warning(f"B={r['n_neighbors']}: {md_escape(r['error'])}")
+                panels.append((f"B={r['n_neighbors']} · failed", None))
+            else:
+                panels.append((f"B={r['n_neighbors']} · T={r['trustworthiness']:.3f}", r["embedding"]))
+        plots.show(st, charts.small_multiples(
+            panels, data.colour, data.categorical, height=620,
+            title=f"LLE for several B, each titled with its trustworthiness (k={result['quality_k']})"),
+            key="man.chart.sweep")
+        st.caption("Too few neighbours and the neighbourhoods stop overlapping: the map tears into pieces. Too many "
+                   "and they reach across the sheet's layers: the map folds. Trustworthiness drops at both ends. On "
+                   "the default swiss roll: torn at B = 3, unrolled around 9-12, folded at 40; other shapes break at "
+                   "other B.")
 
-with tabs[2]:
-    methods = list(METHODS)
-    done = [m for m in methods if svc.is_cached_method(data_key, m, seed)]
+
+@st.fragment
+def method_comparison(pts) -> None:
+    """The comparison panel: its button reruns only this panel."""
     st.markdown("Every method in the lab's map interface on the same points, each titled with its fit time and "
-                "trustworthiness (k=10). Computed once per data set and cached; t-SNE and UMAP take seconds.")
+                f"trustworthiness (k={svc.QUALITY_K}). Computed once per data set and seed, and kept for every "
+                "visitor; t-SNE and UMAP take seconds.")
     if st.button("Run every method", key="man.run_all", type="primary"):
         bar = st.progress(0.0, text="starting")
+        methods = list(svc.METHOD_TITLES)
         for i, m in enumerate(methods):
-            bar.progress(i / len(methods), text=f"running {METHODS[m][0]} ...")
+            bar.progress(i / len(methods), text=f"running {svc.METHOD_TITLES[m]} ...")
             try:
-                svc.method_map(data_key, m, seed, _X=X)
-                svc.mark_cached(data_key, m, seed)
+                svc.run_method(pts, m)
             except ValueError as err:
-                st.warning(f"{METHODS[m][0]}: {md_escape(err)}")
+                st.warning(f"{svc.METHOD_TITLES[m]}: {md_escape(err)}")
         bar.empty()
-        done = [m for m in methods if svc.is_cached_method(data_key, m, seed)]
-    if done:
-        fig = make_subplots(rows=3, cols=3, subplot_titles=[" "] * 9, horizontal_spacing=0.04, vertical_spacing=0.08)
-        titles, rows = [], []
-        for i, m in enumerate(done):
-            r = svc.method_map(data_key, m, seed, _X=X)
-            E = r["coords"]
-            fig.add_trace(go.Scattergl(x=E[:, 0], y=E[:, 1], mode="markers", showlegend=False,
-                                       marker=dict(size=3, color=marker["color"], colorscale=marker["colorscale"])),
-                          row=i // 3 + 1, col=i % 3 + 1)
-            titles.append(f"{METHODS[m][0]} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}")
-            rows.append({"method": METHODS[m][0], "seconds": round(r["seconds"], 2),
-                         "trustworthiness": round(r["trustworthiness"], 4), "recall@10": round(float(r["recall"].mean()), 4)})
-        for ann, t in zip(fig.layout.annotations, titles):
-            ann.text = t
-        fig.update_xaxes(showticklabels=False)
-        fig.update_yaxes(showticklabels=False)
-        plots.show(st, charts.layout(fig, None, 900), key="man.chart.compare")
-        st.dataframe(pd.DataFrame(rows), hide_index=True, key="man.compare_table")
+    done = svc.computed_maps(pts)
+    shown = svc.point_set(pts)
+    if not done:
+        st.caption("No method has been run on these points yet.")
+        return
+    panels = [(f"{svc.METHOD_TITLES[m]} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}", r["coords"])
+              for m, r in done.items()]
+    plots.show(st, charts.small_multiples(panels, shown.colour, shown.categorical, height=900),
+               key="man.chart.compare")
+    st.dataframe(svc.comparison_table(pts), hide_index=True, key="man.compare_table")
+
+
+@st.fragment
+def quality(pts, B: int, reg: float) -> None:
+    """The recall layer: its controls rerun only this panel."""
+    choices = svc.quality_choices()
+    name = st.selectbox("Map", list(choices), key="man.quality_map",
+                        help="The page's LLE, or any method of the comparison (run it here or there).")
+    which = choices[name]
+    kq = ranged_slider("k", 3, svc.largest_quality_k(pts), 10, key="man.quality_k",
+                       why="the data have too few points for more neighbours")
+    shown = svc.quality(pts, which, kq, B, reg)
+    if shown is None:
+        st.caption(f"{name} has not been computed for these points and this seed yet.")
+        if st.button(f"Compute {name}", key="man.quality_run", type="primary"):
+            bar = st.progress(0.0, text=f"running {name} ...")
+            try:
+                svc.run_method(pts, which, progress=lambda f, text: bar.progress(min(max(f, 0.0), 1.0), text=text))
+            except ValueError as err:
+                st.warning(f"{name}: {md_escape(err)}")
+                return
+            finally:
+                bar.empty()
+            shown = svc.quality(pts, which, kq, B, reg)
+        if shown is None:
+            return
+    title = f"LLE (B={B})" if which == svc.CURRENT else name
+    plots.show(st, charts.quality_map(shown["coords"], shown["recall"], kq, title), key="man.chart.quality")
+    st.caption(f"Mean recall@{kq}: {shown['mean']:.3f}; {shown['below_half']:.1%} of points keep fewer than half. "
+               "Red marks where the map cannot be trusted: tears, folds and crowded centres.")
+
+
+with tabs[2]:
+    if tabs[2].open:
+        method_comparison(pts)
 
 with tabs[3]:
-    maps = {"LLE (current B)": Y}
-    for m in METHODS:
-        if svc.is_cached_method(data_key, m, seed):
-            maps[METHODS[m][0]] = svc.method_map(data_key, m, seed, _X=X)["coords"]
-    which = st.selectbox("Map", list(maps), key="man.quality_map",
-                         help="Run the method comparison to add every method here.")
-    kq = st.slider("k", 3, 50, 10, key="man.quality_k")
-    rec = svc.recall(data_key + f":{B}:{reg}", which, kq, _X=X, _Y=maps[which])
-    plots.show(st, charts.item_scatter(maps[which], color=rec, color_label=f"recall@{kq}", colorscale="RdYlGn",
-                                        title=f"{which}: share of each point's {kq} true neighbours kept in the map",
-                                        height=520), key="man.chart.quality")
-    st.caption(f"Mean recall@{kq}: {rec.mean():.3f}; {np.mean(rec < 0.5):.1%} of points keep fewer than half. Red "
-               "marks where the map cannot be trusted: tears, folds and crowded centres.")
+    if tabs[3].open:
+        quality(pts, B, reg)
 
 with tabs[4]:
-    params = {"method": "lle", "n_neighbors": B, "reg": reg, "seed": seed, "data": source}
-    if source in svc.GENERATORS:
-        params.update(n_samples=len(X), noise=noise)
-    out = pd.DataFrame(Y, columns=["y1", "y2"])
-    if colour is not None:
-        out.insert(0, color_label, colour)
-    st.download_button("LLE coordinates (.csv)", "# " + json.dumps(params) + "\n" + out.to_csv(index=False),
-                       "lle_coordinates.csv", "text/csv", key="man.dl")
-    st.caption("The first line holds the method, its parameters and the seed as JSON.")
+    if tabs[4].open:
+        st.download_button("LLE coordinates (.csv)", svc.coordinates_csv(pts, B, reg, source),
+                           "lle_coordinates.csv", "text/csv", key="man.dl")
+        st.caption("The first line holds the method, its parameters and the seed as JSON.")

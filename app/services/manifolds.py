@@ -1,15 +1,41 @@
-"""Cached stages for the Manifolds page: data, the kNN graph once at the largest B,
-LLE once per (B, reg), each comparison method once per data set."""
+"""Cached stages for the Manifolds page, each keyed on what identifies the points and that stage's parameters.
+
+The points once per data set (a :class:`Points`: the DataRef, and for a
+generated manifold its size and noise), the neighbour table once at the
+largest B, LLE once per (B, reg), the sweep once per reg, recall once per
+(map, k). The seed is part of the DataRef, so every stage that draws at
+random is keyed on it. All of it is shared by every session.
+
+The other map methods run only from a button (t-SNE and UMAP take seconds);
+their maps go to a store shared across sessions, where the page looks them up
+without starting them: a second visitor with the same data and seed sees them.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from typing import NamedTuple
+
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
+from app.services.shared import store
 from embedcore import datasets
-from embedcore.manifold import lle_from_neighbors, lle_input_problem, nearest_neighbors, rescale_for_distances
-from embedcore.maps import embed
+from embedcore.manifold import (
+    MAX_POINTS,
+    lle_input_problem,
+    lle_sweep,
+    lle_with_quality,
+    nearest_neighbors,
+    neighbor_segments,
+    reconstruction,
+    rescale_for_distances,
+    sample_rows,
+)
+from embedcore.maps import METHODS, embed
 from embedcore.metrics import neighbor_recall, trustworthiness
 
 GENERATORS = {
@@ -18,7 +44,48 @@ GENERATORS = {
     "severed_sphere": datasets.make_severed_sphere,
     "swiss_hole": datasets.make_swiss_hole,
 }
+#: The largest B offered; the neighbour table is computed once this wide.
 MAX_B = 60
+#: Most points the page works on (larger data are sampled with the seed).
+SAMPLE = MAX_POINTS
+#: Most points drawn in the rotatable 3-D view (a seeded sample beyond; every point is still in LLE and the map).
+SHOWN_3D = 1500
+#: The quality measures' k in titles and tables.
+QUALITY_K = 10
+#: Title of every map method, in the order the comparison shows them.
+METHOD_TITLES = {m: title for m, (title, _) in METHODS.items()}
+#: The Quality tab's name for the page's own LLE map at the sidebar's B and reg.
+CURRENT = "current"
+#: Maps computed from the comparison's buttons, shared across sessions: (Points, method) -> result.
+MAPS = store("manifolds.maps", max_entries=64)
+
+
+class Points(NamedTuple):
+    """What identifies the page's points: the data (kind, source, seed) and, for a generated
+    manifold, its size and noise (0 for bundled data and uploads)."""
+
+    data: data_service.DataRef
+    n: int = 0
+    noise: float = 0.0
+
+    @property
+    def seed(self) -> int:
+        return self.data.seed
+
+
+@dataclass(frozen=True)
+class PointSet:
+    """The points LLE works on (read-only), their colour and where they came from."""
+
+    X: np.ndarray
+    colour: np.ndarray | None
+    colour_label: str
+    categorical: bool
+    rows: int  # rows in the data before sampling
+
+    @property
+    def sampled(self) -> bool:
+        return self.rows > len(self.X)
 
 
 def input_problem(vdata) -> str | None:
@@ -26,47 +93,181 @@ def input_problem(vdata) -> str | None:
     return lle_input_problem(vdata.X)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def rescaled(data_key: str, _X=None):
-    """The points, scaled by a power of two if their magnitude would overflow distances."""
-    return rescale_for_distances(_X)
+def is_generated(source: str) -> bool:
+    return source in GENERATORS
 
 
-@st.cache_data(max_entries=12, show_spinner=False)
-def generated(kind: str, n: int, noise: float, seed: int):
-    return GENERATORS[kind](n_samples=n, noise=noise, seed=seed)
+def points(ref: data_service.DataRef, n: int = 0, noise: float = 0.0) -> Points:
+    """The key of the page's points: a generator's size and noise count only for generated data."""
+    if ref.source in GENERATORS:
+        return Points(ref, int(n), float(noise))
+    return Points(ref)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def knn(data_key: str, max_k: int, _X=None):
-    return nearest_neighbors(_X, max_k)
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
-@st.cache_data(max_entries=48, show_spinner=False)
-def lle(data_key: str, B: int, reg: float, seed: int, _X=None, _neighbors=None):
-    out = lle_from_neighbors(_X, _neighbors[:, :B], 2, reg, random_state=seed, n_eigenvalues=8)
-    out["trustworthiness"] = trustworthiness(_X, out["embedding"], min(10, len(_X) // 2 - 1))
-    del out["M"]
+@st.cache_resource(max_entries=8, show_spinner=False)
+def point_set(p: Points) -> PointSet:
+    """The points (generated, or loaded and sampled to :data:`SAMPLE` with the seed), rescaled if
+    their magnitude would overflow distances. Shared, never mutated."""
+    if p.data.source in GENERATORS:
+        vdata = GENERATORS[p.data.source](n_samples=p.n, noise=p.noise, seed=p.seed)
+    else:
+        vdata = data_service.load(p.data)
+    X, meta, rows = vdata.X, vdata.meta, len(vdata.X)
+    keep = sample_rows(rows, SAMPLE, random_state=p.seed)
+    if keep is not None:
+        X = X[keep]
+        meta = None if meta is None else meta.iloc[keep].reset_index(drop=True)
+    colour, label = None, "t"
+    if meta is not None and meta.shape[1]:
+        label, colour = str(meta.columns[0]), _frozen(meta.iloc[:, 0].to_numpy())
+    categorical = colour is not None and colour.dtype.kind not in "fiu"
+    return PointSet(_frozen(np.array(rescale_for_distances(X), dtype=np.float64)), colour, label, categorical, rows)
+
+
+def largest_b(p: Points) -> int:
+    """The largest B these points allow (each point has n - 1 others)."""
+    return min(MAX_B, len(point_set(p).X) - 1)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def neighbours(p: Points) -> np.ndarray:
+    """Each point's neighbours, nearest first, as wide as the largest B: every B reads its first columns."""
+    ind, _ = nearest_neighbors(point_set(p).X, largest_b(p))
+    return _frozen(ind)
+
+
+@st.cache_resource(max_entries=48, show_spinner=False)
+def lle(p: Points, B: int, reg: float) -> dict:
+    """LLE at (B, reg) with its weights, bottom eigenvalues and trustworthiness. Shared, never mutated."""
+    out = lle_with_quality(point_set(p).X, neighbours(p), B, reg, random_state=p.seed, n_eigenvalues=8,
+                           quality_k=QUALITY_K)
+    for key in ("embedding", "eigenvalues"):
+        _frozen(out[key])
     return out
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def input_view(p: Points) -> np.ndarray:
+    """The points in 3-D for the input chart: the first three columns, zeros added below three."""
+    X = point_set(p).X
+    P = X[:, :3] if X.shape[1] >= 3 else np.column_stack([X, np.zeros((len(X), 3 - X.shape[1]))])
+    return _frozen(np.ascontiguousarray(P))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def shown_in_3d(p: Points) -> np.ndarray | None:
+    """Which points the 3-D view draws: None for all, or a seeded sample of :data:`SHOWN_3D`."""
+    keep = sample_rows(len(point_set(p).X), SHOWN_3D, random_state=p.seed)
+    return None if keep is None else _frozen(keep)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def graph_segments(p: Points, B: int) -> np.ndarray:
+    """The B-neighbour graph of the points the 3-D view draws, as one NaN-broken polyline (float32)."""
+    return neighbor_segments(input_view(p), neighbours(p)[:, :B], rows=shown_in_3d(p)).astype(np.float32)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def method_map(data_key: str, method: str, seed: int, _X=None):
-    result = embed(_X, method, random_state=seed)
-    k = min(10, len(_X) // 2 - 1)
-    return {"coords": result.coords, "seconds": result.seconds,
-            "trustworthiness": trustworthiness(_X, result.coords, k),
-            "recall": neighbor_recall(_X, result.coords, k, per_point=True)}
+def inspection(p: Points, B: int, reg: float, point: int) -> dict:
+    """How ``point`` is rebuilt from its B neighbours by the LLE weights at (B, reg)."""
+    r = reconstruction(point_set(p).X, neighbours(p)[:, :B], lle(p, B, reg)["weights"], point)
+    return {key: r[key] for key in ("neighbors", "weights", "error", "spread", "relative")}
 
 
-def is_cached_method(data_key: str, method: str, seed: int) -> bool:
-    return st.session_state.get(f"man.done.{data_key}.{method}.{seed}", False)
+@st.cache_data(max_entries=8, show_spinner=False)
+def sweep(p: Points, reg: float) -> list[dict]:
+    """LLE at each B of the sweep the data allow, with trustworthiness, or the message of a B that failed."""
+    out = lle_sweep(point_set(p).X, neighbours(p), reg=reg, random_state=p.seed, quality_k=QUALITY_K)
+    for r in out:
+        if r["embedding"] is not None:
+            r["embedding"] = r["embedding"].astype(np.float32)
+    return out
 
 
-def mark_cached(data_key: str, method: str, seed: int) -> None:
-    st.session_state[f"man.done.{data_key}.{method}.{seed}"] = True
+# ------------------------------------------------------------------ the other map methods
+
+
+def computed_maps(p: Points) -> dict[str, dict]:
+    """The methods whose map these points already have (in any session), by method, in the comparison's order."""
+    found = {m: MAPS.get((p, m)) for m in METHODS}
+    return {m: r for m, r in found.items() if r is not None}
+
+
+def run_method(p: Points, method: str, progress=None) -> dict:
+    """The map of ``method`` with its fit time, trustworthiness and per-point recall; computed once, then shared."""
+    found = MAPS.get((p, method))
+    if found is not None:
+        return found
+    X = point_set(p).X
+    result = embed(X, method, random_state=p.seed, progress=progress)
+    k = max(1, min(QUALITY_K, (len(X) - 1) // 2))
+    coords = _frozen(np.asarray(result.coords, dtype=np.float64))
+    out = {"coords": coords, "seconds": float(result.seconds), "trustworthiness": trustworthiness(X, coords, k),
+           "recall": float(neighbor_recall(X, coords, k))}
+    MAPS.put((p, method), out)
+    return out
+
+
+def comparison_table(p: Points) -> pd.DataFrame:
+    """One row per computed method: fit time, trustworthiness and mean recall@10."""
+    rows = [{"method": METHOD_TITLES[m], "seconds": round(r["seconds"], 2),
+             "trustworthiness": round(r["trustworthiness"], 4), f"recall@{QUALITY_K}": round(r["recall"], 4)}
+            for m, r in computed_maps(p).items()]
+    return pd.DataFrame(rows, columns=["method", "seconds", "trustworthiness", f"recall@{QUALITY_K}"])
+
+
+# ------------------------------------------------------------------ quality
+
+
+def quality_choices() -> dict[str, str]:
+    """The maps the Quality tab can colour, title -> map: the page's LLE at the sidebar's B, then every method."""
+    return {"LLE (current B)": CURRENT, **{title: m for m, title in METHOD_TITLES.items()}}
+
+
+def largest_quality_k(p: Points) -> int:
+    return min(50, len(point_set(p).X) - 1)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def recall(data_key: str, which: str, k: int, _X=None, _Y=None):
-    return neighbor_recall(_X, _Y, k, per_point=True)
+def _recall(p: Points, which: str, k: int, lle_params: tuple | None) -> np.ndarray:
+    X = point_set(p).X
+    Y = lle(p, *lle_params)["embedding"] if which == CURRENT else MAPS.get((p, which))["coords"]
+    return neighbor_recall(X, Y, k, per_point=True).astype(np.float32)
+
+
+def quality(p: Points, which: str, k: int, B: int, reg: float) -> dict | None:
+    """Each point's neighbour recall@k on the map ``which`` (None when that map has not been computed).
+
+    Keyed on the points (data and seed), the map (and B, reg for the page's
+    own LLE) and k: a new seed or B never shows another map's recall.
+    """
+    if which == CURRENT:
+        Y, params = lle(p, B, reg)["embedding"], (B, reg)
+    else:
+        found = MAPS.get((p, which))
+        if found is None:
+            return None
+        Y, params = found["coords"], None
+    rec = _recall(p, which, k, params)
+    return {"coords": Y, "recall": rec, "mean": float(rec.mean()), "below_half": float(np.mean(rec < 0.5))}
+
+
+# ------------------------------------------------------------------ download
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def coordinates_csv(p: Points, B: int, reg: float, source: str) -> str:
+    """The LLE map as CSV (with the colour column when there is one), the first line the parameters as JSON."""
+    pts = point_set(p)
+    params = {"method": "lle", "n_neighbors": B, "reg": reg, "seed": p.seed, "data": source}
+    if p.data.source in GENERATORS:
+        params.update(n_samples=len(pts.X), noise=p.noise)
+    out = pd.DataFrame(lle(p, B, reg)["embedding"], columns=["y1", "y2"])
+    if pts.colour is not None:
+        out.insert(0, pts.colour_label, pts.colour)
+    return "# " + json.dumps(params) + "\n" + out.to_csv(index=False)
