@@ -14,6 +14,32 @@ NEWS = "news TF-IDF (300 documents)"
 PHOTO = "scikit-learn's sample photo"
 
 
+#: every control of the sections with its first value (buttons are not controls: they cannot be set)
+DEFAULTS = {"found.pca_feature": "z", "found.pca_scale": 0.0, "found.pca_std": False, "found.pca_3d": False,
+            "found.pvj_data": SIDEBAR_STANDARDISED, "found.jl_data": NEWS, "found.jl_eps": 0.3,
+            "found.jl_kind": "gaussian", "found.svd_data": PHOTO, "found.svd_center": True, "found.ae_k": 4,
+            "found.ae_noise": 1.0, "found.hash_w": 256}
+#: controls whose first value depends on the data (set where they are drawn)
+DATA_RANGED = ("found.pvj_k", "found.jl_k", "found.svd_k")
+
+
+def keep_controls() -> None:
+    """Keep the sections' control values while their tab is closed.
+
+    A closed lazy tab draws nothing, and Streamlit forgets the state of a
+    widget that was not drawn; writing each value back through the Session
+    State API keeps it, and a slider whose range follows the matrix (the
+    rank) keeps its value instead of starting over at its minimum. The
+    widgets take their first values from here, not from a ``value`` argument,
+    which Streamlit would see as a second source.
+    """
+    for key, first in DEFAULTS.items():
+        st.session_state[key] = st.session_state.get(key, first)
+    for key in DATA_RANGED:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 # Each section is a fragment: its own controls rerun it alone, not the page around it.
 
 
@@ -26,8 +52,8 @@ def pca_section(seed: int) -> None:
         "millimetres instead of metres (×1000) captures the first component on its own: standardise first.")
     st.latex(r"z_1 = \arg\max_{\lVert z\rVert = 1} \operatorname{Var}(Xz),\qquad X^\top X z_i = \lambda_i z_i")
     c1, c2, c3 = st.columns(3)
-    feature = c1.selectbox("Feature to rescale", ["x", "y", "z"], index=2, key="found.pca_feature")
-    log_scale = c2.slider("log10(scale factor)", 0.0, 3.0, 0.0, 0.25, key="found.pca_scale",
+    feature = c1.selectbox("Feature to rescale", ["x", "y", "z"], key="found.pca_feature")
+    log_scale = c2.slider("log10(scale factor)", 0.0, 3.0, step=0.25, key="found.pca_scale",
                           help="Multiply the chosen feature by 10^this.")
     standardise = c3.checkbox("Standardise first", key="found.pca_std")
     rotatable = c3.toggle("Rotatable 3-D view", key="found.pca_3d",
@@ -83,7 +109,7 @@ def jl_section(ref, seed: int) -> None:
         st.info(info.problem)
         return
     c1, c2, c3 = st.columns(3)
-    eps = c1.slider("ε", 0.05, 0.9, 0.3, 0.05, key="found.jl_eps")
+    eps = c1.slider("ε", 0.05, 0.9, step=0.05, key="found.jl_eps")
     bound = svc.jl_bound(info.rows, eps)
     k = ranged_slider("k (dimensions)", 2, svc.JL_MAX_K, min(max(bound, 2), svc.JL_MAX_K), key="found.jl_k",
                       where=c2, help="The bound for the chosen ε is marked on the right.")
@@ -113,7 +139,7 @@ def svd_section(ref, seed: int) -> None:
     c_rank, c_center = st.columns([3, 1])
     rank = ranged_slider("Rank k", 1, min(150, rows, cols), min(10, rows, cols), key="found.svd_k", where=c_rank,
                          why="the matrix has a single row or column")
-    center = c_center.checkbox("Centre the columns first", value=True, key="found.svd_center",
+    center = c_center.checkbox("Centre the columns first", key="found.svd_center",
                                help="Without centring, the first layer is mostly the mean brightness and "
                                "already holds about 90% of the energy.")
     spectrum = svc.svd_spectrum(matrix, center)
@@ -144,7 +170,7 @@ def autoencoder_section(seed: int) -> None:
         "what is signal. Data: the digits, standardised; networks are scikit-learn's MLPRegressor.")
     st.latex(r"\min_{M_1, M_2} \frac{1}{n}\sum_j \lVert x_j - \phi(x_j M_1 + b_1) M_2 - b_2 \rVert^2,\qquad "
              r"\phi = \mathrm{id} \Rightarrow \operatorname{span}(M_2^\top) = \operatorname{span}(z_1, \dots, z_k)")
-    k = st.slider("Bottleneck size k", 1, 16, 4, key="found.ae_k")
+    k = st.slider("Bottleneck size k", 1, 16, key="found.ae_k")
     ae = svc.linear_ae(k, seed)
     c1, c2 = st.columns([2, 1])
     plots.show(c1, fc.ae_angles(ae.angles), key="found.chart.ae_angles")
@@ -153,7 +179,7 @@ def autoencoder_section(seed: int) -> None:
     c2.caption("Angles above zero (a degree or two at most) come from stopping the optimiser at its "
                "tolerance, not from a different answer.")
     st.markdown("**Non-linear and denoising autoencoders** (64 → k → 64 tanh layers; about 10 s to train both)")
-    noise = st.slider("Corruption for training and testing (σ)", 0.0, 2.0, 1.0, 0.25, key="found.ae_noise")
+    noise = st.slider("Corruption for training and testing (σ)", 0.0, 2.0, step=0.25, key="found.ae_noise")
     panel = svc.ae_panel(k, noise, seed)
     if st.button("Train both", key="found.ae_train", help="Trained once per setting on this server, then shown "
                  "to everyone who picks the same k, σ and seed."):
@@ -175,7 +201,7 @@ def hashing_section(seed: int) -> None:
     st.latex(r"\phi(x)_b = \sum_{i:\,h(i)=b} s(i)\,x_i,\qquad \mathbb{E}\,\langle\phi(x),\phi(y)\rangle = "
              r"\langle x, y\rangle,\qquad \mathrm{error} \sim \frac{\lVert x\rVert \lVert y\rVert}{\sqrt{w}}")
     result = svc.hashing(seed)
-    w = st.select_slider("Width w", svc.HASH_WIDTHS, value=256, key="found.hash_w")
+    w = st.select_slider("Width w", svc.HASH_WIDTHS, key="found.hash_w")
     plots.show(st, fc.hashing_error(result.table, w), key="found.chart.hash")
     rmse, bias = result.at[w]
     c1, c2, c3 = st.columns(3)
@@ -193,6 +219,7 @@ standardise), **PCA versus Johnson-Lindenstrauss**, **random projections**, **SV
 **autoencoders** and **feature hashing**.
 """
 )
+keep_controls()
 seed = data_service.seed()
 source, _ = data_source("vectors", "found", default="digits")
 ref = data_service.ref("vectors", source)

@@ -211,3 +211,17 @@ def test_huge_magnitudes_are_decomposed():
     _open(at, "Johnson-Lindenstrauss")
     at.radio(key="found.jl_data").set_value("the sidebar data set (standardised)").run()
     assert float(metric(at, "pairs within").rstrip("%")) > 50
+
+
+def test_controls_keep_their_values_while_their_tab_is_closed_and_across_matrices():
+    at = _open(open_page(PAGE), "SVD")
+    at.slider(key="found.svd_k").set_value(40).run()
+    _open(at, "Feature hashing")
+    at.select_slider(key="found.hash_w").set_value(64).run()
+    _open(at, "SVD")
+    assert at.slider(key="found.svd_k").value == 40
+    at.radio(key="found.svd_data").set_value("the sidebar data set").run()  # a narrower range: 1 to 64
+    assert at.slider(key="found.svd_k").value == 40
+    _open(at, "Feature hashing")
+    assert at.select_slider(key="found.hash_w").value == 64
+    assert not at.warning
