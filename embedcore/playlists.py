@@ -47,6 +47,12 @@ __all__ = [
     "scored_transitions",
     "ScoredTransitions",
     "baseline_log_likelihoods",
+    "play_counts",
+    "song_tag_labels",
+    "procrustes_align",
+    "align_to_truth",
+    "next_songs",
+    "song_coordinates",
 ]
 
 
@@ -356,14 +362,32 @@ class LME(BaseEstimator):
             wEU[a0:a1] = w[:, None] * (E @ Ud).astype(np.float64)
             wv = np.column_stack([w, w[:, None] * V[a0:a1]]).astype(dense)
             ET += E.T @ wv
-        Cc = C.tocoo() if not isinstance(C, sp.coo_array) else C
+        Cc, CT, m_in = self._counts(C)
         d_obs = ((U[Cc.col] - V[Cc.row]) ** 2).sum(axis=1)
         ll = float(-(Cc.data * d_obs).sum() - (n_out * log_norm).sum())
         gV = 2.0 * (C @ U - wEU)
-        m_in = np.asarray(C.sum(axis=0)).ravel()
         q, PtnV = ET[:, 0], ET[:, 1:]
-        gU = -2.0 * (m_in[:, None] * U - C.T @ V) + 2.0 * (q[:, None] * U - PtnV)
+        gU = -2.0 * (m_in[:, None] * U - CT @ V) + 2.0 * (q[:, None] * U - PtnV)
         return self._finish_objective(U, V, ll, gU, gV, n_total, Tm)
+
+    def _counts(self, C):
+        """The transition counts as coordinates, their transpose and the in-counts: the same for every step of
+        a fit, so they are made once (sparse conversions cost more than the arithmetic on small song sets)."""
+        memo = self.__dict__.get("_counts_memo")
+        if memo is None or memo[0] is not C:
+            Cc = C.tocoo() if not isinstance(C, sp.coo_array) else C
+            memo = (C, (Cc, C.T, np.asarray(C.sum(axis=0)).ravel()))
+            self._counts_memo = memo
+        return memo[1]
+
+    def _tag_system(self, Tm):
+        """For the tag prior: Tm transposed and the regularised normal matrix Tm^T Tm, made once per fit."""
+        memo = self.__dict__.get("_tags_memo")
+        if memo is None or memo[0] is not Tm:
+            TtT = (Tm.T @ Tm).toarray() if sp.issparse(Tm) else Tm.T @ Tm
+            memo = (Tm, (Tm.T, TtT + 1e-9 * np.eye(TtT.shape[0])))
+            self._tags_memo = memo
+        return memo[1]
 
     def _finish_objective(self, U, V, ll, gU, gV, n_total, Tm):
         """Divide by T (per transition), subtract (reg / S)(||U||^2 + ||V||^2) and the tag prior (tag_weight / S)."""
@@ -381,8 +405,8 @@ class LME(BaseEstimator):
             # every song towards its tags' mean. A is optimal for U, V, so by the envelope
             # theorem the gradient needs no term through A.
             target = (U + V) / 2
-            TtT = (Tm.T @ Tm).toarray() if sp.issparse(Tm) else Tm.T @ Tm
-            A = np.linalg.solve(TtT + 1e-9 * np.eye(TtT.shape[0]), Tm.T @ target)
+            TmT, normal = self._tag_system(Tm)
+            A = np.linalg.solve(normal, TmT @ target)
             mean = Tm @ A
             wt = self.tag_weight / len(U)
             dU, dV = U - mean, V - mean
@@ -458,12 +482,11 @@ class LME(BaseEstimator):
             q += E_near.T @ w
             PtnV += E_near.T @ wv
             far += (E_far.T @ np.column_stack([w, wv]).astype(UL.dtype)).astype(np.float64)
-        Cc = C.tocoo()
+        Cc, CT, m_in = self._counts(C)
         d_obs = ((U[Cc.col] - V[Cc.row]) ** 2).sum(axis=1)
         ll = float(-(Cc.data * d_obs).sum() - (n_out * log_norm).sum())
         gV = 2.0 * (C @ U - wEU)
-        m_in = np.asarray(C.sum(axis=0)).ravel()
-        gU = -2.0 * (m_in[:, None] * U - C.T @ V) + 2.0 * (q[:, None] * U - PtnV)
+        gU = -2.0 * (m_in[:, None] * U - CT @ V) + 2.0 * (q[:, None] * U - PtnV)
         gU[L] += 2.0 * (far[:, :1] * U[L] - far[:, 1:])
         return self._finish_objective(U, V, ll, gU, gV, n_total, Tm)
 
@@ -589,6 +612,8 @@ class LME(BaseEstimator):
         self._set_state(U, V, A, curve)
         self.n_iter_ = it_done
         self.fit_seconds_ = time.perf_counter() - t0
+        for memo in ("_counts_memo", "_tags_memo"):  # they hold the training data: not part of the model
+            self.__dict__.pop(memo, None)
         return self
 
     def _ascend(self, U, V, A, C, n_out, n_total, Tm, max_iter, callback, curve, it0, rng=None, should_stop=None):
@@ -798,6 +823,105 @@ def baseline_log_likelihoods(train, test) -> dict:
         "unigram": float((T.data * np.log(uni[T.col])).sum() / n_test),
         "bigram (Witten-Bell)": float((T.data * np.log(wb)).sum() / n_test),
     }
+
+
+# --------------------------------------------------------------------------- reading a fitted model
+
+
+def play_counts(playlists, songs) -> np.ndarray:
+    """How often each of ``songs`` is played in ``playlists`` (0 for a song that never is).
+
+    Examples
+    --------
+    >>> play_counts([["a", "b", "a"], ["c", "a"]], ["a", "c", "z"]).tolist()
+    [3, 1, 0]
+    """
+    flat = list(chain.from_iterable(playlists))
+    codes, uniques = pd.factorize(pd.Series(flat, dtype=object))
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    where = pd.Index(uniques).get_indexer(list(songs))
+    return np.where(where >= 0, counts[np.maximum(where, 0)] if len(counts) else 0, 0).astype(np.int64)
+
+
+def song_tag_labels(songs, tags: dict | None) -> list[str]:
+    """Each song's tags as one comma-separated string ("" for a song without tags).
+
+    Examples
+    --------
+    >>> song_tag_labels(["a", "b"], {"a": ["rock", "indie"]})
+    ['rock, indie', '']
+    """
+    tags = tags or {}
+    return [", ".join(map(str, tags.get(s, []))) for s in songs]
+
+
+def procrustes_align(points, target):
+    """``points`` rotated (or reflected), scaled and shifted onto ``target`` in the least-squares sense.
+
+    Returns the aligned points and the disparity: the remaining squared error over
+    the squared spread of ``target`` around its mean, between 0 (same shape) and 1.
+    It equals the disparity of :func:`scipy.spatial.procrustes`, which standardises
+    both sets first; here ``target`` keeps its units, so the aligned points can be
+    drawn over it.
+
+    Examples
+    --------
+    >>> square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> turned = 3 * square @ np.array([[0.0, -1.0], [1.0, 0.0]]) + 5
+    >>> aligned, disparity = procrustes_align(turned, square)
+    >>> np.allclose(aligned, square), round(disparity, 12)
+    (True, 0.0)
+    """
+    from scipy.linalg import orthogonal_procrustes
+
+    A = np.asarray(points, dtype=np.float64)
+    B = np.asarray(target, dtype=np.float64)
+    if A.shape != B.shape:
+        raise ValueError(f"points {A.shape} and target {B.shape} must have the same shape.")
+    A0, B0 = A - A.mean(0), B - B.mean(0)
+    R, _ = orthogonal_procrustes(A0, B0)
+    scale = np.trace(B0.T @ A0 @ R) / max(np.trace(A0.T @ A0), 1e-12)
+    aligned = scale * A0 @ R + B.mean(0)
+    disparity = float(((aligned - B) ** 2).sum() / max((B0**2).sum(), 1e-300))
+    return aligned, disparity
+
+
+def align_to_truth(model: LME, truth: LME, n_dims: int = 2):
+    """A learned map aligned to the true one, over the songs both know (see :func:`procrustes_align`).
+
+    Returns ``(aligned, true_points, disparity)``: the learned points of the shared
+    songs (first ``n_dims`` dimensions, in the learned model's song order) aligned
+    onto the true points of the same songs.
+    """
+    check_is_fitted(model, "entry_")
+    idx = truth.songs_.get_indexer(model.songs_)
+    keep = idx >= 0
+    learned = model.embedding_[keep, :n_dims]
+    true_points = truth.embedding_[idx[keep], :n_dims]
+    aligned, disparity = procrustes_align(learned, true_points)
+    return aligned, true_points, disparity
+
+
+def next_songs(model: LME, song: Hashable, top: int = 15) -> pd.DataFrame:
+    """The ``top`` likeliest songs after ``song``, likeliest first: columns ``next song``, ``probability``.
+
+    Ties keep the model's song order. Song ids are given as strings.
+    """
+    proba = model.transition_proba(song)
+    order = np.argsort(-proba.to_numpy(), kind="stable")[:top]
+    return pd.DataFrame({"next song": [str(s) for s in proba.index[order]],
+                         "probability": proba.to_numpy()[order]})
+
+
+def song_coordinates(model: LME) -> pd.DataFrame:
+    """Every song's points as a table: ``song``, the entry point ``u1..uk`` and, for the dual model, ``v1..vk``."""
+    check_is_fitted(model, "entry_")
+    k = model.entry_.shape[1]
+    out = pd.DataFrame(model.entry_, columns=[f"u{j + 1}" for j in range(k)])
+    if model.model == "dual":
+        out = pd.concat([out, pd.DataFrame(model.exit_, columns=[f"v{j + 1}" for j in range(k)])], axis=1)
+    out.insert(0, "song", [str(s) for s in model.songs_])
+    return out
 
 
 # --------------------------------------------------------------------------- data

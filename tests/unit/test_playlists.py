@@ -392,3 +392,98 @@ def test_self_transitions_are_allowed_and_first_in_the_single_model():
     for s in lme.songs_[:5]:
         p = lme.transition_proba(s)
         assert p.idxmax() == s and p[s] > 0
+
+
+# --------------------------------------------------------------------------- reading a fitted model
+
+
+def test_play_counts_match_a_brute_force_count():
+    from embedcore.playlists import play_counts
+
+    rng = np.random.RandomState(0)
+    playlists = [[f"s{v}" for v in rng.randint(0, 30, size=rng.randint(1, 9))] for _ in range(200)]
+    songs = [f"s{v}" for v in range(35)]  # five songs are never played
+    expected = [sum(p.count(s) for p in playlists) for s in songs]
+    assert play_counts(playlists, songs).tolist() == expected
+    assert play_counts([], ["a"]).tolist() == [0]
+
+
+def test_song_tag_labels_join_each_songs_tags():
+    from embedcore.playlists import song_tag_labels
+
+    assert song_tag_labels(["a", "b", "c"], {"a": ["x", "y"], "c": ["z"]}) == ["x, y", "", "z"]
+    assert song_tag_labels(["a"], None) == [""]
+
+
+def test_procrustes_alignment_undoes_a_similarity_and_matches_scipys_disparity():
+    from scipy.spatial import procrustes
+
+    from embedcore.playlists import procrustes_align
+
+    rng = np.random.RandomState(1)
+    target = rng.standard_normal((50, 2))
+    turn = np.array([[np.cos(0.7), -np.sin(0.7)], [np.sin(0.7), np.cos(0.7)]])
+    moved = 2.5 * target @ turn @ np.diag([1, -1]) + [3.0, -1.0]  # rotated, reflected, scaled, shifted
+    aligned, disparity = procrustes_align(moved, target)
+    np.testing.assert_allclose(aligned, target, atol=1e-10)
+    assert disparity == pytest.approx(0.0, abs=1e-20)
+    noisy = moved + 0.3 * rng.standard_normal(moved.shape)
+    aligned, disparity = procrustes_align(noisy, target)
+    assert disparity == pytest.approx(procrustes(target, noisy)[2])
+    # no other similarity transform does better than the one returned
+    for angle in np.linspace(0, 2 * np.pi, 13):
+        r = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        other = (noisy - noisy.mean(0)) @ r
+        other = other * (np.trace(other.T @ (target - target.mean(0))) / (other**2).sum()) + target.mean(0)
+        assert ((aligned - target) ** 2).sum() <= ((other - target) ** 2).sum() + 1e-9
+    with pytest.raises(ValueError, match="same shape"):
+        procrustes_align(target[:3], target)
+
+
+def test_align_to_truth_uses_the_songs_both_models_know():
+    from embedcore.playlists import align_to_truth
+
+    playlists, truth = make_planted_playlists(60, 800, 8, random_state=3)
+    train = [p for p in playlists if "song0000" not in p]
+    lme = LME(max_iter=400, random_state=0).fit(train)
+    aligned, true_points, disparity = align_to_truth(lme, truth)
+    known = truth.songs_.get_indexer(lme.songs_)
+    assert len(aligned) == len(lme.songs_) == (known >= 0).sum() < len(truth.songs_)
+    np.testing.assert_array_equal(true_points, truth.embedding_[known, :2])
+    assert disparity < 0.1  # planted maps are recovered up to a similarity
+
+
+def test_next_songs_are_the_top_of_transition_proba():
+    from embedcore.playlists import next_songs
+
+    playlists, _ = make_planted_playlists(30, 200, 6, model="dual", random_state=8)
+    lme = LME(model="dual", max_iter=100, random_state=0).fit(playlists)
+    song = lme.songs_[4]
+    top = next_songs(lme, song, top=7)
+    p = lme.transition_proba(song)
+    assert list(top.columns) == ["next song", "probability"] and len(top) == 7
+    assert top["probability"].tolist() == sorted(p.to_numpy(), reverse=True)[:7]
+    assert all(p[s] == q for s, q in zip(top["next song"], top["probability"]))
+
+
+@pytest.mark.parametrize("model", ["single", "dual"])
+def test_song_coordinates_hold_every_point(model):
+    from embedcore.playlists import song_coordinates
+
+    playlists, _ = make_planted_playlists(20, 100, 5, model=model, random_state=9)
+    lme = LME(model=model, n_components=3, max_iter=30, random_state=0).fit(playlists)
+    table = song_coordinates(lme)
+    columns = ["song", "u1", "u2", "u3"] + (["v1", "v2", "v3"] if model == "dual" else [])
+    assert list(table.columns) == columns
+    assert table["song"].tolist() == [str(s) for s in lme.songs_]
+    np.testing.assert_array_equal(table[["u1", "u2", "u3"]].to_numpy(), lme.entry_)
+    if model == "dual":
+        np.testing.assert_array_equal(table[["v1", "v2", "v3"]].to_numpy(), lme.exit_)
+
+
+def test_a_fit_keeps_no_training_data_and_repeats_its_bytes():
+    playlists, truth = make_planted_playlists(40, 300, 6, n_tags=4, random_state=10)
+    a = LME(max_iter=60, random_state=0).fit(playlists, tags=truth.song_tags_)
+    b = LME(max_iter=60, random_state=0).fit(playlists, tags=truth.song_tags_)
+    assert not [k for k in vars(a) if k.endswith("_memo")]
+    np.testing.assert_array_equal(a.entry_, b.entry_)
