@@ -1,16 +1,32 @@
-import json
+import math
 import time
 
-import numpy as np
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from app.services import data as data_service
 from app.services import playlists as svc
-from app.ui import charts, plots, runs
+from app.ui import playlists_charts as pcharts
+from app.ui import plots, runs
+from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
-from app.ui.text import html_escape, md_escape
+from app.ui.text import md_escape
+
+#: Seconds between two redraws of the live map (about three a second).
+FRAME_S = 0.3
+
+
+def _last(key: str, options: list | None = None, default=None):
+    """What a control in a tab was last set to (tabs that are not open draw nothing, so their widgets forget)."""
+    value = st.session_state.get(key + ".last", default)
+    if options is None:
+        return value
+    if isinstance(value, list):
+        return [v for v in value if v in options]
+    return options.index(value) if value in options else 0
+
+
+def _keep(key: str, value) -> None:
+    st.session_state[key + ".last"] = value
 
 st.title("Playlists: Latent Markov Embedding")
 st.markdown(
@@ -29,7 +45,7 @@ st.latex(r"P(s \mid s') = \frac{e^{-\lVert u_s - v_{s'}\rVert^2}}{Z(s')},\qquad 
          r"- \frac{\lambda}{S}\left(\lVert U\rVert^2 + \lVert V\rVert^2\right)")
 st.caption("T is the number of training transitions and S the number of songs, so λ weighs the average over songs "
            "of ‖u‖² + ‖v‖² against the average log-likelihood per transition (in the single-point model u = v). "
-           f"With tags a second penalty, {svc.LME().tag_weight:g}/S times the sum of every point's squared distance "
+           f"With tags a second penalty, {svc.TAG_WEIGHT:g}/S times the sum of every point's squared distance "
            "to its tags' mean, is subtracted too. Z sums over every song, the current one included (with the approximate "
            "Z of the sidebar: exactly over the nearest songs, estimated from landmarks for the rest). Training is "
            "gradient ascent on that objective; the step grows by 20% after every improvement and halves after "
@@ -37,7 +53,8 @@ st.caption("T is the number of training transitions and S the number of songs, s
 
 seed = data_service.seed()
 sb = st.sidebar
-source, pdata = data_source("playlists", "pl", default="planted_single")
+source, _ = data_source("playlists", "pl", default="planted_single")
+ref = data_service.ref("playlists", source)
 model_kind = sb.radio("Model", ["single", "dual"], key="pl.model", horizontal=True, bind="query-params",
                       help="single: one point per song. dual: an entry and an exit point per song.")
 dim = sb.slider("Dimensions", 2, 5, 2, key="pl.dim", help="The map shows the first two.")
@@ -45,8 +62,8 @@ reg_exp = sb.slider("log10(regularisation λ)", -5.0, 0.0, -3.0, 0.5, key="pl.re
                     help="Pulls every point towards the centre; protects rarely played songs from drifting.")
 iters = sb.slider("Iterations (at most)", 50, 3000, 600, 50, key="pl.iters")
 test_size = sb.slider("Held-out share of playlists", 0.1, 0.5, 0.2, 0.05, key="pl.test")
-playlists = pdata.playlists
-n_songs = len({s for p in playlists for s in p})
+facts = svc.facts(ref, test_size)
+n_songs = facts["songs"]
 z_mode = sb.radio("Partition function Z", ["exact", "approximate"], key="pl.z_mode", horizontal=True,
                   help="exact: every song in every Z (S x S work per step; at most "
                   f"{svc.MAX_EXACT_Z_SONGS:,} songs, above that the approximation is used). approximate: the m "
@@ -78,23 +95,17 @@ with st.expander("What the controls change, and how the picture can mislead"):
 """
     )
 
-data_key = f"{data_service.source_key(source)}:{seed}"
-train_pl, test_pl = svc.split(data_key, test_size, seed, _playlists=playlists)
-if not any(len(p) >= 2 for p in train_pl):
+if not facts["trainable"]:
     st.error("After the split no training playlist has two songs. Lower the held-out share or upload longer playlists.")
     st.stop()
-tags = getattr(pdata, "tags", None)
-truth = getattr(pdata, "truth", None)
-params = dict(model=model_kind, n_components=dim, reg=reg, max_iter=iters, random_state=seed,
-              z_approx=z_approx)
-key = svc.model_key(data_key + f":{test_size}", params)
+spec = svc.ModelSpec(ref, test_size, model_kind, dim, reg, iters, z_approx)
 
 cols = st.columns(5)
 cols[0].metric("songs", f"{n_songs:,}")
-cols[1].metric("playlists (train / test)", f"{len(train_pl):,} / {len(test_pl):,}")
-cols[2].metric("training transitions", f"{sum(max(len(p) - 1, 0) for p in train_pl):,}")
-if pdata.description:
-    st.caption(md_escape(pdata.description))
+cols[1].metric("playlists (train / test)", f"{facts['train']:,} / {facts['test']:,}")
+cols[2].metric("training transitions", f"{facts['transitions']:,}")
+if facts["description"]:
+    st.caption(md_escape(facts["description"]))
 
 if auto_approx:
     st.info(f"{n_songs:,} songs is above the exact Z's limit of {svc.MAX_EXACT_Z_SONGS:,} "
@@ -102,223 +113,185 @@ if auto_approx:
             f"matrix is {exact_cost['dense_bytes'] / 1e9:.1f} GB), so training uses the approximate Z with m = {z_m} "
             "(sidebar: Partition function Z, m).")
 
-c_train, c_stop, c_note = st.columns([1, 1, 4])
-# A Stop click reruns the page: this run then keeps the latest state of the training it stopped.
-run = runs.StoppableRun("pl.run", key)
-if run.stopped:
-    st.session_state["pl.stopped_" + key] = True
-    if run.latest is None:
-        st.info("Stopped before the first step was accepted; there is no model to keep. Press Train to start again.")
-    else:
-        st.session_state[key] = svc.stopped_model(*run.latest)
-        st.info(f"Stopped after {st.session_state[key].n_iter_} iterations; the model so far is kept.")
-auto = key not in st.session_state and n_songs <= 500 and not st.session_state.get("pl.stopped_" + key)
-clicked = c_train.button("Train", key="pl.train", type="primary")
-if n_songs > 500 and key not in st.session_state:
-    step = svc.partition_cost(n_songs, z_approx)
-    c_note.caption(f"{n_songs:,} songs: press Train to start (roughly {step['seconds']:.2g} s per step; "
-                   "it redraws as it learns and Stop keeps the model so far).")
-elif "pl.redraw_rate" in st.session_state:
-    n_draws, secs = st.session_state["pl.redraw_rate"]
-    c_note.caption(f"Last training: {secs:.1f} s, the map redrawn {n_draws} times "
-                   f"({n_draws / max(secs, 1e-9):.1f} per second).")
 
-live_map = st.empty()
-live_curve = st.empty()
+TRAINING_NOTE = "Training: the map and the curve redraw as it learns; Stop keeps the model so far."
 
 
-def draw_live(model, it, ll, final=False):
-    xy = model.embedding_[:, :2]
-    fig = go.Figure(go.Scattergl(x=xy[:, 0], y=xy[:, 1], mode="markers", marker=dict(size=6, color=charts.PALETTE[0]),
-                                 hoverinfo="skip"))
-    fig.update_yaxes(scaleanchor="x")
-    plots.show(live_map, charts.layout(fig, f"Training: iteration {it}, log-likelihood {ll:.4f}", 420),
-                          key=f"pl.chart.live.{it}")
-    curve = pd.DataFrame({"step": np.arange(len(model.log_likelihood_curve_)), "ll": model.log_likelihood_curve_})
-    plots.show(live_curve, charts.lines(curve, "step", {"ll": "training log-likelihood"}, height=260,
-                                         title="Average log-likelihood per transition", y_title="nats"),
-                            key=f"pl.chart.livecurve.{it}")
+def draw_frame(job, where) -> None:
+    """The latest accepted step of ``job`` as one chart (map and curve) in ``where``, if there is a new one."""
+    frame = job.latest
+    if frame is not None:
+        job.draws += 1
+        plots.show(where, pcharts.live_map(frame.xy, frame.curve, frame.iteration, frame.log_likelihood),
+                   key=f"pl.chart.live.{job.draws}")
 
 
-if clicked or auto:
-    st.session_state.pop("pl.stopped_" + key, None)
-    last, redraws = [0.0], [0]
-    t0 = time.perf_counter()
+def watch_in_page(job) -> None:
+    """Training started by a page run, drawn by that run to its end.
 
-    def on_step(model, it, ll):
-        # the live model holds this accepted step until the next one; if Stop ends training
-        # (inside a later step), it is the latest state, and no later step will change it
-        now = time.perf_counter()
-        run.save((model, it, now - t0))
-        if now - last[0] >= 0.3:  # about three redraws a second
-            last[0] = now
-            redraws[0] += 1
-            draw_live(model, it, ll)
-        return False
+    Its Stop belongs to the page, so a click interrupts this run at the next check (a click inside a
+    fragment would wait for the run to end); the next page run stops the training and keeps the model.
+    """
+    c_train, c_stop, c_note = st.columns([1, 1, 4])
+    c_train.button("Train", key="pl.train_busy", type="primary", disabled=True)
+    c_stop.button("Stop", key="pl.stop_button", on_click=svc.ask_stop, help="Keep the model as it is now.")
+    c_note.caption(TRAINING_NOTE)
+    live = st.empty()
+    last, drawn = -FRAME_S, None
+    while job.running:
+        job.watched()
+        now = time.monotonic()
+        if job.latest is not drawn and now - last >= FRAME_S:
+            last, drawn = now, job.latest
+            draw_frame(job, live)
+        time.sleep(0.02)
+        runs.check()  # a Stop click, another control or a closed tab ends this run here
 
-    try:
-        with run.running(c_stop, button_key="pl.stop_button", help="Keep the model as it is now."):
-            model = svc.train(train_pl, tags, params, on_step, should_stop=run.check)
-    except ValueError as err:
-        st.error(md_escape(err))
-        st.stop()
-    st.session_state[key] = model
-    seconds = time.perf_counter() - t0
-    st.session_state["pl.redraw_rate"] = (redraws[0], seconds)
-    live_map.empty()
-    live_curve.empty()
 
-model = st.session_state.get(key)
-held_set = svc.held_out_set(data_key, test_size, seed, _train=train_pl, _test=test_pl)
-if model is None:
-    base = svc.baselines(data_key, test_size, seed, _train=train_pl, _test=test_pl)
-    st.dataframe(pd.DataFrame({"model": list(base), "held-out log-likelihood": list(base.values())}),
-                 hide_index=True, key="pl.base_only")
+def training_section(spec, n_songs: int, z_approx) -> None:
+    """Train, and the training it started, drawn by runs of this section only (see ``section`` below)."""
+    job = svc.current_job(spec)  # passes on a Stop click made here
+    c_train, c_stop, c_note = st.columns([1, 1, 4])
+    if job is not None and job.in_section:
+        if job.running and job.stopping:
+            job.wait(1.0)  # a stopped run ends within a check; show its model at once
+        if not job.running:
+            st.rerun()  # the page takes in the model (or the message) and shows it
+        job.watched()
+        c_train.button("Train", key="pl.train", type="primary", disabled=True)
+        c_stop.button("Stop", key="pl.stop_button", on_click=svc.ask_stop, help="Keep the model as it is now.")
+        c_note.caption(TRAINING_NOTE)
+        draw_frame(job, st.empty())
+        return
+    if c_train.button("Train", key="pl.train", type="primary"):
+        # started in a run of this section, the section redraws it; started in a page run, the page does
+        svc.start(spec, in_section=svc.in_fragment_run())
+        st.rerun()
+    if n_songs > svc.AUTO_TRAIN_SONGS and svc.shown_key(spec) is None:
+        step = svc.partition_cost(n_songs, z_approx)
+        c_note.caption(f"{n_songs:,} songs: press Train to start (roughly {step['seconds']:.2g} s per step; "
+                       "it redraws as it learns and Stop keeps the model so far).")
+    elif "pl.redraw_rate" in st.session_state:
+        n_draws, secs = st.session_state["pl.redraw_rate"]
+        c_note.caption(f"Last training: {secs:.1f} s, the map redrawn {n_draws} times "
+                       f"({n_draws / max(secs, 1e-9):.1f} per second).")
+
+
+train_area = st.container()
+job = svc.current_job(spec)
+if job is None and svc.auto_trains(spec, n_songs):
+    job = svc.start(spec)
+if job is not None and job.running and not job.in_section and not job.stopping:
+    box = train_area.empty()
+    with box.container():
+        watch_in_page(job)
+    box.empty()
+notice = svc.collect(job) if job is not None else None
+# While training started from the section runs, the section reruns on its own about three times a
+# second to redraw it (and to hear its Stop); the rest of the page does not rerun.
+live = job is not None and job.running and job.in_section
+section = st.fragment(training_section, run_every=FRAME_S if live else None)
+with train_area:
+    if notice is not None:
+        kind, message = notice
+        (st.error if kind == "error" else st.info)(md_escape(message) if kind == "error" else message)
+    section(spec, n_songs, z_approx)
+
+key = svc.shown_key(spec)
+st.session_state["pl.shown"] = key
+held_set = svc.held_out_set(ref, test_size)
+base = svc.baselines(ref, test_size)
+if key is None:
+    st.dataframe(svc.baseline_table(base), hide_index=True, key="pl.base_only")
     st.caption(svc.left_out_line(held_set))
     st.stop()
 
-# scored once per model (up to 10^8 kernel terms, about a second), not on every rerun
-scored = st.session_state.get("pl.held_out")
-if scored is None or scored[0] is not model:
-    scored = (model, svc.held_out(model, held_set, should_stop=runs.check))
-    st.session_state["pl.held_out"] = scored
-held = scored[1]
-base = svc.baselines(data_key, test_size, seed, _train=train_pl, _test=test_pl)
-cols[3].metric("iterations", f"{model.n_iter_:,}", help=f"{model.fit_seconds_:.1f} s" if hasattr(model, "fit_seconds_") else None)
+trained = svc.trained(key)
+model_info = svc.model_info(key)
+held = trained.held_out
+cols[3].metric("iterations", f"{model_info['iterations']:,}", help=f"{model_info['seconds']:.1f} s")
 cols[4].metric("held-out log-likelihood", f"{held:.4f}" if held is not None else "n/a",
                delta=f"{held - base['bigram (Witten-Bell)']:+.3f} vs bigram" if held is not None else None)
 
-table = svc.song_table(model, playlists, tags)
-tabs = st.tabs(["Song map", "A song's next songs", "Sample a playlist", "Likelihood", "Tags", "Download"])
+table = svc.song_table(key)
 song_names = list(table["song"])
+labels = ["Song map", "A song's next songs", "Sample a playlist", "Likelihood", "Tags", "Download"]
+tabs = lazy_tabs(labels, key="pl.tab")
 
 with tabs[0]:
-    sizes = 6 + 14 * np.sqrt(table["plays"] / max(table["plays"].max(), 1))
-    tag_first = [t.split(", ")[0] if t else "untagged" for t in table["tags"]]
-    fig = go.Figure()
-    for i, tg in enumerate(sorted(set(tag_first))):
-        m = np.array(tag_first) == tg
-        fig.add_trace(go.Scattergl(
-            x=table["x"][m], y=table["y"][m], mode="markers", name=html_escape(tg),
-            marker=dict(size=sizes[m], color=charts.PALETTE[i % len(charts.PALETTE)], line=dict(width=0.5, color="white")),
-            text=[f"{html_escape(s)}<br>tags: {html_escape(t) or '-'}<br>plays: {p}"
-                  for s, t, p in zip(table["song"][m], table["tags"][m], table["plays"][m])], hoverinfo="text"))
-    fig.update_yaxes(scaleanchor="x")
-    c1, c2 = st.columns(2)
-    plots.show(c1, charts.layout(fig, "The learned song map (size: plays; colour: first tag)", 520), key="pl.chart.map")
-    if truth is not None:
-        aligned, true_xy, disparity = svc.aligned_to_truth(model, truth)
-        fig = go.Figure()
-        seg = np.full((len(aligned) * 3, 2), np.nan)
-        seg[0::3], seg[1::3] = true_xy, aligned
-        fig.add_trace(go.Scatter(x=seg[:, 0], y=seg[:, 1], mode="lines", line=dict(color="#ced4da", width=1),
-                                 name="error", hoverinfo="skip"))
-        fig.add_trace(go.Scattergl(x=true_xy[:, 0], y=true_xy[:, 1], mode="markers", name="true",
-                                   marker=dict(size=6, color="#adb5bd")))
-        fig.add_trace(go.Scattergl(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="learned (aligned)",
-                                   marker=dict(size=6, color=charts.PALETTE[1])))
-        fig.update_yaxes(scaleanchor="x")
-        plots.show(c2, charts.layout(fig, f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})",
-                                       520), key="pl.chart.truth")
-    else:
-        curve = pd.DataFrame({"step": np.arange(len(model.log_likelihood_curve_)), "ll": model.log_likelihood_curve_})
-        plots.show(c2, charts.lines(curve, "step", {"ll": "training log-likelihood"}, height=520,
-                                     title="Training curve", y_title="nats per transition"), key="pl.chart.curve")
+    if tabs[0].open:
+        c1, c2 = st.columns(2)
+        plots.show(c1, pcharts.song_map(table), key="pl.chart.map")
+        alignment = svc.truth_alignment(key)
+        if alignment is not None:
+            plots.show(c2, pcharts.truth_alignment(*alignment), key="pl.chart.truth")
+        else:
+            plots.show(c2, pcharts.training_curve(model_info["curve"], height=520, title="Training curve",
+                                                  y_title="nats per transition"), key="pl.chart.curve")
 
 with tabs[1]:
-    song = st.selectbox("Song", song_names, key="pl.song")
-    sid = model.songs_[song_names.index(song)]
-    proba = model.transition_proba(sid)
-    c1, c2 = st.columns([3, 2])
-    fig = go.Figure(go.Scattergl(x=table["x"], y=table["y"], mode="markers",
-                                 marker=dict(size=8, color=proba.to_numpy(), colorscale="YlOrRd", showscale=True,
-                                             colorbar=dict(title=dict(text="P(next)"))),
-                                 text=[html_escape(s) for s in song_names], hoverinfo="text", name="songs"))
-    i = song_names.index(song)
-    if model.model == "dual":
-        u, v = model.entry_[i, :2], model.exit_[i, :2]
-        fig.add_annotation(x=v[0], y=v[1], ax=u[0], ay=u[1], xref="x", yref="y", axref="x", ayref="y",
-                           showarrow=True, arrowhead=3, arrowwidth=2, arrowcolor="#212529")
-        fig.add_trace(go.Scatter(x=[v[0]], y=[v[1]], mode="markers", name="exit point v",
-                                 marker=dict(size=12, symbol="x", color="#212529")))
-    fig.add_trace(go.Scatter(x=[table["x"][i]], y=[table["y"][i]], mode="markers", name=f"{html_escape(song)} (entry)",
-                             marker=dict(size=14, symbol="diamond", color="#212529")))
-    fig.update_yaxes(scaleanchor="x")
-    plots.show(c1, charts.layout(fig, f"Where playback goes after {html_escape(song)}", 500), key="pl.chart.next")
-    top = proba.sort_values(ascending=False).head(15)
-    c2.dataframe(pd.DataFrame({"next song": [str(s) for s in top.index], "probability": top.to_numpy().round(4)}),
-                 hide_index=True, key="pl.next_table", height=460)
-    if model.model == "single" and not model.exclude_self:
-        st.caption(f"In the single-point model a song is at distance 0 from itself, so it is always its own likeliest "
-                   f"next song (here {proba[sid]:.4f}): like the paper's, the model allows a song to follow itself.")
-    if model.model == "dual":
-        st.caption("The arrow runs from the song's entry point (where songs that lead into it sit) to its exit point "
-                   "(which decides what comes next).")
+    if tabs[1].open:
+        song = st.selectbox("Song", song_names, key="pl.song", index=_last("pl.song", song_names))
+        _keep("pl.song", song)
+        i = song_names.index(song)
+        view = svc.next_song_view(key, i)
+        c1, c2 = st.columns([3, 2])
+        plots.show(c1, pcharts.next_song_map(table, view, i), key="pl.chart.next")
+        c2.dataframe(view["top"].round(4), hide_index=True, key="pl.next_table", height=460)
+        if not view["dual"] and view["allows_self"]:
+            st.caption(f"In the single-point model a song is at distance 0 from itself, so it is always its own "
+                       f"likeliest next song (here {view['self']:.4f}): like the paper's, the model allows a song to "
+                       "follow itself.")
+        if view["dual"]:
+            st.caption("The arrow runs from the song's entry point (where songs that lead into it sit) to its exit "
+                       "point (which decides what comes next).")
 
 with tabs[2]:
-    c1, c2 = st.columns(2)
-    start = c1.selectbox("Start", song_names, key="pl.start")
-    length = c2.slider("Length", 2, 30, 10, key="pl.length")
-    rng = np.random.RandomState(seed)
-    sampled = model.sample(model.songs_[song_names.index(start)], length, random_state=rng)
-    pos = [song_names.index(str(s)) for s in sampled]
-    fig = go.Figure(go.Scattergl(x=table["x"], y=table["y"], mode="markers", marker=dict(size=6, color="#dee2e6"),
-                                 hoverinfo="skip", name="songs"))
-    fig.add_trace(go.Scatter(x=table["x"][pos], y=table["y"][pos], mode="lines+markers+text",
-                             text=[str(k + 1) for k in range(len(pos))], textposition="top center",
-                             line=dict(color=charts.PALETTE[1], width=2), marker=dict(size=9), name="playlist",
-                             hovertext=[html_escape(s) for s in sampled], hoverinfo="text"))
-    fig.update_yaxes(scaleanchor="x")
-    plots.show(st, charts.layout(fig, "A sampled playlist as a path on the map", 480), key="pl.chart.sample")
-    st.caption(" → ".join(md_escape(s) for s in map(str, sampled)))
+    if tabs[2].open:
+        c1, c2 = st.columns(2)
+        start = c1.selectbox("Start", song_names, key="pl.start", index=_last("pl.start", song_names))
+        _keep("pl.start", start)
+        length = c2.slider("Length", 2, 30, _last("pl.length", default=10), key="pl.length")
+        _keep("pl.length", length)
+        sampled, positions = svc.sample_playlist(key, song_names.index(start), length)
+        plots.show(st, pcharts.playlist_path(table, positions, sampled), key="pl.chart.sample")
+        st.caption(" → ".join(md_escape(s) for s in sampled))
 
 with tabs[3]:
-    rows = [("LME (this model)", held)] + list(base.items())
-    if truth is not None:
-        rows.insert(1, ("true model", svc.held_out(truth, held_set)))
-    lt = pd.DataFrame(rows, columns=["model", "held-out log-likelihood"]).dropna()
-    st.dataframe(lt.round(4), hide_index=True, key="pl.ll_table")
-    if len(lt):
-        plots.show(st, charts.bars(lt["model"], lt["held-out log-likelihood"], title="Average log-probability per "
-                                    "held-out transition (higher is better)", y_title="nats", horizontal=True,
-                                    highlight=lambda m: m.startswith("LME")), key="pl.chart.ll")
-    st.caption(svc.left_out_line(held_set))
-    n_known = len(model.songs_)
-    st.caption(f"Uniform is exactly -ln {n_known} = {-np.log(n_known):.4f} (the songs seen in training). Unigram: how "
-               "often a song is played; bigram: counts of song pairs, smoothed towards the unigram (Witten-Bell). "
-               "All of them, like the model, allow a song to follow itself.")
+    if tabs[3].open:
+        lt = svc.likelihood_table(key)
+        st.dataframe(lt.round(4), hide_index=True, key="pl.ll_table")
+        if len(lt):
+            plots.show(st, pcharts.likelihood_bars(lt), key="pl.chart.ll")
+        st.caption(svc.left_out_line(held_set))
+        st.caption(f"Uniform is exactly -ln {len(song_names)} = {-math.log(len(song_names)):.4f} (the songs "
+                   "seen in training). Unigram: how often a song is played; bigram: counts of song pairs, smoothed "
+                   "towards the unigram (Witten-Bell). All of them, like the model, allow a song to follow itself.")
 
 with tabs[4]:
-    if model.tags_ is None:
-        st.info("This data set has no tags. The planted sets and the Les Miserables walks have them.")
-    else:
-        fig = go.Figure(go.Scattergl(x=table["x"], y=table["y"], mode="markers", marker=dict(size=6, color="#dee2e6"),
-                                     name="songs", hoverinfo="skip"))
-        T = model.tag_embedding_[:, :2]
-        fig.add_trace(go.Scatter(x=T[:, 0], y=T[:, 1], mode="markers+text", text=[html_escape(t) for t in model.tags_],
-                                 textposition="top center", marker=dict(size=12, symbol="square", color=charts.PALETTE[2]),
-                                 name="tags"))
-        chosen = st.multiselect("Tags of a new song (no playlists yet)", list(model.tags_), default=list(model.tags_[:1]),
-                                key="pl.new_tags")
-        if chosen:
-            p = model.tag_position(chosen)[:2]
-            fig.add_trace(go.Scatter(x=[p[0]], y=[p[1]], mode="markers", name="new song",
-                                     marker=dict(size=16, symbol="star", color=charts.PALETTE[1])))
-        fig.update_yaxes(scaleanchor="x")
-        plots.show(st, charts.layout(fig, "Tag points, and where a new song with the chosen tags lands", 500),
-                        key="pl.chart.tags")
-        st.caption("Training pulls every song towards the mean of its tags' points, and the tags' points towards their "
-                   "songs. A song nobody has put in a playlist yet can then be placed at its tags' mean (cold start).")
+    if tabs[4].open:
+        tag_points = svc.tag_points(key)
+        if tag_points is None:
+            st.info("This data set has no tags. The planted sets and the Les Miserables walks have them.")
+        else:
+            tags, tag_xy = tag_points
+            chosen = st.multiselect("Tags of a new song (no playlists yet)", tags,
+                                    default=_last("pl.new_tags", tags, tags[:1]), key="pl.new_tags")
+            _keep("pl.new_tags", chosen)
+            new_point = svc.tag_position(key, chosen) if chosen else None
+            plots.show(st, pcharts.tag_map(table, tags, tag_xy, new_point), key="pl.chart.tags")
+            st.caption("Training pulls every song towards the mean of its tags' points, and the tags' points towards "
+                       "their songs. A song nobody has put in a playlist yet can then be placed at its tags' mean "
+                       "(cold start).")
 
 with tabs[5]:
-    meta = {"model": model_kind, "dimensions": dim, "reg": reg, "iterations": int(model.n_iter_), "seed": seed,
-            "data": source, "held_out_log_likelihood": held}
-    coords = pd.DataFrame(model.entry_, columns=[f"u{j + 1}" for j in range(model.entry_.shape[1])])
-    if model.model == "dual":
-        coords = pd.concat([coords, pd.DataFrame(model.exit_, columns=[f"v{j + 1}" for j in range(dim)])], axis=1)
-    coords.insert(0, "song", song_names)
-    st.download_button("Song coordinates (.csv)", "# " + json.dumps(meta) + "\n" + coords.to_csv(index=False),
-                       "lme_songs.csv", "text/csv", key="pl.dl_coords")
-    probs = model.transition_proba(sid).rename("probability").rename_axis("next_song").reset_index()
-    st.download_button(f"Transition probabilities after '{md_escape(song)}' (.csv)", probs.to_csv(index=False),
-                       "lme_transitions.csv", "text/csv", key="pl.dl_probs")
+    if tabs[5].open:
+        meta = {"model": model_kind, "dimensions": dim, "reg": reg, "iterations": model_info["iterations"],
+                "seed": seed, "data": source, "held_out_log_likelihood": held}
+        st.download_button("Song coordinates (.csv)", svc.coordinates_csv(key, meta), "lme_songs.csv", "text/csv",
+                           key="pl.dl_coords")
+        after = st.selectbox("Next-song probabilities after", song_names, key="pl.dl_song",
+                             index=_last("pl.song", song_names))
+        st.download_button(f"Transition probabilities after '{md_escape(after)}' (.csv)",
+                           svc.transitions_csv(key, song_names.index(after)), "lme_transitions.csv", "text/csv",
+                           key="pl.dl_probs")

@@ -1,62 +1,103 @@
 """Training and reading LME models for the Playlists page.
 
-Training is interactive (live redraw, stop), so a fitted model is kept in the
-session under a key of its data and settings rather than in a Streamlit cache.
+Everything here is keyed on what identifies the data (a :class:`DataRef`) and the
+settings of its stage. A model is trained in a thread of its own, so the page can
+draw the live map and offer Stop while it learns; the finished model (and a model
+someone stopped, under the iteration it reached) goes to a store shared by every
+session, so a second visitor with the same settings gets the map at once.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from dataclasses import dataclass
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 import streamlit as st
-from scipy.linalg import orthogonal_procrustes
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from app.services import data as data_service
+from app.services import shared
+from app.services.data import DataRef
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
     LME,
     MAX_EXACT_Z_SONGS,
     ScoredTransitions,
+    align_to_truth,
     baseline_log_likelihoods,
+    next_songs,
     partition_cost,
+    play_counts,
     scored_transitions,
+    song_coordinates,
     song_index,
+    song_tag_labels,
     split_playlists,
 )
 
+#: Songs up to which a new setting trains at once; above it the page waits for Train.
+AUTO_TRAIN_SONGS = 500
+#: The tag penalty's weight, as the model uses it (for the page's formula caption).
+TAG_WEIGHT = LME().tag_weight
+
+
+# --------------------------------------------------------------------------- the data and its split
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def split(data: DataRef, test_size: float):
+    """Training and held-out playlists (split by playlist with the data's seed); shared, never mutated."""
+    return split_playlists(data_service.load(data).playlists, test_size, random_state=data.seed)
+
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def split(data_key: str, test_size: float, seed: int, _playlists=None):
-    return split_playlists(_playlists, test_size, random_state=seed)
+def facts(data: DataRef, test_size: float) -> dict:
+    """What the page says about the data before any training: counts, description, what it ships with."""
+    pdata = data_service.load(data)
+    train, test = split(data, test_size)
+    return {
+        "songs": len(song_index(pdata.playlists)),
+        "train": len(train),
+        "test": len(test),
+        "transitions": sum(max(len(p) - 1, 0) for p in train),
+        "trainable": any(len(p) >= 2 for p in train),
+        "description": pdata.description,
+        "has_truth": getattr(pdata, "truth", None) is not None,
+        "has_tags": bool(getattr(pdata, "tags", None)),
+    }
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def baselines(data_key: str, test_size: float, seed: int, _train=None, _test=None) -> dict:
-    return baseline_log_likelihoods(_train, _test)
+def baselines(data: DataRef, test_size: float) -> dict:
+    """Held-out log-likelihood of uniform, unigram and Witten-Bell bigram over the scored transitions."""
+    return baseline_log_likelihoods(*split(data, test_size))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def held_out_set(data_key: str, test_size: float, seed: int, _train=None, _test=None) -> ScoredTransitions:
+@st.cache_resource(max_entries=8, show_spinner=False)
+def held_out_set(data: DataRef, test_size: float) -> ScoredTransitions:
     """The held-out transitions between training songs: what every held-out score is taken over."""
-    return scored_transitions(_test, song_index(_train))
+    train, test = split(data, test_size)
+    return scored_transitions(test, song_index(train))
 
 
-def model_key(data_key: str, params: dict) -> str:
-    return "pl.model." + data_key + "." + ".".join(f"{k}={v}" for k, v in sorted(params.items()))
+@st.cache_data(max_entries=16, show_spinner=False)
+def true_model_score(data: DataRef, test_size: float) -> float | None:
+    """The true model's held-out log-likelihood, for data generated from one (None otherwise)."""
+    truth = getattr(data_service.load(data), "truth", None)
+    return None if truth is None else held_out(truth, held_out_set(data, test_size))
 
 
-def train(train_playlists, tags, params: dict, on_step, should_stop=None):
-    """Fit an LME; ``on_step(model, iteration, log_likelihood)`` may return True to stop.
-
-    ``should_stop()`` is polled between blocks of work inside every step (see ``LME.fit``).
-    """
-    model = LME(**params)
-    return model.fit(train_playlists, tags=tags, callback=on_step, should_stop=should_stop)
-
-
-def stopped_model(model: LME, iteration: int, seconds: float) -> LME:
-    """The model a stopped training left behind (its last accepted step), marked with how far it got."""
-    model.n_iter_ = iteration
-    model.fit_seconds_ = seconds
-    return model
+@st.cache_data(max_entries=16, show_spinner=False)
+def song_info(data: DataRef) -> pd.DataFrame:
+    """Plays and tags of every song, indexed by song id."""
+    pdata = data_service.load(data)
+    songs = song_index(pdata.playlists)
+    return pd.DataFrame({"plays": play_counts(pdata.playlists, songs),
+                         "tags": song_tag_labels(songs, getattr(pdata, "tags", None))}, index=songs)
 
 
 def held_out(model: LME, held: ScoredTransitions, should_stop=None) -> float | None:
@@ -75,26 +116,362 @@ def left_out_line(held: ScoredTransitions) -> str:
             "and are left out of every score.")
 
 
-def aligned_to_truth(model: LME, truth: LME):
-    """The learned map rotated, reflected, scaled and shifted onto the true one (Procrustes)."""
-    idx = truth.songs_.get_indexer(model.songs_)
-    keep = idx >= 0
-    A = model.embedding_[keep, :2]
-    B = truth.embedding_[idx[keep], :2]
-    A0, B0 = A - A.mean(0), B - B.mean(0)
-    R, _ = orthogonal_procrustes(A0, B0)
-    scale = np.trace(B0.T @ A0 @ R) / max(np.trace(A0.T @ A0), 1e-12)
-    aligned = scale * A0 @ R + B.mean(0)
-    disparity = float(((aligned - B) ** 2).sum() / ((B - B.mean(0)) ** 2).sum())
-    return aligned, B, disparity
+# --------------------------------------------------------------------------- models, shared by every session
 
 
-def song_table(model: LME, playlists, tags) -> pd.DataFrame:
-    counts = pd.Series([s for p in playlists for s in p]).value_counts()
+class ModelSpec(NamedTuple):
+    """What identifies a trained model: the data, the held-out share and the training settings."""
+
+    data: DataRef
+    test_size: float
+    model: str
+    n_components: int
+    reg: float
+    max_iter: int
+    z_approx: int | None
+
+    def params(self) -> dict:
+        return dict(model=self.model, n_components=self.n_components, reg=self.reg, max_iter=self.max_iter,
+                    random_state=self.data.seed, z_approx=self.z_approx)
+
+
+class ModelKey(NamedTuple):
+    """A model in the store: training that ran to its end (``stopped_at`` None), or was stopped there."""
+
+    spec: ModelSpec
+    stopped_at: int | None = None
+
+
+@dataclass(frozen=True)
+class Trained:
+    """A fitted model with its held-out score (never mutated once stored)."""
+
+    model: LME
+    held_out: float | None
+
+
+def _models() -> shared.SharedStore:
+    return shared.store("pl.models", 16)
+
+
+def trained(key: ModelKey) -> Trained | None:
+    return _models().get(key)
+
+
+def model_info(key: ModelKey) -> dict:
+    """Iterations, training seconds and the training curve of a stored model."""
+    model = trained(key).model
+    return {"iterations": int(model.n_iter_), "seconds": float(getattr(model, "fit_seconds_", float("nan"))),
+            "curve": model.log_likelihood_curve_}
+
+
+def baseline_table(base: dict) -> pd.DataFrame:
+    """The baselines' held-out scores as a table (shown before any model is trained)."""
+    return pd.DataFrame({"model": list(base), "held-out log-likelihood": list(base.values())})
+
+
+# --------------------------------------------------------------------------- training in a thread
+
+
+class Frame(NamedTuple):
+    """The latest accepted step of a training run, as the live map draws it."""
+
+    xy: np.ndarray
+    curve: np.ndarray
+    iteration: int
+    log_likelihood: float
+
+
+class TrainingJob:
+    """One LME fit in a thread of its own, watched by the session that started it.
+
+    :meth:`stop` ends it at the next check (between blocks of work, tens of
+    milliseconds apart) and keeps the last accepted step; :meth:`cancel` ends it and
+    keeps nothing. It is cancelled too when ``alive()`` turns False (the tab was
+    closed) or nobody has watched it for :attr:`UNWATCHED_S` seconds (the page was
+    left). Every full rerun of the page interrupts its script run the same way a
+    closed tab does, so the run cannot tell them apart; the thread asks instead. ``outcome`` is None while it
+    runs, then ``"done"``, ``"stopped"``, ``"cancelled"`` or ``"failed"``
+    (``message`` says why); a kept model is stored under ``key``.
+    """
+
+    UNWATCHED_S = 30.0
+
+    def __init__(self, spec: ModelSpec, train, tags, held: ScoredTransitions, alive=None,
+                 in_section: bool = False):
+        self.spec = spec
+        self.in_section = in_section  # drawn by runs of the page's training section rather than by a page run
+        self._alive = alive
+        self.latest: Frame | None = None
+        self.outcome: str | None = None
+        self.message = ""
+        self.key: ModelKey | None = None
+        self.draws = 0
+        self.seconds = 0.0
+        self._stop = threading.Event()
+        self._cancel = threading.Event()
+        self._halted = False
+        self._seen = time.monotonic()
+        self._started = time.perf_counter()
+        self._store = _models()  # looked up here: the thread makes no Streamlit call
+        self._thread = threading.Thread(target=self._run, args=(train, tags, held), daemon=True,
+                                        name="lme-training")
+        self._thread.start()
+
+    # ---- asked by the session
+
+    @property
+    def running(self) -> bool:
+        return self.outcome is None
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def watched(self) -> None:
+        """The session is still looking: keep going."""
+        self._seen = time.monotonic()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the run to end; True when it has."""
+        self._thread.join(timeout=seconds)
+        return not self._thread.is_alive()
+
+    # ---- in the thread
+
+    def _gone(self) -> bool:
+        return (self._cancel.is_set() or time.monotonic() - self._seen > self.UNWATCHED_S
+                or (self._alive is not None and not self._alive()))
+
+    def _should_stop(self) -> bool:
+        if self._stop.is_set() or self._gone():
+            self._halted = True
+        return self._halted
+
+    def _on_step(self, model: LME, iteration: int, ll: float) -> bool:
+        self.latest = Frame(model.embedding_[:, :2], model.log_likelihood_curve_, iteration, ll)
+        return self._should_stop()
+
+    def _run(self, train, tags, held) -> None:
+        try:
+            model = LME(**self.spec.params()).fit(train, tags=tags, callback=self._on_step,
+                                                  should_stop=self._should_stop)
+            self.seconds = time.perf_counter() - self._started
+            if self._gone():
+                self.outcome = "cancelled"
+                return
+            stopped = self._halted
+            if stopped and model.n_iter_ == 0:
+                self.outcome = "stopped"  # before the first accepted step: nothing to keep
+                return
+            score = held_out(model, held, should_stop=self._gone)
+            if self._gone():
+                self.outcome = "cancelled"
+                return
+            key = ModelKey(self.spec, int(model.n_iter_) if stopped else None)
+            self._store.put(key, Trained(model, score))
+            self.key = key
+            self.outcome = "stopped" if stopped else "done"
+        except ValueError as err:
+            self.message = str(err)
+            self.outcome = "failed"
+        except Exception as err:  # noqa: BLE001  (shown on the page, not lost in a thread)
+            self.message = f"Training failed: {type(err).__name__}: {err}"
+            self.outcome = "failed"
+        finally:
+            self.seconds = time.perf_counter() - self._started
+
+
+# --------------------------------------------------------------------------- the session's view of training
+
+_JOB = "pl.job"
+_STOP = "pl.run.stop"
+_KEPT = "pl.kept"  # settings -> iteration of a model this session stopped (0: stopped with nothing to keep)
+
+
+def ask_stop() -> None:
+    """The Stop button's callback: the next run of the page (or of its training section) stops the training."""
+    st.session_state[_STOP] = True
+
+
+def in_fragment_run() -> bool:
+    """Whether this script run reruns only a fragment (then ``st.rerun(scope="fragment")`` is allowed)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def current_job(spec: ModelSpec) -> TrainingJob | None:
+    """This session's training run for ``spec``, passing on a pending Stop click.
+
+    A run for other settings is cancelled (the person moved on); a late Stop, after
+    the run ended, changes nothing.
+    """
+    job = st.session_state.get(_JOB)
+    stop = st.session_state.pop(_STOP, False)
+    if job is None:
+        return None
+    if job.spec != spec:
+        job.cancel()
+        del st.session_state[_JOB]
+        return None
+    if stop and job.running:
+        job.stop()
+    return job
+
+
+def start(spec: ModelSpec, in_section: bool = False) -> TrainingJob:
+    """Start training ``spec`` (cancelling any other run of this session); ``in_section``: drawn by runs of
+    the page's training section (a fragment) rather than by a page run."""
+    old = st.session_state.get(_JOB)
+    if old is not None and old.running:
+        old.cancel()
+    train, _ = split(spec.data, spec.test_size)
+    tags = getattr(data_service.load(spec.data), "tags", None)
+    job = TrainingJob(spec, train, tags, held_out_set(spec.data, spec.test_size), alive=_session_alive(),
+                      in_section=in_section)
+    st.session_state[_JOB] = job
+    return job
+
+
+def _session_alive():
+    """A thread-safe test that this session's browser is still connected (None outside a server)."""
+    ctx = get_script_run_ctx()
+    if ctx is None or not Runtime.exists():
+        return None
+    runtime, session_id = Runtime.instance(), ctx.session_id
+    return lambda: runtime.is_active_session(session_id)
+
+
+def collect(job: TrainingJob) -> tuple[str, str] | None:
+    """Take in an ended run once: ``(kind, message)`` to show (kind "info" or "error"), or None.
+
+    A run stopped a moment ago is waited for (it ends at its next check)."""
+    if job.running and job.stopping:
+        job.wait(2.0)
+    if st.session_state.get(_JOB) is not job or job.running:
+        return None
+    del st.session_state[_JOB]
+    st.session_state["pl.redraw_rate"] = (job.draws, job.seconds)
+    kept = st.session_state.setdefault(_KEPT, {})
+    if job.outcome == "done":
+        kept.pop(job.spec, None)
+        return None
+    if job.outcome == "stopped":
+        if job.key is None:
+            kept[job.spec] = 0
+            return ("info", "Stopped before the first step was accepted; there is no model to keep. "
+                            "Press Train to start again.")
+        kept[job.spec] = job.key.stopped_at
+        n = job.key.stopped_at
+        return "info", f"Stopped after {n} iteration{'s' if n != 1 else ''}; the model so far is kept."
+    if job.outcome == "failed":
+        return "error", job.message
+    return None
+
+
+def shown_key(spec: ModelSpec) -> ModelKey | None:
+    """The model this session shows for ``spec``: the one it stopped, else the finished one; None if neither."""
+    stopped_at = st.session_state.get(_KEPT, {}).get(spec)
+    if stopped_at:
+        key = ModelKey(spec, stopped_at)
+        if trained(key) is not None:
+            return key
+    key = ModelKey(spec)
+    return key if trained(key) is not None else None
+
+
+def auto_trains(spec: ModelSpec, n_songs: int) -> bool:
+    """Whether a page run starts training by itself: small data, no model yet, and not stopped here."""
+    return (n_songs <= AUTO_TRAIN_SONGS and shown_key(spec) is None
+            and spec not in st.session_state.get(_KEPT, {}))
+
+
+# --------------------------------------------------------------------------- what the tabs show
+
+
+def song_table(key: ModelKey) -> pd.DataFrame:
+    """One row per song of the model: song (str), x, y (the map's first two dimensions), plays, tags."""
+    model = trained(key).model
+    info = song_info(key.spec.data).reindex(model.songs_)
+    xy = model.embedding_
     return pd.DataFrame({
         "song": [str(s) for s in model.songs_],
-        "x": model.embedding_[:, 0],
-        "y": model.embedding_[:, 1] if model.embedding_.shape[1] > 1 else 0.0,
-        "plays": counts.reindex(model.songs_).fillna(0).astype(int).to_numpy(),
-        "tags": [", ".join(map(str, (tags or {}).get(s, []))) for s in model.songs_],
+        "x": xy[:, 0],
+        "y": xy[:, 1] if xy.shape[1] > 1 else np.zeros(len(xy)),
+        "plays": info["plays"].fillna(0).astype(int).to_numpy(),
+        "tags": info["tags"].fillna("").to_numpy(),
     })
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def truth_alignment(key: ModelKey):
+    """The learned map aligned to the true one: ``(aligned, true_points, disparity)``, or None without truth."""
+    truth = getattr(data_service.load(key.spec.data), "truth", None)
+    return None if truth is None else align_to_truth(trained(key).model, truth)
+
+
+def next_song_view(key: ModelKey, position: int, top: int = 15) -> dict:
+    """A song's next-song probabilities: for the map (``proba`` per song), the top list, the self-probability,
+    and the song's entry and exit points (first two dimensions)."""
+    model = trained(key).model
+    sid = model.songs_[position]
+    proba = model.transition_proba(sid).to_numpy()
+    return {
+        "proba": proba,
+        "top": next_songs(model, sid, top),
+        "self": float(proba[position]),
+        "entry": model.entry_[position, :2],
+        "exit": model.exit_[position, :2],
+        "dual": model.model == "dual",
+        "allows_self": not model.exclude_self,
+    }
+
+
+def sample_playlist(key: ModelKey, start: int, length: int) -> tuple[list[str], np.ndarray]:
+    """A playlist sampled from the model (seeded by the data's seed): song ids and their rows in the song table."""
+    model = trained(key).model
+    sampled = model.sample(model.songs_[start], length, random_state=np.random.RandomState(key.spec.data.seed))
+    return [str(s) for s in sampled], model.songs_.get_indexer(sampled)
+
+
+def likelihood_table(key: ModelKey) -> pd.DataFrame:
+    """Held-out log-likelihood of the model, the true model (when known) and the baselines (rows with a score)."""
+    spec = key.spec
+    rows = [("LME (this model)", trained(key).held_out)]
+    if facts(spec.data, spec.test_size)["has_truth"]:
+        rows.append(("true model", true_model_score(spec.data, spec.test_size)))
+    rows += list(baselines(spec.data, spec.test_size).items())
+    return pd.DataFrame(rows, columns=["model", "held-out log-likelihood"]).dropna()
+
+
+def tag_points(key: ModelKey) -> tuple[list[str], np.ndarray] | None:
+    """Tag names and their points (first two dimensions), or None for a model fitted without tags."""
+    model = trained(key).model
+    if model.tags_ is None:
+        return None
+    return [str(t) for t in model.tags_], model.tag_embedding_[:, :2]
+
+
+def tag_position(key: ModelKey, chosen: list[str]) -> np.ndarray:
+    """Where a new song with the ``chosen`` tags lands (first two dimensions)."""
+    return trained(key).model.tag_position(chosen)[:2]
+
+
+def coordinates_csv(key: ModelKey, meta: dict) -> str:
+    """Every song's points as CSV, after one comment line of JSON-like settings."""
+    import json
+
+    return "# " + json.dumps(meta) + "\n" + song_coordinates(trained(key).model).to_csv(index=False)
+
+
+def transitions_csv(key: ModelKey, position: int) -> str:
+    """P(next song) after the song at ``position``, for every song, as CSV."""
+    model = trained(key).model
+    proba = model.transition_proba(model.songs_[position])
+    return proba.rename("probability").rename_axis("next_song").reset_index().to_csv(index=False)

@@ -5,9 +5,17 @@ from __future__ import annotations
 import threading
 import time
 
-from tests.conftest import chart_specs, metric, open_page
+from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/playlists.py"
+TAB = "pl.tab"
+
+
+def shown_model(at):
+    """The model the page shows (it lives in the store shared by every session)."""
+    from app.services import playlists as svc
+
+    return svc.trained(at.session_state["pl.shown"]).model
 
 
 def run_and_interrupt(at, monkeypatch, button_key: str, *, after: float = 0.5, close: bool = False,
@@ -92,6 +100,7 @@ def test_default_data_trains_and_beats_the_bigram():
     at = open_page(PAGE)
     print(f"Playlists: first render with training {time.perf_counter() - t:.2f} s")
     assert not at.exception and not at.error
+    open_tab(at, TAB, "Likelihood")
     table = next(d.value for d in at.dataframe if "held-out log-likelihood" in d.value.columns)
     ll = dict(zip(table["model"], table["held-out log-likelihood"]))
     assert ll["LME (this model)"] > ll["bigram (Witten-Bell)"] > ll["uniform"]
@@ -108,16 +117,64 @@ def test_training_redraws_the_map_at_least_twice_a_second():
 
 
 def test_model_and_song_controls_change_the_views():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), TAB, "A song's next songs")
     before = chart_specs(at)
     at.selectbox(key="pl.song").set_value(at.selectbox(key="pl.song").options[5]).run()
     after_song = chart_specs(at)
     assert after_song != before
+    open_tab(at, TAB, "Sample a playlist")
+    path = chart_specs(at)
     at.slider(key="pl.length").set_value(20).run()
-    assert chart_specs(at) != after_song
+    assert chart_specs(at) != path
     at.sidebar.radio(key="pl.model").set_value("dual").run()
     assert not at.exception and not at.error
+    open_tab(at, TAB, "A song's next songs")
     assert any("exit point" in c.value for c in at.caption)
+
+
+def test_only_the_open_tab_is_drawn():
+    at = open_page(PAGE)
+    assert at.session_state[TAB] == "Song map"
+    assert len(at.get("plotly_chart")) == 2  # the map and the true map, nothing from the other tabs
+    assert not [w for w in at.selectbox if w.key in ("pl.song", "pl.start")] and not at.multiselect
+    for label, chart in [("A song's next songs", "pl.chart.next"), ("Sample a playlist", "pl.chart.sample"),
+                         ("Likelihood", "pl.chart.ll"), ("Tags", "pl.chart.tags")]:
+        open_tab(at, TAB, label)
+        assert not at.exception and not at.error
+        keys = [c.proto.id for c in at.get("plotly_chart")]
+        assert len(keys) == 1 and chart in keys[0], (label, keys)
+
+
+def test_a_tabs_controls_are_kept_while_another_tab_is_open():
+    at = open_tab(open_page(PAGE), TAB, "A song's next songs")
+    song = at.selectbox(key="pl.song").options[9]
+    at.selectbox(key="pl.song").set_value(song).run()
+    open_tab(at, TAB, "Sample a playlist")
+    at.slider(key="pl.length").set_value(25).run()
+    open_tab(at, TAB, "Download")
+    # the download of next-song probabilities starts from the song chosen in the next-songs tab
+    assert at.selectbox(key="pl.dl_song").value == song
+    assert any(song in b.label for b in at.get("download_button"))
+    open_tab(at, TAB, "A song's next songs")
+    assert at.selectbox(key="pl.song").value == song
+    open_tab(at, TAB, "Sample a playlist")
+    assert at.slider(key="pl.length").value == 25
+    assert len(at.caption[-1].value.split(" → ")) == 25
+
+
+def test_a_second_visitor_with_the_same_settings_gets_the_model_without_training():
+    first = open_page(PAGE)
+    first.sidebar.slider(key="pl.iters").set_value(350).run()  # settings no other test trains
+    assert "pl.redraw_rate" in first.session_state  # trained here
+    t = time.perf_counter()
+    second = open_page(PAGE)
+    second.sidebar.slider(key="pl.iters").set_value(350).run()
+    print(f"Playlists: a second visitor's page with a stored model in {time.perf_counter() - t:.2f} s")
+    assert not second.exception and not second.error
+    assert "pl.redraw_rate" not in second.session_state  # nothing trained in this session
+    assert second.session_state["pl.shown"] == first.session_state["pl.shown"]
+    assert metric(second, "iterations") == metric(first, "iterations")
+    assert metric(second, "held-out log-likelihood") == metric(first, "held-out log-likelihood")
 
 
 def test_train_button_retrains_and_a_finished_model_has_no_stop():
@@ -182,8 +239,11 @@ def test_lesmis_walks_with_tags():
     at.sidebar.selectbox(key="pl.dataset").set_value("lesmis").run()
     assert not at.exception and not at.error
     assert metric(at, "songs") == "77"
+    open_tab(at, TAB, "Tags")
+    before = chart_specs(at)
     at.multiselect(key="pl.new_tags").set_value(["group 1", "group 2"]).run()
     assert not at.exception
+    assert chart_specs(at) != before  # the new song moved to the mean of its tags
 
 
 def test_uploaded_playlists_train():
@@ -202,6 +262,7 @@ def test_uploaded_playlists_with_a_tag_file():
                                            ("tags.tsv", tags.encode(), "text/plain")]).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert any("40 of 40 songs have tags; 1 tagged song never appears" in i.value for i in at.sidebar.info)
+    open_tab(at, TAB, "Tags")
     assert at.multiselect(key="pl.new_tags").options == ["high", "low"]
 
 
@@ -236,8 +297,9 @@ def test_held_out_transitions_with_unseen_songs_are_left_out_of_every_score():
     pairs = [(a, b) for p in test for a, b in zip(p, p[1:]) if a in known and b in known]
     n_total = sum(len(p) - 1 for p in test)
     assert 0 < len(pairs) < n_total
+    open_tab(at, TAB, "Likelihood")
     assert _left_out_line(n_total - len(pairs), n_total) in [c.value for c in at.caption]
-    model = at.session_state["pl.held_out"][0]
+    model = shown_model(at)
     # a -> unseen -> b is not scored as a -> b
     assert metric(at, "held-out log-likelihood") == f"{model.log_likelihood([list(p) for p in pairs]):.4f}"
     table = next(d.value for d in at.dataframe if "held-out log-likelihood" in d.value.columns)
@@ -247,14 +309,14 @@ def test_held_out_transitions_with_unseen_songs_are_left_out_of_every_score():
 
 
 def test_default_data_says_no_held_out_transition_is_left_out():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), TAB, "Likelihood")
     lines = [c.value for c in at.caption if "held-out transitions" in c.value]
     assert lines == ["All 2,100 held-out transitions are between songs seen in training; none is left out."], lines
 
 
 def test_true_model_and_lme_are_scored_on_the_same_held_out_transitions():
     from app.services import playlists as svc
-    from embedcore.playlists import LME, make_planted_playlists, split_playlists
+    from embedcore.playlists import LME, make_planted_playlists, scored_transitions, song_index, split_playlists
 
     playlists, truth = make_planted_playlists(100, 30, 6, random_state=11)
     train, test = split_playlists(playlists, 0.3, random_state=0)
@@ -262,7 +324,7 @@ def test_true_model_and_lme_are_scored_on_the_same_held_out_transitions():
     known = set(lme.songs_)
     pairs = [[a, b] for p in test for a, b in zip(p, p[1:]) if a in known and b in known]
     assert len(truth.songs_) > len(known)  # the true model knows songs training never saw
-    held = svc.held_out_set("planted-test", 0.3, 0, _train=train, _test=test)
+    held = scored_transitions(test, song_index(train))  # what svc.held_out_set holds for a data set
     assert held.n_scored == len(pairs)
     assert svc.held_out(lme, held) == lme.log_likelihood(pairs)
     assert svc.held_out(truth, held) == truth.log_likelihood(pairs)
@@ -277,10 +339,10 @@ def test_formula_shows_the_penalty_the_code_optimises():
 
 
 def test_next_song_list_explains_why_the_song_itself_comes_first():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), TAB, "A song's next songs")
     at.selectbox(key="pl.song").set_value(at.selectbox(key="pl.song").options[7]).run()
     song = at.selectbox(key="pl.song").value
-    model = at.session_state["pl.held_out"][0]
+    model = shown_model(at)
     top = next(d.value for d in at.dataframe if "next song" in d.value.columns)
     assert top["next song"].iloc[0] == song
     p_self = model.transition_proba(song)[song]
