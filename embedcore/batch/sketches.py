@@ -396,8 +396,8 @@ class _Manifest:
         same = {k: old.get(k) == header.get(k) for k in ("input", "model", "shard_format", "unknown")}
         if not all(same.values()) and not overwrite:
             what = ", ".join(k for k, ok in same.items() if not ok)
-            raise BatchError(f"{out_dir} holds sketches of another {what}; choose another output directory or "
-                             "overwrite it.")
+            raise BatchError(f"{out_dir} holds sketches of another {what}; choose another output directory, or "
+                             "overwrite them (--overwrite, overwrite=True).")
         if all(same.values()):
             self.body["partitions"] = {k: v for k, v in old.get("partitions", {}).items()
                                        if os.path.exists(os.path.join(out_dir, v["file"]))}

@@ -1,0 +1,285 @@
+"""The batch steps from a shell: ``python -m embedcore <step> ...``.
+
+Steps: ``sketch`` (EMDE sketches of sets), ``word-vectors`` (PMI word
+vectors of a corpus) and ``category-kernel`` (spectral category codes of a
+table's target). Each runs on a LocalCluster of this machine's cores, or on
+a running Dask cluster given by ``--scheduler tcp://host:8786``. A mistake
+in the input ends with one line on stderr and exit status 1; ``--traceback``
+shows the whole story when reporting a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+__all__ = ["main", "build_parser"]
+
+_EPILOG = """\
+examples:
+  python -m embedcore sketch items.npy baskets/ --column items --out sketches/
+  python -m embedcore word-vectors corpus/ --window 5 --min-count 5 --out vectors.txt
+  python -m embedcore category-kernel sales.parquet --column store --target amount --out codes.csv
+  python -m embedcore sketch items.npy baskets/ --out sketches/ --scheduler tcp://10.0.0.5:8786
+
+Every step runs on a LocalCluster with one worker per core unless --scheduler names a running
+Dask scheduler (its workers need this package and must see the input and output paths).
+Outputs open in the lab: word vectors on the Words page (word2vec text), category codes as
+CSV (category, e1..ek), sketches with embedcore.batch.read_sketches(DIR).
+"""
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("cluster")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="address of a running Dask scheduler (tcp://host:8786); default: a LocalCluster here")
+    g.add_argument("--workers", type=int, metavar="N", help="LocalCluster workers (default: one per core)")
+    g.add_argument("--memory-limit", default="auto", metavar="BYTES",
+                   help="memory per LocalCluster worker, e.g. 4GB (default: the machine's memory split evenly)")
+    g.add_argument("--retries", type=int, default=2, metavar="N",
+                   help="times a task is retried when its worker fails (default 2)")
+    g.add_argument("--quiet", action="store_true", help="no progress bar")
+    g.add_argument("--traceback", action="store_true", help="show the full traceback of an error")
+
+
+def _sketch_parser(sub) -> None:
+    p = sub.add_parser("sketch", help="EMDE sketches of sets in Parquet or CSV files",
+                       description="Fit EMDE on the item vectors in memory, then sketch every set of the "
+                       "partitioned input on the cluster: one shard per partition in --out, listed in "
+                       "--out/manifest.json. Run again to finish an interrupted run: finished partitions "
+                       "are skipped.")
+    p.add_argument("items", help="item vectors: .npy, Parquet, or CSV/TSV/word2vec text; a text column "
+                   "names the items (then set ids are names, otherwise positions 0, 1, ...)")
+    p.add_argument("sets", nargs="+", help="Parquet or CSV/TSV files, directories or globs holding the sets")
+    p.add_argument("--out", help="output directory for shards and manifest.json (required unless --dry-run)")
+    p.add_argument("--column", default="items",
+                   help="column of item ids: text separated by spaces or commas, or a list column (default items)")
+    p.add_argument("--weights", metavar="COLUMN", help="column with one weight per item, laid out like --column")
+    p.add_argument("--format", choices=["parquet", "csv"], help="input format (default: from the file names)")
+    p.add_argument("--blocksize", default="64MB", help="CSV text per partition (default 64MB)")
+    p.add_argument("-K", "--hyperplanes", type=int, default=7, help="K, hyperplanes per partitioning (default 7)")
+    p.add_argument("-N", "--partitionings", type=int, default=16, help="N, partitionings (default 16)")
+    p.add_argument("--offsets", choices=["data", "quantile"], default="data", help="where hyperplanes cut")
+    p.add_argument("--weighting", choices=["counts", "binary"], default="counts", help="item weights in a set")
+    p.add_argument("--norm", choices=["none", "l1", "l2", "max"], default="none", help="sketch normalisation")
+    p.add_argument("--norm-scope", choices=["row", "partition"], default="row", help="normalise per row or block")
+    p.add_argument("--drop-empty", action="store_true", help="keep only buckets some item falls in")
+    p.add_argument("--seed", type=int, default=0, help="seed of the hyperplanes (default 0)")
+    p.add_argument("--unknown", choices=["error", "skip"], default="error",
+                   help="an id with no vector stops the run (error) or is left out and counted (skip)")
+    p.add_argument("--shard-format", choices=["npz", "parquet"], default="npz",
+                   help="scipy .npz shards, or Parquet (row, column, value)")
+    p.add_argument("--compress", action="store_true", help="compress shards (smaller, slower)")
+    p.add_argument("--overwrite", action="store_true", help="replace sketches of another input or model in --out")
+    p.add_argument("--dry-run", action="store_true", help="sketch and count without writing anything")
+    _common(p)
+    p.set_defaults(run=_run_sketch)
+
+
+def _words_parser(sub) -> None:
+    p = sub.add_parser("word-vectors", aliases=["cooccur"], help="PMI word vectors of a text corpus",
+                       description="Count words, then co-occurrences, per partition of a corpus (one document "
+                       "per line, UTF-8), sum them, and fit PPMI + SVD on this machine exactly as the Words "
+                       "page does. Writes word2vec text to --out and a summary to --out.json.")
+    p.add_argument("corpus", nargs="+", help="text files, directories or globs (.gz/.bz2/.xz read whole)")
+    p.add_argument("--out", required=True, help="word2vec text file to write")
+    p.add_argument("--window", type=int, default=2, help="words on each side (default 2)")
+    p.add_argument("--context", choices=["window", "document"], default="window", help="what counts as near")
+    p.add_argument("--weighted", action="store_true", help="count a pair d apart as 1/d")
+    p.add_argument("--min-count", type=int, default=1, help="least count of a word kept (default 1)")
+    p.add_argument("--max-vocab", type=int, help="keep at most this many words, most frequent first")
+    p.add_argument("--alpha", type=float, default=0.75, help="context smoothing (default 0.75; 1 = none)")
+    p.add_argument("--shift", type=float, default=1.0, help="k of shifted PMI: log(k) is subtracted (default 1)")
+    p.add_argument("--pmi", action="store_true", help="keep negative PMI (default: PPMI)")
+    p.add_argument("--dim", type=int, default=100, help="dimensions (default 100)")
+    p.add_argument("--eig-weight", type=float, default=0.5, help="vectors are U Sigma^p (default 0.5)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the randomised SVD (default 0)")
+    p.add_argument("--blocksize", default="16MB", help="text per partition (default 16MB)")
+    p.add_argument("--reread", action="store_true",
+                   help="tokenise the corpus twice instead of keeping the tokens between passes")
+    p.add_argument("--float64", action="store_true", help="write float64 values (default float32)")
+    _common(p)
+    p.set_defaults(run=_run_words)
+
+
+def _categories_parser(sub) -> None:
+    p = sub.add_parser("category-kernel", help="spectral category codes learned from a table's target",
+                       description="Learn a category-similarity kernel from the target's distribution within "
+                       "each category (per-partition counts, summed), and the spectral code of every "
+                       "category, as the Categories page does. Writes category,e1..ek to --out and the "
+                       "spectrum and settings to --out.json.")
+    p.add_argument("table", nargs="+", help="Parquet or CSV/TSV files, directories or globs")
+    p.add_argument("--column", required=True, help="the category column")
+    p.add_argument("--target", required=True, help="the numeric target column")
+    p.add_argument("--out", required=True, help="CSV file to write")
+    p.add_argument("--kernel", choices=["wasserstein", "kl"], default="wasserstein", help="distance of two "
+                   "categories' target distributions (default wasserstein)")
+    p.add_argument("--gamma", default="median", help="kernel width, or 'median' for 1/median distance (default)")
+    p.add_argument("--components", default="eigengap", help="eigenvectors kept: 'eigengap' (default) or a number")
+    p.add_argument("--keep-trivial", action="store_true", help="also keep the first eigenvector")
+    p.add_argument("--log1p", action="store_true", help="use log(1 + target)")
+    p.add_argument("--bins", type=int, default=32, help="histogram bins of the KL kernel (default 32)")
+    p.add_argument("--smoothing", type=float, default=0.5, help="added to each KL bin (default 0.5)")
+    p.add_argument("--value-bins", type=int,
+                   help="Wasserstein: round the target to this many bins first (for continuous targets)")
+    p.add_argument("--format", choices=["parquet", "csv"], help="input format (default: from the file names)")
+    p.add_argument("--blocksize", default="64MB", help="CSV text per partition (default 64MB)")
+    _common(p)
+    p.set_defaults(run=_run_categories)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m embedcore`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="python -m embedcore", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EPILOG,
+        description="Embedding Lab's batch steps on Dask: the lab's transforms applied to data larger than memory.")
+    sub = parser.add_subparsers(dest="step", required=True, metavar="STEP")
+    _sketch_parser(sub)
+    _words_parser(sub)
+    _categories_parser(sub)
+    return parser
+
+
+# --------------------------------------------------------------------------- the steps
+
+
+def _cluster(args):
+    from .batch import cluster
+
+    return cluster(args.scheduler, workers=args.workers, memory_limit=args.memory_limit, quiet=True)
+
+
+def _out_file(path: str) -> None:
+    from .batch import BatchError
+
+    if os.path.isdir(path):
+        raise BatchError(f"--out {path} is a directory; give a file name.")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise BatchError(f"The folder of --out {path} does not exist.")
+
+
+def _write_json(path: str, body: dict) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(body, f, indent=1, default=str)
+
+
+def _run_sketch(args) -> int:
+    from .batch import BatchError, TableSets, load_items, sketch
+    from .emde import EMDE
+
+    if args.dry_run:
+        args.out = None
+    elif not args.out:
+        raise BatchError("Give --out DIR for the shards and manifest (or --dry-run to write nothing).")
+    elif os.path.isfile(args.out):
+        raise BatchError(f"--out {args.out} is a file; give a directory for the shards.")
+    X, names = load_items(args.items)
+    source = TableSets(args.sets, column=args.column, weights=args.weights, format=args.format,
+                       blocksize=args.blocksize)
+    emde = EMDE(n_hyperplanes=args.hyperplanes, n_partitions=args.partitionings, offsets=args.offsets,
+                weighting=args.weighting, norm=None if args.norm == "none" else args.norm,
+                norm_scope=args.norm_scope, drop_empty=args.drop_empty, random_state=args.seed).fit(X)
+    with _cluster(args) as client:
+        run = sketch(emde, source, args.out, item_names=names, unknown=args.unknown, client=client,
+                     retries=args.retries, shard_format=args.shard_format, compress=args.compress,
+                     overwrite=args.overwrite, progress=not args.quiet)
+    shape = run.manifest["shape"]
+    unknown = sum(v["unknown_items"] for v in run.manifest["partitions"].values())
+    where = f"-> {args.out}" if args.out else "(dry run: nothing written; shards would take " \
+        f"{sum(v['bytes'] for v in run.manifest['partitions'].values()):,} bytes uncompressed)"
+    print(f"sketched {run.computed} partitions ({run.skipped} already done): {shape[0]:,} sets x {shape[1]:,} "
+          f"columns, {run.nnz:,} non-zeros, {unknown:,} unknown items left out, {run.seconds:.1f} s {where}")
+    return 0
+
+
+def _run_words(args) -> int:
+    from .batch import count_corpus, vectors_from_counts, versions, write_word2vec
+    from .batch._inputs import fingerprint, text_files
+    from .batch.words import _check_params, _check_vocabulary
+
+    _out_file(args.out)
+    files = text_files(args.corpus)
+    params = dict(window=args.window, context=args.context, weighted=args.weighted, min_count=args.min_count,
+                  max_vocab=args.max_vocab, alpha=args.alpha, shift=args.shift, positive=not args.pmi,
+                  n_components=args.dim, eig_weight=args.eig_weight, random_state=args.seed)
+    wv = _check_params(params)
+    t0 = time.perf_counter()
+    with _cluster(args) as client:
+        counts = count_corpus(files, window=args.window, context=args.context, weighted=args.weighted,
+                              min_count=args.min_count, max_vocab=args.max_vocab, client=client,
+                              retries=args.retries, progress=not args.quiet, blocksize=args.blocksize,
+                              keep_tokens=not args.reread, check=lambda c: _check_vocabulary(wv, c))
+    wv = vectors_from_counts(counts, **params)
+    write_word2vec(wv, args.out, dtype="float64" if args.float64 else "float32")
+    _write_json(args.out + ".json", {
+        "step": "word-vectors", "params": params, "input": fingerprint(files, blocksize=args.blocksize),
+        "partitions": counts.n_partitions, "documents": counts.n_documents, "tokens": counts.n_tokens,
+        "vocabulary": len(wv.words_), "cooccurrence_nnz": int(counts.cooccurrence.nnz),
+        "singular_values": wv.singular_values_.tolist(), "pmi_norm2": wv.pmi_norm2_, "versions": versions()})
+    print(f"{counts.n_tokens:,} tokens in {counts.n_documents:,} documents ({counts.n_partitions} partitions): "
+          f"{len(wv.words_):,} words x {wv.vectors_.shape[1]} dimensions in {time.perf_counter() - t0:.1f} s "
+          f"-> {args.out} (summary {args.out}.json)")
+    return 0
+
+
+def _number(text: str, option: str, kind=float):
+    from .batch import BatchError
+
+    try:
+        return kind(text)
+    except ValueError:
+        raise BatchError(f"{option} must be a number or its word, got {text!r}.") from None
+
+
+def _run_categories(args) -> int:
+    from .batch import category_kernel, versions
+    from .batch._inputs import expand_paths, read_table, table_format
+    from .batch.categories import _check_kernel_params
+
+    _out_file(args.out)
+    gamma = "median" if args.gamma == "median" else _number(args.gamma, "--gamma")
+    comps = "eigengap" if args.components == "eigengap" else _number(args.components, "--components", int)
+    _check_kernel_params(args.kernel, gamma, comps, args.bins, args.smoothing, args.value_bins,
+                         "log1p" if args.log1p else None)
+    files = expand_paths(args.table, "table")
+    read_table(files, table_format(files, args.format), [args.column, args.target], args.blocksize)
+    t0 = time.perf_counter()
+    with _cluster(args) as client:
+        ck = category_kernel(files, args.column, args.target, kernel=args.kernel, gamma=gamma, n_components=comps,
+                             keep_trivial=args.keep_trivial, target_transform="log1p" if args.log1p else None,
+                             bins=args.bins, smoothing=args.smoothing, value_bins=args.value_bins, client=client,
+                             retries=args.retries, progress=not args.quiet, format=args.format,
+                             blocksize=args.blocksize)
+    ck.codes().to_csv(args.out, index=False)
+    _write_json(args.out + ".json", {"step": "category-kernel", **ck.summary(), "versions": versions()})
+    print(f"{len(ck.categories):,} categories from {ck.rows:,} rows ({ck.dropped:,} left out for a missing value), "
+          f"gamma {ck.gamma:.4g}, {ck.embedding.shape[1]} code column{'s' * (ck.embedding.shape[1] != 1)} in {time.perf_counter() - t0:.1f} s "
+          f"-> {args.out} (summary {args.out}.json)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one step; returns the exit status (0, 1 for an input that cannot be used, 130 when interrupted)."""
+    args = build_parser().parse_args(argv)
+    name = f"python -m embedcore {args.step}"
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted; run the same command again to resume.", file=sys.stderr)
+        return 130
+    except (ValueError, OSError, TimeoutError) as e:  # BatchError, DataError and the readers' own errors
+        if args.traceback:
+            raise
+        print(f"{name}: error: {' '.join(str(e).split()) or type(e).__name__}", file=sys.stderr)
+        return 1
+    except Exception as e:
+        from distributed import KilledWorker
+
+        if not isinstance(e, KilledWorker) or args.traceback:
+            raise
+        print(f"{name}: error: a worker died {args.retries + 1} times on the same task ({e}); it may run out "
+              "of memory: use smaller partitions (--blocksize) or fewer, larger workers.", file=sys.stderr)
+        return 1
