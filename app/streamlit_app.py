@@ -12,6 +12,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
+import app.services.threads  # noqa: E402,F401  (one BLAS thread per computation)
 from app.pages import pages_by_section  # noqa: E402
 from app.ui.sidebar import shared_sidebar  # noqa: E402
 
