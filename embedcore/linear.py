@@ -613,18 +613,26 @@ def svd_layers(X, *, center: bool = False, rows: int | None = None) -> SvdLayers
 
     Enough to rebuild any rank-k approximation of those rows (:func:`rank_k`)
     without a new decomposition, and to know its error for the whole matrix.
+    The matrix is divided by its largest magnitude first and the mean and
+    singular values multiplied back, so a matrix of 1e306s or 1e-300s has the
+    layers of its shape rather than overflowing or underflowing.
 
     Examples
     --------
     >>> layers = svd_layers(np.arange(12.0).reshape(4, 3), center=True, rows=2)
     >>> layers.U.shape, layers.Vt.shape
     ((2, 3), (3, 3))
+    >>> bool(np.allclose(svd_layers(np.eye(3) * 1e306).s, 1e306))
+    True
     """
     X = np.asarray(X, dtype=np.float64)
+    top = float(np.abs(X).max()) if X.size else 0.0
+    top = top if np.isfinite(top) and top > 0 else 1.0
+    X = X / top
     mean = X.mean(axis=0) if center else np.zeros(X.shape[1])
     U, s, Vt = np.linalg.svd(X - mean, full_matrices=False)
     keep = len(X) if rows is None else min(int(rows), len(X))
-    return SvdLayers(mean, np.ascontiguousarray(U[:keep]), s, Vt)
+    return SvdLayers(mean * top, np.ascontiguousarray(U[:keep]), s * top, Vt)
 
 
 def rank_k(layers: SvdLayers, k: int):

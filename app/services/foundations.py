@@ -30,7 +30,7 @@ Matrix = DataRef | str
 
 #: the digits every autoencoder trains on (64 pixels, standardised), whatever the sidebar shows
 DIGITS = DataRef("vectors", "digits", 0)
-#: the JL section compares every pair of distances: larger data sets are sampled to this many rows
+#: the JL section measures random pairs of rows: larger data sets are sampled to this many rows first
 JL_MAX_ROWS = 3000
 #: the largest k the JL section offers, and how many random pairs it measures
 JL_MAX_K = 2000
@@ -74,7 +74,9 @@ def _problem(X: np.ndarray) -> str | None:
     """Why distances and directions cannot be compared on ``X``, or None."""
     if len(X) < 2:
         return "The data set has a single row: there are no distances to compare. Pick another data set."
-    if not np.isfinite(X).all() or not np.ptp(X, axis=0).any():
+    if not np.isfinite(X).all():
+        return "The data set holds values too large to compare. Pick another data set."
+    if not np.ptp(X, axis=0).any():
         return ("Every row of the data set is the same point: there are no distances to compare. "
                 "Pick another data set.")
     return None
@@ -202,13 +204,7 @@ class RankK(NamedTuple):
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _svd(matrix: Matrix, center: bool) -> linear.SvdLayers:
-    X = _raw(matrix)
-    rows = None if matrix == PHOTO else SVD_ROWS
-    # scaled to its largest magnitude first: the layers of a matrix of 1e306s are those of its shape
-    top = float(np.abs(X).max()) if X.size else 0.0
-    top = top if np.isfinite(top) and top > 0 else 1.0
-    layers = linear.svd_layers(X / top, center=center, rows=rows)
-    return linear.SvdLayers(layers.mean * top, layers.U, layers.s * top, layers.Vt)
+    return linear.svd_layers(_raw(matrix), center=center, rows=None if matrix == PHOTO else SVD_ROWS)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -288,7 +284,7 @@ def ae_panel(k: int, noise: float, seed: int) -> AePanel | None:
 
 
 def train_ae_panel(k: int, noise: float, seed: int) -> AePanel:
-    """Train the plain and the denoising autoencoder (about 10 s each) and keep their reconstructions for everyone."""
+    """Train the plain and the denoising autoencoder (seconds each) and keep their reconstructions for everyone."""
     models = {"plain": _nonlinear_ae(k, 0.0, seed), "denoising": _nonlinear_ae(k, noise, seed)}
     panel = AePanel(*linear.denoising_panel(_digits(), models, noise, random_state=seed))
     _panels().put((int(k), float(noise), int(seed)), panel)

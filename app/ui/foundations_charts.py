@@ -15,6 +15,8 @@ from app.ui import charts
 
 #: above this many points a line is drawn with WebGL
 WEBGL_POINTS = 500
+#: up to this many points a line shows a marker at each
+MARKED_POINTS = 80
 
 
 def compact(values) -> np.ndarray:
@@ -132,9 +134,10 @@ def svd_energy(energy, k: int, k80: int, *, height: int = 360) -> go.Figure:
     """Cumulative energy against k, with the chosen k and the 80% mark."""
     energy = compact(energy)
     ks = np.arange(1, len(energy) + 1, dtype=np.int32)
-    many = len(energy) > WEBGL_POINTS
-    trace = go.Scattergl if many else go.Scatter
-    fig = go.Figure(trace(x=ks, y=energy, mode="lines" if many else "lines+markers", name="cumulative energy",
+    trace = go.Scattergl if len(energy) > WEBGL_POINTS else go.Scatter
+    # a marker per layer only while they can be told apart: one path draws faster than hundreds of markers
+    mode = "lines+markers" if len(energy) <= MARKED_POINTS else "lines"
+    fig = go.Figure(trace(x=ks, y=energy, mode=mode, name="cumulative energy",
                           line=dict(color=charts.PALETTE[0], width=2)))
     finite = energy[np.isfinite(energy)]
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)

@@ -342,6 +342,11 @@ def test_rank_k_error_is_finite_at_the_ends_of_floating_point():
         assert err_scaled == pytest.approx(err, rel=1e-9)
     Xk, err = rank_k(svd_layers(np.zeros((4, 3))), 1)
     assert np.isnan(err) and not Xk.any()
+    for scale in (1e306, 1e-300):  # beyond what squaring survives
+        Xk_scaled, err_scaled = rank_k(svd_layers(X * scale, center=True), 2)
+        Xk_ref, err_ref = low_rank(X, 2, center=True)
+        assert err_scaled == pytest.approx(err_ref, rel=1e-9)
+        np.testing.assert_allclose(Xk_scaled / scale, Xk_ref, atol=1e-9)
 
 
 def test_grey_uint8_clips_and_rounds():
