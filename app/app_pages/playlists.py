@@ -137,7 +137,7 @@ def watch_in_page(job) -> None:
     c_stop.button("Stop", key="pl.stop_button", on_click=svc.ask_stop, help="Keep the model as it is now.")
     c_note.caption(TRAINING_NOTE)
     live = st.empty()
-    last, drawn = -FRAME_S, None
+    last, drawn = time.monotonic(), None  # training shorter than a frame is not drawn at all
     while job.running:
         job.watched()
         now = time.monotonic()
@@ -179,6 +179,11 @@ def training_section(spec, n_songs: int, z_approx) -> None:
 
 train_area = st.container()
 job = svc.current_job(spec)
+ahead = svc.prefetching(spec) if job is None else None
+while ahead is not None and ahead.running:  # trained in the background since the last run: nearly done
+    ahead.watched()
+    ahead.wait(0.05)
+    runs.check()
 if job is None and svc.auto_trains(spec, n_songs):
     job = svc.start(spec)
 if job is not None and job.running and not job.in_section and not job.stopping:
@@ -207,6 +212,9 @@ if key is None:
     st.stop()
 
 trained = svc.trained(key)
+if key.stopped_at is None and n_songs <= svc.AUTO_TRAIN_SONGS:
+    # the other point model is one click away: train it now, so the click shows it at once
+    svc.prefetch(spec._replace(model="dual" if model_kind == "single" else "single"))
 model_info = svc.model_info(key)
 held = trained.held_out
 cols[3].metric("iterations", f"{model_info['iterations']:,}", help=f"{model_info['seconds']:.1f} s")
@@ -220,14 +228,8 @@ tabs = lazy_tabs(labels, key="pl.tab")
 
 with tabs[0]:
     if tabs[0].open:
-        c1, c2 = st.columns(2)
-        plots.show(c1, pcharts.song_map(table), key="pl.chart.map")
-        alignment = svc.truth_alignment(key)
-        if alignment is not None:
-            plots.show(c2, pcharts.truth_alignment(*alignment), key="pl.chart.truth")
-        else:
-            plots.show(c2, pcharts.training_curve(model_info["curve"], height=520, title="Training curve",
-                                                  y_title="nats per transition"), key="pl.chart.curve")
+        plots.show(st, pcharts.song_map(table, alignment=svc.truth_alignment(key), curve=model_info["curve"]),
+                   key="pl.chart.map")
 
 with tabs[1]:
     if tabs[1].open:

@@ -325,18 +325,50 @@ def current_job(spec: ModelSpec) -> TrainingJob | None:
     return job
 
 
+def _job(spec: ModelSpec, **kwargs) -> TrainingJob:
+    train, _ = split(spec.data, spec.test_size)
+    tags = getattr(data_service.load(spec.data), "tags", None)
+    return TrainingJob(spec, train, tags, held_out_set(spec.data, spec.test_size), **kwargs)
+
+
 def start(spec: ModelSpec, in_section: bool = False) -> TrainingJob:
     """Start training ``spec`` (cancelling any other run of this session); ``in_section``: drawn by runs of
     the page's training section (a fragment) rather than by a page run."""
     old = st.session_state.get(_JOB)
     if old is not None and old.running:
         old.cancel()
-    train, _ = split(spec.data, spec.test_size)
-    tags = getattr(data_service.load(spec.data), "tags", None)
-    job = TrainingJob(spec, train, tags, held_out_set(spec.data, spec.test_size), alive=_session_alive(),
-                      in_section=in_section)
+    job = _job(spec, alive=_session_alive(), in_section=in_section)
     st.session_state[_JOB] = job
     return job
+
+
+_PREFETCH_LOCK = threading.Lock()
+
+
+def _prefetches() -> shared.SharedStore:
+    return shared.store("pl.prefetch", 8)
+
+
+def prefetch(spec: ModelSpec) -> None:
+    """Train ``spec`` in the background for whoever asks for it next (its store entry is what they get).
+
+    For the model a person is one click away from (the other point model on small data): the click
+    then shows a map at once instead of training while the person waits. Nothing is drawn and no
+    session owns the run; it is given up, like any run nobody watches, after ``UNWATCHED_S``.
+    """
+    if trained(ModelKey(spec)) is not None:
+        return
+    with _PREFETCH_LOCK:
+        job = _prefetches().get(spec)
+        if job is not None and job.outcome in (None, "done"):
+            return
+        _prefetches().put(spec, _job(spec))
+
+
+def prefetching(spec: ModelSpec) -> TrainingJob | None:
+    """The background run training ``spec``, while it runs (see :func:`prefetch`)."""
+    job = _prefetches().get(spec)
+    return job if job is not None and job.running else None
 
 
 def _session_alive():

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.ui.charts import PALETTE, bars, layout, lines
+from app.ui.charts import PALETTE, bars, layout
 from app.ui.text import html_escape
 
 _FAINT = "#dee2e6"
@@ -62,15 +62,7 @@ def live_map(xy, curve, iteration: int, log_likelihood: float, height: int = 420
                        "(left: the song map; right: the training curve)", height)
 
 
-def training_curve(curve, *, height: int = 260, title: str = "Average log-likelihood per transition",
-                   y_title: str = "nats") -> go.Figure:
-    """The average training log-likelihood after every accepted step."""
-    curve = _f32(curve)
-    frame = pd.DataFrame({"step": np.arange(len(curve), dtype=np.int32), "ll": curve})
-    return lines(frame, "step", {"ll": "training log-likelihood"}, height=height, title=title, y_title=y_title)
-
-
-def song_map(table: pd.DataFrame, height: int = 520) -> go.Figure:
+def _song_traces(table: pd.DataFrame, **axes) -> list:
     """The learned map: one trace per first tag, points sized by plays."""
     sizes = 6 + 14 * np.sqrt(table["plays"].to_numpy() / max(int(table["plays"].max()), 1))
     first = np.array([t.split(", ")[0] if t else "untagged" for t in table["tags"]], dtype=object)
@@ -78,29 +70,59 @@ def song_map(table: pd.DataFrame, height: int = 520) -> go.Figure:
                       for s, t, p in zip(table["song"], table["tags"], table["plays"])], dtype=object)
     x, y = _f32(table["x"]), _f32(table["y"])
     scatter = _scatter(len(table))
-    fig = go.Figure()
+    traces = []
     for i, tag in enumerate(sorted(set(first))):
         m = first == tag
-        fig.add_trace(scatter(
+        traces.append(scatter(
             x=x[m], y=y[m], mode="markers", name=html_escape(tag), text=hover[m], hoverinfo="text",
-            marker=dict(size=_f32(sizes[m]), color=PALETTE[i % len(PALETTE)], line=dict(width=0.5, color="white"))))
-    return layout(_square(fig), "The learned song map (size: plays; colour: first tag)", height)
+            marker=dict(size=_f32(sizes[m]), color=PALETTE[i % len(PALETTE)], line=dict(width=0.5, color="white")),
+            **axes))
+    return traces
 
 
-def truth_alignment(aligned, true_points, disparity: float, height: int = 520) -> go.Figure:
-    """True points, the learned ones aligned onto them (Procrustes), and a line from each to its match."""
+def _alignment_traces(aligned, true_points, **axes) -> list:
+    """True points, the learned ones aligned onto them, and a line from each to its match."""
     aligned, true_points = _f32(aligned), _f32(true_points)
     seg = np.full((len(aligned) * 3, 2), np.nan, dtype=np.float32)
     seg[0::3], seg[1::3] = true_points, aligned
     scatter = _scatter(len(aligned))
-    fig = go.Figure()
-    fig.add_trace(scatter(x=seg[:, 0], y=seg[:, 1], mode="lines", line=dict(color="#ced4da", width=1),
-                          name="error", hoverinfo="skip"))
-    fig.add_trace(scatter(x=true_points[:, 0], y=true_points[:, 1], mode="markers", name="true",
-                          marker=dict(size=6, color="#adb5bd")))
-    fig.add_trace(scatter(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="learned (aligned)",
-                          marker=dict(size=6, color=PALETTE[1])))
-    return layout(_square(fig), f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})", height)
+    return [
+        scatter(x=seg[:, 0], y=seg[:, 1], mode="lines", line=dict(color="#ced4da", width=1), name="error",
+                hoverinfo="skip", **axes),
+        scatter(x=true_points[:, 0], y=true_points[:, 1], mode="markers", name="true",
+                marker=dict(size=6, color="#adb5bd"), **axes),
+        scatter(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="learned (aligned)",
+                marker=dict(size=6, color=PALETTE[1]), **axes),
+    ]
+
+
+def song_map(table: pd.DataFrame, *, alignment=None, curve=None, height: int = 560) -> go.Figure:
+    """The learned song map (left) beside the same map aligned to the true one (``alignment``: aligned points,
+    true points, disparity) or, without a true model, the training ``curve`` (right).
+
+    One figure with two panels: one chart for the browser to build when the model changes.
+    """
+    fig = go.Figure(_song_traces(table))
+    if alignment is not None:
+        aligned, true_points, disparity = alignment
+        fig.add_traces(_alignment_traces(aligned, true_points, xaxis="x2", yaxis="y2"))
+        right = f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})"
+        y2, x2_title = dict(anchor="x2", scaleanchor="x2"), ""
+    else:
+        curve = _f32(curve)
+        fig.add_trace(go.Scatter(x=np.arange(len(curve), dtype=np.int32), y=curve, mode="lines+markers",
+                                 name="training log-likelihood", line=dict(color=PALETTE[0], width=2),
+                                 xaxis="x2", yaxis="y2"))
+        right = "Training curve"
+        y2, x2_title = dict(anchor="x2", title="nats per transition"), "accepted step"
+    fig.update_layout(xaxis=dict(domain=[0.0, 0.47]), yaxis=dict(scaleanchor="x"),
+                      xaxis2=dict(domain=[0.53, 1.0], anchor="y2", title=x2_title), yaxis2=y2)
+    for x, text in ((0.0, "The learned song map (size: plays; colour: first tag)"), (0.53, right)):
+        fig.add_annotation(x=x, y=1.0, xref="paper", yref="paper", xanchor="left", yanchor="bottom", yshift=8,
+                           text=f"<b>{text}</b>", showarrow=False, font=dict(size=14))
+    layout(fig, None, height)
+    fig.update_layout(margin=dict(l=10, r=10, t=40, b=30))
+    return fig
 
 
 def next_song_map(table: pd.DataFrame, view: dict, position: int, height: int = 500) -> go.Figure:

@@ -135,7 +135,7 @@ def test_model_and_song_controls_change_the_views():
 def test_only_the_open_tab_is_drawn():
     at = open_page(PAGE)
     assert at.session_state[TAB] == "Song map"
-    assert len(at.get("plotly_chart")) == 2  # the map and the true map, nothing from the other tabs
+    assert len(at.get("plotly_chart")) == 1  # the map beside the true map, nothing from the other tabs
     assert not [w for w in at.selectbox if w.key in ("pl.song", "pl.start")] and not at.multiselect
     for label, chart in [("A song's next songs", "pl.chart.next"), ("Sample a playlist", "pl.chart.sample"),
                          ("Likelihood", "pl.chart.ll"), ("Tags", "pl.chart.tags")]:
