@@ -352,3 +352,46 @@ def test_next_song_list_explains_why_the_song_itself_comes_first():
                    f"next song (here {p_self:.4f}): like the paper's, the model allows a song to follow itself."], why
     at.sidebar.radio(key="pl.model").set_value("dual").run()
     assert not [c.value for c in at.caption if "distance 0" in c.value]
+
+
+def test_the_other_point_model_is_ready_before_the_model_radio_is_turned():
+    from app.services import playlists as svc
+
+    at = open_page(PAGE)
+    at.sidebar.slider(key="pl.reg").set_value(-2.5).run()  # settings no other test trains
+    trained_here = at.session_state["pl.redraw_rate"]
+    dual = svc.ModelKey(at.session_state["pl.shown"].spec._replace(model="dual"))
+    deadline = time.perf_counter() + 60
+    while svc.trained(dual) is None and time.perf_counter() < deadline:
+        time.sleep(0.1)
+    assert svc.trained(dual) is not None, "the dual model was not trained in the background"
+    t = time.perf_counter()
+    at.sidebar.radio(key="pl.model").set_value("dual").run()
+    print(f"Playlists: the Model radio with the other model ready in {time.perf_counter() - t:.2f} s")
+    assert not at.exception and not at.error
+    assert at.session_state["pl.shown"] == dual
+    assert at.session_state["pl.redraw_rate"] is trained_here  # nothing was trained in this session
+
+
+def test_a_training_run_stopped_keeps_its_model_and_one_whose_tab_closed_keeps_nothing():
+    from app.services import playlists as svc
+    from app.services.data import DataRef
+    from embedcore.playlists import make_planted_playlists, scored_transitions, song_index, split_playlists
+
+    playlists, _ = make_planted_playlists(150, 600, 8, model="dual", random_state=5)
+    train, test = split_playlists(playlists, 0.2, random_state=0)
+    held = scored_transitions(test, song_index(train))
+    spec = svc.ModelSpec(DataRef("playlists", "test:training-run", 0), 0.2, "dual", 2, 1e-3, 3000, None)
+    job = svc.TrainingJob(spec, train, None, held)
+    deadline = time.perf_counter() + 60
+    while (job.latest is None or job.latest.iteration < 20) and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    job.stop()
+    assert job.wait(2.0) and job.outcome == "stopped", job.outcome
+    assert job.key == svc.ModelKey(spec, job.key.stopped_at) and 20 <= job.key.stopped_at < 3000
+    kept = svc.trained(job.key)
+    assert kept.model.n_iter_ == job.key.stopped_at
+    assert kept.held_out == kept.model.log_likelihood(held.playlists)
+    assert svc.trained(svc.ModelKey(spec)) is None  # a stopped model never stands in for a finished one
+    closed = svc.TrainingJob(spec._replace(max_iter=2950), train, None, held, alive=lambda: False)
+    assert closed.wait(5.0) and closed.outcome == "cancelled" and closed.key is None
