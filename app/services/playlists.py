@@ -296,7 +296,11 @@ _KEPT = "pl.kept"  # settings -> iteration of a model this session stopped (0: s
 
 
 def ask_stop() -> None:
-    """The Stop button's callback: the next run of the page (or of its training section) stops the training."""
+    """The Stop button's callback: stops the training at once (callbacks run before the page) and tells the
+    run that follows, which shows the model it kept."""
+    job = st.session_state.get(_JOB)
+    if job is not None and job.running:
+        job.stop()
     st.session_state[_STOP] = True
 
 
