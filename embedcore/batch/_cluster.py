@@ -107,7 +107,7 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
     if n < 1:
         raise BatchError(f"workers must be at least 1, got {workers}.")
     with LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=processes,
-                      memory_limit=memory_limit, dashboard_address=None, silence_logs=level) as local:
+                      memory_limit=memory_limit, dashboard_address=":0", silence_logs=level) as local:
         with Client(local) as client:
             yield client
 
