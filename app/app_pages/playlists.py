@@ -118,7 +118,7 @@ TRAINING_NOTE = "Training: the map and the curve redraw as it learns; Stop keeps
 
 
 def draw_frame(job, where) -> None:
-    """The latest accepted step of ``job`` as one chart (map and curve) in ``where``, if there is a new one."""
+    """The latest accepted step of ``job`` as one chart (map and curve) in ``where`` (nothing before the first)."""
     frame = job.latest
     if frame is not None:
         job.draws += 1
@@ -130,7 +130,8 @@ def watch_in_page(job) -> None:
     """Training started by a page run, drawn by that run to its end.
 
     Its Stop belongs to the page, so a click interrupts this run at the next check (a click inside a
-    fragment would wait for the run to end); the next page run stops the training and keeps the model.
+    fragment would wait for the run to end); the click's callback stops the training, and the page run
+    that follows shows the model it kept.
     """
     c_train, c_stop, c_note = st.columns([1, 1, 4])
     c_train.button("Train", key="pl.train_busy", type="primary", disabled=True)
@@ -180,10 +181,14 @@ def training_section(spec, n_songs: int, z_approx) -> None:
 train_area = st.container()
 job = svc.current_job(spec)
 ahead = svc.prefetching(spec) if job is None else None
-while ahead is not None and ahead.running:  # trained in the background since the last run: nearly done
-    ahead.watched()
-    ahead.wait(0.05)
-    runs.check()
+if ahead is not None:  # trained in the background since the last run (see svc.prefetch): nearly done
+    wait_note = train_area.empty()
+    wait_note.caption("These settings are being trained in the background; the map follows in a moment.")
+    while ahead.running:
+        ahead.watched()
+        ahead.wait(0.05)
+        runs.check()
+    wait_note.empty()
 if job is None and svc.auto_trains(spec, n_songs):
     job = svc.start(spec)
 if job is not None and job.running and not job.in_section and not job.stopping:
@@ -197,9 +202,10 @@ notice = svc.collect(job) if job is not None else None
 live = job is not None and job.running and job.in_section
 section = st.fragment(training_section, run_every=FRAME_S if live else None)
 with train_area:
-    if notice is not None:
-        kind, message = notice
-        (st.error if kind == "error" else st.info)(md_escape(message) if kind == "error" else message)
+    if notice is not None and notice[0] == "error":
+        st.error(md_escape(notice[1]))  # may quote the data
+    elif notice is not None:
+        st.info(notice[1])
     section(spec, n_songs, z_approx)
 
 key = svc.shown_key(spec)

@@ -189,10 +189,12 @@ class TrainingJob:
     milliseconds apart) and keeps the last accepted step; :meth:`cancel` ends it and
     keeps nothing. It is cancelled too when ``alive()`` turns False (the tab was
     closed) or nobody has watched it for :attr:`UNWATCHED_S` seconds (the page was
-    left). Every full rerun of the page interrupts its script run the same way a
-    closed tab does, so the run cannot tell them apart; the thread asks instead. ``outcome`` is None while it
-    runs, then ``"done"``, ``"stopped"``, ``"cancelled"`` or ``"failed"``
-    (``message`` says why); a kept model is stored under ``key``.
+    left). A script run cannot tell a closed tab from a rerun (Streamlit ends the
+    run the same way for both), so the thread asks.
+
+    ``outcome`` is None while it runs, then ``"done"``, ``"stopped"``,
+    ``"cancelled"`` or ``"failed"`` (``message`` says why); a kept model is stored
+    under ``key``, in the store every session reads.
     """
 
     UNWATCHED_S = 30.0
@@ -260,32 +262,29 @@ class TrainingJob:
 
     def _run(self, train, tags, held) -> None:
         try:
-            model = LME(**self.spec.params()).fit(train, tags=tags, callback=self._on_step,
-                                                  should_stop=self._should_stop)
-            self.seconds = time.perf_counter() - self._started
-            if self._gone():
-                self.outcome = "cancelled"
-                return
-            stopped = self._halted
-            if stopped and model.n_iter_ == 0:
-                self.outcome = "stopped"  # before the first accepted step: nothing to keep
-                return
-            score = held_out(model, held, should_stop=self._gone)
-            if self._gone():
-                self.outcome = "cancelled"
-                return
-            key = ModelKey(self.spec, int(model.n_iter_) if stopped else None)
-            self._store.put(key, Trained(model, score))
-            self.key = key
-            self.outcome = "stopped" if stopped else "done"
+            outcome, key = self._train(train, tags, held)
         except ValueError as err:
-            self.message = str(err)
-            self.outcome = "failed"
+            outcome, key, self.message = "failed", None, str(err)
         except Exception as err:  # noqa: BLE001  (shown on the page, not lost in a thread)
-            self.message = f"Training failed: {type(err).__name__}: {err}"
-            self.outcome = "failed"
-        finally:
-            self.seconds = time.perf_counter() - self._started
+            outcome, key, self.message = "failed", None, f"Training failed: {type(err).__name__}: {err}"
+        self.seconds = time.perf_counter() - self._started
+        self.key = key
+        self.outcome = outcome  # last: a session that sees it finds everything else in place
+
+    def _train(self, train, tags, held) -> tuple[str, ModelKey | None]:
+        model = LME(**self.spec.params()).fit(train, tags=tags, callback=self._on_step,
+                                              should_stop=self._should_stop)
+        if self._gone():
+            return "cancelled", None
+        stopped = self._halted
+        if stopped and model.n_iter_ == 0:
+            return "stopped", None  # before the first accepted step: nothing to keep
+        score = held_out(model, held, should_stop=self._gone)
+        if self._gone():
+            return "cancelled", None
+        key = ModelKey(self.spec, int(model.n_iter_) if stopped else None)
+        self._store.put(key, Trained(model, score))
+        return ("stopped" if stopped else "done"), key
 
 
 # --------------------------------------------------------------------------- the session's view of training
