@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted, check_random_state, valida
 
 __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
            "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_rows", "lle_with_quality",
-           "lle_sweep", "reconstruction", "neighbor_segments"]
+           "lle_sweep", "reconstruction", "neighbor_segments", "allowed_k"]
 
 #: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
 MIN_POINTS = 10
@@ -193,20 +193,27 @@ def lle_from_neighbors(
     }
 
 
-def _quality_k(n: int, k: int) -> int:
-    """The trustworthiness k a data set of n points allows (k < n / 2)."""
+def allowed_k(n: int, k: int = 10) -> int:
+    """``k`` lowered to what neighbourhood-preservation measures allow on ``n`` points (k < n / 2).
+
+    Examples
+    --------
+    >>> allowed_k(1500), allowed_k(12), allowed_k(3)
+    (10, 5, 1)
+    """
     return max(1, min(k, (n - 1) // 2))
 
 
 def lle_with_quality(X, neighbors: np.ndarray, n_neighbors: int, reg: float = 1e-3, random_state=None,
-                     n_eigenvalues: int = 8, quality_k: int = 10) -> dict:
+                     n_eigenvalues: int = 8, quality_k: int | None = 10) -> dict:
     """LLE from the first ``n_neighbors`` columns of a neighbour table, and how trustworthy its map is.
 
     The neighbour table is computed once at the largest B (:func:`nearest_neighbors`)
     and every B reads its first columns. Returns the keys of
     :func:`lle_from_neighbors` without ``M``, plus ``trustworthiness`` (at
-    ``quality_k``, lowered below n/2 for small data), ``quality_k`` and
-    ``n_neighbors``.
+    ``quality_k``, lowered below n/2 for small data: :func:`allowed_k`), ``quality_k``
+    and ``n_neighbors``. With ``quality_k=None`` the trustworthiness is left out
+    (None), for a caller that shows the map before measuring it.
 
     Examples
     --------
@@ -227,8 +234,9 @@ def lle_with_quality(X, neighbors: np.ndarray, n_neighbors: int, reg: float = 1e
     out = lle_from_neighbors(X, neighbors[:, :n_neighbors], 2, reg, random_state=random_state,
                              n_eigenvalues=min(n_eigenvalues, len(X)))
     del out["M"]
-    k = _quality_k(len(X), quality_k)
-    out.update(trustworthiness=trustworthiness(X, out["embedding"], k), quality_k=k, n_neighbors=int(n_neighbors))
+    k = None if quality_k is None else allowed_k(len(X), quality_k)
+    out.update(trustworthiness=None if k is None else trustworthiness(X, out["embedding"], k), quality_k=k,
+               n_neighbors=int(n_neighbors))
     return out
 
 

@@ -73,12 +73,6 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 """
     )
 
-try:
-    result = svc.lle(pts, B, reg)
-except ValueError as err:
-    st.error(md_escape(err))
-    st.stop()
-
 
 def _pick_from_map() -> None:
     """A point clicked on the 2-D map becomes the inspected point (any trace: each carries its index)."""
@@ -99,28 +93,38 @@ def _pick_from_box() -> None:
 if not 0 <= st.session_state.get(POINT, 0) < n_points:
     st.session_state[POINT] = 0
 point = int(st.session_state.get(POINT, 0))
-seen = svc.inspection(pts, B, reg, point)
 
+# Filled in the order the work finishes: the 3-D input needs only the neighbour table, so it goes to the
+# browser while LLE is solved, and the map while its trustworthiness is measured.
+try:
+    nbrs = svc.neighbours_of(pts, B, point)
+except ValueError as err:
+    st.error(md_escape(err))
+    st.stop()
 cols = st.columns(5)
-cols[0].metric("points", f"{n_points:,}")
-cols[1].metric("dimensions", data.X.shape[1])
-cols[2].metric("B", B)
-cols[3].metric("reconstruction error", f"{result['reconstruction_error']:.2e}")
-cols[4].metric(f"trustworthiness (k={result['quality_k']})", f"{result['trustworthiness']:.4f}")
-
 show_graph = st.checkbox("Draw the neighbourhood graph", key="man.graph",
                          help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.")
 c1, c2 = st.columns(2)
 shown = svc.shown_in_3d(pts)
 plots.show(c1, charts.input_3d(svc.input_view(pts), data.X.shape[1], data.colour, data.categorical,
-                               data.colour_label, point, seen["neighbors"], shown=shown,
+                               data.colour_label, point, nbrs, shown=shown,
                                segments=svc.graph_segments(pts, B) if show_graph else None),
            key="man.chart.input")
 if shown is not None:
     c1.caption(f"The 3-D view draws a sample of {len(shown):,} of the {n_points:,} points (seed {seed}), with the "
                "inspected point and its neighbours; LLE and the map use them all.")
-plots.show(c2, charts.map_2d(result["embedding"], data.colour, data.categorical, point, seen["neighbors"], B),
+try:
+    result = svc.lle(pts, B, reg)
+except ValueError as err:
+    st.error(md_escape(err))
+    st.stop()
+cols[0].metric("points", f"{n_points:,}")
+cols[1].metric("dimensions", data.X.shape[1])
+cols[2].metric("B", B)
+cols[3].metric("reconstruction error", f"{result['reconstruction_error']:.2e}")
+plots.show(c2, charts.map_2d(result["embedding"], data.colour, data.categorical, point, nbrs, B),
            key="man.chart.embedding", on_select=_pick_from_map, selection_mode="points")
+cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
 
 LABELS = ["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"]
 tabs = lazy_tabs(LABELS, key="man.tab")
@@ -131,6 +135,7 @@ with tabs[0]:
         st.number_input("Point to inspect", 0, n_points - 1, key="man.point", on_change=_pick_from_box,
                         help="Or click a point on the 2-D map.")
         c1, c2 = st.columns(2)
+        seen = svc.inspection(pts, B, reg, point)
         plots.show(c1, charts.weights(seen["neighbors"], seen["weights"], point), key="man.chart.weights")
         c1.caption(f"Rebuilt from its neighbours, point {point} is off by {seen['error']:.2e}, against a mean "
                    f"neighbour distance of {seen['spread']:.3f} ({seen['relative']:.1%}). Negative weights are "
@@ -150,7 +155,7 @@ with tabs[1]:
                 panels.append((f"B={r['n_neighbors']} · T={r['trustworthiness']:.3f}", r["embedding"]))
         plots.show(st, charts.small_multiples(
             panels, data.colour, data.categorical, height=620,
-            title=f"LLE for several B, each titled with its trustworthiness (k={result['quality_k']})"),
+            title=f"LLE for several B, each titled with its trustworthiness (k={svc.quality_k(pts)})"),
             key="man.chart.sweep")
         st.caption("Too few neighbours and the neighbourhoods stop overlapping: the map tears into pieces. Too many "
                    "and they reach across the sheet's layers: the map folds. Trustworthiness drops at both ends. On "

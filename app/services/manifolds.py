@@ -26,6 +26,7 @@ from app.services.shared import store
 from embedcore import datasets
 from embedcore.manifold import (
     MAX_POINTS,
+    allowed_k,
     lle_input_problem,
     lle_sweep,
     lle_with_quality,
@@ -141,14 +142,34 @@ def neighbours(p: Points) -> np.ndarray:
     return _frozen(ind)
 
 
+def neighbours_of(p: Points, B: int, point: int) -> np.ndarray:
+    """The B nearest neighbours of ``point``, nearest first (from the table: no LLE needed)."""
+    return neighbours(p)[point, :B]
+
+
 @st.cache_resource(max_entries=48, show_spinner=False)
 def lle(p: Points, B: int, reg: float) -> dict:
-    """LLE at (B, reg) with its weights, bottom eigenvalues and trustworthiness. Shared, never mutated."""
+    """LLE at (B, reg) with its weights and bottom eigenvalues. Shared, never mutated.
+
+    Its trustworthiness is a separate stage (:func:`trust`), so the page can send
+    the map to the browser before measuring it.
+    """
     out = lle_with_quality(point_set(p).X, neighbours(p), B, reg, random_state=p.seed, n_eigenvalues=8,
-                           quality_k=QUALITY_K)
+                           quality_k=None)
     for key in ("embedding", "eigenvalues"):
         _frozen(out[key])
     return out
+
+
+def quality_k(p: Points) -> int:
+    """The k of the page's trustworthiness: :data:`QUALITY_K`, lowered below n/2 for small data."""
+    return allowed_k(len(point_set(p).X), QUALITY_K)
+
+
+@st.cache_data(max_entries=48, show_spinner=False)
+def trust(p: Points, B: int, reg: float) -> float:
+    """Trustworthiness (k = :func:`quality_k`) of the LLE map at (B, reg)."""
+    return trustworthiness(point_set(p).X, lle(p, B, reg)["embedding"], quality_k(p))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -205,7 +226,7 @@ def run_method(p: Points, method: str, progress=None) -> dict:
         return found
     X = point_set(p).X
     result = embed(X, method, random_state=p.seed, progress=progress)
-    k = max(1, min(QUALITY_K, (len(X) - 1) // 2))
+    k = quality_k(p)
     coords = _frozen(np.asarray(result.coords, dtype=np.float64))
     out = {"coords": coords, "seconds": float(result.seconds), "trustworthiness": trustworthiness(X, coords, k),
            "recall": float(neighbor_recall(X, coords, k))}

@@ -82,6 +82,7 @@ def test_the_inspected_point_is_rebuilt_from_its_neighbours():
     assert "mean neighbour distance" in caption
     names = [t.get("name") for t in _chart(at, "man.chart.embedding")["data"]]
     assert "point 42" in names
+    assert "point 42" in [t.get("name") for t in _chart(at, "man.chart.input")["data"]]
     # the point is kept while its box is hidden, and B changes the bars
     open_tab(at, "man.tab", "Quality")
     assert "point 42" in [t.get("name") for t in _chart(at, "man.chart.embedding")["data"]]

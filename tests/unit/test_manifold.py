@@ -192,6 +192,9 @@ def test_lle_with_quality_reads_the_first_columns_of_a_wide_table():
     assert out["n_neighbors"] == 12 and out["quality_k"] == 10 and "M" not in out
     small = lle_with_quality(X_ROLL[:12], nearest_neighbors(X_ROLL[:12], 5)[0], 5)
     assert small["quality_k"] == 5  # below n/2
+    bare = lle_with_quality(X_ROLL, ind, 12, random_state=0, quality_k=None)
+    assert bare["trustworthiness"] is None and bare["quality_k"] is None
+    np.testing.assert_array_equal(bare["embedding"], out["embedding"])
     with pytest.raises(ValueError, match="n_neighbors=31 needs a neighbour table at least that wide"):
         lle_with_quality(X_ROLL, ind, 31)
 
