@@ -124,9 +124,12 @@ with tabs[1]:
                    "as a test the vectors pass or fail.")
 
 
-@st.fragment
 def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
-    """The word map and its controls: a change here reruns this section only."""
+    """The word map and its controls, drawn live while t-SNE runs.
+
+    Not a fragment: a click inside a fragment waits for the running script to end, and Stop
+    must interrupt the layout at once. With lazy tabs a page run draws only this tab anyway.
+    """
     c1, c2, c3 = st.columns(3)
     n_words = ranged_slider("Most frequent words", min(100, n_vocab_words), min(2000, n_vocab_words),
                             min(300, n_vocab_words), key="words.map_n", where=c1, step=100,
@@ -157,7 +160,7 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
 
     key = svc.map_key(ref, params, n_words, method, setting, seed)
     stopped_maps = st.session_state.setdefault("words.stopped_maps", {})
-    # A Stop click reruns this section: it keeps the latest layout of the t-SNE it stopped,
+    # A Stop click reruns the page: this run keeps the latest layout of the t-SNE it stopped,
     # before deciding whether to compute, so the map is not started again.
     run = runs.StoppableRun("words.map_run", key)
     if run.stopped and run.latest is not None:
