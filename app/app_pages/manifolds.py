@@ -106,13 +106,15 @@ show_graph = st.checkbox("Draw the neighbourhood graph", key="man.graph",
                          help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.")
 c1, c2 = st.columns(2)
 shown = svc.shown_in_3d(pts)
-plots.show(c1, charts.input_3d(svc.input_view(pts), data.X.shape[1], data.colour, data.categorical,
-                               data.colour_label, point, nbrs, shown=shown,
-                               segments=svc.graph_segments(pts, B) if show_graph else None),
-           key="man.chart.input")
-if shown is not None:
-    c1.caption(f"The 3-D view draws a sample of {len(shown):,} of the {n_points:,} points (seed {seed}), with the "
-               "inspected point and its neighbours; LLE and the map use them all.")
+dims = data.X.shape[1]
+c1.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimensions)'}, coloured by "
+            f"{md_escape(data.colour_label)}")
+c1.pydeck_chart(charts.input_3d(svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
+                                segments=svc.graph_segments(pts, B) if show_graph else None),
+                height=440, key="man.chart.input")
+c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
+           + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
+              "around them, while LLE and the map use them all."))
 try:
     result = svc.lle(pts, B, reg)
 except ValueError as err:

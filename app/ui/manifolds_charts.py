@@ -1,15 +1,21 @@
-"""Chart builders for the Manifolds page: arrays in, Plotly figures out.
+"""Chart builders for the Manifolds page: arrays in, Plotly figures (and one deck.gl view) out.
 
 Coordinates and colours go out as float32 (Plotly sends arrays as typed
-binary; float32 halves the bytes and is far below a pixel). Scatter plots of
-points use WebGL (Scattergl, Scatter3d).
+binary; float32 halves the bytes and is far below a pixel). The 3-D input is
+deck.gl, which redraws its layers in place when B or the inspected point
+changes; grids of maps use WebGL (Scattergl).
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
+import plotly.colors as pcolors
 import plotly.graph_objects as go
+import pydeck as pdk
+from pydeck.bindings.json_tools import default_serialize
 
 from app.ui import charts
 from app.ui.text import html_escape
@@ -35,40 +41,79 @@ def colours(values, categorical: bool) -> tuple[np.ndarray | None, str]:
     return _f32(values), "Spectral"
 
 
-def input_3d(P3, dims: int, colour, categorical: bool, colour_label: str, point: int, nbrs,
-             segments=None, shown=None) -> go.Figure:
-    """The input in rotatable 3-D: the points, the inspected one and its neighbours, optionally the kNN graph.
+def _rgb(values, scale: str) -> np.ndarray:
+    """Colour-scale values (or category codes) as (n, 3) RGB bytes, through a 256-step lookup table."""
+    v = np.asarray(values, dtype=np.float64)
+    lo, hi = float(v.min()), float(v.max())
+    steps = np.clip(np.rint(255 * (v - lo) / (hi - lo if hi > lo else 1.0)), 0, 255).astype(int)
+    table = np.array([pcolors.unlabel_rgb(c) for c in pcolors.sample_colorscale(scale, list(np.linspace(0, 1, 256)))])
+    return table.round().astype(np.uint8)[steps]
 
-    ``P3`` is the points' first three coordinates (zeros below three), ``dims`` the data's dimension,
-    ``shown`` the indices of the points drawn (all when None); the inspected point and its neighbours
-    are always drawn.
+
+def _hex_rgb(colour: str) -> list[int]:
+    return [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+
+
+def _rounded(Q: np.ndarray, extent: float) -> np.ndarray:
+    """Coordinates to four significant digits of the cloud's extent: far below a pixel, short in JSON."""
+    digits = max(0, 4 - int(np.floor(np.log10(extent))))
+    return np.round(Q.astype(np.float64), digits)
+
+
+#: A literal string for deck.gl (pydeck reads a plain string as an accessor expression).
+PIXELS = pdk.types.String("pixels")
+
+
+class CompactDeck(pdk.Deck):
+    """A pydeck Deck whose JSON has no indentation: the data records are a third of the size."""
+
+    def to_json(self) -> str:
+        return json.dumps(self, sort_keys=True, default=default_serialize, separators=(",", ":"))
+
+
+def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, shown=None,
+             height: int = 440) -> pdk.Deck:
+    """The input in rotatable 3-D (deck.gl): the points, the inspected one (black) and its neighbours (red),
+    optionally the kNN graph.
+
+    ``P3`` is the points' first three coordinates (zeros below three), ``shown`` the indices of the
+    points drawn (all when None); the inspected point and its neighbours are always drawn. deck.gl
+    rather than Plotly: Streamlit rebuilds a Plotly chart whose figure changed, and a WebGL scene
+    costs about half a second to build in a browser without a GPU, at every change of B; a deck.gl
+    chart keeps its scene and redraws the new layers.
     """
+    P = np.asarray(P3, dtype=np.float64)
+    centre = (P.max(axis=0) + P.min(axis=0)) / 2
+    extent = float(np.linalg.norm(np.ptp(P, axis=0))) or 1.0
+    Q = _rounded(P - centre, extent)
+    keep = np.arange(len(P)) if shown is None else np.asarray(shown)
     c, scale = colours(colour, categorical)
-    P = _f32(P3)
-    cloud = P if shown is None else P[shown]
-    if c is not None and shown is not None:
-        c = c[shown]
+    rgb = np.tile(_hex_rgb(charts.PALETTE[0]), (len(keep), 1)) if c is None else _rgb(np.asarray(c)[keep], scale)
+    cloud = pd.DataFrame({"x": Q[keep, 0], "y": Q[keep, 1], "z": Q[keep, 2], "r": rgb[:, 0], "g": rgb[:, 1],
+                          "b": rgb[:, 2]})
     nbrs = np.asarray(nbrs)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter3d(x=cloud[:, 0], y=cloud[:, 1], z=cloud[:, 2], mode="markers", hoverinfo="skip",
-                               name="points" if shown is None else f"{len(cloud):,} of {len(P):,} points",
-                               marker=dict(size=2.5, color=c, colorscale=scale, showscale=False)))
+    marks = pd.DataFrame({"x": Q[nbrs, 0], "y": Q[nbrs, 1], "z": Q[nbrs, 2], "i": nbrs})
+    on_top = {"depthCompare": "always"}  # the marks stay visible inside the cloud
+    layers = [pdk.Layer("ScatterplotLayer", cloud, id="points", get_position=["x", "y", "z"],
+                        get_fill_color=["r", "g", "b"], get_radius=2.2, radius_units=PIXELS, billboard=True)]
     if segments is not None:
-        S = _f32(segments)
-        fig.add_trace(go.Scatter3d(x=S[:, 0], y=S[:, 1], z=S[:, 2], mode="lines", name="kNN graph",
-                                   line=dict(color="rgba(60,60,60,0.25)", width=1), hoverinfo="skip"))
-    fig.add_trace(go.Scatter3d(x=P[nbrs, 0], y=P[nbrs, 1], z=P[nbrs, 2], mode="markers", name="neighbours",
-                               customdata=nbrs.astype(np.int32), hovertemplate="point %{customdata}<extra></extra>",
-                               marker=dict(size=5, color=NEIGHBOUR)))
-    fig.add_trace(go.Scatter3d(x=P[[point], 0], y=P[[point], 1], z=P[[point], 2], mode="markers",
-                               name=f"point {point}", hovertemplate=f"point {point}<extra></extra>",
-                               marker=dict(size=8, color=POINT, symbol="diamond")))
-    # No axes: the input's coordinates mean nothing to LLE, and the axes' text and grids are half the cost of
-    # building the scene (about 0.55 s against 1.1 s in headless Chromium), paid again at every change of B.
-    hidden = dict(visible=False)
-    fig.update_layout(scene=dict(aspectmode="data", xaxis=hidden, yaxis=hidden, zaxis=hidden), showlegend=True)
-    note = "" if dims <= 3 else f" (first 3 of {dims} dimensions)"
-    return charts.layout(fig, f"Input in 3-D{note}, coloured by {html_escape(colour_label)}", 480)
+        S = _rounded(np.asarray(segments, dtype=np.float64) - centre, extent)
+        edges = pd.DataFrame(np.hstack([S[0::3], S[1::3]]), columns=["x0", "y0", "z0", "x1", "y1", "z1"])
+        layers.append(pdk.Layer("LineLayer", edges, id="graph", get_source_position=["x0", "y0", "z0"],
+                                get_target_position=["x1", "y1", "z1"], get_color=[60, 60, 60, 70], get_width=1))
+    layers += [
+        pdk.Layer("ScatterplotLayer", marks, id="neighbours", get_position=["x", "y", "z"],
+                  get_fill_color=_hex_rgb(NEIGHBOUR), get_radius=4.5, radius_units=PIXELS, billboard=True,
+                  pickable=True, parameters=on_top),
+        pdk.Layer("ScatterplotLayer", pd.DataFrame({"x": Q[[point], 0], "y": Q[[point], 1], "z": Q[[point], 2],
+                                                    "i": [point]}),
+                  id="point", get_position=["x", "y", "z"], get_fill_color=[0, 0, 0], get_radius=6.5,
+                  radius_units=PIXELS, billboard=True, pickable=True, parameters=on_top),
+    ]
+    view = pdk.ViewState(target=[0, 0, 0], rotation_orbit=30, rotation_x=20,
+                         zoom=float(np.log2(0.8 * height / extent)))
+    return CompactDeck(layers=layers, views=[pdk.View(type="OrbitView", controller=True)], initial_view_state=view,
+                    map_style=None, tooltip={"text": "point {i}"}, height=height)
 
 
 def map_2d(Y, colour, categorical: bool, point: int, nbrs, B: int) -> go.Figure:

@@ -24,6 +24,13 @@ def _has_chart(at, key: str) -> bool:
     return any(key in el.proto.id for el in at.get("plotly_chart"))
 
 
+def _deck_layer(at, layer: str) -> dict | None:
+    """A layer of the 3-D input (deck.gl), by id; None when it is not drawn."""
+    decks = [json.loads(el.proto.json) for el in at.get("deck_gl_json_chart")]
+    assert len(decks) == 1, "one 3-D input"
+    return next((lay for lay in decks[0]["layers"] if lay["id"] == layer), None)
+
+
 def _array(value) -> np.ndarray:
     """A trace array from a spec: a list, or Plotly's typed binary (dtype + base64)."""
     if isinstance(value, dict) and "bdata" in value:
@@ -82,35 +89,34 @@ def test_the_inspected_point_is_rebuilt_from_its_neighbours():
     assert "mean neighbour distance" in caption
     names = [t.get("name") for t in _chart(at, "man.chart.embedding")["data"]]
     assert "point 42" in names
-    assert "point 42" in [t.get("name") for t in _chart(at, "man.chart.input")["data"]]
-    # the point is kept while its box is hidden, and B changes the bars
+    assert [row["i"] for row in _deck_layer(at, "point")["data"]] == [42]
+    assert len(_deck_layer(at, "neighbours")["data"]) == 12
+    # the point is kept while its box is hidden, and B changes the bars and the marked neighbours
     open_tab(at, "man.tab", "Quality")
     assert "point 42" in [t.get("name") for t in _chart(at, "man.chart.embedding")["data"]]
     open_tab(at, "man.tab", "Inside LLE")
     assert at.number_input(key="man.point").value == 42
     at.sidebar.slider(key="man.B").set_value(5).run()
     assert len(_chart(at, "man.chart.weights")["data"][0]["x"]) == 5
+    assert len(_deck_layer(at, "neighbours")["data"]) == 5
 
 
 def test_the_graph_checkbox_draws_the_knn_graph():
     at = open_page(PAGE)
-    assert "kNN graph" not in [t.get("name") for t in _chart(at, "man.chart.input")["data"]]
+    assert _deck_layer(at, "graph") is None
     at.checkbox(key="man.graph").check().run()
-    graph = next(t for t in _chart(at, "man.chart.input")["data"] if t.get("name") == "kNN graph")
-    assert len(_array(graph["x"])) == 1500 * 12 * 3
+    assert len(_deck_layer(at, "graph")["data"]) == 1500 * 12
 
 
 def test_the_3d_view_draws_a_sample_of_large_data():
     at = open_page(PAGE)
     at.sidebar.slider(key="man.n").set_value(5000).run()
     assert metric(at, "points") == "5,000" and not at.exception
-    cloud = _chart(at, "man.chart.input")["data"][0]
-    assert cloud["name"] == "1,500 of 5,000 points" and len(_array(cloud["x"])) == 1500
-    assert any("sample of 1,500 of the 5,000 points" in c.value for c in at.caption)
+    assert len(_deck_layer(at, "points")["data"]) == 1500
+    assert any("a sample of 1,500 of the 5,000 points" in c.value for c in at.caption)
     assert len(_array(_chart(at, "man.chart.embedding")["data"][0]["x"])) == 5000  # the map shows them all
     at.checkbox(key="man.graph").check().run()
-    graph = next(t for t in _chart(at, "man.chart.input")["data"] if t.get("name") == "kNN graph")
-    assert len(_array(graph["x"])) == 1500 * 12 * 3  # the drawn points' edges
+    assert len(_deck_layer(at, "graph")["data"]) == 1500 * 12  # the drawn points' edges
 
 
 def test_every_generator_and_digits_render():
