@@ -254,9 +254,10 @@ def _run_categories(args) -> int:
                              retries=args.retries, progress=not args.quiet, format=args.format,
                              blocksize=args.blocksize)
     ck.codes().to_csv(args.out, index=False)
+    k = ck.embedding.shape[1]
     _write_json(args.out + ".json", {"step": "category-kernel", **ck.summary(), "versions": versions()})
     print(f"{len(ck.categories):,} categories from {ck.rows:,} rows ({ck.dropped:,} left out for a missing value), "
-          f"gamma {ck.gamma:.4g}, {ck.embedding.shape[1]} code column{'s' * (ck.embedding.shape[1] != 1)} in {time.perf_counter() - t0:.1f} s "
+          f"gamma {ck.gamma:.4g}, {k} code column{'s' * (k != 1)} in {time.perf_counter() - t0:.1f} s "
           f"-> {args.out} (summary {args.out}.json)")
     return 0
 

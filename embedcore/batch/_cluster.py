@@ -61,7 +61,8 @@ def _accept(value):
 
 @contextmanager
 def cluster(scheduler: str | None = None, *, workers: int | None = None, threads_per_worker: int = 1,
-            processes: bool = True, memory_limit: str | float = "auto", quiet: bool = False) -> Iterator:
+            processes: bool = True, memory_limit: str | float = "auto", quiet: bool = False,
+            timeout: str = "20s") -> Iterator:
     """A ``distributed.Client``: on the scheduler at ``scheduler``, or on a LocalCluster of this machine.
 
     Parameters
@@ -82,6 +83,8 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
         Per worker, as LocalCluster takes it ("auto" splits the machine's memory).
     quiet : bool, default=False
         Silence the cluster's own log messages (the command line does).
+    timeout : str, default="20s"
+        How long to try reaching ``scheduler``.
 
     Raises
     ------
@@ -91,25 +94,30 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
     from distributed import Client, LocalCluster
 
     level = logging.CRITICAL if quiet else logging.WARNING
+    logger = logging.getLogger("distributed")
+    before = logger.level
     if quiet:
-        logging.getLogger("distributed").setLevel(level)
-    if scheduler:
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, TimeoutError) as e:
-            raise BatchError(f"No Dask scheduler answers at {scheduler} ({type(e).__name__}); start one with "
-                             "`dask scheduler` and workers with `dask worker ADDRESS`, or leave out --scheduler "
-                             "to use this machine.") from None
-        with client:
-            yield client
-        return
-    n = int(workers) if workers else (os.cpu_count() or 1)
-    if n < 1:
-        raise BatchError(f"workers must be at least 1, got {workers}.")
-    with LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=processes,
-                      memory_limit=memory_limit, dashboard_address=":0", silence_logs=level) as local:
-        with Client(local) as client:
-            yield client
+        logger.setLevel(level)
+    try:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=timeout)
+            except (OSError, TimeoutError) as e:
+                raise BatchError(f"No Dask scheduler answers at {scheduler} ({type(e).__name__}); start one with "
+                                 "`dask scheduler` and workers with `dask worker ADDRESS`, or leave out "
+                                 "--scheduler to use this machine.") from None
+            with client:
+                yield client
+            return
+        n = int(workers) if workers else (os.cpu_count() or 1)
+        if n < 1:
+            raise BatchError(f"workers must be at least 1, got {workers}.")
+        with LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=processes,
+                          memory_limit=memory_limit, dashboard_address=":0", silence_logs=level) as local:
+            with Client(local) as client:
+                yield client
+    finally:
+        logger.setLevel(before)
 
 
 def current_client(client=None):

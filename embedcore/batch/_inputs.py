@@ -18,7 +18,7 @@ from ._cluster import BatchError
 
 TABLE_EXTENSIONS = {".parquet": "parquet", ".parq": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "csv",
                     ".txt": "csv"}
-TEXT_EXTENSIONS = (".txt", ".text", ".md", ".csv", ".tsv", "")
+TEXT_EXTENSIONS = (".txt", ".text", "")  # in a directory; a file named on its own may have any name
 COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
 
 
@@ -88,7 +88,7 @@ def table_format(paths: Sequence[str], fmt: str | None = None) -> str:
     >>> table_format(["baskets.json"])
     Traceback (most recent call last):
     ...
-    embedcore.batch._cluster.BatchError: baskets.json is not a Parquet or CSV file (.parquet, .csv, .tsv, .txt); name it so or pass the format.
+    embedcore.batch._cluster.BatchError: baskets.json is not a Parquet or CSV file; name it .parquet, .csv, .tsv or .txt.
     """
     kinds = set()
     for p in paths:
@@ -96,8 +96,8 @@ def table_format(paths: Sequence[str], fmt: str | None = None) -> str:
         ext = os.path.splitext(base)[1].lower()
         kind = fmt or TABLE_EXTENSIONS.get(ext)
         if kind not in ("parquet", "csv"):
-            raise BatchError(f"{os.path.basename(p)} is not a Parquet or CSV file (.parquet, .csv, .tsv, .txt); "
-                             "name it so or pass the format.")
+            raise BatchError(f"{os.path.basename(p)} is not a Parquet or CSV file; name it .parquet, .csv, "
+                             ".tsv or .txt.")
         kinds.add(kind)
         _sniff(p, kind)
     if len(kinds) > 1:

@@ -416,6 +416,9 @@ class _Manifest:
         if out_dir is None:
             return
         os.makedirs(out_dir, exist_ok=True)
+        for name in os.listdir(out_dir):  # half-written shards of a task that died
+            if name.startswith("part-") and name.endswith(".tmp"):
+                os.remove(os.path.join(out_dir, name))
         path = os.path.join(out_dir, MANIFEST)
         if not os.path.exists(path):
             return

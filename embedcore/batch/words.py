@@ -131,16 +131,28 @@ class CorpusCounts:
 
 
 def _window_pairs(ids: np.ndarray, doc: np.ndarray, V: int, window: int, weighted: bool) -> sp.csr_array:
-    """Pairs at most ``window`` apart in the same line, as :func:`embedcore.words.cooccurrence` counts them."""
-    C = sp.csr_array((V, V))
+    """Pairs at most ``window`` apart in the same line, as :func:`embedcore.words.cooccurrence` counts them.
+
+    Each pair is counted once in reading order, as the key ``first * V + second``;
+    sorting the keys counts them (and lays them out row by row), and adding
+    the transpose counts the other direction.
+    """
+    keys, weights = [], []
     for d in range(1, window + 1):  # a loop over offsets only
         a, b = ids[:-d], ids[d:]
         ok = (doc[:-d] == doc[d:]) & (a >= 0) & (b >= 0)
-        n = int(ok.sum())
-        pairs = sp.coo_array((np.full(2 * n, 1.0 / d if weighted else 1.0),
-                              (np.concatenate([a[ok], b[ok]]), np.concatenate([b[ok], a[ok]]))), shape=(V, V))
-        C = sp.csr_array(C + pairs.tocsr())
-    return C
+        keys.append(a[ok] * V + b[ok])
+        weights.append(np.full(int(ok.sum()), 1.0 / d))
+    keys = np.concatenate(keys)
+    if weighted:
+        keys, inverse = np.unique(keys, return_inverse=True)
+        values = np.bincount(inverse, weights=np.concatenate(weights), minlength=keys.size)
+    else:
+        keys, counts = np.unique(keys, return_counts=True)
+        values = counts.astype(np.float64)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(keys // V, minlength=V))])
+    U = sp.csr_array((values, keys % V, indptr), shape=(V, V))
+    return sp.csr_array(U + U.T)
 
 
 @refusals
@@ -245,7 +257,7 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
         index = client.scatter(pd.Index(counts.index, dtype=object), broadcast=True, hash=False)
         task = delayed(_count_block, pure=False)
         total = tree_sum(client, [task(b, index, wv.window, wv.context, wv.weighted) for b in blocks],
-                         retries=retries, label="count pairs", progress=progress)
+                         retries=retries, label="count pairs", progress=progress, split_every=2)
     finally:
         if keep_tokens:
             client.cancel(futures_of(blocks))

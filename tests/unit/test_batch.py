@@ -186,6 +186,36 @@ def test_random_sets_are_drawn_per_partition_from_the_seed(client, tmp_path):
     assert same(batch.read_sketches(str(tmp_path)), emde.transform(W))
 
 
+class _FailsOnce:
+    """A parser whose first attempt at each partition dies as a lost worker would."""
+
+    def __init__(self, inner, folder):
+        self.inner, self.folder = inner, folder
+
+    def __call__(self, raw, model, part):
+        mark = os.path.join(self.folder, f"tried-{part}")
+        if not os.path.exists(mark):
+            open(mark, "w").close()
+            raise RuntimeError("worker lost")
+        return self.inner(raw, model, part)
+
+
+def test_a_failed_task_is_retried_and_nothing_is_lost(client, basket_data, tmp_path):
+    X, sets, _, _, root = basket_data
+    emde = EMDE(n_hyperplanes=3, n_partitions=4, random_state=0).fit(X)
+    source = batch.TableSets(str(root / "parquet"))
+    source.parser = _FailsOnce(source.parser, str(tmp_path))
+    run = batch.sketch(emde, source, str(tmp_path / "out"), retries=1, client=client, progress=False)
+    assert run.computed == 4 and len(list(tmp_path.glob("tried-*"))) == 4
+    assert same(batch.read_sketches(str(tmp_path / "out")), emde.transform(sets_to_matrix(sets, 300)))
+
+
+def test_no_scheduler_at_the_address_is_one_clear_error():
+    with pytest.raises(BatchError, match="No Dask scheduler answers at tcp://127.0.0.1:9"):
+        with batch.cluster("tcp://127.0.0.1:9", timeout="1s"):
+            pass
+
+
 # --------------------------------------------------------------------------- word vectors
 
 
@@ -347,7 +377,8 @@ def test_cli_sketches_on_a_given_scheduler(client, basket_data, tmp_path, capsys
 
 @pytest.mark.parametrize("argv, message", [
     (["sketch", "ITEMS", "no/such/sets.parquet", "--out", "OUT"], "The sets file no/such/sets.parquet does not exist."),
-    (["sketch", "no/such/items.npy", "SETS", "--out", "OUT"], "The item vectors file no/such/items.npy does not exist."),
+    (["sketch", "no/such/items.npy", "SETS", "--out", "OUT"],
+     "The item vectors file no/such/items.npy does not exist."),
     (["sketch", "ITEMS", "ITEMS", "--out", "OUT"], "is not a Parquet or CSV file"),
     (["sketch", "ITEMS", "FAKE", "--out", "OUT"], "is not a Parquet file (it does not start with the bytes PAR1)"),
     (["sketch", "ITEMS", "SETS", "--out", "OUT", "--column", "basket"], "has no column 'basket' (its columns: items)"),
