@@ -187,8 +187,9 @@ def tree_sum(client, tasks: Sequence, *, retries: int, label: str, progress: boo
 
     The tree follows the tasks' order, never the order they finish in, so
     floating-point sums come out the same on every run. A partial result is
-    released as soon as its combine has run: memory holds about
-    ``split_every`` partial sums per worker, not one per partition.
+    released as soon as its combine has run, and only the total travels to
+    this process: a small check per partition reports progress and stops the
+    sum at the first refusal.
     """
     from distributed import as_completed
 
@@ -196,7 +197,7 @@ def tree_sum(client, tasks: Sequence, *, retries: int, label: str, progress: boo
         raise BatchError("There is nothing to sum: the input has no partitions.")
     combine = combine or _add_all
     level = client.compute(list(tasks), retries=retries)
-    watched = as_completed(level)
+    watched = as_completed([client.submit(_refusal_message, f, pure=False) for f in level])
     while len(level) > 1:
         level = [client.submit(_combine_checked, combine, *level[i: i + split_every], retries=retries, pure=False)
                  for i in range(0, len(level), split_every)]
@@ -204,13 +205,18 @@ def tree_sum(client, tasks: Sequence, *, retries: int, label: str, progress: boo
     del level
     bar = Progress(len(tasks), label, progress)
     try:
-        for fut in watched:
-            _accept(fut.result())  # a refusal in any partition stops the sum here, naming it
+        for flag in watched:
+            message = flag.result()  # raises a partition's error
+            if message is not None:
+                raise BatchError(message)
             bar.update()
-            del fut
         return _accept(root.result())
     finally:
         client.cancel([root])
+
+
+def _refusal_message(value) -> str | None:
+    return value.message if isinstance(value, _Refusal) else None
 
 
 def _add_all(*parts):
