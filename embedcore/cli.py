@@ -87,7 +87,8 @@ def _words_parser(sub) -> None:
     p.add_argument("corpus", nargs="+", help="text files, directories or globs (.gz/.bz2/.xz read whole)")
     p.add_argument("--out", required=True, help="word2vec text file to write")
     p.add_argument("--window", type=int, default=2, help="words on each side (default 2)")
-    p.add_argument("--context", choices=["window", "document"], default="window", help="what counts as near")
+    p.add_argument("--context", choices=["window", "document"], default="window",
+                   help="window: words at most --window apart (default); document: any two in the same line")
     p.add_argument("--weighted", action="store_true", help="count a pair d apart as 1/d")
     p.add_argument("--min-count", type=int, default=1, help="least count of a word kept (default 1)")
     p.add_argument("--max-vocab", type=int, help="keep at most this many words, most frequent first")
