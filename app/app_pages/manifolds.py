@@ -182,13 +182,13 @@ def method_comparison(pts) -> None:
                 st.warning(f"{svc.METHOD_TITLES[m]}: {md_escape(err)}")
         bar.empty()
     done = svc.computed_maps(pts)
-    shown = svc.point_set(pts)
+    pset = svc.point_set(pts)
     if not done:
         st.caption("No method has been run on these points yet.")
         return
     panels = [(f"{svc.METHOD_TITLES[m]} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}", r["coords"])
               for m, r in done.items()]
-    plots.show(st, charts.small_multiples(panels, shown.colour, shown.categorical, height=900),
+    plots.show(st, charts.small_multiples(panels, pset.colour, pset.categorical, height=900),
                key="man.chart.compare")
     st.dataframe(svc.comparison_table(pts), hide_index=True, key="man.compare_table")
 

@@ -200,7 +200,7 @@ def inspection(p: Points, B: int, reg: float, point: int) -> dict:
     return {key: r[key] for key in ("neighbors", "weights", "error", "spread", "relative")}
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=8, show_spinner="Solving LLE at each B of the sweep ...")
 def sweep(p: Points, reg: float) -> list[dict]:
     """LLE at each B of the sweep the data allow, with trustworthiness, or the message of a B that failed."""
     out = lle_sweep(point_set(p).X, neighbours(p), reg=reg, random_state=p.seed, quality_k=QUALITY_K)
