@@ -3,18 +3,21 @@
 The server runs every visitor's script in a thread of its own, on a machine
 whose cores those visitors share. A multi-threaded BLAS in each of them
 oversubscribes the cores: on a busy two-core machine a 100-dimension SVD of
-the Words page took 7 s with two OpenBLAS threads and 0.9 s with one. The
-limit applies to the libraries loaded when it is set, so they are loaded first.
+the Words page took 7 s with two OpenBLAS threads and 0.9 s with one.
+Libraries not loaded yet (scipy's BLAS, scikit-learn's OpenMP) read the
+environment when they load; those already loaded (numpy's BLAS) are limited
+in place.
 """
 
 from __future__ import annotations
 
-import numpy  # noqa: F401  (loads numpy's BLAS)
-import scipy.linalg  # noqa: F401  (scipy's BLAS and LAPACK)
-import sklearn.utils.extmath  # noqa: F401  (scikit-learn's OpenMP runtime)
+import os
+
 from threadpoolctl import threadpool_limits
 
 #: Threads each BLAS / OpenMP library may use in the server.
 THREADS = 1
 
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, str(THREADS))
 LIMITS = threadpool_limits(limits=THREADS)

@@ -103,9 +103,8 @@ def test_page_in_browser(server, browser, spec):
         wait_idle(page)
         if spec.default:
             # The first page of the module: the server was started just for it.
-            startup = time.perf_counter() - t0
-            print(f"\nserver start to Home rendered: {startup:.2f} s")
-            assert startup < 10
+            # a figure to read, not a limit: wall-clock times belong in tests/benchmarks
+            print(f"\nserver start to Home rendered: {time.perf_counter() - t0:.2f} s")
         assert_no_exception(page, spec.url)
         shots = ARTIFACTS / "screenshots"
         shots.mkdir(parents=True, exist_ok=True)
@@ -155,7 +154,12 @@ def test_upload_through_the_real_uploader_reaches_every_page(server, browser, up
             assert_no_exception(page, spec.url)
             assert page.evaluate(MARKUP_PROBE) == [], spec.url
             if upload == "playlists-markup" and spec.url == "playlists":
-                # the ids are on the page, shown as typed
+                # the ids are on the page, shown as typed: the next-songs tab names the chosen song
+                page.get_by_role("tab", name="A song's next songs").click()
+                page.wait_for_timeout(200)
+                wait_idle(page)
+                assert_no_exception(page, spec.url)
+                assert page.evaluate(MARKUP_PROBE) == [], spec.url
                 html_text = page.content()
                 assert any(html.escape(m, quote=False) in html_text for m in MARKUP), "no song id on the page"
         page.screenshot(path=str(ARTIFACTS / "screenshots" / f"upload-{upload}.png"), full_page=True)
