@@ -245,6 +245,18 @@ def pmi_matrix(C, *, alpha: float = 0.75, shift: float = 1.0, positive: bool = T
     return sp.csr_array((pmi, (coo.row, coo.col)), shape=C.shape)
 
 
+def check_vocabulary(counts: pd.Series, min_count: int, n_components) -> None:
+    """Raise ValueError, saying what to change, when a vocabulary cannot give ``n_components`` vectors."""
+    if len(counts) < 2:
+        raise ValueError(f"Only {len(counts)} word(s) occur at least min_count={min_count} times; "
+                         "lower min_count or give a larger corpus.")
+    if not isinstance(n_components, Integral) or n_components < 1:
+        raise ValueError(f"n_components must be a positive integer, got {n_components!r}.")
+    if n_components >= len(counts):
+        raise ValueError(f"n_components={n_components} needs more words: the vocabulary has {len(counts)} "
+                         f"(min_count={min_count}). Use n_components < {len(counts)}.")
+
+
 class PMIWordVectors(TransformerMixin, BaseEstimator):
     """Word vectors by truncated SVD of a (shifted, positive) PMI matrix.
 
@@ -306,14 +318,7 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         t0 = time.perf_counter()
         docs = _token_docs(documents)
         counts = build_vocabulary(docs, self.min_count, self.max_vocab)
-        if len(counts) < 2:
-            raise ValueError(f"Only {len(counts)} word(s) occur at least min_count={self.min_count} times; "
-                             "lower min_count or give a larger corpus.")
-        if not isinstance(self.n_components, Integral) or self.n_components < 1:
-            raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}.")
-        if self.n_components >= len(counts):
-            raise ValueError(f"n_components={self.n_components} needs more words: the vocabulary has {len(counts)} "
-                             f"(min_count={self.min_count}). Use n_components < {len(counts)}.")
+        check_vocabulary(counts, self.min_count, self.n_components)
         index = pd.Index(counts.index)
         C = cooccurrence(docs, index, window=self.window, context=self.context, weighted=self.weighted)
         self.cooccurrence_ = C

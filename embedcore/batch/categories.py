@@ -27,6 +27,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
+from ..spectral import symmetric_kl_from_counts
 from ._cluster import BatchError, current_client, refusals, tree_sum
 from ._inputs import expand_paths, fingerprint, read_table, table_format
 
@@ -215,18 +216,6 @@ def _wasserstein(support: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return _pairwise_l1(cdf * np.diff(support)[None, :])
 
 
-def _symmetric_kl(counts: np.ndarray, smoothing: float) -> np.ndarray:
-    """:func:`embedcore.spectral.symmetric_kl_distances` from the histograms' counts."""
-    P = counts.astype(np.float64) + smoothing
-    P /= P.sum(axis=1, keepdims=True)
-    L = np.log(P)
-    a = (P * L).sum(axis=1)
-    cross = P @ L.T
-    D = a[:, None] + a[None, :] - cross - cross.T
-    np.fill_diagonal(D, 0.0)
-    return np.maximum(D, 0.0)
-
-
 def _check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, transform) -> None:
     if kernel not in ("wasserstein", "kl"):
         raise BatchError(f"kernel must be 'wasserstein' or 'kl', got {kernel!r}.")
@@ -299,7 +288,7 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
             counts = full
     if len(cats) < 2:
         raise BatchError(f"The column {column!r} has a single category ({cats[0]!r}); there is nothing to encode.")
-    D = _wasserstein(support, counts) if kernel == "wasserstein" else _symmetric_kl(counts, smoothing)
+    D = _wasserstein(support, counts) if kernel == "wasserstein" else symmetric_kl_from_counts(counts, smoothing)
     g = 1.0 / median_distance(D) if gamma == "median" else float(gamma)
     A = kernel_from_distances(D, g)
     vals, vecs = laplacian_spectrum(A, labels=cats)

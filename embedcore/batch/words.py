@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..words import check_vocabulary
 from ._cluster import BatchError, current_client, refusals, tree_sum
 from ._inputs import _split_compression, text_files
 
@@ -268,14 +269,10 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
 
 def _check_vocabulary(wv, counts: pd.Series) -> None:
     """The checks :meth:`PMIWordVectors.fit` makes on the vocabulary, with its messages."""
-    if len(counts) < 2:
-        raise BatchError(f"Only {len(counts)} word(s) occur at least min_count={wv.min_count} times; "
-                         "lower min_count or give a larger corpus.")
-    if not isinstance(wv.n_components, Integral) or wv.n_components < 1:
-        raise BatchError(f"n_components must be a positive integer, got {wv.n_components!r}.")
-    if wv.n_components >= len(counts):
-        raise BatchError(f"n_components={wv.n_components} needs more words: the vocabulary has {len(counts)} "
-                         f"(min_count={wv.min_count}). Use n_components < {len(counts)}.")
+    try:
+        check_vocabulary(counts, wv.min_count, wv.n_components)
+    except ValueError as err:
+        raise BatchError(str(err)) from None
 
 
 def vectors_from_counts(counts: CorpusCounts, **params):
