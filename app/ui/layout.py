@@ -22,8 +22,3 @@ def lazy_tabs(labels: list[str], key: str, where=None):
     if key in st.session_state and st.session_state[key] not in labels:
         del st.session_state[key]  # a link or an old session named a tab this page no longer has
     return (where or st).tabs(labels, key=key, on_change="rerun", bind="query-params")
-
-
-def open_tab(tabs, labels: list[str]) -> str:
-    """The label of the open tab."""
-    return next((lab for t, lab in zip(tabs, labels) if t.open), labels[0])
