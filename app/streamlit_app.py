@@ -14,6 +14,7 @@ if str(_ROOT) not in sys.path:
 
 import app.services.threads  # noqa: E402,F401  (one BLAS thread per computation)
 from app.pages import pages_by_section  # noqa: E402
+from app.services import heap  # noqa: E402
 from app.ui.sidebar import shared_sidebar  # noqa: E402
 
 st.set_page_config(
@@ -34,3 +35,4 @@ navigation = {
 page = st.navigation(navigation)
 shared_sidebar()
 page.run()
+heap.settle()  # after the page, so what it imported is frozen before Streamlit's after-run collection
