@@ -103,7 +103,7 @@ PROBE_JS = """
 })();
 """
 
-#: False until the app is idle after the stamped event; then {t0, end, ran, runs}.
+#: False until the app is idle after the stamped event; then {t0, start, end, ran, runs} (start: the first run began).
 DONE_JS = """
 ({noRunMs, quietMs}) => {
   const b = window.__bench;
@@ -121,7 +121,8 @@ DONE_JS = """
   if (now - last.t < quietMs) return false;
   // A spinner still shown once the script is idle: the change is done when it goes.
   if (document.querySelector('[data-testid="stSpinner"]')) { b.spinnerSeen = true; return false; }
-  return {t0: b.t0, end: b.spinnerSeen ? Math.max(last.t, now) : last.t, ran: true, runs};
+  const first = after.find((e) => e.s === 'running');
+  return {t0: b.t0, start: first ? first.t : b.t0, end: b.spinnerSeen ? Math.max(last.t, now) : last.t, ran: true, runs};
 }
 """
 
@@ -160,6 +161,7 @@ def _trouble(page, where: str) -> str:
 @dataclass
 class Sample:
     seconds: float
+    wait: float = math.nan  # from the event to the start of the first run (the widget's own delay, the request)
     ran: bool = True
     runs: int = 1
     exception: bool = False
@@ -180,8 +182,15 @@ class Row:
         ok = [s.seconds for s in self.samples if not math.isnan(s.seconds)]
         return statistics.median(ok) if ok else math.nan
 
+    @property
+    def wait(self) -> float:
+        ok = [s.wait for s in self.samples if not math.isnan(s.wait)]
+        return statistics.median(ok) if ok else math.nan
+
     def flags(self) -> str:
         out = []
+        if not math.isnan(self.wait) and self.kind != "first visit":
+            out.append(f"{self.wait:.2f} s of it before the run started")
         if any(not s.ran for s in self.samples):
             out.append(f"no rerun seen within {NO_RUN_S:g} s (counted as done then)")
         if any(s.runs > 1 for s in self.samples):
@@ -287,7 +296,8 @@ class Bench:
         except PlaywrightTimeout:
             return Sample(float(RUN_TIMEOUT_S), timeout=True)  # a lower bound, kept in the median
         exception = page.locator('[data-testid="stException"]').count() > 0
-        return Sample((done["end"] - done["t0"]) / 1000, ran=done["ran"], runs=done["runs"], exception=exception)
+        return Sample((done["end"] - done["t0"]) / 1000, wait=(done.get("start", done["t0"]) - done["t0"]) / 1000,
+                      ran=done["ran"], runs=done["runs"], exception=exception)
 
     # -------------------------------------------------------------- finding controls by label
 
