@@ -238,12 +238,12 @@ def _number(text: str, option: str, kind=float):
 def _run_categories(args) -> int:
     from .batch import category_kernel, versions
     from .batch._inputs import expand_paths, read_table, table_format
-    from .batch.categories import _check_kernel_params
+    from .batch.categories import check_kernel_params
 
     _out_file(args.out)
     gamma = "median" if args.gamma == "median" else _number(args.gamma, "--gamma")
     comps = "eigengap" if args.components == "eigengap" else _number(args.components, "--components", int)
-    _check_kernel_params(args.kernel, gamma, comps, args.bins, args.smoothing, args.value_bins,
+    check_kernel_params(args.kernel, gamma, comps, args.bins, args.smoothing, args.value_bins,
                          "log1p" if args.log1p else None)
     files = expand_paths(args.table, "table")
     read_table(files, table_format(files, args.format), [args.column, args.target], args.blocksize)
@@ -253,7 +253,7 @@ def _run_categories(args) -> int:
                              keep_trivial=args.keep_trivial, target_transform="log1p" if args.log1p else None,
                              bins=args.bins, smoothing=args.smoothing, value_bins=args.value_bins, client=client,
                              retries=args.retries, progress=not args.quiet, format=args.format,
-                             blocksize=args.blocksize)
+                             blocksize=args.blocksize, n_jobs=-1)  # the distances: a batch run has the machine
     ck.codes().to_csv(args.out, index=False)
     k = ck.embedding.shape[1]
     _write_json(args.out + ".json", {"step": "category-kernel", **ck.summary(), "versions": versions()})

@@ -24,7 +24,10 @@ import scipy.sparse as sp
 from scipy.linalg import eigh, eigvalsh
 from scipy.sparse.linalg import eigsh
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, check_random_state
+from sklearn.utils import check_array
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.extmath import svd_flip
+from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 __all__ = [
     "normalized_laplacian",
@@ -41,8 +44,11 @@ __all__ = [
     "median_distance",
     "category_distributions",
     "wasserstein_distances",
+    "wasserstein_from_counts",
     "symmetric_kl_distances",
+    "symmetric_kl_from_counts",
     "kernel_from_distances",
+    "category_frequencies",
     "SpectralCategoryEncoder",
     "fiedler_vector",
     "fiedler_order",
@@ -207,8 +213,7 @@ def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_s
                 ind = np.where(comp == c, root, 0.0)
                 vecs[:, j] = ind / np.linalg.norm(ind)
     # deterministic signs: the largest-magnitude entry of each eigenvector is positive
-    idx = np.abs(vecs).argmax(axis=0)
-    vecs = vecs * np.sign(vecs[idx, np.arange(vecs.shape[1])])
+    vecs, _ = svd_flip(vecs, None)
     return vals, vecs
 
 
@@ -416,7 +421,9 @@ def category_distributions(categories, target, transform: str | None = None):
     ``transform="log1p"`` applies ``log(1 + y)`` first (for skewed, non-negative targets).
     """
     cats = pd.Series(np.asarray(categories, dtype=object).ravel())
-    y = np.asarray(target, dtype=np.float64).ravel()
+    # scikit-learn's conversion refuses complex and non-numeric targets instead of casting them
+    y = check_array(target, ensure_2d=False, dtype=np.float64, ensure_all_finite=False, input_name="target",
+                    ensure_min_samples=0).ravel()
     if len(cats) != len(y):
         raise ValueError(f"Got {len(cats)} category values but {len(y)} target values; they must pair up.")
     if not np.all(np.isfinite(y)):
@@ -429,26 +436,36 @@ def category_distributions(categories, target, transform: str | None = None):
         y = np.log1p(y)
     elif transform is not None:
         raise ValueError(f"transform must be None or 'log1p', got {transform!r}.")
-    codes, uniques = pd.factorize(cats, sort=True)
+    codes, uniques = _factorize(cats)
     order = np.lexsort((y, codes))
     bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
     ys = y[order]
     return np.asarray(uniques, dtype=object), [ys[bounds[i] : bounds[i + 1]] for i in range(len(uniques))]
 
 
-def wasserstein_distances(samples: list[np.ndarray], *, method: str = "auto") -> np.ndarray:
+def _factorize(values: pd.Series):
+    """Sorted distinct values and each value's position among them; a clear TypeError for unusable labels."""
+    try:
+        return pd.factorize(values, sort=True)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in values})
+        raise TypeError(f"Category values must be strings or numbers (each argument must be a string or a "
+                        f"number, comparable with the others); got values of type {', '.join(kinds)}.") from None
+
+
+def wasserstein_distances(samples: list[np.ndarray], *, method: str = "auto", n_jobs: int | None = None) -> np.ndarray:
     """Pairwise 1-Wasserstein distances between the empirical distributions of ``samples``. Exact.
 
     Two exact computations, chosen by their cost:
 
-    * ``"cdf"``: ``W1(i, j) = sum_t |F_i(x_t) - F_j(x_t)| (x_{t+1} - x_t)`` over
-      the sorted distinct values ``x_t`` of all samples. Every CDF is
-      evaluated once on that common support by cumulative counts, and the
-      pairs are weighted L1 distances between the rows: cheap when the target
-      takes few distinct values (amounts, counts, ratings).
+    * ``"cdf"``: the samples' counts on the sorted distinct values of all of
+      them, compared by :func:`wasserstein_from_counts`: cheap when the
+      target takes few distinct values (amounts, counts, ratings).
     * ``"quantile"``: ``W1(i, j) = integral_0^1 |Q_i(q) - Q_j(q)| dq``, walking
       the two sorted samples' quantile steps together (compiled with numba,
       parallel over pairs): cheap when the values are all distinct.
+
+    ``n_jobs``: threads for the ``"cdf"`` distances (None: one; -1: every core).
     """
     sizes = np.array([len(s) for s in samples])
     if (sizes == 0).any():
@@ -464,12 +481,10 @@ def wasserstein_distances(samples: list[np.ndarray], *, method: str = "auto") ->
         quantile_cost = 0.8 * n_cat * pooled.size
         method = "cdf" if cdf_cost <= quantile_cost else "quantile"
     if method == "cdf":
-        widths = np.diff(support)
         owner = np.repeat(np.arange(n_cat), sizes)
         pos = np.searchsorted(support, pooled)
         counts = np.bincount(owner * support.size + pos, minlength=n_cat * support.size)
-        cdf = np.cumsum(counts.reshape(n_cat, support.size), axis=1)[:, :-1] / sizes[:, None]
-        return _pairwise_l1(cdf * widths[None, :])
+        return wasserstein_from_counts(support, counts.reshape(n_cat, support.size), n_jobs=n_jobs)
     if method == "quantile":
         from ._numba_kernels import pairwise_quantile_w1
 
@@ -480,27 +495,44 @@ def wasserstein_distances(samples: list[np.ndarray], *, method: str = "auto") ->
     raise ValueError(f"method must be 'auto', 'cdf' or 'quantile', got {method!r}.")
 
 
-def _pairwise_l1(X: np.ndarray) -> np.ndarray:
-    """All-pairs L1 distances of the rows of X (scipy's C loop, blocks on threads)."""
-    from scipy.spatial.distance import cdist
+def wasserstein_from_counts(support, counts, *, n_jobs: int | None = None) -> np.ndarray:
+    """Pairwise 1-Wasserstein distances between histograms on a common sorted support.
 
-    n = X.shape[0]
-    if n * n * X.shape[1] < 5e7:
-        return cdist(X, X, "cityblock")
-    import os
-    from concurrent.futures import ThreadPoolExecutor
+    ``W1(i, j) = sum_t |F_i(x_t) - F_j(x_t)| (x_{t+1} - x_t)``: every row's CDF
+    is its cumulative counts over its total, evaluated once on the support,
+    and the pairs are weighted L1 distances between the rows. Counts add up
+    over parts of the data, so per-partition counts summed give the same
+    distances as the whole data (:func:`embedcore.batch.category_kernel`).
 
-    jobs = min(os.cpu_count() or 1, 8)
-    bounds = np.linspace(0, n, jobs * 2 + 1).astype(int)
-    out = np.empty((n, n))
+    Parameters
+    ----------
+    support : (t,) array, strictly increasing values
+    counts : (m, t) array of non-negative counts (or weights), each row with a positive total
+    n_jobs : int or None
+        Threads for the pairwise distances (``sklearn.metrics.pairwise_distances``).
 
-    def block(ab):
-        a, b = ab
-        out[a:b] = cdist(X[a:b], X, "cityblock")
+    Examples
+    --------
+    >>> wasserstein_from_counts([0.0, 1.0, 3.0], [[1, 0, 0], [0, 1, 0], [0, 0, 2]])
+    array([[0., 1., 3.],
+           [1., 0., 2.],
+           [3., 2., 0.]])
+    """
+    from sklearn.metrics import pairwise_distances
 
-    with ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(block, zip(bounds[:-1], bounds[1:])))
-    return out
+    support = np.asarray(support, dtype=np.float64)
+    counts = np.asarray(counts)
+    if counts.ndim != 2 or counts.shape[1] != support.size:
+        raise ValueError(f"counts must be (categories x {support.size} support values); got shape {counts.shape}.")
+    if support.size > 1 and not (np.diff(support) > 0).all():
+        raise ValueError("The support must be strictly increasing.")
+    sizes = counts.sum(axis=1)
+    if (counts < 0).any() or not (sizes > 0).all():
+        raise ValueError("Every row of counts needs non-negative counts with a positive total.")
+    if support.size < 2:
+        return np.zeros((counts.shape[0], counts.shape[0]))
+    cdf = np.cumsum(counts, axis=1)[:, :-1] / sizes[:, None]
+    return pairwise_distances(cdf * np.diff(support)[None, :], metric="cityblock", n_jobs=n_jobs)
 
 
 def symmetric_kl_distances(samples: list[np.ndarray], *, bins: int = 32, smoothing: float = 0.5,
@@ -569,6 +601,23 @@ def kernel_from_distances(D, gamma: float) -> np.ndarray:
     return K
 
 
+def category_frequencies(values, categories) -> np.ndarray:
+    """Each category's share of ``values`` (uniform when none of them occurs).
+
+    The weights of the mean code :class:`SpectralCategoryEncoder` gives a
+    value it did not see in ``fit``; a batch run gives them from its counts.
+
+    Examples
+    --------
+    >>> category_frequencies(["a", "b", "a", "z"], ["a", "b", "c"])
+    array([0.66666667, 0.33333333, 0.        ])
+    """
+    idx = pd.Index(categories).get_indexer(np.asarray(values, dtype=object).ravel())
+    counts = np.bincount(idx[idx >= 0], minlength=len(categories)).astype(np.float64)
+    total = counts.sum()
+    return counts / total if total else np.full(len(categories), 1.0 / len(categories))
+
+
 # --------------------------------------------------------------------------- the encoder
 
 
@@ -596,6 +645,8 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
     handle_unknown : {"mean", "error"}, default="mean"
         A value not seen in ``fit`` is encoded as the frequency-weighted mean
         of the training codes (the centre of what was seen), or is an error.
+    n_jobs : int or None, default=None
+        Threads for the Wasserstein distances (None: one, -1: every core).
 
     Attributes
     ----------
@@ -604,6 +655,17 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
     eigenvalues_ : list of arrays (the full spectrum, ascending)
     embedding_ : list of (m, k) arrays, the code of each category value
     n_components_ : list of int
+    frequencies_ : list of (m,) arrays
+        Each category's share of the fitted rows (:func:`category_frequencies`):
+        the weights of the mean code an unseen value gets.
+    n_features_in_ : int
+    feature_names_in_ : array of str, when X is a DataFrame with string column names
+
+    Input is a 2-D table of category values (strings or numbers; a
+    DataFrame's columns or an array's), with a real, finite target for the
+    learned kernels. Missing values, complex numbers and an empty table are
+    refused; a single column is passed as a one-column table, as to
+    scikit-learn's own encoders.
 
     Examples
     --------
@@ -613,6 +675,20 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
     >>> enc.transform([["Sat"], ["Sun"], ["Mon"]]).shape
     (3, 1)
     """
+
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions({"wasserstein", "kl", "precomputed"})],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "n_components": [StrOptions({"eigengap"}), Interval(Integral, 1, None, closed="left")],
+        "keep_trivial": ["boolean"],
+        "target_transform": [None, StrOptions({"log1p"})],
+        "bins": [Interval(Integral, 2, None, closed="left")],
+        "smoothing": [Interval(Real, 0, None, closed="neither")],
+        "affinity": ["array-like", None],
+        "categories": ["array-like", None],
+        "handle_unknown": [StrOptions({"mean", "error"})],
+        "n_jobs": [None, Integral],
+    }
 
     def __init__(
         self,
@@ -627,6 +703,7 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         affinity=None,
         categories=None,
         handle_unknown: str = "mean",
+        n_jobs: int | None = None,
     ):
         self.kernel = kernel
         self.gamma = gamma
@@ -638,55 +715,69 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         self.affinity = affinity
         self.categories = categories
         self.handle_unknown = handle_unknown
+        self.n_jobs = n_jobs
 
-    @staticmethod
-    def _columns(X) -> list[np.ndarray]:
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.target_tags.required = self.kernel != "precomputed"
+        return tags
+
+    def _validate_table(self, X, y=None, *, reset: bool):
+        """The table as a 2-D array (and the target as floats), by scikit-learn's rules plus no missing category."""
+        if isinstance(X, pd.DataFrame) and X.isna().to_numpy().any():
+            raise ValueError("Input X contains NaN (a missing category); fill it (e.g. 'missing') or drop those rows.")
         if sp.issparse(X):
             raise TypeError("Sparse input is not supported: pass the category columns as a dense table.")
-        if isinstance(X, pd.DataFrame):
-            return [X.iloc[:, j].to_numpy(dtype=object) for j in range(X.shape[1])]
-        if isinstance(X, pd.Series):
-            return [X.to_numpy(dtype=object)]
-        arr = np.asarray(X, dtype=object)
-        if arr.ndim == 1:
-            return [arr]
-        if arr.ndim != 2:
-            raise ValueError(f"Expected a column or a 2-D table of categories, got shape {arr.shape}.")
-        return [arr[:, j] for j in range(arr.shape[1])]
+        learned = reset and self.kernel != "precomputed"
+        if learned:
+            X, y = validate_data(self, X, y, dtype=None, ensure_min_samples=2, y_numeric=True)
+        else:
+            X = validate_data(self, X, dtype=None, reset=reset)
+        if X.dtype == object and pd.isna(X).any():
+            raise ValueError("Input X contains NaN or None (a missing category); fill it (e.g. 'missing') or "
+                             "drop those rows.")
+        return X, y
+
+    def _column_kernel(self, col: np.ndarray, y):
+        """One column's categories and affinity matrix."""
+        if self.kernel == "precomputed":
+            if self.affinity is None or self.categories is None:
+                raise ValueError("kernel='precomputed' needs affinity= (a square matrix) and categories= (its row labels).")
+            cats = np.asarray(self.categories, dtype=object).ravel()
+            A = np.asarray(self.affinity, dtype=np.float64)
+            if A.shape != (len(cats), len(cats)):
+                raise ValueError(f"affinity has shape {A.shape} but there are {len(cats)} categories.")
+            if not pd.Index(cats).is_unique:
+                dup = pd.Index(cats)[pd.Index(cats).duplicated()][0]
+                raise ValueError(f"categories= names {dup!r} twice; each row of the affinity is one category.")
+            return cats, A
+        cats, samples = category_distributions(col, y, self.target_transform)
+        if self.kernel == "wasserstein":
+            D = wasserstein_distances(samples, n_jobs=self.n_jobs)
+        else:
+            D = symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
+        return cats, kernel_from_distances(D, self.gamma)
 
     def fit(self, X, y=None):
-        """Learn each column's categories, kernel, spectrum and codes."""
-        if self.kernel not in ("wasserstein", "kl", "precomputed"):
-            raise ValueError(f"kernel must be 'wasserstein', 'kl' or 'precomputed', got {self.kernel!r}.")
-        if self.handle_unknown not in ("mean", "error"):
-            raise ValueError(f"handle_unknown must be 'mean' or 'error', got {self.handle_unknown!r}.")
-        if not (self.n_components == "eigengap" or (isinstance(self.n_components, Integral) and self.n_components >= 1)):
-            raise ValueError(f"n_components must be 'eigengap' or a positive integer, got {self.n_components!r}.")
-        cols = self._columns(X)
-        if len(cols[0]) == 0:
-            raise ValueError("Found array with 0 sample(s): fit needs at least one row.")
-        self.n_features_in_ = len(cols)
-        if isinstance(X, pd.DataFrame):
-            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        """Learn each column's categories, kernel, spectrum and codes.
+
+        Parameters
+        ----------
+        X : 2-D array-like or DataFrame of category values, (n_samples, n_features)
+        y : array-like of real numbers, (n_samples,)
+            The target whose distribution within each category the learned
+            kernels compare; not used with ``kernel="precomputed"``.
+        """
+        self._validate_params()
+        if self.kernel != "precomputed" and y is None:
+            raise ValueError(f"{type(self).__name__} with kernel={self.kernel!r} requires y to be passed, but the "
+                             "target y is None: it learns similarities from the target, so call fit(X, y).")
+        X, y = self._validate_table(X, y, reset=True)
         self.categories_, self.affinity_, self.eigenvalues_, self.embedding_, self.n_components_ = [], [], [], [], []
-        self._frequencies = []
-        for col in cols:
-            if self.kernel == "precomputed":
-                if self.affinity is None or self.categories is None:
-                    raise ValueError("kernel='precomputed' needs affinity= (a square matrix) and categories= (its row labels).")
-                cats = np.asarray(self.categories, dtype=object)
-                A = np.asarray(self.affinity, dtype=np.float64)
-                if A.shape != (len(cats), len(cats)):
-                    raise ValueError(f"affinity has shape {A.shape} but there are {len(cats)} categories.")
-            else:
-                if y is None:
-                    raise ValueError(f"kernel={self.kernel!r} learns similarities from the target: call fit(X, y).")
-                cats, samples = category_distributions(col, y, self.target_transform)
-                if self.kernel == "wasserstein":
-                    D = wasserstein_distances(samples)
-                else:
-                    D = symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
-                A = kernel_from_distances(D, self.gamma)
+        self.frequencies_ = []
+        for j in range(X.shape[1]):
+            cats, A = self._column_kernel(X[:, j], y)
             if len(cats) < 2:
                 raise ValueError(f"A column has a single category ({cats[0]!r}); there is nothing to encode.")
             vals, vecs = laplacian_spectrum(A, labels=cats)
@@ -696,27 +787,23 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
             self.eigenvalues_.append(vals)
             self.embedding_.append(vecs[:, kept])
             self.n_components_.append(len(kept))
-            counts = pd.Series(col).value_counts()
-            freq = np.array([counts.get(c, 0) for c in cats], dtype=np.float64)
-            self._frequencies.append(freq / freq.sum() if freq.sum() else np.full(len(cats), 1 / len(cats)))
+            self.frequencies_.append(category_frequencies(X[:, j], cats))
         return self
 
     def transform(self, X) -> np.ndarray:
         """Codes of each row's category values, columns concatenated."""
         check_is_fitted(self, "embedding_")
-        cols = self._columns(X)
-        if len(cols) != self.n_features_in_:
-            hint = " Reshape your data: one column per categorical feature." if np.ndim(X) == 1 else ""
-            raise ValueError(f"X has {len(cols)} columns, but the encoder was fitted on {self.n_features_in_}.{hint}")
+        X, _ = self._validate_table(X, reset=False)
         out = []
-        for col, cats, emb, freq in zip(cols, self.categories_, self.embedding_, self._frequencies):
+        for j, (cats, emb, freq) in enumerate(zip(self.categories_, self.embedding_, self.frequencies_)):
+            col = X[:, j]
             idx = pd.Index(cats).get_indexer(col)
             unknown = idx < 0
             if unknown.any() and self.handle_unknown == "error":
-                raise ValueError(f"Category {col[int(np.flatnonzero(unknown)[0])]!r} was not seen in fit.")
-            fallback = freq @ emb
+                value = col[int(np.flatnonzero(unknown)[0])]
+                raise ValueError(f"Category {getattr(value, 'item', lambda: value)()!r} was not seen in fit.")
             rows = emb[np.where(unknown, 0, idx)]
-            rows[unknown] = fallback
+            rows[unknown] = freq @ emb
             out.append(rows)
         return np.hstack(out)
 
@@ -850,6 +937,7 @@ def compare_category_encodings(
     cv: int = 5,
     random_state=0,
     progress=None,
+    n_jobs: int | None = None,
 ) -> pd.DataFrame:
     """Cross-validated R^2 of a tree model and a linear model with three encodings of ``column``.
 
@@ -857,6 +945,7 @@ def compare_category_encodings(
     (:class:`SpectralCategoryEncoder` with ``encoder_params``, refitted inside
     every training fold, so the target never leaks). The table's other
     numeric columns (not the target) are passed through unchanged.
+    ``n_jobs``: threads of the random forest (None: one, -1: every core).
     """
     import time
 
@@ -883,7 +972,8 @@ def compare_category_encodings(
         "spectral": SpectralCategoryEncoder(**(encoder_params or {})),
     }
     models = {
-        "random forest": lambda: RandomForestRegressor(n_estimators=100, min_samples_leaf=3, random_state=random_state, n_jobs=-1),
+        "random forest": lambda: RandomForestRegressor(n_estimators=100, min_samples_leaf=3, random_state=random_state,
+                                                         n_jobs=n_jobs),
         "ridge": lambda: make_pipeline(StandardScaler(with_mean=False), RidgeCV(alphas=np.logspace(-3, 3, 13))),
     }
     folds = KFold(n_splits=cv, shuffle=True, random_state=random_state)

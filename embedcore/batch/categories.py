@@ -27,7 +27,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-from ..spectral import symmetric_kl_from_counts
+from ..spectral import symmetric_kl_from_counts, wasserstein_from_counts
 from ._cluster import BatchError, current_client, refusals, tree_sum
 from ._inputs import expand_paths, fingerprint, read_table, table_format
 
@@ -177,7 +177,7 @@ class CategoryKernel:
                                       keep_trivial=self.params["keep_trivial"])
         enc.fit(pd.DataFrame({column: self.categories}))
         # the fit saw each category once; the unseen-value fallback weighs them by their rows in the table
-        enc._frequencies = [self.counts / self.counts.sum()]
+        enc.frequencies_ = [self.counts / self.counts.sum()]
         return enc
 
     def summary(self) -> dict:
@@ -204,40 +204,36 @@ def _count_table(stats: CategoryStatistics, keys_to_values=None):
     return np.asarray(cats.to_numpy(dtype=object), dtype=object), support, counts
 
 
-def _wasserstein(support: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """:func:`embedcore.spectral.wasserstein_distances` (``method="cdf"``) from counts on the support."""
-    from ..spectral import _pairwise_l1
+def check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, transform) -> None:
+    """Refuse settings :func:`category_kernel` cannot use, before any data is read.
 
-    n = counts.shape[0]
-    if support.size < 2:
-        return np.zeros((n, n))
-    sizes = counts.sum(axis=1)
-    cdf = np.cumsum(counts, axis=1)[:, :-1] / sizes[:, None]
-    return _pairwise_l1(cdf * np.diff(support)[None, :])
+    The encoder's own constraints (its ``_parameter_constraints``) decide
+    what it accepts; the batch form adds ``gamma="median"`` and ``value_bins``.
+    """
+    from sklearn.utils._param_validation import InvalidParameterError
 
+    from ..spectral import SpectralCategoryEncoder
 
-def _check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, transform) -> None:
     if kernel not in ("wasserstein", "kl"):
         raise BatchError(f"kernel must be 'wasserstein' or 'kl', got {kernel!r}.")
     if not (gamma == "median" or (isinstance(gamma, Real) and np.isfinite(gamma) and gamma > 0)):
         raise BatchError(f"gamma must be a positive number or 'median', got {gamma!r}.")
-    if not (n_components == "eigengap" or (isinstance(n_components, Integral) and n_components >= 1)):
-        raise BatchError(f"n_components must be 'eigengap' or a positive integer, got {n_components!r}.")
-    if kernel == "kl" and (not isinstance(bins, Integral) or bins < 2):
-        raise BatchError(f"bins must be at least 2, got {bins}.")
-    if kernel == "kl" and not smoothing > 0:
-        raise BatchError("smoothing must be > 0: an empty bin would make the divergence infinite.")
     if value_bins is not None and (not isinstance(value_bins, Integral) or value_bins < 2):
         raise BatchError(f"value_bins must be at least 2, got {value_bins}.")
-    if transform not in (None, "log1p"):
-        raise BatchError(f"target_transform must be None or 'log1p', got {transform!r}.")
+    encoder = SpectralCategoryEncoder(kernel=kernel, gamma=1.0 if gamma == "median" else gamma,
+                                      n_components=n_components, bins=bins, smoothing=smoothing,
+                                      target_transform=transform)
+    try:
+        encoder._validate_params()
+    except InvalidParameterError as err:
+        raise BatchError(str(err)) from None
 
 
 def category_kernel(table, column: str, target: str, *, kernel: str = "wasserstein", gamma="median",
                     n_components="eigengap", keep_trivial: bool = False, target_transform: str | None = None,
                     bins: int = 32, smoothing: float = 0.5, value_bins: int | None = None, client=None,
                     retries: int = 2, progress: bool = True, format: str | None = None,
-                    blocksize: str | int = "64MB") -> CategoryKernel:
+                    blocksize: str | int = "64MB", n_jobs: int | None = None) -> CategoryKernel:
     """Learn a category kernel and spectral code from a partitioned table's target.
 
     Parameters
@@ -255,6 +251,9 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
         bins over its range first (an approximation, within one bin width).
     client, retries, progress, format, blocksize :
         As in :func:`embedcore.batch.sketch`.
+    n_jobs : int or None
+        Threads of this machine for the distances between categories, once
+        the counts are summed (None: one, -1: every core).
 
     Returns
     -------
@@ -269,7 +268,7 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
         median_distance,
     )
 
-    _check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, target_transform)
+    check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, target_transform)
     read = dict(client=current_client(client), retries=retries, progress=progress, format=format,
                 blocksize=blocksize, transform=target_transform)
     grid = bins if kernel == "kl" else value_bins
@@ -288,7 +287,10 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
             counts = full
     if len(cats) < 2:
         raise BatchError(f"The column {column!r} has a single category ({cats[0]!r}); there is nothing to encode.")
-    D = _wasserstein(support, counts) if kernel == "wasserstein" else symmetric_kl_from_counts(counts, smoothing)
+    if kernel == "wasserstein":
+        D = wasserstein_from_counts(support, counts, n_jobs=n_jobs)
+    else:
+        D = symmetric_kl_from_counts(counts, smoothing)
     g = 1.0 / median_distance(D) if gamma == "median" else float(gamma)
     A = kernel_from_distances(D, g)
     vals, vecs = laplacian_spectrum(A, labels=cats)

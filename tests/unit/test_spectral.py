@@ -18,24 +18,26 @@ from embedcore.spectral import (
     SpectralCategoryEncoder,
     candidate_columns,
     category_distributions,
+    category_frequencies,
     choose_code,
+    code_columns,
     complete_rows,
+    connected_components,
     eigengap,
     fiedler_order,
     fiedler_sweep,
     fiedler_vector,
     gamma_sweep,
-    lowest_conductance_cut,
-    median_distance,
     kernel_from_distances,
     laplacian_spectrum,
+    lowest_conductance_cut,
+    median_distance,
     n_connected_components,
-    connected_components,
-    code_columns,
     normalized_laplacian,
     spectral_clusters,
     symmetric_kl_distances,
     wasserstein_distances,
+    wasserstein_from_counts,
 )
 
 WEEK = load_weekday_similarity()
@@ -176,7 +178,8 @@ def test_encoder_fits_transforms_and_handles_unknown():
     # weekend days land together, away from weekdays
     codes = dict(zip(enc.categories_[0], enc.embedding_[0]))
     assert np.linalg.norm(codes["Sat"] - codes["Sun"]) < np.linalg.norm(codes["Sat"] - codes["Thur"])
-    np.testing.assert_allclose(Z[2], enc._frequencies[0] @ enc.embedding_[0])
+    np.testing.assert_allclose(enc.frequencies_[0], [np.mean(X["day"] == d) for d in enc.categories_[0]])
+    np.testing.assert_allclose(Z[2], enc.frequencies_[0] @ enc.embedding_[0])
     assert list(enc.get_feature_names_out()) == ["day_spectral0", "day_spectral1"]
     with pytest.raises(ValueError, match="'Mon' was not seen in fit"):
         enc.set_params(handle_unknown="error").transform([["Mon"]])
@@ -201,10 +204,13 @@ def test_encoder_in_a_column_transformer_pipeline():
 @pytest.mark.parametrize(
     "params, message",
     [
-        (dict(kernel="cosine"), "kernel must be"),
-        (dict(n_components=0), "n_components must be 'eigengap' or a positive integer"),
+        (dict(kernel="cosine"), "The 'kernel' parameter of SpectralCategoryEncoder must be a str among"),
+        (dict(n_components=0), "The 'n_components' parameter of SpectralCategoryEncoder must be"),
+        (dict(gamma=-1.0), "The 'gamma' parameter of SpectralCategoryEncoder must be a float in the range"),
+        (dict(bins=1), "The 'bins' parameter"),
+        (dict(n_jobs="all"), "The 'n_jobs' parameter"),
         (dict(kernel="precomputed"), "needs affinity="),
-        (dict(handle_unknown="ignore"), "handle_unknown must be"),
+        (dict(handle_unknown="ignore"), "The 'handle_unknown' parameter of SpectralCategoryEncoder must be"),
     ],
 )
 def test_encoder_validation_messages(params, message):
@@ -212,11 +218,72 @@ def test_encoder_validation_messages(params, message):
         SpectralCategoryEncoder(**params).fit([["a"], ["b"]], [1.0, 2.0])
 
 
-def test_encoder_needs_target_and_two_categories():
-    with pytest.raises(ValueError, match="learns similarities from the target"):
-        SpectralCategoryEncoder().fit([["a"], ["b"]])
-    with pytest.raises(ValueError, match="single category"):
-        SpectralCategoryEncoder().fit([["a"], ["a"]], [1.0, 2.0])
+@pytest.mark.parametrize(
+    "X, y, error, message",
+    [
+        ([["a"], ["b"]], None, ValueError, "requires y to be passed, but the target y is None: it learns"),
+        ([["a"], ["a"]], [1.0, 2.0], ValueError, "single category"),
+        (np.array([[1 + 1j], [2 + 0j]]), [1.0, 2.0], ValueError, "Complex data not supported"),
+        ([["a"], ["b"]], [1.0 + 1j, 2.0], ValueError, "Complex data not supported"),
+        ([["a"], ["b"]], ["1.5", "lots"], ValueError, "could not convert|Unable to convert"),
+        (np.zeros((4, 0)), [1.0, 2.0, 3.0, 4.0], ValueError, r"0 feature\(s\)"),
+        (np.zeros((0, 1)), [], ValueError, r"0 sample\(s\)"),
+        ([["a"]], [1.0], ValueError, r"1 sample\(s\)"),
+        (["a", "b", "a"], [1.0, 2.0, 3.0], ValueError, "Expected a 2-dimensional|Expected 2D array"),
+        (pd.DataFrame({"day": ["a", None, "b"]}), [1.0, 2.0, 3.0], ValueError, "contains NaN"),
+        (pd.DataFrame({"day": pd.array(["a", pd.NA, "b"], dtype="string")}), [1.0, 2.0, 3.0], ValueError,
+         "contains NaN"),
+        (np.array([["a"], [None], ["b"]], dtype=object), [1.0, 2.0, 3.0], ValueError, "NaN or None"),
+        ([["a"], ["b"]], [1.0, np.inf], ValueError, "Input y contains infinity"),
+        (np.array([[{"a": 1}], ["b"]], dtype=object), [1.0, 2.0], TypeError, "must be strings or numbers"),
+    ],
+)
+def test_encoder_refuses_what_it_cannot_encode(X, y, error, message):
+    with pytest.raises(error, match=message):
+        SpectralCategoryEncoder().fit(X, y)
+
+
+def test_encoder_transform_checks_the_columns():
+    enc = SpectralCategoryEncoder().fit(pd.DataFrame({"day": ["a", "b", "c"] * 3}), np.arange(9.0))
+    with pytest.raises(ValueError, match="X has 2 features, but SpectralCategoryEncoder is expecting 1"):
+        enc.transform([["a", "b"]])
+    with pytest.raises(ValueError, match="contains NaN"):
+        enc.transform(pd.DataFrame({"day": [None]}))
+    assert enc.transform(pd.DataFrame({"day": ["c", "a"]})).shape == (2, enc.n_components_[0])
+
+
+def test_wasserstein_from_counts_equals_the_samples_distances_and_checks_its_input():
+    rng = np.random.default_rng(4)
+    samples = [rng.integers(0, 9, size=n).astype(float) for n in (5, 30, 12)]
+    support = np.unique(np.concatenate(samples))
+    counts = np.array([[np.sum(s == v) for v in support] for s in samples])
+    D = wasserstein_from_counts(support, counts)
+    assert np.array_equal(D, wasserstein_distances(samples, method="cdf"))
+    assert np.array_equal(D, wasserstein_from_counts(support, counts, n_jobs=2))
+    np.testing.assert_allclose(D[0, 1], wasserstein_distance(samples[0], samples[1]), atol=1e-12)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        wasserstein_from_counts(support[::-1], counts)
+    with pytest.raises(ValueError, match="positive total"):
+        wasserstein_from_counts(support, np.vstack([counts, np.zeros(support.size)]))
+    with pytest.raises(ValueError, match="support values"):
+        wasserstein_from_counts(support, counts[:, :-1])
+
+
+def test_category_frequencies_weigh_the_unseen_value_code():
+    assert category_frequencies(["b", "b", "x"], ["a", "b"]).tolist() == [0.0, 1.0]
+    assert category_frequencies(["x"], ["a", "b"]).tolist() == [0.5, 0.5]
+
+
+def test_precomputed_categories_must_be_distinct():
+    with pytest.raises(ValueError, match="names 'a' twice"):
+        SpectralCategoryEncoder(kernel="precomputed", affinity=np.ones((2, 2)) - np.eye(2),
+                                categories=["a", "a"]).fit([["a"]])
+
+
+def test_every_parameter_is_validated_as_scikit_learn_does():
+    from sklearn.utils.estimator_checks import check_param_validation
+
+    check_param_validation("SpectralCategoryEncoder", SpectralCategoryEncoder())
 
 
 def test_fiedler_sweep_finds_the_weekend_cut():
@@ -238,22 +305,9 @@ def test_spectral_clusters_split_weekend():
     assert labels[5] == labels[6] and labels[0] == labels[1] == labels[2] and labels[0] != labels[5]
 
 
-# ColumnTransformer-style input (object columns) is the encoder's domain; scikit-learn's
-# generic checks feed floats with continuous targets, where each row is its own category.
-_EXPECTED = {
-    "check_fit2d_1sample": "one row is one category: nothing to encode, refused with our message",
-    "check_estimators_nan_inf": "NaN categories are refused with our message, not scikit-learn's",
-    "check_complex_data": "complex values are valid category labels here",
-    "check_dtype_object": "string inputs are the intended input; the check expects them to fail",
-    "check_estimators_empty_data_messages": "our message differs from scikit-learn's wording",
-    "check_requires_y_none": "learned kernels need the target; the message says so",
-    "check_fit1d": "a 1-D column is accepted as one categorical feature",
-    "check_n_features_in_after_fitting": "categories compare by value, the column count message differs",
-}
-
-
-@parametrize_with_checks([SpectralCategoryEncoder(gamma=1.0)], expected_failed_checks=lambda e: _EXPECTED,
-                         xfail_strict=True)
+# Every generic check runs and passes: numeric tables are tables of category values too
+# (each distinct number a category), validated as scikit-learn validates them.
+@parametrize_with_checks([SpectralCategoryEncoder(gamma=1.0), SpectralCategoryEncoder(kernel="kl", gamma=1.0)])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
