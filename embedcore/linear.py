@@ -7,6 +7,7 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
+from sklearn.utils.extmath import svd_flip
 
 __all__ = [
     "pca_basis", "standardize", "eigen_pca", "greedy_pca", "jl_min_dim", "random_projection",
@@ -43,8 +44,7 @@ def pca_basis(X, n_components: int = 2):
     _, s, vt = np.linalg.svd(X - mean, full_matrices=False)
     k = min(n_components, vt.shape[0])
     # a deterministic sign: the largest loading of each direction is positive
-    signs = np.sign(vt[np.arange(k), np.abs(vt[:k]).argmax(axis=1)])
-    basis = (vt[:k] * signs[:, None]).T
+    basis = svd_flip(None, vt[:k], u_based_decision=False)[1].T
     return mean, basis, s[:k] ** 2 / max(len(X) - 1, 1)
 
 
@@ -175,7 +175,7 @@ def eigen_pca(X, k: int):
     k = _check_k(k, X.shape[1])
     vals, vecs = np.linalg.eigh(Xc.T @ Xc)
     order = np.argsort(vals)[::-1][:k]
-    comps = _fix_signs(vecs[:, order].T)
+    comps = svd_flip(None, vecs[:, order].T, u_based_decision=False)[1]
     return comps, vals[order] / max(len(X) - 1, 1)
 
 
@@ -210,7 +210,7 @@ def greedy_pca(X, k: int, *, n_iter: int = 500, tol: float = 1e-12, random_state
         comps.append(z)
         variances.append(float(z @ C @ z))
         C = C - variances[-1] * np.outer(z, z)
-    return _fix_signs(np.array(comps)), np.array(variances)
+    return svd_flip(None, np.array(comps), u_based_decision=False)[1], np.array(variances)
 
 
 def rescale_feature(X, feature: int, factor: float) -> np.ndarray:
@@ -295,11 +295,6 @@ def _check_k(k, d):
     return int(k)
 
 
-def _fix_signs(comps):
-    idx = np.abs(comps).argmax(axis=1)
-    return comps * np.sign(comps[np.arange(len(comps)), idx])[:, None]
-
-
 # --------------------------------------------------------------------------- Johnson-Lindenstrauss
 
 
@@ -315,7 +310,10 @@ def jl_min_dim(n_samples: int, eps: float) -> int:
 
 def random_projection(X, k: int, kind: str = "gaussian", random_state=0):
     """Project to ``k`` dimensions with a Gaussian or sparse (Achlioptas/Li) random matrix."""
-    from sklearn.random_projection import GaussianRandomProjection, SparseRandomProjection
+    from sklearn.random_projection import (
+        GaussianRandomProjection,
+        SparseRandomProjection,
+    )
 
     if kind not in ("gaussian", "sparse"):
         raise ValueError(f"kind must be 'gaussian' or 'sparse', got {kind!r}.")
@@ -327,15 +325,9 @@ def random_projection(X, k: int, kind: str = "gaussian", random_state=0):
 
 def distance_distortion(X, Y, n_pairs: int = 5000, random_state=0) -> np.ndarray:
     """Ratios ``||y_i - y_j||^2 / ||x_i - x_j||^2`` over random pairs of distinct points."""
-    X = np.asarray(X, dtype=np.float64)
     Y = np.asarray(Y, dtype=np.float64)
-    rng = np.random.default_rng(random_state)
-    i = rng.integers(0, len(X), n_pairs)
-    j = rng.integers(0, len(X), n_pairs)
-    dx = ((X[i] - X[j]) ** 2).sum(axis=1)
-    keep = dx > 0
-    dy = ((Y[i] - Y[j]) ** 2).sum(axis=1)
-    return dy[keep] / dx[keep]
+    i, j, dx = distance_pairs(X, n_pairs, random_state)
+    return ((Y[i] - Y[j]) ** 2).sum(axis=1) / dx
 
 
 @_one_blas_thread

@@ -58,6 +58,19 @@ def test_greedy_pca_equals_eigen_pca_and_scikit_learn_up_to_sign():
     np.testing.assert_allclose(ev, sk.explained_variance_, rtol=1e-8)
 
 
+def test_every_pca_fixes_signs_as_scikit_learn_does():
+    # the largest loading of each direction is positive (svd_flip on the components), so the three
+    # constructions and scikit-learn's PCA give the same directions, not only the same lines
+    sk = PCA(6, svd_solver="full").fit(DIGITS)
+    g, _ = greedy_pca(DIGITS, 6)
+    e, _ = eigen_pca(DIGITS, 6)
+    _, basis, _ = pca_basis(DIGITS, 6)
+    for comps, tol in ((e, 1e-8), (basis.T, 1e-8), (g, 1e-4)):
+        np.testing.assert_allclose(comps, sk.components_, atol=tol)
+        top = np.abs(comps).argmax(axis=1)
+        assert (comps[np.arange(6), top] > 0).all()
+
+
 def test_scaling_pitfall_and_standardisation():
     rng = np.random.default_rng(0)
     X = rng.multivariate_normal([0, 0, 0], [[3, 1.5, 0], [1.5, 2, 0], [0, 0, 0.5]], size=500)
@@ -123,7 +136,6 @@ def test_denoising_autoencoder_cleans_noisy_inputs_better():
 
 
 def test_hashing_is_unbiased_and_error_falls_with_width():
-    rng = np.random.default_rng(2)
     X = sp.random_array((200, 5000), density=0.01, random_state=3, format="csr")
     x, y = X[[0]], X[[1]]
     true = float((x.multiply(y)).sum())
