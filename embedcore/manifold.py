@@ -15,8 +15,13 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import eigh
 from scipy.sparse.linalg import eigsh
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+)
 from sklearn.neighbors import NearestNeighbors
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
@@ -86,11 +91,20 @@ def sample_rows(n: int, max_rows: int = MAX_POINTS, random_state=None) -> np.nda
     return np.sort(rng.choice(n, max_rows, replace=False))
 
 
-def nearest_neighbors(X, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
+def nearest_neighbors(X, n_neighbors: int, *, n_jobs: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Indices and distances of each point's ``n_neighbors`` nearest other points, nearest first.
 
-    Duplicate points are an error: a neighbour at distance zero makes the
-    local fit degenerate and LLE's picture meaningless there.
+    scikit-learn's ``NearestNeighbors.kneighbors()`` without a query leaves
+    each point out of its own list, even where ties or duplicates push it
+    out of first place. Duplicate points are an error: a neighbour at
+    distance zero makes the local fit degenerate and LLE's picture
+    meaningless there. ``n_jobs`` is the neighbour search's (None: one).
+
+    Examples
+    --------
+    >>> ind, dist = nearest_neighbors(np.array([[0.0], [1.0], [3.0], [7.0]]), 2)
+    >>> ind.tolist(), dist.tolist()
+    ([[1, 2], [0, 2], [1, 0], [2, 1]], [[1.0, 3.0], [1.0, 2.0], [2.0, 3.0], [4.0, 6.0]])
     """
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
@@ -101,13 +115,7 @@ def nearest_neighbors(X, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
             f"n_neighbors={n_neighbors} needs more points: each point has only {n - 1} others "
             f"(n_samples={n}). Use n_neighbors <= {n - 1}."
         )
-    dist, ind = NearestNeighbors(n_neighbors=n_neighbors + 1).fit(X).kneighbors(X)
-    # The point itself is usually first; remove it wherever it landed.
-    own = ind == np.arange(n)[:, None]
-    missing_self = ~own.any(axis=1)
-    own[missing_self, -1] = True  # ties pushed self out: drop the farthest instead
-    ind = ind[~own].reshape(n, n_neighbors)
-    dist = dist[~own].reshape(n, n_neighbors)
+    dist, ind = NearestNeighbors(n_neighbors=n_neighbors, n_jobs=n_jobs).fit(X).kneighbors()
     dup = np.flatnonzero(dist[:, 0] == 0)
     if dup.size:
         i = int(dup[0])
@@ -118,16 +126,26 @@ def nearest_neighbors(X, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
     return ind, dist
 
 
-def barycenter_weights(X, neighbors: np.ndarray, reg: float = 1e-3) -> np.ndarray:
+def barycenter_weights(X, neighbors: np.ndarray, reg: float = 1e-3, *, reference=None) -> np.ndarray:
     """Weights (n, B) that best rebuild each point from its neighbours, each row summing to 1.
 
-    Solves all ``n`` small regularised Gram systems ``(G + r I) w = 1`` in one
-    batched call: ``G = Z Z^T`` with ``Z`` the neighbours relative to the point
-    and ``r = reg * trace(G)`` (or ``reg`` when the trace is 0).
+    Row ``i`` of ``neighbors`` indexes the rows of ``reference`` (``X`` itself
+    by default) that rebuild ``X[i]``: the fitted points, for new points
+    placed by :meth:`LLE.transform`. Solves all ``n`` small regularised Gram
+    systems ``(G + r I) w = 1`` in one batched call: ``G = Z Z^T`` with ``Z``
+    the neighbours relative to the point and ``r = reg * trace(G)`` (or
+    ``reg`` when the trace is 0).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
+    >>> barycenter_weights(np.array([[1.0, 1.0]]), np.array([[1, 2]]), 1e-9, reference=X).round(6).tolist()
+    [[0.5, 0.5]]
     """
     X = np.asarray(X, dtype=np.float64)
+    reference = X if reference is None else np.asarray(reference, dtype=np.float64)
     n, B = neighbors.shape
-    Z = X[neighbors] - X[:, None, :]  # (n, B, d)
+    Z = reference[neighbors] - X[:, None, :]  # (n, B, d)
     G = Z @ Z.transpose(0, 2, 1)  # (n, B, B)
     trace = np.trace(G, axis1=1, axis2=2)
     R = np.where(trace > 0, reg * trace, reg)
@@ -355,11 +373,16 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "auto" uses shift-invert ARPACK above 200 points, as scikit-learn does.
     random_state : int, RandomState or None
         Starting vector of ARPACK.
+    n_jobs : int or None, default=None
+        Threads of the neighbour searches (None: one). A server that runs
+        several people's fits at once sets it to its share of the cores.
 
     Attributes
     ----------
     neighbors_ : (n, B) int array, nearest first
+    neighbor_distances_ : (n, B) float array, their distances
     weights_ : sparse (n, n) array; row i holds the weights rebuilding point i, summing to 1
+    M_ : sparse (n, n) array, ``(I - W)^T (I - W)``
     eigenvalues_ : the bottom ``n_components + 1`` eigenvalues of M (the first ~ 0)
     reconstruction_error_ : float, the sum of the kept eigenvalues
     embedding_ : (n, n_components) array
@@ -373,21 +396,28 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     ((400, 2), True)
     """
 
+    _parameter_constraints: dict = {
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "reg": [Interval(Real, 0, None, closed="left")],
+        "eigen_solver": [StrOptions({"auto", "arpack", "dense"})],
+        "random_state": ["random_state"],
+        "n_jobs": [None, Integral],
+    }
+
     def __init__(self, *, n_neighbors: int = 12, n_components: int = 2, reg: float = 1e-3,
-                 eigen_solver: str = "auto", random_state=None):
+                 eigen_solver: str = "auto", random_state=None, n_jobs: int | None = None):
         self.n_neighbors = n_neighbors
         self.n_components = n_components
         self.reg = reg
         self.eigen_solver = eigen_solver
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def fit(self, X, y=None):
+        self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        if not isinstance(self.n_components, Integral) or self.n_components < 1:
-            raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}.")
-        if not isinstance(self.reg, Real) or self.reg < 0:
-            raise ValueError(f"reg must be >= 0, got {self.reg!r}.")
-        self.neighbors_, self.neighbor_distances_ = nearest_neighbors(X, self.n_neighbors)
+        self.neighbors_, self.neighbor_distances_ = nearest_neighbors(X, self.n_neighbors, n_jobs=self.n_jobs)
         out = lle_from_neighbors(X, self.neighbors_, self.n_components, self.reg, self.eigen_solver,
                                  self.random_state)
         self.weights_ = out["weights"]
@@ -408,15 +438,15 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return reconstruction(self._fit_X, self.neighbors_, self.weights_, i)
 
     def transform(self, X):
-        """Place new points by the weights of their neighbours among the fitted points."""
+        """Place new points by the weights of their neighbours among the fitted points.
+
+        Each new point gets the barycenter weights (:func:`barycenter_weights`)
+        of its ``n_neighbors`` nearest fitted points, and the same weights of
+        their map positions.
+        """
         check_is_fitted(self, "embedding_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        B = min(self.n_neighbors, len(self._fit_X))
-        ind = NearestNeighbors(n_neighbors=B).fit(self._fit_X).kneighbors(X, return_distance=False)
-        Z = self._fit_X[ind] - X[:, None, :]
-        G = Z @ Z.transpose(0, 2, 1)
-        trace = np.trace(G, axis1=1, axis2=2)
-        G[:, np.arange(B), np.arange(B)] += np.where(trace > 0, self.reg * trace, self.reg)[:, None]
-        w = np.linalg.solve(G, np.ones((len(X), B, 1)))[..., 0]
-        w /= w.sum(axis=1, keepdims=True)
+        ind = NearestNeighbors(n_neighbors=self.n_neighbors, n_jobs=self.n_jobs).fit(self._fit_X).kneighbors(
+            X, return_distance=False)
+        w = barycenter_weights(X, ind, self.reg, reference=self._fit_X)
         return np.einsum("nb,nbk->nk", w, self.embedding_[ind])

@@ -1,17 +1,28 @@
-"""How faithful is a map? Neighbourhood-preservation measures, per point and overall."""
+"""How faithful is a map? Neighbourhood-preservation measures, per point and overall.
+
+scikit-learn's ``sklearn.manifold.trustworthiness`` gives the overall figure
+only, from the full n x n distance matrix and its argsort (600 MB and 1.5 times
+our time on 5,000 points); the per-point penalty below is what it lacks, and
+the overall figure is its mean. The measures agree with scikit-learn's
+wherever no two distances tie (tests/unit/test_manifold.py).
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import NearestNeighbors
 
 __all__ = ["trustworthiness", "continuity", "neighbor_recall", "map_quality"]
 
-_BLOCK = 512
+#: Megabytes of distances held at once (a block of rows of the n x n matrix): 512 rows of 5,000 points.
+_WORKING_MEMORY = 20
 
 
 def _knn(X, k):
-    return NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X, return_distance=False)[:, 1:]
+    """Each point's k nearest other points: ``kneighbors()`` without a query leaves the point itself out,
+    also when a duplicate ties with it."""
+    return NearestNeighbors(n_neighbors=k).fit(X).kneighbors(return_distance=False)
 
 
 def _penalty(space_a, space_b, k: int) -> np.ndarray:
@@ -19,26 +30,25 @@ def _penalty(space_a, space_b, k: int) -> np.ndarray:
     of (their rank in ``space_a`` - k).
 
     Ranks follow a stable sort of the distances (equal distances go to the lower
-    index). Each block of rows is sorted once; the rank of a neighbour is where
-    its distance falls in its sorted row, found for all rows in one
-    ``searchsorted`` (complex numbers order by (row, distance)). O(n) memory per row.
+    index). scikit-learn hands over the squared distances a block of rows at a
+    time (``pairwise_distances_chunked``); each block is sorted once and the rank
+    of a neighbour is where its distance falls in its sorted row, found for all
+    rows in one ``searchsorted`` (complex numbers order by (row, distance)).
     """
     A = np.asarray(space_a, dtype=np.float64)
     n = A.shape[0]
     nb = _knn(space_b, k)
-    out = np.zeros(n)
-    sq = (A**2).sum(axis=1)
     index = np.arange(n)
-    for start in range(0, n, _BLOCK):
-        rows = np.arange(start, min(start + _BLOCK, n))
+
+    def block(d, start):
+        rows = np.arange(start, start + len(d))
         local = np.arange(len(rows))
-        d = sq[rows, None] + sq[None, :] - 2 * A[rows] @ A.T
         d[local, rows] = np.inf  # a point is not its own neighbour
         t = np.take_along_axis(d, nb[rows], axis=1)
         S = np.sort(d, axis=1)
         ri, ci = np.nonzero(t >= S[:, k - 1 : k])  # the others rank within k
         if not ri.size:
-            continue
+            return np.zeros(len(rows))
         keyed = np.empty(S.shape, dtype=np.complex128)
         keyed.real, keyed.imag = local[:, None], S
         dist = t[ri, ci]
@@ -56,8 +66,10 @@ def _penalty(space_a, space_b, k: int) -> np.ndarray:
         elif tied.size:  # a stable sort puts the lower indices first among equal distances
             r, j = ri[tied], nb[rows[ri[tied]], ci[tied]]
             rank[tied] += np.count_nonzero((d[r] == dist[tied, None]) & (index < j[:, None]), axis=1)
-        out[rows] = np.bincount(ri, weights=np.maximum(rank - k, 0), minlength=len(rows))
-    return out
+        return np.bincount(ri, weights=np.maximum(rank - k, 0), minlength=len(rows))
+
+    chunks = pairwise_distances_chunked(A, reduce_func=block, squared=True, working_memory=_WORKING_MEMORY)
+    return np.concatenate(list(chunks))
 
 
 def _check(X, Y, k):
@@ -84,9 +96,7 @@ def trustworthiness(X, Y, k: int = 10, per_point: bool = False):
 def continuity(X, Y, k: int = 10, per_point: bool = False):
     """Trustworthiness with the roles swapped: were the data's neighbours kept together in the map?"""
     _check(X, Y, k)
-    n = len(X)
-    c = 1.0 - 2.0 / (k * (2 * n - 3 * k - 1)) * _penalty(Y, X, k)
-    return c if per_point else float(c.mean())
+    return trustworthiness(Y, X, k, per_point)
 
 
 def neighbor_recall(X, Y, k: int = 10, per_point: bool = False):

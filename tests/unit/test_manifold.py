@@ -24,7 +24,7 @@ from embedcore.manifold import (
     reconstruction,
     sample_rows,
 )
-from embedcore.maps import METHODS, embed
+from embedcore.maps import METHODS, embed, method_defaults
 from embedcore.metrics import continuity, map_quality, neighbor_recall, trustworthiness
 
 X_ROLL, T_ROLL = make_swiss_roll(800, random_state=0)
@@ -87,13 +87,42 @@ def test_good_neighbourhood_unrolls_the_roll_and_extremes_do_not():
 
 def test_transform_places_training_points_near_their_map_positions():
     lle = LLE(n_neighbors=12, random_state=0).fit(X_ROLL[:600])
-    Z = lle.transform(X_ROLL[600:])
-    assert Z.shape == (200, 2) and np.isfinite(Z).all()
+    spread = lle.embedding_.std()
+    # a fitted point is its own nearest neighbour and takes almost all the weight (reg keeps the rest small)
+    assert np.abs(lle.transform(X_ROLL[:600]) - lle.embedding_).max() < 0.1 * spread
+    ours = LLE(n_neighbors=12, eigen_solver="dense").fit(X_ROLL[:600])
+    ref = LocallyLinearEmbedding(n_neighbors=12, eigen_solver="dense").fit(X_ROLL[:600])
+    flip = np.sign((ours.embedding_ * ref.embedding_).sum(axis=0))  # each axis is defined up to its sign
+    np.testing.assert_allclose(ours.transform(X_ROLL[600:]) * flip, ref.transform(X_ROLL[600:]), atol=1e-8)
+
+
+def test_barycenter_weights_rebuild_new_points_from_reference_points():
+    rng = np.random.default_rng(0)
+    plane = np.column_stack([rng.uniform(-1, 1, (200, 2)), np.zeros(200)])
+    new = np.column_stack([rng.uniform(-0.5, 0.5, (20, 2)), np.zeros(20)])
+    ind = np.argsort(((new[:, None] - plane[None]) ** 2).sum(axis=2), axis=1)[:, :6]
+    w = barycenter_weights(new, ind, 1e-9, reference=plane)
+    np.testing.assert_allclose(w.sum(axis=1), 1.0)
+    np.testing.assert_allclose(np.einsum("nb,nbd->nd", w, plane[ind]), new, atol=1e-6)
+    own, _ = nearest_neighbors(plane, 6)  # without a reference, the neighbours index X itself
+    np.testing.assert_array_equal(barycenter_weights(plane, own), barycenter_weights(plane, own, reference=plane))
 
 
 def test_validation_messages():
     with pytest.raises(ValueError, match="n_neighbors=20 needs more points: each point has only 9 others"):
         LLE(n_neighbors=20).fit(X_ROLL[:10])
+    for params, message in [(dict(n_neighbors=0), "'n_neighbors' parameter of LLE must be an int in the range "
+                                                  "\\[1, inf\\). Got 0"),
+                            (dict(n_components=1.5), "'n_components' parameter of LLE must be an int"),
+                            (dict(reg=-1.0), "'reg' parameter of LLE must be a float in the range \\[0.0, inf\\)"),
+                            (dict(eigen_solver="lobpcg"), "'eigen_solver' parameter of LLE must be a str among"),
+                            (dict(n_jobs="all"), "'n_jobs' parameter of LLE must be None or an instance of 'int'")]:
+        with pytest.raises(ValueError, match=message):
+            LLE(**params).fit(X_ROLL)
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        LLE().fit(np.where(np.arange(X_ROLL.size).reshape(X_ROLL.shape) == 5, np.nan, X_ROLL))
+    with pytest.raises(ValueError, match="X has 2 features, but LLE is expecting 3 features"):
+        LLE(n_neighbors=5).fit(X_ROLL[:100]).transform(X_ROLL[:5, :2])
     dup = np.vstack([X_ROLL[:50], X_ROLL[:1]])
     with pytest.raises(ValueError, match="exact duplicate \\(e.g. row 0 and row 50\\)"):
         LLE(n_neighbors=5).fit(dup)
@@ -131,10 +160,53 @@ def test_metrics_agree_with_direct_computation():
 
 
 @pytest.mark.parametrize("method", [m for m in METHODS if m not in ("tsne", "umap")])
-def test_every_fast_map_method_runs(method):
+def test_every_fast_map_method_keeps_neighbourhoods(method):
     X = make_severed_sphere(400, seed=0).X
-    r = embed(X, method, random_state=0)
-    assert r.coords.shape == (400, 2) and np.isfinite(r.coords).all() and r.seconds >= 0
+    seen = []
+    r = embed(X, method, random_state=0, progress=lambda f, t: seen.append(f))
+    assert r.method == method and r.params == method_defaults(method) and seen == [1.0]
+    assert r.coords.shape == (400, 2) and np.isfinite(r.coords).all()
+    assert trustworthiness(X, r.coords, 10) > 0.8  # a map, not noise: most map neighbours are true ones
+    again = embed(X, method, random_state=0)
+    np.testing.assert_allclose(again.coords, r.coords, atol=1e-8)  # the same seed draws the same map
+
+
+def test_embed_times_the_fit_alone(monkeypatch):
+    import embedcore.maps as maps
+
+    clock = iter([100.0, 102.5])
+    monkeypatch.setattr(maps, "perf_counter", lambda: next(clock))
+    assert embed(X_ROLL[:50], "pca").seconds == 2.5
+
+
+def test_embed_hands_n_jobs_to_the_libraries(monkeypatch):
+    import openTSNE
+    import sklearn.manifold
+
+    seen = {}
+
+    def recorder(name, base):
+        class Recording(base):
+            def __init__(self, **kwargs):
+                seen[name] = kwargs.get("n_jobs")
+                super().__init__(**kwargs)
+
+        return Recording
+
+    for name in ("Isomap", "SpectralEmbedding", "LocallyLinearEmbedding"):
+        monkeypatch.setattr(sklearn.manifold, name, recorder(name, getattr(sklearn.manifold, name)))
+    monkeypatch.setattr(openTSNE, "TSNE", recorder("TSNE", openTSNE.TSNE))
+    X = X_ROLL[:120]
+    for method in ("isomap", "spectral", "modified"):
+        embed(X, method, n_jobs=2)
+    embed(X, "tsne", n_iter=10, perplexity=10.0, n_jobs=2)
+    assert seen == {"Isomap": 2, "SpectralEmbedding": 2, "LocallyLinearEmbedding": 2, "TSNE": 2}
+    embed(X, "isomap")
+    embed(X, "tsne", n_iter=10, perplexity=10.0)
+    assert seen["Isomap"] is None and seen["TSNE"] == 1  # nothing takes every core unasked
+    lle = LLE(n_neighbors=10, random_state=0)
+    np.testing.assert_array_equal(lle.set_params(n_jobs=2).fit(X).embedding_,
+                                  lle.set_params(n_jobs=None).fit(X).embedding_)
 
 
 def test_tsne_reports_progress_and_layouts():
@@ -172,6 +244,31 @@ def test_trustworthiness_matches_its_definition_with_and_without_ties(k):
     X = rng.standard_normal((1200, 3))  # more than one block of rows
     Y = X[:, :2]
     assert trustworthiness(X, Y, k) == pytest.approx(sk_trustworthiness(X, Y, n_neighbors=k), abs=1e-12)
+
+
+def test_a_point_is_never_its_own_neighbour_even_beside_its_duplicate():
+    rng = np.random.default_rng(0)
+    P = rng.standard_normal((150, 4))
+    X = np.vstack([P, P])  # every point twice: its twin, at distance 0, ties with the point itself
+    Y = X[:, :2] + 1e-6 * rng.standard_normal((300, 2))  # the map keeps each pair together
+    assert neighbor_recall(X, Y, 1) == 1.0 and continuity(X, Y, 1) == 1.0
+    np.testing.assert_allclose(continuity(X, Y, 5, per_point=True), _stable_rank_penalty(Y, X, 5), atol=1e-12)
+    X = np.vstack([P, P + [0.0, 0.0, 0.0, 1e-3]])
+    Y = X[:, :2]  # now the map has the duplicates
+    assert trustworthiness(X, Y, 1) == 1.0 and neighbor_recall(X, Y, 1) == 1.0
+
+
+def test_nearest_neighbors_are_the_nearest_others_under_ties():
+    grid = np.array([[i, j] for i in range(12) for j in range(12)], dtype=float)  # many equal distances
+    ind, dist = nearest_neighbors(grid, 8)
+    full = np.sqrt(((grid[:, None] - grid[None]) ** 2).sum(axis=2))
+    np.fill_diagonal(full, np.inf)
+    assert not (ind == np.arange(len(grid))[:, None]).any()
+    np.testing.assert_allclose(dist, np.sort(full, axis=1)[:, :8])
+    np.testing.assert_allclose(np.take_along_axis(full, ind, axis=1), dist)
+    assert all(len(set(row)) == 8 for row in ind)
+    again, _ = nearest_neighbors(grid, 8, n_jobs=2)
+    np.testing.assert_array_equal(again, ind)
 
 
 def test_sample_rows_is_a_seeded_sorted_sample():
@@ -271,3 +368,9 @@ _SKIP = {
                          xfail_strict=True)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_parameter_constraints_are_checked_by_scikit_learn():
+    from sklearn.utils.estimator_checks import check_param_validation
+
+    check_param_validation("LLE", LLE(n_neighbors=5, eigen_solver="dense"))
