@@ -22,6 +22,7 @@ import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
+from app.services import threads
 from app.services.shared import store
 from embedcore import datasets
 from embedcore.manifold import (
@@ -225,7 +226,7 @@ def run_method(p: Points, method: str, progress=None) -> dict:
     if found is not None:
         return found
     X = point_set(p).X
-    result = embed(X, method, random_state=p.seed, progress=progress)
+    result = embed(X, method, random_state=p.seed, progress=progress, n_jobs=threads.JOBS)
     k = quality_k(p)
     coords = _frozen(np.asarray(result.coords, dtype=np.float64))
     out = {"coords": coords, "seconds": float(result.seconds), "trustworthiness": trustworthiness(X, coords, k),

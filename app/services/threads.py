@@ -17,6 +17,10 @@ from threadpoolctl import threadpool_limits
 
 #: Threads each BLAS / OpenMP library may use in the server.
 THREADS = 1
+#: Threads of a computation with a pool of its own, given as embedcore's ``n_jobs`` (t-SNE's gradient, the
+#: maps' neighbour searches): two, as t-SNE had before embedcore took the parameter. A map is computed once
+#: per data set and seed and shared by every session.
+JOBS = 2
 
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, str(THREADS))

@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
+from app.services import threads
 from app.services.shared import store
 from embedcore import datasets
 from embedcore.maps import embed
@@ -164,7 +165,7 @@ def word_map_tsne(ref: data_service.DataRef, params: tuple, n_words: int, perple
     wv = vectors(ref, params)
     t = time.perf_counter()
     coords = embed(wv.normed_[:n_words], "tsne", perplexity=float(perplexity), n_iter=500, random_state=seed,
-                   progress=progress, on_layout=on_layout).coords
+                   progress=progress, on_layout=on_layout, n_jobs=threads.JOBS).coords
     RESULTS.put(key, (coords, time.perf_counter() - t))
     return RESULTS.get(key)
 
