@@ -15,7 +15,14 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .io import DocumentData, ItemSets, TableData, VectorData, read_documents, read_table
+from .io import (
+    DocumentData,
+    ItemSets,
+    PlaylistData,
+    TableData,
+    VectorData,
+    read_documents,
+)
 
 __all__ = [
     "DATA_DIR",
@@ -168,7 +175,6 @@ def load_hotdog(n_points: int = 200, n_sets: int = 300, seed: int = 0) -> ItemSe
     names = [f"{'bun' if x < -0.35 else 'frankfurter' if x > 0.35 else 'hot dog'} {i}" for i, x in enumerate(t)]
     middle = np.flatnonzero(np.abs(t) < 0.3)
     left = np.flatnonzero(t < -0.55)
-    right = np.flatnonzero(t > 0.55)
     sets, labels = [], []
     for s in range(n_sets):
         k = int(rng.integers(4, 9))
@@ -378,9 +384,8 @@ def load_word_pairs(name: str = "wordsim353") -> pd.DataFrame:
 # --------------------------------------------------------------------------- playlists
 
 
-def load_planted_playlists(seed: int = 0, model: str = "single", n_songs: int = 200) -> "PlaylistData":
+def load_planted_playlists(seed: int = 0, model: str = "single", n_songs: int = 200) -> PlaylistData:
     """Playlists sampled from a known 2-D LME (its true positions kept), songs tagged by region."""
-    from .io import PlaylistData
     from .playlists import make_planted_playlists
 
     playlists, truth = make_planted_playlists(n_songs, 1500, 8, model=model, n_tags=8, random_state=seed)
@@ -390,11 +395,10 @@ def load_planted_playlists(seed: int = 0, model: str = "single", n_songs: int = 
                                     "songs; tags name the regions of the true map.")
 
 
-def load_lesmis_walks(seed: int = 0) -> "PlaylistData":
+def load_lesmis_walks(seed: int = 0) -> PlaylistData:
     """Random walks on the Les Miserables character co-occurrence graph (networkx), tagged by community."""
     import networkx as nx
 
-    from .io import PlaylistData
     from .playlists import random_walk_playlists
 
     g = nx.les_miserables_graph()
