@@ -487,3 +487,95 @@ def test_a_fit_keeps_no_training_data_and_repeats_its_bytes():
     b = LME(max_iter=60, random_state=0).fit(playlists, tags=truth.song_tags_)
     assert not [k for k in vars(a) if k.endswith("_memo")]
     np.testing.assert_array_equal(a.entry_, b.entry_)
+
+
+# --------------------------------------------------------------------------- the same bytes for the same seed
+
+
+def _digest(*parts) -> str:
+    """A short hash of arrays and plain values, their dtypes and shapes included."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, np.ndarray):
+            h.update(f"{part.dtype}{part.shape}".encode())
+            h.update(np.ascontiguousarray(part).tobytes())
+        else:
+            h.update(repr(part).encode())
+    return h.hexdigest()[:16]
+
+
+def _fit_digest(params: dict, data: dict, stop_at=None, polls=None) -> str:
+    playlists, truth = make_planted_playlists(**data)
+    train, test = split_playlists(playlists, 0.25, random_state=0)
+    from embedcore.playlists import scored_transitions
+
+    test = scored_transitions(test, pd.unique(pd.Series([s for p in train for s in p]))).playlists
+    tags = truth.song_tags_ if data.get("n_tags") else None
+    count = [0]
+
+    def should_stop():
+        count[0] += 1
+        return polls is not None and count[0] > polls
+
+    callback = None if stop_at is None else (lambda model, it, ll: it >= stop_at)
+    lme = LME(**params).fit(train, tags=tags, callback=callback, should_stop=should_stop)
+    return _digest(lme.entry_, lme.exit_, lme.tag_embedding_, lme.log_likelihood_curve_, lme.n_iter_,
+                   lme.log_likelihood(test))
+
+
+_SMALL = dict(n_songs=30, n_playlists=120, length=6)
+
+# Small fits through every path of training (lifted and random starts, tags, the approximate Z and its
+# redrawn near field, float32 blocks, each way of stopping). A change meant to keep the arithmetic keeps
+# these digests; a change of the maths updates them and says why in its commit.
+_PINNED = {
+    "single, lift, tags": (dict(max_iter=40, random_state=0), dict(_SMALL, n_tags=4, random_state=3), {}),
+    "dual, random, exclude_self": (dict(model="dual", init="random", exclude_self=True, max_iter=40, random_state=1),
+                                   dict(_SMALL, model="dual", random_state=4), {}),
+    "dual, lift, 3-D, tags": (dict(model="dual", n_components=3, max_iter=30, reg=0.01, random_state=2),
+                              dict(_SMALL, model="dual", n_tags=3, random_state=5), {}),
+    "single, approximate Z": (dict(max_iter=80, z_approx=6, random_state=0),
+                              dict(n_songs=60, n_playlists=200, length=6, random_state=6), {}),
+    "dual, approximate Z, exclude_self, tags": (
+        dict(model="dual", max_iter=60, z_approx=5, exclude_self=True, random_state=3),
+        dict(n_songs=50, n_playlists=200, length=6, model="dual", n_tags=3, random_state=7), {}),
+    "float32 blocks, 1,200 songs": (dict(max_iter=4, init="random", random_state=0),
+                                    dict(n_songs=1200, n_playlists=600, length=6, random_state=8), {}),
+    "stopped by the callback while lifted": (dict(max_iter=60, random_state=0), dict(_SMALL, random_state=9),
+                                             dict(stop_at=7)),
+    "stopped by the callback after the lift": (dict(max_iter=60, random_state=0), dict(_SMALL, random_state=9),
+                                               dict(stop_at=30)),
+    "stopped by should_stop": (dict(max_iter=60, random_state=0), dict(_SMALL, random_state=9), dict(polls=25)),
+    "stopped by should_stop, approximate Z": (dict(max_iter=60, z_approx=5, random_state=0),
+                                              dict(n_songs=50, n_playlists=200, length=6, random_state=9),
+                                              dict(polls=40)),
+}
+_DIGESTS = {
+    "single, lift, tags": "6a2f6910ae7ff714",
+    "dual, random, exclude_self": "0009d50d159b0d57",
+    "dual, lift, 3-D, tags": "b9e8b7466a104310",
+    "single, approximate Z": "9655fa81711af704",
+    "dual, approximate Z, exclude_self, tags": "101ffe7d13d81347",
+    "float32 blocks, 1,200 songs": "20bd1f6fd3f94ed0",
+    "stopped by the callback while lifted": "e213ef149da67833",
+    "stopped by the callback after the lift": "ba803b1bbecbe4f7",
+    "stopped by should_stop": "ec92cf8e87530a93",
+    "stopped by should_stop, approximate Z": "af6959fb0b92b5a9",
+    "planted single": "08dae54159f6ea17",
+    "planted dual": "5974d2fb9a3f89e4",
+}
+
+
+@pytest.mark.parametrize("case", list(_PINNED))
+def test_a_fit_gives_the_pinned_bytes(case):
+    params, data, stops = _PINNED[case]
+    assert _fit_digest(params, data, **stops) == _DIGESTS[case]
+
+
+def test_planted_playlists_give_the_pinned_bytes():
+    for model in ("single", "dual"):
+        playlists, truth = make_planted_playlists(40, 150, 7, model=model, n_tags=5, random_state=11)
+        tags = [truth.song_tags_[s] for s in truth.songs_]
+        assert _digest(playlists, tags, truth.entry_, truth.exit_) == _DIGESTS[f"planted {model}"]
