@@ -6,6 +6,7 @@ the heavy optional engines (gensim, UMAP, openTSNE, numba) are imported only
 by the functions that use them.
 """
 
+from .compare import compare_embeddings, neighbour_overlap, point_neighbours, procrustes
 from .emde import EMDE, EMDEVectorizer
 from .io import (
     DataError,
@@ -34,9 +35,13 @@ __all__ = [
     "LabelEmbedding",
     "PMIWordVectors",
     "SpectralCategoryEncoder",
+    "compare_embeddings",
     "continuity",
     "embed",
     "neighbor_recall",
+    "neighbour_overlap",
+    "point_neighbours",
+    "procrustes",
     "read_documents",
     "read_item_sets",
     "read_playlists",

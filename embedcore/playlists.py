@@ -35,6 +35,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
+from .compare import procrustes_align
+
 __all__ = [
     "LME",
     "MAX_EXACT_Z_SONGS",
@@ -853,37 +855,6 @@ def song_tag_labels(songs, tags: dict | None) -> list[str]:
     """
     tags = tags or {}
     return [", ".join(map(str, tags.get(s, []))) for s in songs]
-
-
-def procrustes_align(points, target):
-    """``points`` rotated (or reflected), scaled and shifted onto ``target`` in the least-squares sense.
-
-    Returns the aligned points and the disparity: the remaining squared error over
-    the squared spread of ``target`` around its mean, between 0 (same shape) and 1.
-    It equals the disparity of :func:`scipy.spatial.procrustes`, which standardises
-    both sets first; here ``target`` keeps its units, so the aligned points can be
-    drawn over it.
-
-    Examples
-    --------
-    >>> square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
-    >>> turned = 3 * square @ np.array([[0.0, -1.0], [1.0, 0.0]]) + 5
-    >>> aligned, disparity = procrustes_align(turned, square)
-    >>> np.allclose(aligned, square), round(disparity, 12)
-    (True, 0.0)
-    """
-    from scipy.linalg import orthogonal_procrustes
-
-    A = np.asarray(points, dtype=np.float64)
-    B = np.asarray(target, dtype=np.float64)
-    if A.shape != B.shape:
-        raise ValueError(f"points {A.shape} and target {B.shape} must have the same shape.")
-    A0, B0 = A - A.mean(0), B - B.mean(0)
-    R, _ = orthogonal_procrustes(A0, B0)
-    scale = np.trace(B0.T @ A0 @ R) / max(np.trace(A0.T @ A0), 1e-12)
-    aligned = scale * A0 @ R + B.mean(0)
-    disparity = float(((aligned - B) ** 2).sum() / max((B0**2).sum(), 1e-300))
-    return aligned, disparity
 
 
 def align_to_truth(model: LME, truth: LME, n_dims: int = 2):

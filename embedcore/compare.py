@@ -1,0 +1,281 @@
+"""Comparing embeddings of the same items: do neighbours survive, and is a difference only a rotation?
+
+A map raises three questions, answered here with two measures:
+
+* *Is this neighbourhood real?* :func:`point_neighbours` lists one point's k nearest
+  neighbours in the original space next to its k nearest on the map, and which
+  are in both; the share in both is that point's neighbour recall
+  (:func:`embedcore.metrics.neighbor_recall` with ``per_point=True``).
+* *Did a setting change the picture?* :func:`neighbour_overlap` is the same share
+  between any two embeddings of the same items, per point and on average; one
+  minus the average is the nearest-neighbour variation rate.
+* *Or only rotate it?* :func:`procrustes` finds the rotation (or reflection),
+  scale and shift that bring one embedding closest to the other, and the
+  disparity that remains: 0 when the two differ by such a move alone.
+
+Embeddings made with different settings may not hold the same items (a word
+below the minimum count, a song held out); :func:`match_items` pairs the rows
+of two embeddings by their ids.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .metrics import neighbor_recall
+
+__all__ = [
+    "NeighbourOverlap",
+    "PointNeighbours",
+    "Comparison",
+    "neighbour_overlap",
+    "procrustes",
+    "procrustes_align",
+    "point_neighbours",
+    "match_items",
+    "compare_embeddings",
+]
+
+
+def _points(X, name: str) -> np.ndarray:
+    A = np.asarray(X, dtype=np.float64)
+    if A.ndim == 1:
+        A = A[:, None]
+    if A.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array of points (one row per item), got {A.ndim} dimensions.")
+    if not np.isfinite(A).all():
+        raise ValueError(f"{name} holds missing or infinite coordinates; drop those rows first.")
+    return A
+
+
+def _check_k(k: int, n: int) -> int:
+    if not 1 <= k <= n - 1:
+        raise ValueError(f"k={k} neighbours needs at least k + 1 points; there are {n}, so k must be "
+                         f"between 1 and {max(n - 1, 1)}.")
+    return int(k)
+
+
+class NeighbourOverlap(NamedTuple):
+    """Per point, the share of its k nearest neighbours in one embedding that are among its k nearest in the
+    other; ``mean`` over the points, ``variation`` = 1 - mean (the nearest-neighbour variation rate)."""
+
+    per_point: np.ndarray
+    mean: float
+    k: int
+
+    @property
+    def variation(self) -> float:
+        return 1.0 - self.mean
+
+
+def neighbour_overlap(A, B, k: int = 10) -> NeighbourOverlap:
+    """How many of each point's k nearest neighbours in ``A`` are also among its k nearest in ``B``.
+
+    Rows of ``A`` and ``B`` are the same items (see :func:`match_items`); the two may
+    have different dimensions. A point is not its own neighbour. The measure is
+    symmetric: both lists have k members, so the shared count is the same either way.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.normal(size=(100, 3))
+    >>> neighbour_overlap(A, 2 * A + 1, k=5).mean  # a similarity keeps every neighbour
+    1.0
+    >>> round(neighbour_overlap(A, rng.normal(size=(100, 3)), k=5).mean, 2)  # unrelated: near k/n by chance
+    0.03
+    """
+    A, B = _points(A, "A"), _points(B, "B")
+    if len(A) != len(B):
+        raise ValueError(f"A has {len(A)} items and B has {len(B)}: compare the same items (see match_items).")
+    k = _check_k(k, len(A))
+    per_point = np.asarray(neighbor_recall(A, B, k, per_point=True), dtype=np.float64)
+    return NeighbourOverlap(per_point, float(per_point.mean()), k)
+
+
+def procrustes_align(points, target):
+    """``points`` rotated (or reflected), scaled and shifted onto ``target`` in the least-squares sense.
+
+    Returns the aligned points and the disparity: the remaining squared error over
+    the squared spread of ``target`` around its mean, between 0 (same shape) and 1.
+    It equals the disparity of :func:`scipy.spatial.procrustes`, which standardises
+    both sets first; here ``target`` keeps its units, so the aligned points can be
+    drawn over it.
+
+    Examples
+    --------
+    >>> square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> turned = 3 * square @ np.array([[0.0, -1.0], [1.0, 0.0]]) + 5
+    >>> aligned, disparity = procrustes_align(turned, square)
+    >>> np.allclose(aligned, square), round(disparity, 12)
+    (True, 0.0)
+    """
+    from scipy.linalg import orthogonal_procrustes
+
+    A = np.asarray(points, dtype=np.float64)
+    B = np.asarray(target, dtype=np.float64)
+    if A.shape != B.shape:
+        raise ValueError(f"points {A.shape} and target {B.shape} must have the same shape.")
+    A0, B0 = A - A.mean(0), B - B.mean(0)
+    R, _ = orthogonal_procrustes(A0, B0)
+    scale = np.trace(B0.T @ A0 @ R) / max(np.trace(A0.T @ A0), 1e-12)
+    aligned = scale * A0 @ R + B.mean(0)
+    disparity = float(((aligned - B) ** 2).sum() / max((B0**2).sum(), 1e-300))
+    return aligned, disparity
+
+
+def _pad(A: np.ndarray, width: int) -> np.ndarray:
+    return A if A.shape[1] == width else np.hstack([A, np.zeros((len(A), width - A.shape[1]))])
+
+
+def procrustes(reference, moving):
+    """``moving`` aligned onto ``reference`` (rotation or reflection, scale, shift), and the disparity left.
+
+    Like :func:`procrustes_align`, but the two may differ in dimensions: the narrower
+    is padded with zero columns (a 2-D map compared with a 5-D embedding sits in
+    a plane of the 5-D space), and the aligned points have the wider width.
+    The disparity is symmetric: swapping the two gives the same value.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.normal(size=(50, 2))
+    >>> aligned, d = procrustes(A, -A @ [[0.0, 1.0], [1.0, 0.0]] * 4)
+    >>> bool(np.allclose(aligned, A)), round(d, 12)
+    (True, 0.0)
+    """
+    R, M = _points(reference, "reference"), _points(moving, "moving")
+    if len(R) != len(M):
+        raise ValueError(f"reference has {len(R)} items and moving has {len(M)}: align the same items "
+                         "(see match_items).")
+    if len(R) < 2:
+        raise ValueError("Procrustes alignment needs at least 2 items.")
+    width = max(R.shape[1], M.shape[1])
+    return procrustes_align(_pad(M, width), _pad(R, width))
+
+
+class PointNeighbours(NamedTuple):
+    """One point's k nearest neighbours in the original space (``data``) and on the map (``map``), nearest
+    first, with their distances; ``in_map`` / ``in_data`` flag the members of each list found in the other."""
+
+    point: int
+    data: np.ndarray
+    data_distance: np.ndarray
+    map: np.ndarray
+    map_distance: np.ndarray
+    in_map: np.ndarray
+    in_data: np.ndarray
+
+    @property
+    def recall(self) -> float:
+        """Share of the data neighbours kept on the map: this point's neighbour recall@k."""
+        return float(self.in_map.mean())
+
+    @property
+    def shared(self) -> np.ndarray:
+        """The neighbours in both lists, in the data list's order."""
+        return self.data[self.in_map]
+
+
+def _nearest(P: np.ndarray, i: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    d = np.sqrt(((P - P[i]) ** 2).sum(axis=1))
+    d[i] = np.inf  # a point is not its own neighbour
+    order = np.argsort(d, kind="stable")[:k]  # equal distances: the lower index first
+    return order, d[order]
+
+
+def point_neighbours(X, Y, i: int, k: int = 10) -> PointNeighbours:
+    """Point ``i``'s k nearest neighbours in the data ``X`` and on the map ``Y``, side by side.
+
+    Euclidean distances, computed for this one point only (O(n) per space). The share
+    of the data neighbours found on the map is the point's entry of
+    ``neighbor_recall(X, Y, k, per_point=True)`` wherever no two distances tie.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [1.0], [2.0], [10.0]])
+    >>> Y = np.array([[0.0], [5.0], [1.0], [2.0]])
+    >>> nb = point_neighbours(X, Y, 0, k=2)
+    >>> nb.data.tolist(), nb.map.tolist(), nb.recall
+    ([1, 2], [2, 3], 0.5)
+    """
+    X, Y = _points(X, "X"), _points(Y, "Y")
+    if len(X) != len(Y):
+        raise ValueError(f"The data has {len(X)} points but the map has {len(Y)}.")
+    n = len(X)
+    if not 0 <= i < n:
+        raise ValueError(f"Point {i} does not exist: the points are numbered 0 to {n - 1}.")
+    k = _check_k(k, n)
+    data, data_d = _nearest(X, int(i), k)
+    on_map, map_d = _nearest(Y, int(i), k)
+    return PointNeighbours(int(i), data, data_d, on_map, map_d, np.isin(data, on_map), np.isin(on_map, data))
+
+
+def match_items(ids_a, ids_b) -> tuple[np.ndarray, np.ndarray]:
+    """Row positions ``(ia, ib)`` of the items both id lists hold, in ``ids_b``'s order.
+
+    ``A[ia]`` and ``B[ib]`` are then the same items row by row. Ids are compared as
+    given (a word, a song id, a point number); each list's ids must be distinct.
+
+    Examples
+    --------
+    >>> match_items(["a", "b", "c"], ["c", "x", "a"])
+    (array([2, 0]), array([0, 2]))
+    """
+    a, b = pd.Index(list(ids_a)), pd.Index(list(ids_b))
+    for name, idx in (("ids_a", a), ("ids_b", b)):
+        if not idx.is_unique:
+            raise ValueError(f"{name} repeats {idx[idx.duplicated()][0]!r}: each item needs its own id.")
+    pos = a.get_indexer(b)
+    ib = np.flatnonzero(pos >= 0)
+    return pos[ib], ib
+
+
+class Comparison(NamedTuple):
+    """Two embeddings of the same items compared: the neighbour overlap at k (per item, in ``B``'s order of
+    the shared items), the Procrustes disparity, and ``A`` aligned onto ``B``."""
+
+    ids: np.ndarray  # positions in B of the items both hold
+    overlap: NeighbourOverlap
+    disparity: float
+    aligned: np.ndarray
+
+    @property
+    def shared(self) -> int:
+        return len(self.ids)
+
+
+def compare_embeddings(A, B, k: int = 10, ids_a=None, ids_b=None) -> Comparison:
+    """Neighbour overlap at k and Procrustes disparity between embeddings ``A`` and ``B``.
+
+    With ``ids_a`` and ``ids_b`` the rows are paired by id (:func:`match_items`) and only
+    the items both hold are compared; without them, row i of each is the same item.
+    ``aligned`` is ``A`` (those rows) moved onto ``B`` by :func:`procrustes`.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> B = rng.normal(size=(60, 2))
+    >>> c = compare_embeddings(B[::-1] @ [[0.0, -1.0], [1.0, 0.0]], B, k=5, ids_a=range(59, -1, -1), ids_b=range(60))
+    >>> c.shared, c.overlap.mean, round(c.disparity, 12)
+    (60, 1.0, 0.0)
+    """
+    A, B = _points(A, "A"), _points(B, "B")
+    if ids_a is None and ids_b is None:
+        ia = ib = np.arange(len(B))
+        if len(A) != len(B):
+            raise ValueError(f"A has {len(A)} items and B has {len(B)}: pass their ids to compare the shared ones.")
+    elif ids_a is None or ids_b is None:
+        raise ValueError("Pass the ids of both embeddings, or of neither.")
+    else:
+        ia, ib = match_items(ids_a, ids_b)
+        if len(ids_a) != len(A) or len(ids_b) != len(B):
+            raise ValueError("Each embedding needs one id per row.")
+    if len(ib) < k + 1:
+        raise ValueError(f"The two embeddings share {len(ib)} items; comparing {k} neighbours needs at least "
+                         f"{k + 1}.")
+    overlap = neighbour_overlap(A[ia], B[ib], k)
+    aligned, disparity = procrustes(B[ib], A[ia])
+    return Comparison(ib, overlap, disparity, aligned)
