@@ -40,17 +40,14 @@ def _array(value) -> np.ndarray:
     return np.asarray(value)
 
 
-def test_b_change_redraws_under_a_second():
+def test_b_change_redraws_the_map():
+    # how long the redraw takes is measured in a browser by tests/benchmarks/bench_browser.py
     at = open_page(PAGE)
     assert metric(at, "points") == "1,500"
     before = chart_specs(at)
-    t = time.perf_counter()
     at.sidebar.slider(key="man.B").set_value(9).run()
-    redraw = time.perf_counter() - t
     assert not at.exception and metric(at, "B") == "9"
     assert chart_specs(at) != before
-    print(f"Manifolds: B change redraw {redraw:.2f} s")
-    assert redraw < 1.0
 
 
 def test_reg_sample_size_and_point_controls():
