@@ -639,7 +639,7 @@ def bucket_statistics(
     rng = check_random_state(random_state)
     n = X.shape[0]
     k = min(n_neighbors, max(n - 1, 1))
-    nn = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X, return_distance=False)[:, 1:]
+    nn = NearestNeighbors(n_neighbors=k).fit(X).kneighbors(return_distance=False)  # never the item itself
     near_a = np.repeat(np.arange(n), k)
     near_b = nn.ravel()
     pick = rng.randint(0, near_a.size, size=min(n_pairs, near_a.size))
