@@ -102,6 +102,11 @@ def _words_parser(sub) -> None:
     p.add_argument("--reread", action="store_true",
                    help="tokenise the corpus twice instead of keeping the tokens between passes")
     p.add_argument("--float64", action="store_true", help="write float64 values (default float32)")
+    p.add_argument("--doc-vectors", metavar="DIR",
+                   help="also write every line's document vector to DIR (part-00000.npy ..., manifest.json)")
+    p.add_argument("--weighting", choices=["count", "tfidf"], default="count",
+                   help="document vectors from term counts (default) or counts times the idf learned from the "
+                   "corpus, as the Words page's tf-idf document vectors")
     _common(p)
     p.set_defaults(run=_run_words)
 
@@ -197,32 +202,50 @@ def _run_sketch(args) -> int:
 
 
 def _run_words(args) -> int:
-    from .batch import count_corpus, vectors_from_counts, versions, write_word2vec
+    from .batch import (
+        BatchError,
+        count_corpus,
+        vectors_from_counts,
+        versions,
+        write_word2vec,
+    )
     from .batch._inputs import fingerprint, text_files
-    from .batch.words import _check_params, _check_vocabulary
+    from .batch.words import _check_params, _check_vocabulary, document_vectors
 
     _out_file(args.out)
+    if args.doc_vectors and os.path.isfile(args.doc_vectors):
+        raise BatchError(f"--doc-vectors {args.doc_vectors} is a file; give a directory.")
+    if args.weighting != "count" and not args.doc_vectors:
+        raise BatchError("--weighting applies to document vectors: add --doc-vectors DIR.")
     files = text_files(args.corpus)
     params = dict(window=args.window, context=args.context, weighted=args.weighted, min_count=args.min_count,
                   max_vocab=args.max_vocab, alpha=args.alpha, shift=args.shift, positive=not args.pmi,
                   n_components=args.dim, eig_weight=args.eig_weight, random_state=args.seed)
     wv = _check_params(params)
     t0 = time.perf_counter()
+    docs = None
     with _cluster(args) as client:
         counts = count_corpus(files, window=args.window, context=args.context, weighted=args.weighted,
                               min_count=args.min_count, max_vocab=args.max_vocab, client=client,
                               retries=args.retries, progress=not args.quiet, blocksize=args.blocksize,
                               keep_tokens=not args.reread, check=lambda c: _check_vocabulary(wv, c))
-    wv = vectors_from_counts(counts, **params)
+        wv = vectors_from_counts(counts, **params)
+        if args.doc_vectors:
+            docs = document_vectors(files, wv, args.doc_vectors, weighting=args.weighting,
+                                    dtype="float64" if args.float64 else "float32", client=client,
+                                    retries=args.retries, progress=not args.quiet, blocksize=args.blocksize)
     write_word2vec(wv, args.out, dtype="float64" if args.float64 else "float32")
     _write_json(args.out + ".json", {
         "step": "word-vectors", "params": params, "input": fingerprint(files, blocksize=args.blocksize),
         "partitions": counts.n_partitions, "documents": counts.n_documents, "tokens": counts.n_tokens,
         "vocabulary": len(wv.words_), "cooccurrence_nnz": int(counts.cooccurrence.nnz),
-        "singular_values": wv.singular_values_.tolist(), "pmi_norm2": wv.pmi_norm2_, "versions": versions()})
+        "singular_values": wv.singular_values_.tolist(), "pmi_norm2": wv.pmi_norm2_,
+        "document_vectors": None if docs is None else {"dir": args.doc_vectors, "weighting": args.weighting},
+        "versions": versions()})
+    also = "" if docs is None else f", {docs['rows']:,} document vectors ({args.weighting}) -> {args.doc_vectors}"
     print(f"{counts.n_tokens:,} tokens in {counts.n_documents:,} documents ({counts.n_partitions} partitions): "
           f"{len(wv.words_):,} words x {wv.vectors_.shape[1]} dimensions in {time.perf_counter() - t0:.1f} s "
-          f"-> {args.out} (summary {args.out}.json)")
+          f"-> {args.out} (summary {args.out}.json){also}")
     return 0
 
 

@@ -31,19 +31,27 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, check_random_state
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_random_state,
+    validate_data,
+)
 
 __all__ = [
     "EMDE",
     "EMDEVectorizer",
     "sets_to_matrix",
+    "stack_rows",
     "bucket_statistics",
     "statistics_grid",
     "compare_set_encodings",
     "set_encodings",
     "encoding_name",
     "evaluate_set_encoding",
+    "evaluate_features",
     "ItemView",
     "item_view",
     "PartitionView",
@@ -63,29 +71,9 @@ MAX_WIDTH = 2**30
 _CHUNK = 16_384  # rows projected at once: bounds memory to CHUNK x N*K floats
 
 
-def _check_vectors(X, what: str, n_features: int | None = None) -> np.ndarray:
-    if sp.issparse(X):
-        raise ValueError(f"{what} must be a dense array of vectors, not a sparse matrix.")
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim == 1:
-        raise ValueError(
-            f"{what} is 1-D ({X.shape[0]} values); pass a 2-D array with one vector per row."
-        )
-    if X.ndim != 2:
-        raise ValueError(f"{what} must be 2-D (one vector per row), got shape {X.shape}.")
-    if n_features is not None and X.shape[1] != n_features:
-        raise ValueError(
-            f"{what} have {X.shape[1]} dimensions, but EMDE was fitted on "
-            f"{n_features}-dimensional items."
-        )
-    bad = ~np.isfinite(X)
-    if bad.any():
-        row = int(np.flatnonzero(bad.any(axis=1))[0])
-        raise ValueError(
-            f"{what} contain NaN or infinite values (first in row {row}, "
-            f"{int(bad.any(axis=1).sum())} rows in all); drop or fill them first."
-        )
-    return X
+def _vectors(X, name: str = "X") -> np.ndarray:
+    """Item vectors as scikit-learn checks them: 2-D, numeric (not complex), finite, at least 1 x 1."""
+    return check_array(X, dtype=np.float64, input_name=name)
 
 
 def _index_dtype(nnz: int):
@@ -97,6 +85,31 @@ def _narrow(M: sp.csr_array) -> sp.csr_array:
     if M.indices.dtype != np.int32 and M.nnz < 2**31 - 1 and max(M.shape) < 2**31 - 1:
         M = sp.csr_array((M.data, M.indices.astype(np.int32), M.indptr.astype(np.int32)), shape=M.shape)
     return M
+
+
+def stack_rows(parts: Sequence, width: int) -> sp.csr_array:
+    """CSR blocks with ``width`` columns, one under the other, by concatenating their arrays.
+
+    ``scipy.sparse.vstack`` checks and converts every block and takes longer
+    than the products that make them; rows keep their stored order.
+
+    Examples
+    --------
+    >>> a, b = sp.csr_array(np.eye(2)), sp.csr_array(np.ones((1, 2)))
+    >>> stack_rows([a, b], 2).toarray()
+    array([[1., 0.],
+           [0., 1.],
+           [1., 1.]])
+    """
+    if not parts:
+        return sp.csr_array((0, width), dtype=np.float32)
+    nnz = np.cumsum([0] + [p.nnz for p in parts])
+    indptr = np.concatenate([np.zeros(1, dtype=np.int64)] +
+                            [p.indptr[1:].astype(np.int64) + off for p, off in zip(parts, nnz[:-1])])
+    index = _index_dtype(int(nnz[-1]))
+    return sp.csr_array((np.concatenate([p.data for p in parts]),
+                         np.concatenate([p.indices for p in parts]).astype(index, copy=False),
+                         indptr.astype(index, copy=False)), shape=(int(sum(p.shape[0] for p in parts)), width))
 
 
 def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, min_nnz: int = 200_000) -> sp.csr_array:
@@ -112,8 +125,8 @@ def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, min_nnz: int = 200_0
 
     bounds = np.linspace(0, A.shape[0], n_jobs + 1).astype(int)
     with ThreadPoolExecutor(n_jobs) as pool:
-        parts = list(pool.map(lambda ab: A[ab[0] : ab[1]] @ B, zip(bounds[:-1], bounds[1:])))
-    return _narrow(sp.csr_array(sp.vstack(parts, format="csr")))
+        parts = list(pool.map(lambda ab: sp.csr_array(A[ab[0] : ab[1]] @ B), zip(bounds[:-1], bounds[1:])))
+    return _narrow(stack_rows(parts, B.shape[1]))
 
 
 def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
@@ -130,7 +143,12 @@ def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
            [0., 1., 0.]])
     """
     lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
-    cols = np.fromiter(chain.from_iterable(sets), dtype=np.int64, count=int(lengths.sum()))
+    flat = np.fromiter(chain.from_iterable(sets), dtype=np.float64, count=int(lengths.sum()))
+    cols = flat.astype(np.int64)
+    if (cols != flat).any():  # 2.5 is no item, and a cast would quietly make it item 2
+        bad = flat[cols != flat][0]
+        raise ValueError(f"Item index {float(bad):g} is not a whole number; sets hold item positions "
+                         f"0..{n_items - 1}.")
     if cols.size and (cols.min() < 0 or cols.max() >= n_items):
         bad = int(cols[(cols < 0) | (cols >= n_items)][0])
         raise ValueError(f"Item index {bad} is out of range: there are {n_items} items (0..{n_items - 1}).")
@@ -147,6 +165,12 @@ def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
 class EMDE(TransformerMixin, BaseEstimator):
     """Efficient Manifold Density Estimator: sparse sketches of sets of vectors.
 
+    ``fit`` draws the hyperplanes from the item vectors; ``transform`` gives
+    any vectors' item sketches (their bucket indicators: ``N`` ones in
+    ``N * 2**K`` columns); :meth:`sketch` sums the fitted items' sketches
+    into set sketches, from a set-by-item weight matrix. For sets of item
+    names in a :class:`~sklearn.pipeline.Pipeline`, use :class:`EMDEVectorizer`.
+
     Parameters
     ----------
     n_hyperplanes : int, default=7
@@ -157,19 +181,20 @@ class EMDE(TransformerMixin, BaseEstimator):
         Where hyperplanes cut: through a random item, or at a random quantile
         (5%-95%) of the items' projections (see the module docstring).
     weighting : {"counts", "binary", "tfidf"}, default="counts"
-        How a set's items are weighted before summing: as given (repeats and
-        weights count), presence only, or counts times the inverse document
-        frequency of each item learned from ``sets`` at fit.
+        How :meth:`sketch` weights a set's items before summing: as given
+        (repeats and weights count), presence only, or counts times the
+        inverse document frequency of each item learned from ``sets`` at fit.
     norm : {None, "l1", "l2", "max"}, default=None
-        Normalisation of each sketch.
+        Normalisation of each set sketch.
     norm_scope : {"row", "partition"}, default="row"
         Normalise the whole sketch, or each partitioning's block separately.
     drop_empty : bool, default=False
         Keep only buckets that hold at least one fitted item (a variable
         width, as CountVectorizer gives) instead of the fixed ``N * 2**K``.
-    dtype : numpy float type, default=np.float32
-        Type of the sketch values. Counts are exact in float32 up to 2**24
-        per bucket, and half the memory of float64 makes large products faster.
+    dtype : {np.float32, np.float64}, default=np.float32
+        Type of the sketch values, whatever the input's type. Counts are exact
+        in float32 up to 2**24 per bucket, and half the memory of float64
+        makes large products faster.
     random_state : int, RandomState or None
         Seed for the hyperplanes; the same seed gives the same bytes.
 
@@ -182,19 +207,39 @@ class EMDE(TransformerMixin, BaseEstimator):
     item_codes_ : ndarray of shape (n_items, N)
         Bucket of every fitted item in every partitioning.
     item_sketches_ : sparse array of shape (n_items, n_features_out_)
+        ``transform`` of the fitted items: what :meth:`sketch` sums.
     columns_ : ndarray
         Fixed-width column index of every output column (all of them unless
         ``drop_empty``).
     idf_ : ndarray of shape (n_items,) or None
+    n_features_in_ : int
+        Dimensions of the item vectors.
+    n_items_ : int
+        Fitted items: the columns of the weight matrices :meth:`sketch` takes.
 
     Examples
     --------
     >>> items = np.array([[0.2, -0.4, 0.15], [0.7, -1.2, 2.56], [0.9, 0.1, 0.04]])
     >>> emde = EMDE(n_hyperplanes=3, n_partitions=2, random_state=0).fit(items)
-    >>> S = emde.transform([[0, 1], [2], [1, 1, 1]])
+    >>> emde.transform(items).sum(axis=1).tolist()  # one bucket per partitioning
+    [2.0, 2.0, 2.0]
+    >>> S = emde.sketch([[0, 1], [2], [1, 1, 1]])  # sets of item positions
     >>> S.shape, S.sum(axis=1).tolist()
     ((3, 16), [4.0, 2.0, 6.0])
     """
+
+    # The upper bounds of K and N are checked in fit, where the message can say how many buckets they make.
+    _parameter_constraints: dict = {
+        "n_hyperplanes": [Interval(Integral, 1, None, closed="left")],
+        "n_partitions": [Interval(Integral, 1, None, closed="left")],
+        "offsets": [StrOptions({"data", "quantile"})],
+        "weighting": [StrOptions({"counts", "binary", "tfidf"})],
+        "norm": [StrOptions({"l1", "l2", "max"}), None],
+        "norm_scope": [StrOptions({"row", "partition"})],
+        "drop_empty": ["boolean"],
+        "dtype": [Options(type, {np.float32, np.float64})],
+        "random_state": ["random_state"],
+    }
 
     def __init__(
         self,
@@ -221,45 +266,31 @@ class EMDE(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
 
-    def _validate_params_(self) -> None:
+    def _check_width(self) -> None:
         K, N = self.n_hyperplanes, self.n_partitions
-        if not isinstance(K, Integral) or K < 1:
-            raise ValueError(f"n_hyperplanes (K) must be a positive integer, got {K!r}.")
         if K > MAX_HYPERPLANES:
             raise ValueError(
                 f"K={K} would make 2**{K} = {2**K:,} buckets per partitioning; "
                 f"K must be <= {MAX_HYPERPLANES}. Spend the budget on more partitionings (N) instead."
             )
-        if not isinstance(N, Integral) or N < 1:
-            raise ValueError(f"n_partitions (N) must be a positive integer, got {N!r}.")
         if N * 2**K > MAX_WIDTH:
             raise ValueError(
                 f"N * 2**K = {N} * {2**K:,} = {N * 2**K:,} columns is too wide (limit {MAX_WIDTH:,}); "
                 "lower K or N."
             )
-        for name, value, allowed in [
-            ("offsets", self.offsets, ("data", "quantile")),
-            ("weighting", self.weighting, ("counts", "binary", "tfidf")),
-            ("norm", self.norm, (None, "l1", "l2", "max")),
-            ("norm_scope", self.norm_scope, ("row", "partition")),
-        ]:
-            if value not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {value!r}.")
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, *, sets=None):
         """Draw the hyperplanes from the item vectors ``X`` (n_items x d).
 
         ``sets`` (a sparse set-by-item matrix or lists of item indices) is
         needed only for ``weighting="tfidf"``, to learn the item frequencies.
         """
-        self._validate_params_()
-        X = _check_vectors(X, "Item vectors")
-        if X.shape[0] < 1:
-            raise ValueError("EMDE needs at least one item vector to place its hyperplanes.")
+        self._check_width()
+        X = validate_data(self, X, dtype=np.float64)
         rng = check_random_state(self.random_state)
         K, N = self.n_hyperplanes, self.n_partitions
         n, d = X.shape
-        self.n_features_in_ = d
         self.n_items_ = n
         normals = rng.standard_normal((N * K, d))
         if self.offsets == "data":
@@ -277,7 +308,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         self.hyperplanes_ = normals
         self.offsets_ = offsets
         self._powers = (1 << np.arange(K, dtype=np.int64)).astype(np.float64)
-        self.item_codes_ = self.bucket_codes(X)
+        self.item_codes_ = self._codes(X)
         full = self._one_hot(self.item_codes_)
         if self.drop_empty:
             self.columns_ = np.flatnonzero(np.asarray(full.sum(axis=0)).ravel() > 0)
@@ -301,7 +332,7 @@ class EMDE(TransformerMixin, BaseEstimator):
             self.idf_ = np.log((1 + W.shape[0]) / (1 + df)) + 1.0
         return self
 
-    # ------------------------------------------------------------------ codes and sketches
+    # ------------------------------------------------------------------ codes and item sketches
 
     @property
     def n_features_out_(self) -> int:
@@ -314,7 +345,9 @@ class EMDE(TransformerMixin, BaseEstimator):
         (``v . x > c``) of the partitioning's ``k``-th hyperplane.
         """
         check_is_fitted(self, "hyperplanes_")
-        X = _check_vectors(X, "Vectors", self.n_features_in_)
+        return self._codes(validate_data(self, X, dtype=np.float64, reset=False))
+
+    def _codes(self, X: np.ndarray) -> np.ndarray:
         K, N = self.n_hyperplanes, self.n_partitions
         codes = np.empty((X.shape[0], N), dtype=np.int64)
         for start in range(0, X.shape[0], _CHUNK):  # bounded memory, not a loop over items
@@ -341,12 +374,15 @@ class EMDE(TransformerMixin, BaseEstimator):
         out = sp.csr_array((M.data[keep], (M.row[keep], new[keep])), shape=(M.shape[0], self.columns_.size))
         return _narrow(out)
 
-    def item_sketches(self, X) -> sp.csr_array:
-        """Sketch of each vector on its own: sparse (n, N * 2**K), exactly N ones per row.
+    def transform(self, X) -> sp.csr_array:
+        """Item sketches of vectors ``X`` (n x d): sparse (n, n_features_out_), a 1 in each partitioning's bucket.
 
-        With ``drop_empty``, a new vector in a bucket no fitted item occupies
-        loses that partitioning's one (the column does not exist).
+        These are the bucket codes as indicators, before any weighting or
+        normalisation (those act on sets: see :meth:`sketch`). With
+        ``drop_empty``, a vector in a bucket no fitted item occupies loses
+        that partitioning's one (the column does not exist).
         """
+        check_is_fitted(self, "item_sketches_")
         return self._compact(self._one_hot(self.bucket_codes(X)))
 
     def partition_of_column(self) -> np.ndarray:
@@ -354,17 +390,25 @@ class EMDE(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "hyperplanes_")
         return self.columns_ // 2**self.n_hyperplanes
 
+    # ------------------------------------------------------------------ set sketches
+
     def _weights_matrix(self, W, apply_weighting: bool = True) -> sp.csr_array:
-        if sp.issparse(W):
-            W = sp.csr_array(W, dtype=np.float64)
-        elif isinstance(W, np.ndarray) and W.ndim == 2 and W.dtype != object:
-            W = sp.csr_array(W.astype(np.float64))
+        if sp.issparse(W) or (isinstance(W, np.ndarray) and W.ndim == 2 and W.dtype != object):
+            W = sp.csr_array(check_array(W, accept_sparse="csr", dtype=np.float64, ensure_min_samples=0,
+                                         input_name="sets"))
         else:
             W = sets_to_matrix(list(W), self.n_items_)
         if W.shape[1] != self.n_items_:
             raise ValueError(
                 f"The weight matrix has {W.shape[1]} columns, but EMDE was fitted on "
                 f"{self.n_items_} items: columns must be the fitted items, in order."
+            )
+        if W.nnz and W.data.min() < 0:
+            j = int(np.flatnonzero(W.data < 0)[0])
+            row = int(np.searchsorted(W.indptr, j, side="right") - 1)
+            raise ValueError(
+                f"Set {row} gives item {int(W.indices[j])} the weight {W.data[j]:g}; a sketch is a histogram "
+                "of the set, so weights must be >= 0."
             )
         W = _narrow(W.astype(self.dtype))
         if not apply_weighting:
@@ -376,31 +420,47 @@ class EMDE(TransformerMixin, BaseEstimator):
             W = W @ sp.dia_array((self.idf_[None, :].astype(self.dtype), [0]), shape=(self.n_items_, self.n_items_))
         return _narrow(sp.csr_array(W))
 
-    def transform(self, W) -> sp.csr_array:
-        """Sketch sets of the fitted items.
+    def sketch(self, sets) -> sp.csr_array:
+        """Sketches of sets of the fitted items: sparse (n_sets, n_features_out_).
 
-        ``W`` is a sparse (n_sets x n_items) weight matrix, or a list of
-        item-index lists (repeats count). Computed as one sparse product
-        ``W @ item_sketches_``; an empty set gives a zero row.
+        ``sets`` is a (n_sets x n_items) weight matrix, sparse or a dense
+        numeric array, whose columns are the fitted items in order (weights
+        finite and >= 0), or a list of item-position lists (repeats count).
+        Computed as one sparse product ``weights @ item_sketches_``, then
+        normalised as ``norm`` says; an empty set gives a zero row.
         """
         check_is_fitted(self, "item_sketches_")
-        S = _row_parallel_product(self._weights_matrix(W), self.item_sketches_)
+        S = _row_parallel_product(self._weights_matrix(sets), self.item_sketches_)
         return self._normalise(S)
 
-    def sketch_sets(self, sets: Sequence[np.ndarray], weights: Sequence[np.ndarray] | None = None) -> sp.csr_array:
-        """Sketch arbitrary new sets of vectors (each an (m_i x d) array; m_i may be 0)."""
+    def sketch_vectors(self, sets: Sequence, weights: Sequence | None = None) -> sp.csr_array:
+        """Sketches of sets given as their vectors: each an (m_i x d) array, m_i may be 0.
+
+        The vectors need not be fitted items. ``weights``, if given, has one
+        array of m_i weights (finite, >= 0) per set.
+        """
         check_is_fitted(self, "item_sketches_")
-        arrays = [np.asarray(s, dtype=np.float64).reshape(-1, self.n_features_in_) if np.size(s) else
-                  np.empty((0, self.n_features_in_)) for s in sets]
+        d = self.n_features_in_
+        arrays = []
+        for i, s in enumerate(sets):
+            a = np.asarray(s)
+            if a.size == 0:
+                a = np.empty((0, d))
+            elif a.ndim != 2:
+                raise ValueError(f"Set {i} has shape {a.shape}; give each set as a 2-D array, one vector per row.")
+            arrays.append(a)
         sizes = np.fromiter(map(len, arrays), dtype=np.int64, count=len(arrays))
-        X = np.concatenate(arrays) if arrays else np.empty((0, self.n_features_in_))
-        one_hot = self.item_sketches(X) if len(X) else sp.csr_array((0, self.n_features_out_))
+        X = np.concatenate(arrays) if arrays else np.empty((0, d))
+        one_hot = self.transform(X) if len(X) else sp.csr_array((0, self.n_features_out_), dtype=self.dtype)
         if weights is None:
             w = np.ones(len(X))
         else:
             w = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in weights]) if len(weights) else np.ones(0)
             if w.size != len(X):
                 raise ValueError(f"Got {w.size} weights for {len(X)} vectors; give one weight per vector.")
+            w = check_array(w[None, :], ensure_min_features=0, input_name="weights").ravel()
+            if (w < 0).any():
+                raise ValueError("Weights must be >= 0: a sketch is a histogram of the set.")
         owner = _narrow(sp.csr_array(
             (w.astype(self.dtype), (np.repeat(np.arange(len(arrays)), sizes), np.arange(len(X)))),
             shape=(len(arrays), len(X)),
@@ -453,7 +513,7 @@ class EMDE(TransformerMixin, BaseEstimator):
     def sketch_grid(self, sketch) -> np.ndarray:
         """One sketch laid out as an (N, 2**K) array: a row per partitioning, a column per bucket.
 
-        ``sketch`` is one row of :meth:`transform` (sparse or dense). Columns
+        ``sketch`` is one row of :meth:`sketch` (sparse or dense). Columns
         dropped by ``drop_empty`` come back as zeros, so every sketch of this
         EMDE has the same grid.
 
@@ -461,7 +521,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         --------
         >>> items = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
         >>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(items)
-        >>> grid = emde.sketch_grid(emde.transform([[0, 1, 1]]))
+        >>> grid = emde.sketch_grid(emde.sketch([[0, 1, 1]]))
         >>> grid.shape, grid.sum(axis=1).tolist()
         ((3, 4), [3.0, 3.0, 3.0])
         """
@@ -499,6 +559,8 @@ class EMDE(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = False
+        # the output's type is the dtype parameter, whatever the input's: only that one is kept
+        tags.transformer_tags.preserves_dtype = [np.dtype(self.dtype).name]
         return tags
 
 
@@ -525,6 +587,12 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
     >>> X.sum(axis=1).tolist()
     [4.0, 2.0, 6.0]
     """
+
+    _parameter_constraints: dict = {
+        **EMDE._parameter_constraints,
+        "item_vectors": [Mapping, None],
+        "unknown": [StrOptions({"error", "skip"})],
+    }
 
     def __init__(
         self,
@@ -579,17 +647,17 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         self.unknown_items_ = sorted(set(pd.Index(flat)[missing])) if missing.any() else []
         return W
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the item index and hyperplanes (and, for tf-idf, item frequencies) from sets ``X``."""
         if self.item_vectors is None or len(self.item_vectors) == 0:
             raise ValueError("EMDEVectorizer needs item_vectors: a mapping from item name to vector.")
-        if self.unknown not in ("error", "skip"):
-            raise ValueError(f"unknown must be 'error' or 'skip', got {self.unknown!r}.")
         names = list(self.item_vectors)
         self.vocabulary_index_ = pd.Index(names)
         if not self.vocabulary_index_.is_unique:
             raise ValueError("item_vectors has repeated item names.")
-        vectors = np.vstack([np.asarray(self.item_vectors[k], dtype=np.float64) for k in names])
+        # no cast here: EMDE.fit checks the vectors (numeric, not complex, finite)
+        vectors = np.vstack([np.atleast_1d(np.asarray(self.item_vectors[k])) for k in names])
         # every EMDE parameter is also one of ours: pass them through by name
         shared = EMDE._get_param_names()
         self.emde_ = EMDE(**{k: v for k, v in self.get_params(deep=False).items() if k in shared})
@@ -600,7 +668,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
     def transform(self, X) -> sp.csr_array:
         """Sketch each set of item names."""
         check_is_fitted(self, "emde_")
-        return self.emde_.transform(self._indices(X))
+        return self.emde_.sketch(self._indices(X))
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "emde_")
@@ -635,7 +703,7 @@ def bucket_statistics(
     """
     from sklearn.neighbors import NearestNeighbors
 
-    X = _check_vectors(X, "Item vectors")
+    X = _vectors(X)
     rng = check_random_state(random_state)
     n = X.shape[0]
     k = min(n_neighbors, max(n - 1, 1))
@@ -702,12 +770,21 @@ def _encode(items: np.ndarray, W: sp.csr_array, encoding: tuple, norm: str | Non
     kind = encoding[0]
     if kind == "emde":
         return EMDE(n_hyperplanes=encoding[1], n_partitions=encoding[2], norm=norm, drop_empty=True,
-                    random_state=random_state).fit(items).transform(W)
+                    random_state=random_state).fit(items).sketch(W)
     if kind == "one-hot":
         return normalize(W) if norm else W
     totals = np.asarray(W.sum(axis=1)).ravel()
     totals[totals == 0] = 1.0
     return (W @ items) / totals[:, None]
+
+
+def _cross_validated(F, labels, cv: int, random_state) -> tuple[float, float]:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)
+    acc = cross_val_score(LogisticRegression(max_iter=2000), F, np.asarray(labels), cv=folds)
+    return float(acc.mean()), float(acc.std())
 
 
 def evaluate_set_encoding(
@@ -731,24 +808,47 @@ def evaluate_set_encoding(
     """
     import time
 
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
-
     name = encoding_name(encoding)
-    items = _check_vectors(item_vectors, "Item vectors")
+    items = _vectors(item_vectors, "item_vectors")
     W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
-    y = np.asarray(labels)
-    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)
     t = time.perf_counter()
     F = _encode(items, W, encoding, norm, random_state)
-    acc = cross_val_score(LogisticRegression(max_iter=2000), F, y, cv=folds)
-    return {
-        "features": name,
-        "accuracy": float(acc.mean()),
-        "accuracy_std": float(acc.std()),
-        "dim": int(F.shape[1]),
-        "seconds": time.perf_counter() - t,
-    }
+    mean, std = _cross_validated(F, labels, cv, random_state)
+    return {"features": name, "accuracy": mean, "accuracy_std": std, "dim": int(F.shape[1]),
+            "seconds": time.perf_counter() - t}
+
+
+def evaluate_features(F, labels, name: str, *, norm: str | None = "l2", cv: int = 5, random_state=0) -> dict:
+    """The benchmark row of features made elsewhere (sketches from a batch run): same classifier, same folds.
+
+    ``F`` is a (n_sets x width) matrix, sparse or dense, rows in the sets'
+    order. Rows are normalised by ``norm`` (as the in-memory encodings are)
+    and columns no set touches are dropped, as the in-memory EMDE drops
+    buckets no item falls in: a column of zeros changes no prediction but
+    would cost a coefficient per class. ``dim`` counts the columns kept,
+    ``seconds`` the cross-validation alone.
+
+    Examples
+    --------
+    >>> F = sp.csr_array(np.array([[1.0, 0, 0], [0, 0, 2], [1, 0, 0], [0, 0, 3]] * 5))
+    >>> row = evaluate_features(F, [0, 1] * 10, "batch sketches")
+    >>> row["features"], row["accuracy"], row["dim"]
+    ('batch sketches', 1.0, 2)
+    """
+    import time
+
+    from sklearn.preprocessing import normalize
+
+    F = sp.csr_array(check_array(F, accept_sparse="csr", dtype=np.float64, input_name="F"))
+    if F.shape[0] != len(labels):
+        raise ValueError(f"The features have {F.shape[0]} rows but there are {len(labels)} labels; "
+                         "give one row per set, in the sets' order.")
+    used, inverse = np.unique(F.indices, return_inverse=True)
+    F = sp.csr_array((F.data, inverse.reshape(-1), F.indptr), shape=(F.shape[0], used.size))
+    t = time.perf_counter()
+    mean, std = _cross_validated(normalize(F, norm=norm) if norm else F, labels, cv, random_state)
+    return {"features": name, "accuracy": mean, "accuracy_std": std, "dim": int(used.size),
+            "seconds": time.perf_counter() - t}
 
 
 def compare_set_encodings(
@@ -770,7 +870,7 @@ def compare_set_encodings(
     first: features, accuracy (mean and std over folds), dimension and
     seconds. ``progress(fraction, text)`` is called after each encoding.
     """
-    items = _check_vectors(item_vectors, "Item vectors")
+    items = _vectors(item_vectors, "item_vectors")
     W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
     jobs = set_encodings(grid)
     rows = []
@@ -834,7 +934,7 @@ def item_view(X) -> ItemView:
     """
     from embedcore.linear import pca_basis
 
-    X = _check_vectors(X, "Item vectors")
+    X = _vectors(X)
     d = X.shape[1]
     if d <= 2:
         basis = np.eye(d, 2)
@@ -911,9 +1011,9 @@ def additivity(emde: EMDE, W, a: int, b: int) -> Additivity:
     for name, i in (("a", a), ("b", b)):
         if not 0 <= i < W.shape[0]:
             raise ValueError(f"Set {name}={i} is out of range: there are {W.shape[0]} sets (0..{W.shape[0] - 1}).")
-    SA = emde.transform(W[[a], :]).toarray().ravel()
-    SB = emde.transform(W[[b], :]).toarray().ravel()
-    SAB = emde.transform(W[[a], :] + W[[b], :]).toarray().ravel()
+    SA = emde.sketch(W[[a], :]).toarray().ravel()
+    SB = emde.sketch(W[[b], :]).toarray().ravel()
+    SAB = emde.sketch(W[[a], :] + W[[b], :]).toarray().ravel()
     diff = float(np.abs(SAB - (SA + SB)).max()) if SAB.size else 0.0
     touched = np.flatnonzero((SA + SB) + SAB)
     table = pd.DataFrame({"s(A)": SA[touched], "s(B)": SB[touched], "s(A+B)": SAB[touched]},

@@ -20,17 +20,23 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.preprocessing import normalize
-from sklearn.utils import check_array
-from sklearn.utils.validation import check_is_fitted, check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import (
+    check_is_fitted,
+    check_non_negative,
+    check_random_state,
+    validate_data,
+)
 
 __all__ = [
     "tokenize",
     "check_word_spacing",
     "build_vocabulary",
+    "prune_vocabulary",
     "cooccurrence",
     "pmi_matrix",
+    "smooth_idf",
     "PMIWordVectors",
     "evaluate_word_pairs",
     "train_word2vec",
@@ -157,12 +163,29 @@ def _token_docs(documents) -> list[list[str]]:
 
 def build_vocabulary(token_docs, min_count: int = 1, max_size: int | None = None) -> pd.Series:
     """Word counts of words seen at least ``min_count`` times, most frequent first (ties alphabetical)."""
-    counts = pd.Series(list(chain.from_iterable(token_docs)), dtype=object).value_counts()
+    return prune_vocabulary(pd.Series(list(chain.from_iterable(token_docs)), dtype=object).value_counts(),
+                            min_count, max_size)
+
+
+def prune_vocabulary(counts: pd.Series, min_count: int = 1, max_size: int | None = None) -> pd.Series:
+    """The vocabulary of word counts (word -> count, any order): words seen at least ``min_count`` times,
+    most frequent first (ties alphabetical), at most ``max_size`` of them.
+
+    Counts of parts of a corpus add up, so pruning their sum gives the
+    vocabulary of the whole (a batch run does that).
+
+    Examples
+    --------
+    >>> prune_vocabulary(pd.Series({"b": 2, "a": 2, "c": 5, "d": 1}), min_count=2).to_dict()
+    {'c': 5, 'a': 2, 'b': 2}
+    """
     counts = counts[counts >= min_count]
     counts = counts.sort_index().sort_values(ascending=False, kind="stable")
     if max_size is not None:
         counts = counts.iloc[:max_size]
-    return counts
+    counts.index = pd.Index(counts.index.to_numpy(dtype=object), dtype=object)
+    counts.name = "count"
+    return counts.astype(np.int64)
 
 
 def _ids(token_docs, index: pd.Index):
@@ -245,6 +268,33 @@ def pmi_matrix(C, *, alpha: float = 0.75, shift: float = 1.0, positive: bool = T
     return sp.csr_array((pmi, (coo.row, coo.col)), shape=C.shape)
 
 
+def smooth_idf(document_frequency, n_documents: int) -> np.ndarray:
+    """scikit-learn's smooth idf, ``log((1 + n) / (1 + df)) + 1``, from document frequencies.
+
+    The arithmetic of ``TfidfTransformer(smooth_idf=True).fit``, from counts
+    that add up over parts of a corpus (a batch run sums them per partition).
+
+    Examples
+    --------
+    >>> smooth_idf([2, 1], 2).round(4)
+    array([1.    , 1.4055])
+    """
+    df = np.asarray(document_frequency, dtype=np.float64) + 1.0
+    idf = np.full_like(df, fill_value=n_documents + 1, dtype=np.float64)
+    idf /= df
+    np.log(idf, out=idf)
+    return idf + 1.0
+
+
+def term_counts(token_docs, index: pd.Index) -> sp.csr_array:
+    """The document-term count matrix over the vocabulary ``index`` (out-of-vocabulary words left out)."""
+    ids, doc = _ids(token_docs, index)
+    keep = ids >= 0
+    M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(len(token_docs), len(index)))
+    M.sum_duplicates()
+    return M
+
+
 def check_vocabulary(counts: pd.Series, min_count: int, n_components) -> None:
     """Raise ValueError, saying what to change, when a vocabulary cannot give ``n_components`` vectors."""
     if len(counts) < 2:
@@ -298,6 +348,20 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
     (7, 3)
     """
 
+    _parameter_constraints: dict = {
+        "window": [Interval(Integral, 1, None, closed="left")],
+        "context": [StrOptions({"window", "document"})],
+        "weighted": ["boolean"],
+        "min_count": [Interval(Integral, 1, None, closed="left")],
+        "max_vocab": [Interval(Integral, 1, None, closed="left"), None],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "shift": [Interval(Real, 0, None, closed="neither")],
+        "positive": ["boolean"],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "eig_weight": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, *, window: int = 2, context: str = "window", weighted: bool = False, min_count: int = 1,
                  max_vocab: int | None = None, alpha: float = 0.75, shift: float = 1.0, positive: bool = True,
                  n_components: int = 100, eig_weight: float = 0.5, random_state=None):
@@ -313,14 +377,82 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         self.eig_weight = eig_weight
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        # documents (strings or token lists) in, as scikit-learn's text vectorizers take them
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.two_d_array = False
+        return tags
+
     def fit(self, documents, y=None):
-        """Build the vocabulary, counts, PMI and its truncated SVD."""
+        """Build the vocabulary, counts, PMI and its truncated SVD.
+
+        Parameters
+        ----------
+        documents : list of str or of token lists
+            One document per item; strings are split by :func:`tokenize`.
+        y : ignored
+        """
+        self._validate_params()
         t0 = time.perf_counter()
         docs = _token_docs(documents)
         counts = build_vocabulary(docs, self.min_count, self.max_vocab)
         check_vocabulary(counts, self.min_count, self.n_components)
         index = pd.Index(counts.index)
         C = cooccurrence(docs, index, window=self.window, context=self.context, weighted=self.weighted)
+        M = term_counts(docs, index)
+        self._fit_counts(counts, C, np.bincount(M.indices, minlength=len(index)), len(docs))
+        self.fit_seconds_ = time.perf_counter() - t0
+        return self
+
+    @classmethod
+    def from_counts(cls, counts: pd.Series, cooccurrence, *, document_frequency=None, n_documents: int | None = None,
+                    **params) -> PMIWordVectors:
+        """A fitted model from a corpus's counts: what ``fit`` on that corpus gives.
+
+        Parameters
+        ----------
+        counts : pandas Series
+            Word -> count of the vocabulary, in its order (:func:`build_vocabulary`).
+        cooccurrence : sparse (V, V) array
+            Co-occurrence counts over that vocabulary, as :func:`cooccurrence` counts them.
+        document_frequency, n_documents : (V,) array and int, optional
+            Documents holding each word, and documents in the corpus: the idf
+            of the tf-idf weighting (``idf_``). Without them ``transform``
+            offers only ``weighting="count"``.
+        **params
+            The estimator's parameters (``n_components``, ``alpha``, ...); the
+            counting ones (``window``, ``min_count``, ...) are recorded as given.
+
+        Examples
+        --------
+        >>> docs = [tokenize(d) for d in ["the cat sat on the mat", "the dog sat on the rug"] * 20]
+        >>> counts = build_vocabulary(docs)
+        >>> C = cooccurrence(docs, pd.Index(counts.index))
+        >>> wv = PMIWordVectors.from_counts(counts, C, n_components=3, random_state=0)
+        >>> bool(np.allclose(wv.vectors_, PMIWordVectors(n_components=3, random_state=0).fit(docs).vectors_))
+        True
+        """
+        t0 = time.perf_counter()
+        wv = cls(**params)
+        wv._validate_params()
+        check_vocabulary(counts, wv.min_count, wv.n_components)
+        C = sp.csr_array(cooccurrence)
+        if C.shape != (len(counts), len(counts)):
+            raise ValueError(f"The co-occurrence matrix is {C.shape[0]} x {C.shape[1]}, but the vocabulary has "
+                             f"{len(counts)} words; count it over the same vocabulary.")
+        if (document_frequency is None) != (n_documents is None):
+            raise ValueError("Give both document_frequency and n_documents (for the idf), or neither.")
+        if document_frequency is not None and np.shape(document_frequency) != (len(counts),):
+            raise ValueError(f"document_frequency has {np.size(document_frequency)} entries, but the vocabulary "
+                             f"has {len(counts)} words.")
+        wv._fit_counts(counts, C, document_frequency, n_documents)
+        wv.fit_seconds_ = time.perf_counter() - t0
+        return wv
+
+    def _fit_counts(self, counts: pd.Series, C, document_frequency, n_documents) -> None:
+        """Every fitted attribute from the vocabulary, its co-occurrences and document frequencies."""
+        index = pd.Index(counts.index, dtype=object)
         self.cooccurrence_ = C
         P = pmi_matrix(C, alpha=self.alpha, shift=self.shift, positive=self.positive)
         if P.nnz == 0:
@@ -331,13 +463,12 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         self.singular_values_ = s
         self.vectors_ = U * s**self.eig_weight
         self.normed_ = normalize(self.vectors_)
-        self.vocabulary_ = {w: i for i, w in enumerate(index)}
+        self.vocabulary_ = dict(zip(index, range(len(index))))
         self.words_ = index
         self.counts_ = counts
         # document frequencies of the training corpus: a document's tf-idf vector must not depend on its batch
-        self.idf_ = TfidfTransformer().fit(self._term_counts(docs)).idf_
-        self.fit_seconds_ = time.perf_counter() - t0
-        return self
+        if document_frequency is not None:
+            self.idf_ = smooth_idf(document_frequency, n_documents)
 
     def _svd(self, P):
         from sklearn.utils.extmath import randomized_svd
@@ -404,14 +535,6 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         words = np.asarray(self.words_, dtype=object)
         return [", ".join(words[row]) for row in top]
 
-    def _term_counts(self, docs) -> sp.csr_array:
-        """The document-term count matrix over the vocabulary (out-of-vocabulary words left out)."""
-        ids, doc = _ids(docs, self.words_)
-        keep = ids >= 0
-        M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(len(docs), len(self.words_)))
-        M.sum_duplicates()
-        return M
-
     def transform(self, documents, weighting: str = "count") -> np.ndarray:
         """Document vectors: the document-term matrix times the word vectors (the seed's M E).
 
@@ -421,8 +544,25 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         words are ignored.
         """
         check_is_fitted(self, "vectors_")
-        M = self._term_counts(_token_docs(documents))
+        if weighting not in ("count", "tfidf"):
+            raise ValueError(f"weighting must be 'count' or 'tfidf', got {weighting!r}.")
+        return self.document_vectors(term_counts(_token_docs(documents), self.words_), weighting)
+
+    def document_vectors(self, term_counts, weighting: str = "count") -> np.ndarray:
+        """Document vectors from a document-term count matrix over ``words_`` (see :meth:`transform`).
+
+        Each row is independent of the others, so a corpus can be done in
+        parts (a batch run does it per partition) with the same result.
+        """
+        check_is_fitted(self, "vectors_")
+        M = sp.csr_array(term_counts)
+        if M.shape[1] != len(self.words_):
+            raise ValueError(f"The term counts have {M.shape[1]} columns, but the vocabulary has "
+                             f"{len(self.words_)} words.")
         if weighting == "tfidf":
+            if not hasattr(self, "idf_"):
+                raise ValueError("These vectors were built from counts without document frequencies: they have "
+                                 "no idf, so weighting='tfidf' is not available; use weighting='count'.")
             M = sp.csr_array(M @ sp.dia_array((self.idf_[None, :], [0]), shape=(len(self.idf_),) * 2))
         elif weighting != "count":
             raise ValueError(f"weighting must be 'count' or 'tfidf', got {weighting!r}.")
@@ -613,24 +753,56 @@ class LabelEmbedding(BaseEstimator):
     ``n_components``, rows normalised. A label set is encoded as the
     normalised sum of its labels' vectors; decoding ranks labels by cosine.
 
+    Parameters
+    ----------
+    n_components : int, default=8
+        Dimensions of the label vectors, at most the number of labels.
+
     Attributes
     ----------
     pmi_ : (m, m) array (unobserved pairs set to 0)
     embedding_ : (m, n_components) unit rows
     singular_values_ : array
+    threshold_ : float, the cosine ``decode`` cuts at when the number of labels is not given
+    n_labels_, n_features_in_ : int, the number of labels
+
+    Examples
+    --------
+    >>> Y = np.array([[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1], [1, 0, 0, 1]])
+    >>> le = LabelEmbedding(n_components=2).fit(Y)
+    >>> le.decode(le.encode(Y[:1]), n_labels=2).tolist()
+    [[1, 1, 0, 0]]
     """
+
+    _parameter_constraints: dict = {"n_components": [Interval(Integral, 1, None, closed="left")]}
 
     def __init__(self, *, n_components: int = 8):
         self.n_components = n_components
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        return tags
+
     def fit(self, Y, y=None):
-        """Learn label vectors from an indicator matrix (samples x labels; dense or sparse, finite)."""
-        Y = sp.csr_array(check_array(Y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=1))
+        """Learn label vectors from an indicator matrix.
+
+        Parameters
+        ----------
+        Y : (n_samples, n_labels) array-like or sparse, finite and non-negative
+            A non-zero entry means the sample has the label; at least two labels.
+        y : ignored
+        """
+        self._validate_params()
+        Y = validate_data(self, Y, accept_sparse="csr", dtype=np.float64, ensure_min_features=2)
+        check_non_negative(Y, f"{type(self).__name__}.fit")
+        Y = sp.csr_array(Y)
+        Y.eliminate_zeros()  # a stored zero is an absent label
         n, m = Y.shape
-        if m < 2:
-            raise ValueError("Label embedding needs at least two labels.")
-        if not 1 <= self.n_components <= m:
-            raise ValueError(f"n_components must be between 1 and the number of labels ({m}), got {self.n_components}.")
+        if self.n_components > m:
+            raise ValueError(f"n_components={self.n_components} is more than the number of labels ({m}); "
+                             f"use n_components <= {m}.")
         Y.data[:] = 1.0
         co = (Y.T @ Y).toarray() / n
         p = np.diag(co).copy()
@@ -642,7 +814,6 @@ class LabelEmbedding(BaseEstimator):
         self.embedding_ = normalize(U[:, : self.n_components] * np.sqrt(s[: self.n_components]))
         self.singular_values_ = s
         self.n_labels_ = m
-        self.n_features_in_ = m
         self.threshold_ = self._best_threshold(Y.toarray() > 0)
         return self
 
@@ -663,15 +834,10 @@ class LabelEmbedding(BaseEstimator):
         pred[empty, sims[empty].argmax(axis=1)] = True
         return pred
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
     def encode(self, Y) -> np.ndarray:
-        """Label sets (indicator rows) -> unit vectors."""
+        """Label sets (indicator rows, one column per fitted label) -> unit vectors."""
         check_is_fitted(self, "embedding_")
-        Y = sp.csr_array(Y) if sp.issparse(Y) else np.asarray(Y, dtype=np.float64)
+        Y = validate_data(self, Y, accept_sparse="csr", dtype=np.float64, reset=False)
         return normalize(np.asarray(Y @ self.embedding_))
 
     def decode(self, Z, n_labels=None) -> np.ndarray:

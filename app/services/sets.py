@@ -86,7 +86,7 @@ def raw(ref: DataRef, K: int, N: int, offsets: str) -> EMDE:
 @st.cache_resource(max_entries=12, show_spinner=False)
 def _sketch(ref: DataRef, s: Setting):
     t0 = time.perf_counter()
-    S = fitted(ref, s).transform(weights(ref))
+    S = fitted(ref, s).sketch(weights(ref))
     return S, time.perf_counter() - t0
 
 

@@ -25,7 +25,7 @@ Examples
 >>> with cluster(workers=1, processes=False) as client:
 ...     run = sketch(emde, os.path.join(folder, "sets.csv"), os.path.join(folder, "out"), progress=False)
 >>> S = read_sketches(os.path.join(folder, "out"))
->>> bool((S != emde.transform([[0, 1], [2], [1, 1]])).nnz == 0), run.computed
+>>> bool((S != emde.sketch([[0, 1], [2], [1, 1]])).nnz == 0), run.computed
 (True, 1)
 """
 

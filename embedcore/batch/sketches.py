@@ -3,7 +3,7 @@
 An :class:`~embedcore.emde.EMDE` is fitted in memory on the item vectors (a
 million items fit); the sets, tens of millions of them, stay on disk. The
 fitted model is sent once to every worker; each task reads one partition of
-the sets, sketches it with the model's own ``transform`` and writes the
+the sets, sketches it with the model's own ``sketch`` and writes the
 sparse sketches as one shard. A JSON manifest lists every finished
 partition with its shape, the model's parameters, seed and fingerprint, the
 input's fingerprint and the library versions. Run the step again with the
@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..emde import stack_rows
 from ._cluster import BatchError, current_client, refusals, run_tasks, versions
 from ._inputs import expand_paths, fingerprint, read_table, table_format
 
@@ -37,7 +38,7 @@ __all__ = ["SetBatch", "TableSets", "RandomSets", "SketchRun", "sketch", "read_m
            "load_items", "MANIFEST"]
 
 MANIFEST = "manifest.json"
-_MAX_NNZ_PER_PRODUCT = 150_000  # EMDE.transform stays on one thread below 200,000 item occurrences
+_MAX_NNZ_PER_PRODUCT = 150_000  # EMDE.sketch stays on one thread below 200,000 item occurrences
 
 
 @dataclass
@@ -176,6 +177,10 @@ class _TableParser:
                                  "a number.") from None
             if not np.isfinite(w).all():
                 raise BatchError(f"Partition {part}: the weights column {self.weights!r} has NaN or infinite values.")
+            if (w < 0).any():
+                j = int(np.flatnonzero(w < 0)[0])
+                raise BatchError(f"Item weight {w[j]:g} ({_where(offsets, j, part)}) is negative; a sketch is a "
+                                 "histogram of the set, so weights must be >= 0.")
         dropped = 0
         if keep is not None:
             dropped = int((~keep).sum())
@@ -292,39 +297,13 @@ class RandomSets:
 # --------------------------------------------------------------------------- one task
 
 
-def stack_rows(parts: list, width: int) -> sp.csr_array:
-    """CSR blocks with ``width`` columns, one under the other, by concatenating their arrays.
-
-    ``scipy.sparse.vstack`` takes longer than the products that make the
-    blocks; rows keep their stored order.
-
-    Examples
-    --------
-    >>> a, b = sp.csr_array(np.eye(2)), sp.csr_array(np.ones((1, 2)))
-    >>> stack_rows([a, b], 2).toarray()
-    array([[1., 0.],
-           [0., 1.],
-           [1., 1.]])
-    """
-    if not parts:
-        return sp.csr_array((0, width), dtype=np.float32)
-    nnz = np.cumsum([0] + [p.nnz for p in parts])
-    indptr = np.concatenate([np.zeros(1, dtype=np.int64)] +
-                            [p.indptr[1:].astype(np.int64) + off for p, off in zip(parts, nnz[:-1])])
-    index = np.int32 if nnz[-1] < 2**31 - 1 else np.int64
-    S = sp.csr_array((np.concatenate([p.data for p in parts]),
-                      np.concatenate([p.indices for p in parts]).astype(index, copy=False),
-                      indptr.astype(index, copy=False)), shape=(int(sum(p.shape[0] for p in parts)), width))
-    return S
-
-
-def _transform(emde, W: sp.csr_array) -> sp.csr_array:
-    """``emde.transform(W)`` in row blocks small enough to stay on the task's one core."""
+def _sketch_blocks(emde, W: sp.csr_array) -> sp.csr_array:
+    """``emde.sketch(W)`` in row blocks small enough to stay on the task's one core."""
     if W.nnz <= _MAX_NNZ_PER_PRODUCT:
-        return sp.csr_array(emde.transform(W))
+        return sp.csr_array(emde.sketch(W))
     cuts = np.searchsorted(W.indptr, np.arange(_MAX_NNZ_PER_PRODUCT, W.nnz, _MAX_NNZ_PER_PRODUCT), side="right") - 1
     bounds = np.unique(np.concatenate([[0], cuts, [W.shape[0]]]))
-    blocks = [sp.csr_array(emde.transform(W[a:b])) for a, b in zip(bounds[:-1], bounds[1:])]
+    blocks = [sp.csr_array(emde.sketch(W[a:b])) for a, b in zip(bounds[:-1], bounds[1:])]
     return stack_rows(blocks, emde.n_features_out_)
 
 
@@ -365,7 +344,7 @@ def _sketch_task(raw, model: _Model, parser, part: int, out_dir: str | None, sha
                  compress: bool) -> dict:
     t = time.perf_counter()
     batch, dropped = parser(raw, model, part)
-    S = _compact_indices(_transform(model.emde, batch.matrix(model.emde.n_items_)))
+    S = _compact_indices(_sketch_blocks(model.emde, batch.matrix(model.emde.n_items_)))
     entry = {"rows": int(S.shape[0]), "nnz": int(S.nnz), "unknown_items": dropped,
              "bytes": int(S.data.nbytes + S.indices.nbytes + S.indptr.nbytes)}
     if out_dir is not None:
@@ -507,7 +486,7 @@ def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights
     ----------
     emde : fitted :class:`~embedcore.emde.EMDE`
         Sent to every worker once. A set's sketch is exactly
-        ``emde.transform`` of its row.
+        ``emde.sketch`` of its row.
     sets : path(s) or a source
         Parquet or CSV files, a directory or a glob (see :class:`TableSets`),
         or a source such as :class:`RandomSets`.

@@ -6,32 +6,42 @@ that Dask cuts into blocks of whole lines. Two passes over the blocks:
 1. tokenise each block (the lab's tokeniser: :func:`embedcore.words.tokenize`)
    and count its words; the counts are summed by a tree, and the vocabulary
    is pruned exactly as :func:`embedcore.words.build_vocabulary` prunes it
-   (``min_count``, then ``max_vocab``, ties in alphabetical order);
+   (:func:`embedcore.words.prune_vocabulary` on the summed counts);
 2. with that vocabulary sent to every worker once, count each block's
    co-occurrences (a sparse matrix) and document frequencies, summed by a tree.
 
-The driver then turns the summed counts into PPMI and its truncated SVD with
-the same functions :class:`~embedcore.words.PMIWordVectors` uses, so the
-result is the fitted estimator the whole corpus in memory would give.
-Blank lines are skipped, as the lab's text reader skips them.
+The driver then turns the summed counts into PPMI and its truncated SVD by
+:meth:`PMIWordVectors.from_counts <embedcore.words.PMIWordVectors.from_counts>`,
+so the result is the fitted estimator the whole corpus in memory would give.
+Blank lines are skipped, as the lab's text reader skips them. A third,
+optional pass (:func:`document_vectors`) writes every line's document vector.
 """
 
 from __future__ import annotations
 
-import time
+import copy
+import json
+import os
 import unicodedata
 from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..words import check_vocabulary
-from ._cluster import BatchError, current_client, refusals, tree_sum
+from ..words import check_vocabulary, prune_vocabulary
+from ._cluster import (
+    BatchError,
+    broadcast,
+    current_client,
+    refusals,
+    run_tasks,
+    tree_sum,
+)
 from ._inputs import _split_compression, text_files
 
-__all__ = ["CorpusCounts", "count_corpus", "vectors_from_counts", "word_vectors", "write_word2vec", "tokens_of_lines"]
+__all__ = ["CorpusCounts", "count_corpus", "vectors_from_counts", "word_vectors", "write_word2vec", "tokens_of_lines",
+           "document_vectors", "read_document_vectors"]
 
 _COUNT_PARAMS = ("window", "context", "weighted", "min_count", "max_vocab")
 _END = "Q"  # marks a line's end: after lower-casing no token can be an upper-case letter
@@ -46,6 +56,7 @@ class Tokens:
     lines: np.ndarray
     n_lines: int
     n_docs: int
+    documents: np.ndarray | None = None  # each line's document row in the block, -1 for a blank line
 
 
 def tokens_of_lines(lines: list[str], source: str = "The corpus") -> Tokens:
@@ -68,7 +79,8 @@ def tokens_of_lines(lines: list[str], source: str = "The corpus") -> Tokens:
     text = "".join(lines)
     if not text.endswith("\n"):
         text += "\n"
-    n_docs = sum(map(bool, map(str.strip, lines)))
+    nonblank = np.fromiter(map(bool, map(str.strip, lines)), dtype=bool, count=len(lines))
+    n_docs = int(nonblank.sum())
     if _UNSPACED_RUN.search(text):
         try:
             check_word_spacing(lines, source)
@@ -85,8 +97,9 @@ def tokens_of_lines(lines: list[str], source: str = "The corpus") -> Tokens:
     end = found == _END
     line = np.cumsum(end) - end
     codes, words = pd.factorize(found[~end])
+    documents = np.where(nonblank, np.cumsum(nonblank) - 1, -1).astype(np.int64)
     return Tokens(np.asarray(words, dtype=object), codes.astype(np.int32), line[~end].astype(np.int32),
-                  len(lines), n_docs)
+                  len(lines), n_docs, documents)
 
 
 @refusals
@@ -175,28 +188,20 @@ def _count_block(block: Tokens, index: pd.Index, window: int, context: str, weig
 
 
 def _check_params(params: dict):
+    """The estimator for ``params``, its settings checked by its own constraints (as ``fit`` checks them)."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
     from ..words import PMIWordVectors
 
     try:
         wv = PMIWordVectors(**params)
     except TypeError as e:
         raise BatchError(f"Unknown word-vector setting: {e}.") from None
-    if wv.context not in ("window", "document"):
-        raise BatchError(f"context must be 'window' or 'document', got {wv.context!r}.")
-    if wv.context == "window" and (not isinstance(wv.window, Integral) or wv.window < 1):
-        raise BatchError(f"window must be a positive integer, got {wv.window!r}.")
+    try:
+        wv._validate_params()
+    except InvalidParameterError as err:
+        raise BatchError(str(err)) from None
     return wv
-
-
-def _vocabulary(merged: pd.Series, min_count: int, max_vocab: int | None) -> pd.Series:
-    """:func:`embedcore.words.build_vocabulary` on summed counts: the same pruning and tie order."""
-    counts = merged[merged >= min_count]
-    counts = counts.sort_index().sort_values(ascending=False, kind="stable")
-    if max_vocab is not None:
-        counts = counts.iloc[:max_vocab]
-    counts.index = pd.Index(counts.index.to_numpy(dtype=object), dtype=object)
-    counts.name = "count"
-    return counts.astype(np.int64)
 
 
 def _blocks(client, corpus, blocksize, keep_tokens: bool, retries: int) -> list:
@@ -252,7 +257,7 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
                                     progress=progress)
         if n_tokens == 0:
             raise BatchError("The corpus is empty: no document has a single word.")
-        counts = _vocabulary(merged, wv.min_count, wv.max_vocab)
+        counts = prune_vocabulary(merged, wv.min_count, wv.max_vocab)
         if check is not None:
             check(counts)
         index = client.scatter(pd.Index(counts.index, dtype=object), broadcast=True, hash=False)
@@ -278,35 +283,19 @@ def _check_vocabulary(wv, counts: pd.Series) -> None:
 def vectors_from_counts(counts: CorpusCounts, **params):
     """A fitted :class:`~embedcore.words.PMIWordVectors` from a corpus's counts, as ``fit`` would make it.
 
-    The PPMI matrix, its SVD and the document frequencies' idf are computed
-    by the estimator's own functions from ``counts``; every fitted
-    attribute is set (``fit_seconds_`` is the time spent here).
+    :meth:`PMIWordVectors.from_counts <embedcore.words.PMIWordVectors.from_counts>`
+    on the summed counts: the same PPMI, SVD and (from the document
+    frequencies) idf as the estimator's ``fit`` on the whole corpus.
     """
-    from sklearn.preprocessing import normalize
+    from ..words import PMIWordVectors
 
-    from ..words import pmi_matrix
-
-    t0 = time.perf_counter()
-    wv = _check_params(params)
-    _check_vocabulary(wv, counts.counts)
-    index = pd.Index(counts.counts.index, dtype=object)
-    P = pmi_matrix(counts.cooccurrence, alpha=wv.alpha, shift=wv.shift, positive=wv.positive)
-    if P.nnz == 0:
-        raise BatchError("Every PMI value is clipped to zero; lower the shift or enlarge the corpus.")
-    U, s = wv._svd(P)
-    wv.cooccurrence_, wv.pmi_, wv.pmi_norm2_ = counts.cooccurrence, P, float((P.data**2).sum())
-    wv.singular_values_, wv.vectors_ = s, U * s**wv.eig_weight
-    wv.normed_ = normalize(wv.vectors_)
-    wv.vocabulary_ = dict(zip(index, range(len(index))))
-    wv.words_, wv.counts_ = index, counts.counts
-    # scikit-learn's smooth idf, on the summed document frequencies (TfidfTransformer.fit's arithmetic)
-    df = counts.document_frequency.astype(np.float64) + 1.0
-    idf = np.full_like(df, fill_value=counts.n_documents + 1, dtype=np.float64)
-    idf /= df
-    np.log(idf, out=idf)
-    wv.idf_ = idf + 1.0
-    wv.fit_seconds_ = time.perf_counter() - t0
-    return wv
+    _check_params(params)
+    try:
+        return PMIWordVectors.from_counts(counts.counts, counts.cooccurrence,
+                                          document_frequency=counts.document_frequency,
+                                          n_documents=counts.n_documents, **params)
+    except ValueError as err:
+        raise BatchError(str(err)) from None
 
 
 def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True, blocksize: str | int = "16MB",
@@ -331,6 +320,93 @@ def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True
     counts = count_corpus(corpus, client=client, retries=retries, progress=progress, blocksize=blocksize,
                           keep_tokens=keep_tokens, check=lambda c: _check_vocabulary(wv, c), **counting)
     return vectors_from_counts(counts, **params)
+
+
+@refusals
+def _document_block(block: Tokens, model, weighting: str) -> np.ndarray:
+    """A block's document vectors: ``model.transform`` of its non-blank lines, in order."""
+    index = model.words_
+    ids = index.get_indexer(block.words)[block.codes] if block.codes.size else np.empty(0, dtype=np.int64)
+    rows = block.documents[block.lines]  # a blank line holds no token
+    keep = ids >= 0
+    M = sp.csr_array((np.ones(int(keep.sum())), (rows[keep], ids[keep])), shape=(block.n_docs, len(index)))
+    M.sum_duplicates()
+    return model.document_vectors(M, weighting)
+
+
+def document_vectors(corpus, wv, out: str, *, weighting: str = "count", dtype=np.float32, client=None,
+                     retries: int = 2, progress: bool = True, blocksize: str | int = "16MB") -> dict:
+    """Write the document vectors of every non-blank line of a corpus: one ``.npy`` shard per partition.
+
+    Each line's vector is ``wv.transform([line], weighting=weighting)``: its
+    term counts (times the idf learned at fit, for ``"tfidf"``) times the
+    word vectors, L2-normalised. A document's vector depends only on its own
+    words, so partitions give exactly the rows of the whole corpus.
+
+    Parameters
+    ----------
+    corpus : path(s)
+        As in :func:`count_corpus`.
+    wv : fitted :class:`~embedcore.words.PMIWordVectors`
+        From :func:`word_vectors`, or fitted in memory; sent to each worker once.
+    out : str
+        Directory for ``part-00000.npy`` ... (rows in corpus order) and ``manifest.json``.
+    weighting : {"count", "tfidf"}, default="count"
+    dtype : default=float32
+        What the shards hold.
+    client, retries, progress, blocksize :
+        As in :func:`count_corpus`.
+
+    Returns
+    -------
+    dict
+        The manifest: rows, dimensions, weighting and the shards in order.
+        :func:`read_document_vectors` reads the directory back as one array.
+    """
+    from dask import delayed
+    from sklearn.utils.validation import check_is_fitted
+
+    check_is_fitted(wv, "vectors_")
+    if weighting not in ("count", "tfidf"):
+        raise BatchError(f"weighting must be 'count' or 'tfidf', got {weighting!r}.")
+    if weighting == "tfidf" and not hasattr(wv, "idf_"):
+        raise BatchError("These word vectors have no idf (they were built without document frequencies); "
+                         "use weighting='count'.")
+    if os.path.isfile(out):
+        raise BatchError(f"{out} is a file; give a directory for the document vectors.")
+    os.makedirs(out, exist_ok=True)
+    client = current_client(client)
+    slim = copy.copy(wv)  # the workers need the vocabulary, the vectors and the idf, not the PMI matrix
+    for name in ("cooccurrence_", "pmi_", "normed_", "counts_", "vocabulary_"):
+        slim.__dict__.pop(name, None)
+    model = broadcast(client, slim)
+    blocks = _blocks(client, corpus, blocksize, keep_tokens=False, retries=retries)
+    task = delayed(_document_block, pure=False)
+    rows = [0] * len(blocks)
+
+    def write(i: int, X: np.ndarray) -> None:
+        np.save(os.path.join(out, f"part-{i:05d}.npy"), np.asarray(X, dtype=dtype))
+        rows[i] = len(X)
+
+    run_tasks(client, [task(b, model, weighting) for b in blocks], retries=retries, label="document vectors",
+              progress=progress, on_result=write)
+    manifest = {"step": "document-vectors", "weighting": weighting, "rows": sum(rows),
+                "dim": int(wv.vectors_.shape[1]), "dtype": np.dtype(dtype).name,
+                "partitions": [{"file": f"part-{i:05d}.npy", "rows": r} for i, r in enumerate(rows)]}
+    with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=1)
+    return manifest
+
+
+def read_document_vectors(path: str) -> np.ndarray:
+    """The document vectors :func:`document_vectors` wrote to ``path``, as one array (rows in corpus order)."""
+    try:
+        with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except FileNotFoundError:
+        raise BatchError(f"{path} has no manifest.json: it is not a document-vectors directory.") from None
+    parts = [np.load(os.path.join(path, p["file"]), allow_pickle=False) for p in manifest["partitions"]]
+    return np.concatenate(parts) if parts else np.empty((0, manifest["dim"]), dtype=manifest["dtype"])
 
 
 def write_word2vec(wv, path: str, *, dtype=np.float32) -> None:

@@ -3,7 +3,7 @@
 EMDE: 10 million sets (1 to 19 items each, about 100 million item
 occurrences) over 1 million items in 100 dimensions, K=10, N=30, drawn on
 the workers partition by partition from a seed (never materialised on the
-driver), sketched at 1 and at 2 workers; the reference is ``EMDE.transform``
+driver), sketched at 1 and at 2 workers; the reference is ``EMDE.sketch``
 of a 1 million-set slice in memory (all cores). Throughput is compared per
 million sets. Every worker's resident memory and CPU time are sampled while
 it runs: the peak memory is reported next to the partition size, and the CPU
@@ -125,7 +125,7 @@ def _emde_results() -> list[Result]:
     W = sp.csr_array(sp.vstack([source.batch(p).matrix(N_ITEMS) for p in range(N_SLICE // PARTITION)],
                                format="csr"))
     t, cpu = time.perf_counter(), time.process_time()
-    S = emde.transform(W)
+    S = emde.sketch(W)
     mem_rate = W.shape[0] / (time.perf_counter() - t)
     t_mem = 1e6 / mem_rate  # seconds per million sets
     cpu_mem = (time.process_time() - cpu) / (W.shape[0] / 1e6)  # CPU seconds per million sets

@@ -71,15 +71,15 @@ def basket_data(tmp_path_factory):
     return X, sets, weights, names, root
 
 
-def test_parquet_sketches_equal_transform_of_the_whole_data(client, basket_data, tmp_path):
+def test_parquet_sketches_equal_sketch_of_the_whole_data(client, basket_data, tmp_path):
     X, sets, _, _, root = basket_data
     emde = EMDE(n_hyperplanes=5, n_partitions=8, random_state=3).fit(X)
     run = batch.sketch(emde, str(root / "parquet"), str(tmp_path / "out"), client=client, progress=False)
     assert run.computed == 4 and run.skipped == 0
     S = batch.read_sketches(str(tmp_path / "out"))
-    assert same(S, emde.transform(sets_to_matrix(sets, 300)))
+    assert same(S, emde.sketch(sets_to_matrix(sets, 300)))
     # the same sketches as the set-of-vectors form, on each set's item vectors
-    by_vectors = emde.sketch_sets([X[s] for s in sets])
+    by_vectors = emde.sketch_vectors([X[s] for s in sets])
     assert np.allclose(S.toarray(), by_vectors.toarray())
 
 
@@ -90,7 +90,7 @@ def test_csv_named_items_with_weights_and_normalisation(client, basket_data, tmp
                        blocksize=4000, shard_format="parquet", client=client, progress=False)
     assert run.manifest["input"]["n_partitions"] >= 3
     S = batch.read_sketches(str(tmp_path / "out"))
-    assert same(S, emde.transform(sets_to_matrix(sets, 300, weights)))
+    assert same(S, emde.sketch(sets_to_matrix(sets, 300, weights)))
 
 
 def test_manifest_lists_partitions_shapes_parameters_seed_and_versions(client, basket_data, tmp_path):
@@ -138,7 +138,7 @@ def test_a_rerun_skips_finished_partitions_and_computes_missing_ones(client, bas
     run = batch.sketch(emde, str(root / "parquet"), out, client=client, progress=False)
     assert (run.computed, run.skipped) == (1, 3)
     S = batch.read_sketches(out)
-    ref = emde.transform(sets_to_matrix(sets, 300))
+    ref = emde.sketch(sets_to_matrix(sets, 300))
     assert same(S[150:300], marker)
     assert same(S[:150], ref[:150]) and same(S[300:], ref[300:])
 
@@ -150,7 +150,7 @@ def test_a_shard_missing_on_disk_is_computed_again(client, basket_data, tmp_path
     os.remove(tmp_path / "part-00003.npz")
     run = batch.sketch(emde, str(root / "parquet"), str(tmp_path), client=client, progress=False)
     assert (run.computed, run.skipped) == (1, 3)
-    assert same(batch.read_sketches(str(tmp_path)), emde.transform(sets_to_matrix(sets, 300)))
+    assert same(batch.read_sketches(str(tmp_path)), emde.sketch(sets_to_matrix(sets, 300)))
 
 
 def test_another_model_in_the_same_directory_is_refused_unless_overwritten(client, basket_data, tmp_path):
@@ -162,7 +162,7 @@ def test_another_model_in_the_same_directory_is_refused_unless_overwritten(clien
         batch.sketch(other, str(root / "parquet"), str(tmp_path), client=client, progress=False)
     run = batch.sketch(other, str(root / "parquet"), str(tmp_path), overwrite=True, client=client, progress=False)
     assert run.computed == 4
-    assert same(batch.read_sketches(str(tmp_path)), other.transform(sets_to_matrix(sets, 300)))
+    assert same(batch.read_sketches(str(tmp_path)), other.sketch(sets_to_matrix(sets, 300)))
 
 
 def test_unknown_items_stop_the_run_or_are_skipped_and_counted(client, tmp_path):
@@ -183,7 +183,7 @@ def test_random_sets_are_drawn_per_partition_from_the_seed(client, tmp_path):
     batch.sketch(emde, src, str(tmp_path), client=client, progress=False)
     W = sp.vstack([src.batch(p).matrix(50) for p in range(src.n_partitions)], format="csr")
     assert W.shape[0] == 1000
-    assert same(batch.read_sketches(str(tmp_path)), emde.transform(W))
+    assert same(batch.read_sketches(str(tmp_path)), emde.sketch(W))
 
 
 class _FailsOnce:
@@ -207,7 +207,7 @@ def test_a_failed_task_is_retried_and_nothing_is_lost(client, basket_data, tmp_p
     source.parser = _FailsOnce(source.parser, str(tmp_path))
     run = batch.sketch(emde, source, str(tmp_path / "out"), retries=1, client=client, progress=False)
     assert run.computed == 4 and len(list(tmp_path.glob("tried-*"))) == 4
-    assert same(batch.read_sketches(str(tmp_path / "out")), emde.transform(sets_to_matrix(sets, 300)))
+    assert same(batch.read_sketches(str(tmp_path / "out")), emde.sketch(sets_to_matrix(sets, 300)))
 
 
 def test_no_scheduler_at_the_address_is_one_clear_error():
@@ -372,7 +372,7 @@ def test_cli_sketches_on_a_given_scheduler(client, basket_data, tmp_path, capsys
                      "--scheduler", client.scheduler.address)
     assert code == 0 and err == []
     emde = EMDE(n_hyperplanes=3, n_partitions=5, random_state=4).fit(X)
-    assert same(batch.read_sketches(str(tmp_path / "out")), emde.transform(sets_to_matrix(sets, 300)))
+    assert same(batch.read_sketches(str(tmp_path / "out")), emde.sketch(sets_to_matrix(sets, 300)))
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -10,6 +10,7 @@ fails this test (strict), so the list stays true.
 
 from __future__ import annotations
 
+import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore.emde import EMDEVectorizer
@@ -55,3 +56,14 @@ def _expected(estimator):
 )
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("check", [
+    "check_param_validation", "check_no_attributes_set_in_init", "check_parameters_default_constructible",
+    "check_get_params_invariance", "check_set_params", "check_do_not_raise_errors_in_init_or_set_params",
+])
+def test_emde_vectorizer_passes_the_checks_that_need_no_numeric_table(check):
+    """scikit-learn skips every check for string input; these do not depend on the input, so they run."""
+    from sklearn.utils import estimator_checks
+
+    getattr(estimator_checks, check)("EMDEVectorizer", EMDEVectorizer(item_vectors={"a": [0.0, 1.0]}))

@@ -16,6 +16,8 @@ from embedcore.words import (
     document_coordinates,
     evaluate_word_pairs,
     pmi_matrix,
+    smooth_idf,
+    term_counts,
     tokenize,
     word_clusters,
 )
@@ -151,9 +153,11 @@ def test_label_embedding_decode_recovers_label_sets():
         ("just one string", {}, "not a single string"),
         (["a b a"], {"n_components": 5}, "n_components=5 needs more words: the vocabulary has 2"),
         (["a b c"], {"min_count": 2}, "Only 0 word\\(s\\) occur at least min_count=2"),
-        (TOY, {"alpha": 0, "n_components": 2}, "alpha must be > 0"),
-        (TOY, {"shift": 0, "n_components": 2}, "shift must be > 0"),
-        (TOY, {"context": "sentence", "n_components": 2}, "context must be 'window' or 'document'"),
+        (TOY, {"alpha": 0, "n_components": 2}, "The 'alpha' parameter of PMIWordVectors must be a float in the range"),
+        (TOY, {"shift": 0, "n_components": 2}, "The 'shift' parameter of PMIWordVectors must be"),
+        (TOY, {"context": "sentence", "n_components": 2}, "The 'context' parameter of PMIWordVectors must be a str"),
+        (TOY, {"window": 0, "n_components": 2}, "The 'window' parameter of PMIWordVectors must be an int"),
+        (TOY, {"n_components": 0}, "The 'n_components' parameter of PMIWordVectors must be an int"),
         (TOY, {"shift": 1e9, "n_components": 2}, "Every PMI value is clipped to zero"),
     ],
 )
@@ -337,8 +341,93 @@ def test_a_documents_tfidf_vector_does_not_depend_on_its_batch():
     np.testing.assert_allclose(wv.idf_, tf.idf_)
 
 
-def test_label_embedding_refuses_empty_or_non_finite_input():
-    with pytest.raises(ValueError, match="0 sample"):
-        LabelEmbedding(n_components=2).fit(np.zeros((0, 4)))
-    with pytest.raises(ValueError, match="NaN"):
-        LabelEmbedding(n_components=2).fit(np.array([[1, np.nan, 0], [0, 1, 1]]))
+@pytest.mark.parametrize(
+    "Y, params, message",
+    [
+        (np.zeros((0, 4)), {}, r"0 sample\(s\)"),
+        (np.zeros((3, 0)), {}, r"0 feature\(s\)"),
+        (np.ones((3, 1)), {}, r"1 feature\(s\) \(shape=\(3, 1\)\) while a minimum of 2 is required"),
+        (np.array([[1, np.nan, 0], [0, 1, 1]]), {}, "NaN"),
+        (np.array([[1, -1, 0], [0, 1, 1]]), {}, "Negative values in data passed to LabelEmbedding.fit"),
+        (np.array([[1 + 1j, 0], [0, 1]]), {}, "Complex data not supported"),
+        (np.eye(3), {"n_components": 4}, "n_components=4 is more than the number of labels \\(3\\)"),
+        (np.eye(3), {"n_components": 0}, "The 'n_components' parameter of LabelEmbedding must be an int"),
+    ],
+)
+def test_label_embedding_refuses_what_it_cannot_embed(Y, params, message):
+    with pytest.raises(ValueError, match=message):
+        LabelEmbedding(**{"n_components": 2, **params}).fit(Y)
+
+
+def test_label_embedding_reads_a_stored_zero_as_an_absent_label():
+    import scipy.sparse as sp
+
+    Y = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=float)
+    stored = sp.csr_array(Y)
+    stored.data[0] = 0.0  # sample 0's first label: stored, but zero
+    le = LabelEmbedding(n_components=2).fit(stored)
+    Y[0, 0] = 0.0
+    np.testing.assert_allclose(le.pmi_, LabelEmbedding(n_components=2).fit(Y).pmi_)
+    with pytest.raises(ValueError, match="X has 2 features, but LabelEmbedding is expecting 3"):
+        le.encode(np.ones((1, 2)))
+
+
+def test_vectors_from_counts_equal_the_fit_on_the_corpus():
+    docs = _planted_corpus(n=600)
+    params = dict(window=3, min_count=2, n_components=8, shift=2.0, random_state=0)
+    wv = PMIWordVectors(**params).fit(docs)
+    counts = build_vocabulary(docs, min_count=2)
+    index = pd.Index(counts.index)
+    C = cooccurrence(docs, index, window=3)
+    M = term_counts(docs, index)
+    df, n = (M > 0).sum(axis=0), len(docs)
+    got = PMIWordVectors.from_counts(counts, C, document_frequency=df, n_documents=n, **params)
+    for name in ("vectors_", "singular_values_", "idf_"):
+        assert np.array_equal(getattr(got, name), getattr(wv, name)), name
+    assert (got.pmi_ != wv.pmi_).nnz == 0 and list(got.words_) == list(wv.words_)
+    assert got.get_params() == wv.get_params()
+    assert np.array_equal(got.transform(docs[:5], weighting="tfidf"), wv.transform(docs[:5], weighting="tfidf"))
+    # without document frequencies there is no idf, and tf-idf says so
+    bare = PMIWordVectors.from_counts(counts, C, **params)
+    assert np.array_equal(bare.vectors_, wv.vectors_)
+    with pytest.raises(ValueError, match="no idf, so weighting='tfidf' is not available"):
+        bare.transform(["a b"], weighting="tfidf")
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(cooccurrence=np.zeros((2, 2))), "The co-occurrence matrix is 2 x 2, but the vocabulary has 3 words"),
+        (dict(document_frequency=[1, 1, 1]), "Give both document_frequency and n_documents"),
+        (dict(document_frequency=[1, 1], n_documents=2), "document_frequency has 2 entries"),
+        (dict(n_components=3), "n_components=3 needs more words"),
+        (dict(alpha=-1), "The 'alpha' parameter of PMIWordVectors"),
+    ],
+)
+def test_vectors_from_counts_validation(kwargs, message):
+    counts = pd.Series([3, 2, 2], index=["a", "b", "c"])
+    args = {"cooccurrence": np.ones((3, 3)) - np.eye(3), "n_components": 1, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        PMIWordVectors.from_counts(counts, args.pop("cooccurrence"), **args)
+
+
+def test_smooth_idf_is_scikit_learns():
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    M = np.array([[1, 0, 3], [0, 0, 1], [2, 1, 0], [0, 0, 1]])
+    np.testing.assert_allclose(smooth_idf((M > 0).sum(axis=0), len(M)), TfidfTransformer().fit(M).idf_, rtol=1e-15)
+
+
+@pytest.mark.parametrize("check", [
+    "check_estimator_cloneable", "check_estimator_repr", "check_no_attributes_set_in_init",
+    "check_get_params_invariance", "check_set_params", "check_parameters_default_constructible",
+    "check_do_not_raise_errors_in_init_or_set_params", "check_valid_tag_types", "check_mixin_order",
+    "check_param_validation",
+])
+@pytest.mark.parametrize("estimator", [PMIWordVectors(n_components=2), LabelEmbedding(n_components=2)],
+                         ids=lambda e: type(e).__name__)
+def test_scikit_learn_checks_that_need_no_numeric_table(estimator, check):
+    """scikit-learn skips its generic checks for string input (as for its own text vectorizers); these need no data."""
+    from sklearn.utils import estimator_checks
+
+    getattr(estimator_checks, check)(type(estimator).__name__, estimator)
