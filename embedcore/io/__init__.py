@@ -11,8 +11,8 @@ with ``notices`` (sentences for a person) and ``dropped`` (reason -> count).
 The package splits the work by kind of file: ``results`` (result types and
 :class:`DataError`), ``text`` (bytes, encodings and the grid of typed fields
 every text reader shares), ``vectors``, ``sets`` (sets, playlists, song tags),
-``tables`` (tables and documents), ``item_sets`` and ``kinds`` (which kind of
-data a file holds).
+``tables`` (tables and documents), ``item_sets``, ``kinds`` (which kind of
+data a file holds) and ``uploads`` (one upload, a file or a pair, read as a kind).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from .results import (
 )
 from .sets import read_playlists, read_sets, read_song_tags
 from .tables import read_documents, read_table
+from .uploads import read_upload, upload_digest
 from .vectors import read_vectors
 
 __all__ = [
@@ -52,4 +53,6 @@ __all__ = [
     "MAX_BYTES",
     "MAX_VECTOR_ROWS",
     "guess_kind",
+    "read_upload",
+    "upload_digest",
 ]
