@@ -6,7 +6,8 @@ transforms to data that does not fit in memory, partition by partition:
 * :func:`sketch`: EMDE sketches of sets in Parquet or CSV files, written as
   shards with a manifest, resumable (:func:`read_sketches` reads them back);
 * :func:`word_vectors`: PMI word vectors of a text corpus, counted per
-  partition and summed (:func:`write_word2vec` writes the lab's format);
+  partition and summed (:func:`write_word2vec` writes the lab's format),
+  and :func:`document_vectors` of its lines;
 * :func:`category_kernel`: a spectral category encoding learned from a
   table's target, from per-partition statistics.
 
@@ -49,6 +50,8 @@ from .sketches import (
 from .words import (
     CorpusCounts,
     count_corpus,
+    document_vectors,
+    read_document_vectors,
     vectors_from_counts,
     word_vectors,
     write_word2vec,
@@ -67,7 +70,9 @@ __all__ = [
     "category_statistics",
     "cluster",
     "count_corpus",
+    "document_vectors",
     "load_items",
+    "read_document_vectors",
     "read_manifest",
     "read_sketches",
     "sketch",

@@ -281,6 +281,34 @@ def test_word2vec_output_reads_back_in_the_lab(client, corpus, tmp_path):
     assert np.array_equal(v.X.astype(np.float32), wv.vectors_.astype(np.float32))  # float32 written exactly
 
 
+@pytest.mark.parametrize("weighting", ["count", "tfidf"])
+def test_document_vectors_equal_the_in_memory_transform(client, corpus, tmp_path, weighting):
+    docs, root = corpus
+    ref = PMIWordVectors(min_count=2, n_components=8, random_state=0).fit(docs)
+    manifest = batch.document_vectors(root, ref, str(tmp_path / "docs"), weighting=weighting, dtype=np.float64,
+                                      blocksize=6000, client=client, progress=False)
+    assert len(manifest["partitions"]) >= 4 and manifest["rows"] == len(docs)
+    assert np.array_equal(batch.read_document_vectors(str(tmp_path / "docs")), ref.transform(docs, weighting=weighting))
+
+
+def test_cli_word_vectors_write_tfidf_document_vectors(client, corpus, tmp_path, capsys):
+    docs, root = corpus
+    code, err = _cli(capsys, "word-vectors", root, "--out", str(tmp_path / "v.txt"), "--min-count", "2", "--dim", "6",
+                     "--doc-vectors", str(tmp_path / "docs"), "--weighting", "tfidf", "--blocksize", "6000",
+                     "--float64", "--quiet", "--scheduler", client.scheduler.address)
+    assert code == 0 and err == []
+    ref = PMIWordVectors(min_count=2, n_components=6, random_state=0).fit(docs)
+    got = batch.read_document_vectors(str(tmp_path / "docs"))
+    want = ref.transform(docs, weighting="tfidf")
+    # word vectors equal the in-memory fit's up to each dimension's sign, and so do the document vectors
+    flip = np.sign((got * want).sum(axis=0))
+    assert got.shape == want.shape and np.allclose(got * flip, want, atol=1e-12)
+    summary = json.loads((tmp_path / "v.txt.json").read_text())
+    assert summary["document_vectors"]["weighting"] == "tfidf"
+    code, err = _cli(capsys, "word-vectors", root, "--out", str(tmp_path / "w.txt"), "--weighting", "tfidf")
+    assert code == 1 and "--weighting applies to document vectors: add --doc-vectors DIR." in err[0]
+
+
 def test_word_vector_errors_name_the_fix(client, corpus, tmp_path):
     _, root = corpus
     with pytest.raises(BatchError, match="n_components=100000 needs more words"):
