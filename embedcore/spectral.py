@@ -915,6 +915,7 @@ def spectral_clusters(A, n_clusters: int, labels=None, random_state=0, eigenvect
     ``eigenvectors``: as in :func:`fiedler_sweep`, reused when given.
     """
     from sklearn.cluster import KMeans
+    from sklearn.preprocessing import normalize
 
     A, _ = _check_affinity(A, labels)
     n = A.shape[0]
@@ -924,7 +925,7 @@ def spectral_clusters(A, n_clusters: int, labels=None, random_state=0, eigenvect
         vecs = eigenvectors[:, :n_clusters]
     else:
         vecs = laplacian_spectrum(A, n_components=n_clusters)[1]
-    rows = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+    rows = normalize(vecs)
     return KMeans(n_clusters=n_clusters, n_init=10, random_state=random_state).fit_predict(rows)
 
 
