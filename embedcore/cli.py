@@ -27,8 +27,9 @@ examples:
 
 Every step runs on a LocalCluster with one worker per core unless --scheduler names a running
 Dask scheduler (its workers need this package and must see the input and output paths).
-Outputs open in the lab: word vectors on the Words page (word2vec text), category codes as
-CSV (category, e1..ek), sketches with embedcore.batch.read_sketches(DIR).
+Outputs open in the lab: word vectors on the Words page (word2vec text), category kernels on the
+Categories page ("from the command line": upload codes.csv.npz), sketches with
+embedcore.batch.read_sketches(DIR).
 """
 
 
@@ -115,8 +116,9 @@ def _categories_parser(sub) -> None:
     p = sub.add_parser("category-kernel", help="spectral category codes learned from a table's target",
                        description="Learn a category-similarity kernel from the target's distribution within "
                        "each category (per-partition counts, summed), and the spectral code of every "
-                       "category, as the Categories page does. Writes category,e1..ek to --out and the "
-                       "spectrum and settings to --out.json.")
+                       "category, as the Categories page does. Writes category,e1..ek to --out, the "
+                       "spectrum and settings to --out.json, and everything (kernel, spectrum, codes, settings) "
+                       "to --out.npz, which the Categories page opens.")
     p.add_argument("table", nargs="+", help="Parquet or CSV/TSV files, directories or globs")
     p.add_argument("--column", required=True, help="the category column")
     p.add_argument("--target", required=True, help="the numeric target column")
@@ -261,7 +263,7 @@ def _number(text: str, option: str, kind=float):
 def _run_categories(args) -> int:
     from .batch import category_kernel, versions
     from .batch._inputs import expand_paths, read_table, table_format
-    from .batch.categories import check_kernel_params
+    from .batch.categories import check_kernel_params, write_category_kernel
 
     _out_file(args.out)
     gamma = "median" if args.gamma == "median" else _number(args.gamma, "--gamma")
@@ -277,12 +279,11 @@ def _run_categories(args) -> int:
                              bins=args.bins, smoothing=args.smoothing, value_bins=args.value_bins, client=client,
                              retries=args.retries, progress=not args.quiet, format=args.format,
                              blocksize=args.blocksize, n_jobs=-1)  # the distances: a batch run has the machine
-    ck.codes().to_csv(args.out, index=False)
+    write_category_kernel(ck, args.out, versions=versions())
     k = ck.embedding.shape[1]
-    _write_json(args.out + ".json", {"step": "category-kernel", **ck.summary(), "versions": versions()})
     print(f"{len(ck.categories):,} categories from {ck.rows:,} rows ({ck.dropped:,} left out for a missing value), "
           f"gamma {ck.gamma:.4g}, {k} code column{'s' * (k != 1)} in {time.perf_counter() - t0:.1f} s "
-          f"-> {args.out} (summary {args.out}.json)")
+          f"-> {args.out} (summary {args.out}.json, kernel {args.out}.npz: open it on the Categories page)")
     return 0
 
 

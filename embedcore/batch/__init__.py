@@ -9,7 +9,8 @@ transforms to data that does not fit in memory, partition by partition:
   partition and summed (:func:`write_word2vec` writes the lab's format),
   and :func:`document_vectors` of its lines;
 * :func:`category_kernel`: a spectral category encoding learned from a
-  table's target, from per-partition statistics.
+  table's target, from per-partition statistics (:func:`write_category_kernel`
+  writes what the Categories page opens, :func:`read_category_kernel` reads it).
 
 Each gives what the in-memory estimator gives on the whole data. Open a
 cluster with :func:`cluster` (a LocalCluster, or ``scheduler=`` an
@@ -36,6 +37,9 @@ from .categories import (
     CategoryStatistics,
     category_kernel,
     category_statistics,
+    read_category_kernel,
+    table_csv,
+    write_category_kernel,
 )
 from .sketches import (
     RandomSets,
@@ -72,12 +76,15 @@ __all__ = [
     "count_corpus",
     "document_vectors",
     "load_items",
+    "read_category_kernel",
     "read_document_vectors",
     "read_manifest",
     "read_sketches",
     "sketch",
+    "table_csv",
     "vectors_from_counts",
     "versions",
     "word_vectors",
+    "write_category_kernel",
     "write_word2vec",
 ]

@@ -21,17 +21,23 @@ the code with the encoder's own functions.
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import zipfile
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 
+from ..io import DataError
 from ..spectral import symmetric_kl_from_counts, wasserstein_from_counts
 from ._cluster import BatchError, current_client, refusals, tree_sum
 from ._inputs import expand_paths, fingerprint, read_table, table_format
 
-__all__ = ["CategoryStatistics", "CategoryKernel", "category_statistics", "category_kernel"]
+__all__ = ["CategoryStatistics", "CategoryKernel", "category_statistics", "category_kernel", "check_kernel_params",
+           "write_category_kernel", "read_category_kernel", "table_csv"]
 
 
 @dataclass
@@ -144,6 +150,8 @@ class CategoryKernel:
     embedding : (m, k) array, each category's code
     rows, dropped : rows used, rows left out for a missing value
     params : dict, the settings
+    manifest : dict, what :func:`write_category_kernel` records (settings, spectrum, versions);
+        filled in by :func:`read_category_kernel`
     """
 
     categories: np.ndarray
@@ -157,6 +165,7 @@ class CategoryKernel:
     rows: int
     dropped: int
     params: dict
+    manifest: dict = field(default_factory=dict)
 
     def codes(self) -> pd.DataFrame:
         """One row per category: ``category, e1, ..., ek`` (the Categories CSV)."""
@@ -164,18 +173,19 @@ class CategoryKernel:
         frame.insert(0, "category", self.categories)
         return frame
 
-    def encoder(self, column: str = "category"):
+    def encoder(self, column: str | None = None):
         """A fitted :class:`~embedcore.spectral.SpectralCategoryEncoder` over this kernel.
 
         It encodes rows as the in-memory encoder fitted on the whole table
         does, unseen values included (the frequency-weighted mean code).
+        ``column``: the feature name it expects (default: the table's column).
         """
         from ..spectral import SpectralCategoryEncoder
 
         enc = SpectralCategoryEncoder(kernel="precomputed", affinity=self.affinity, categories=self.categories,
                                       n_components=self.params["n_components"],
                                       keep_trivial=self.params["keep_trivial"])
-        enc.fit(pd.DataFrame({column: self.categories}))
+        enc.fit(pd.DataFrame({column or self.params["column"]: self.categories}))
         # the fit saw each category once; the unseen-value fallback weighs them by their rows in the table
         enc.frequencies_ = [self.counts / self.counts.sum()]
         return enc
@@ -300,3 +310,286 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
                   value_bins=value_bins, input=fingerprint(stats.sources))
     return CategoryKernel(cats, counts.sum(axis=1), D, g, A, vals, kept, vecs[:, kept], stats.rows, stats.dropped,
                           params)
+
+
+# --------------------------------------------------------------------------- the files, written and read back
+
+#: Largest output the reader opens (the lab's upload limit); a zip's members count uncompressed.
+MAX_OUTPUT_BYTES = 200 * 2**20
+_ARRAYS = ("categories", "counts", "distances", "affinity", "eigenvalues", "columns", "embedding", "manifest")
+_WRITES = ("category-kernel writes three files for --out codes.csv: codes.csv (category, e1..ek), codes.csv.json "
+           "(the settings and spectrum) and codes.csv.npz (the kernel, with everything the lab shows)")
+
+
+def table_csv(frame: pd.DataFrame) -> str:
+    """A table as the CSV :func:`category_kernel` (and ``python -m embedcore category-kernel``) reads.
+
+    A header line, commas, numbers written so they read back exactly, and
+    an empty cell for a missing value (which the command leaves out).
+
+    Examples
+    --------
+    >>> table_csv(pd.DataFrame({"day": ["Mon", None], "tip": [1.5, 2.0]}))
+    'day,tip\\nMon,1.5\\n,2.0\\n'
+    """
+    return frame.to_csv(index=False, lineterminator="\n")
+
+
+def write_category_kernel(ck: CategoryKernel, path: str, *, versions: dict | None = None) -> list[str]:
+    """Write a learned kernel: ``path`` (codes CSV), ``path.json`` (summary) and ``path.npz`` (everything).
+
+    The ``.npz`` alone is what the Categories page opens (with the other two,
+    or a ``.zip`` of the three, it checks they belong together); it holds
+    plain arrays only (categories as text), so it loads without pickle.
+
+    Returns
+    -------
+    list of str
+        The three paths written.
+    """
+    base = os.path.basename(path)
+    manifest = {"step": "category-kernel", **ck.summary(), "versions": versions or {},
+                "files": {"codes": base, "summary": base + ".json", "kernel": base + ".npz"}}
+    ck.codes().to_csv(path, index=False)
+    with open(path + ".json", "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=1, default=str)
+    np.savez_compressed(path + ".npz", categories=np.array([str(c) for c in ck.categories], dtype=str),
+                        counts=np.asarray(ck.counts, dtype=np.int64), distances=ck.distances, affinity=ck.affinity,
+                        eigenvalues=ck.eigenvalues, columns=np.asarray(ck.columns, dtype=np.int64),
+                        embedding=ck.embedding, manifest=np.array(json.dumps(manifest, default=str)))
+    return [path, path + ".json", path + ".npz"]
+
+
+def read_category_kernel(source) -> CategoryKernel:
+    """Read back what ``python -m embedcore category-kernel`` wrote, checking that it holds together.
+
+    Parameters
+    ----------
+    source : path, or a list of (file name, bytes)
+        The ``.npz`` kernel file, alone or with the codes ``.csv`` and the
+        ``.json`` summary of the same run, or a ``.zip`` holding them; a path
+        may also be the codes CSV or a directory (the files next to it are read).
+
+    Returns
+    -------
+    CategoryKernel
+        The arrays and, in ``manifest``, the settings, spectrum and versions.
+
+    Raises
+    ------
+    DataError
+        Naming the file and what is wrong: a missing kernel file, arrays of
+        the wrong shape or values, or files of different runs. Pickled
+        objects are refused, never loaded.
+    """
+    files = _expand_zips(_named_files(source))
+    kernels = [f for f in files if f[0].lower().endswith(".npz")]
+    if not kernels:
+        raise DataError(_no_kernel_message(files))
+    if len(kernels) > 1:
+        raise DataError(f"Got {len(kernels)} kernel files ({', '.join(n for n, _, _ in kernels)}); upload the output "
+                        "of one run.")
+    name, blob, _ = kernels[0]
+    arrays = _load_kernel(name, blob)
+    manifest = _manifest_of(name, arrays)
+    ck = _kernel_of(name, arrays, manifest)
+    for other, data, zipped in files:
+        if other.lower().endswith(".json"):
+            _check_summary(other, data, zipped, name, manifest)
+        elif other.lower().endswith(".csv"):
+            _check_codes(other, data, zipped, name, ck)
+        elif not other.lower().endswith(".npz") and not zipped:
+            raise DataError(f"{other} is not one of the files category-kernel writes; {_WRITES}.")
+    return ck
+
+
+def _named_files(source) -> list[tuple[str, bytes]]:
+    """(name, bytes) of what ``source`` names."""
+    if not isinstance(source, (str, os.PathLike)):
+        return [(str(n), bytes(b)) for n, b in source]
+    path = os.fspath(source)
+    if os.path.isdir(path):
+        names = sorted(os.path.join(path, n) for n in os.listdir(path) if n.lower().endswith((".npz", ".json", ".csv")))
+    elif os.path.isfile(path):
+        stem = path[:-4] if path.lower().endswith(".npz") else path[:-5] if path.lower().endswith(".json") else path
+        names = [p for p in dict.fromkeys([path, stem, stem + ".json", stem + ".npz"]) if os.path.isfile(p)]
+    else:
+        raise DataError(f"{path} does not exist.")
+    out = []
+    for p in names:
+        with open(p, "rb") as f:
+            out.append((os.path.basename(p), f.read()))
+    return out
+
+
+def _expand_zips(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes, bool]]:
+    """The files with every ``.zip`` replaced by its .npz, .json and .csv members (flagged as zipped)."""
+    out = []
+    for name, blob in files:
+        if not name.lower().endswith(".zip"):
+            out.append((name, blob, False))
+            continue
+        try:
+            with zipfile.ZipFile(io.BytesIO(blob)) as z:
+                members = [m for m in z.infolist() if not m.is_dir() and not os.path.basename(m.filename).startswith(".")
+                           and m.filename.lower().endswith((".npz", ".json", ".csv")) and "__MACOSX" not in m.filename]
+                if sum(m.file_size for m in members) > MAX_OUTPUT_BYTES:
+                    raise DataError(f"{name} unpacks to more than {MAX_OUTPUT_BYTES // 2**20} MB; upload the .npz alone.")
+                out += [(os.path.basename(m.filename), z.read(m), True) for m in members]
+        except zipfile.BadZipFile:
+            raise DataError(f"{name} is not a readable .zip file.") from None
+    return out
+
+
+def _no_kernel_message(files) -> str:
+    if not files:
+        return f"No file to read. {_WRITES[0].upper()}{_WRITES[1:]}: upload the .npz (alone, with the others, or in a .zip)."
+    names = ", ".join(n for n, _, _ in files)
+    return (f"{names}: the kernel file (.npz) is missing. {_WRITES[0].upper()}{_WRITES[1:]}; upload the .npz (alone, "
+            "with the others, or all three in a .zip): the codes and summary do not hold the kernel.")
+
+
+def _load_kernel(name: str, blob: bytes) -> dict:
+    """The arrays of an .npz, never unpickling anything."""
+    if not blob.startswith(b"PK\x03\x04"):  # an .npz is a zip archive of .npy files
+        raise DataError(f"{name} is not a .npz file; {_WRITES}.")
+    try:
+        with np.load(io.BytesIO(blob), allow_pickle=False) as z:
+            missing = [k for k in _ARRAYS if k not in z.files]
+            if missing:
+                raise DataError(f"{name} has no array {missing[0]!r}: it is not a kernel file of category-kernel "
+                                f"(it holds {', '.join(z.files) or 'nothing'}).")
+            return {k: z[k] for k in _ARRAYS}
+    except DataError:
+        raise
+    except ValueError as err:
+        if "pickle" in str(err).lower():
+            raise DataError(f"{name} holds Python objects, which the lab never loads; category-kernel writes only "
+                            "plain arrays. Write it again with the command.") from None
+        raise DataError(f"{name} is not a readable .npz file ({err}).") from None
+    except (zipfile.BadZipFile, OSError, EOFError):
+        raise DataError(f"{name} is not a .npz file; {_WRITES}.") from None
+
+
+def _manifest_of(name: str, arrays: dict) -> dict:
+    raw = arrays["manifest"]
+    try:
+        manifest = json.loads(str(raw[()])) if raw.ndim == 0 and raw.dtype.kind == "U" else None
+    except json.JSONDecodeError:
+        manifest = None
+    if not isinstance(manifest, dict) or manifest.get("step") != "category-kernel":
+        raise DataError(f"{name}: its manifest is not that of a category-kernel run.")
+    params = manifest.get("params")
+    needed = ("column", "target", "kernel", "n_components", "keep_trivial", "target_transform")
+    if not isinstance(params, dict) or any(k not in params for k in needed):
+        raise DataError(f"{name}: its manifest lacks the settings ({', '.join(needed)}); write it again with the "
+                        "command.")
+    if params["kernel"] not in ("wasserstein", "kl"):
+        raise DataError(f"{name}: unknown kernel {params['kernel']!r} in its manifest.")
+    if not (params["n_components"] == "eigengap" or isinstance(params["n_components"], int)):
+        raise DataError(f"{name}: n_components {params['n_components']!r} in its manifest is not 'eigengap' or a number.")
+    gamma = manifest.get("gamma")
+    if not isinstance(gamma, (int, float)) or not np.isfinite(gamma) or gamma <= 0:
+        raise DataError(f"{name}: gamma {gamma!r} in its manifest is not a positive number.")
+    return manifest
+
+
+def _array(name: str, arrays: dict, key: str, shape: tuple, kind: str) -> np.ndarray:
+    """``arrays[key]`` checked for its shape and kind of number ("i" integers, "f" real numbers, "U" text)."""
+    a = arrays[key]
+    ok_kind = a.dtype.kind in ("iu" if kind == "i" else "iuf" if kind == "f" else "U")
+    if a.shape != shape or not ok_kind:
+        what = {"i": "integers", "f": "real numbers", "U": "text"}[kind]
+        raise DataError(f"{name}: {key!r} is {' x '.join(map(str, a.shape)) or 'a scalar'} of {a.dtype}; "
+                        f"it must be {' x '.join(map(str, shape))} {what} (one row per category).")
+    if kind == "f" and not np.isfinite(a).all():
+        raise DataError(f"{name}: {key!r} has NaN or infinite values.")
+    return a.astype(np.float64) if kind == "f" else a
+
+
+def _kernel_of(name: str, arrays: dict, manifest: dict) -> CategoryKernel:
+    """The arrays, checked against each other and the manifest, as a CategoryKernel."""
+    from ..spectral import kernel_from_distances
+
+    cats = arrays["categories"]
+    if cats.ndim != 1 or cats.dtype.kind != "U" or cats.size < 2:
+        raise DataError(f"{name}: 'categories' must name at least two categories (text); it is {cats.dtype} of "
+                        f"shape {cats.shape}.")
+    m = cats.size
+    index = pd.Index(cats)
+    if not index.is_unique:
+        raise DataError(f"{name}: the category {index[index.duplicated()][0]!r} is named twice.")
+    if manifest.get("categories") != cats.tolist():
+        raise DataError(f"{name}: its manifest names other categories than its arrays.")
+    counts = _array(name, arrays, "counts", (m,), "i")
+    D = _array(name, arrays, "distances", (m, m), "f")
+    A = _array(name, arrays, "affinity", (m, m), "f")
+    vals = _array(name, arrays, "eigenvalues", (m,), "f")
+    cols = _array(name, arrays, "columns", (arrays["columns"].size,), "i")
+    emb = _array(name, arrays, "embedding", (m, cols.size), "f")
+    gamma = float(manifest["gamma"])
+    if (counts <= 0).any() or int(counts.sum()) != manifest.get("rows"):
+        raise DataError(f"{name}: the rows per category do not add up to the {manifest.get('rows')} rows its "
+                        "manifest says were used.")
+    if (D < 0).any() or not np.allclose(D, D.T, rtol=1e-12, atol=1e-12) or np.abs(np.diag(D)).max() > 0:
+        raise DataError(f"{name}: 'distances' must be symmetric, >= 0, with zeros on the diagonal.")
+    if not np.allclose(A, kernel_from_distances(D, gamma), rtol=1e-9, atol=1e-300):
+        raise DataError(f"{name}: 'affinity' is not exp(-gamma * distance) at the gamma of its manifest "
+                        f"({gamma:.6g}): the file was changed after the command wrote it.")
+    if (np.diff(vals) < -1e-12).any() or vals.min() < -1e-9 or vals.max() > 2 + 1e-9:
+        raise DataError(f"{name}: 'eigenvalues' must be ascending, in [0, 2] (a normalised Laplacian's spectrum).")
+    if cols.size == 0 or (np.diff(cols) <= 0).any() or cols.min() < 0 or cols.max() >= m:
+        raise DataError(f"{name}: 'columns' must be distinct eigenvector indices in ascending order, below {m}.")
+    if manifest.get("columns") != cols.tolist() or not np.allclose(manifest.get("eigenvalues"), vals, atol=1e-12):
+        raise DataError(f"{name}: its manifest's spectrum or kept columns differ from its arrays.")
+    return CategoryKernel(np.asarray(cats.tolist(), dtype=object), counts.astype(np.int64), D, gamma, A, vals,
+                          cols.tolist(), emb, int(manifest["rows"]), int(manifest.get("dropped", 0)),
+                          dict(manifest["params"]), manifest)
+
+
+def _check_summary(name: str, blob: bytes, zipped: bool, kernel: str, manifest: dict) -> None:
+    """A .json uploaded with the kernel must be its run's summary (one of another step, in a zip, is skipped)."""
+    try:
+        summary = json.loads(blob.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise DataError(f"{name} is not JSON ({err}); the summary category-kernel writes is.") from None
+    if not isinstance(summary, dict) or summary.get("step") != "category-kernel":
+        if zipped:
+            return
+        raise DataError(f"{name} is not the summary of a category-kernel run; {_WRITES}.")
+    for key in ("params", "gamma", "categories", "columns", "rows"):
+        if summary.get(key) != manifest.get(key):
+            raise DataError(f"{name} and {kernel} come from different runs (their {key} differ); upload the files "
+                            "of one run.")
+
+
+def _check_codes(name: str, blob: bytes, zipped: bool, kernel: str, ck: CategoryKernel) -> None:
+    """A codes CSV uploaded with the kernel must hold its codes (another table, in a zip, is skipped)."""
+    try:
+        frame = pd.read_csv(io.BytesIO(blob), dtype={"category": str}, keep_default_na=False)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise DataError(f"{name} is not a readable CSV file ({str(err).splitlines()[0]}).") from None
+    k = ck.embedding.shape[1]
+    expected = ["category"] + [f"e{j + 1}" for j in range(k)]
+    if list(frame.columns[:1]) != ["category"] or not all(str(c).startswith("e") for c in frame.columns[1:]):
+        if zipped:
+            return
+        raise DataError(f"{name} is not a codes file: its header is {', '.join(map(str, frame.columns[:6]))}, where "
+                        f"category-kernel writes {', '.join(expected[:4])}{', ...' if k > 3 else ''}.")
+    if list(frame.columns) != expected or len(frame) != len(ck.categories):
+        raise DataError(f"{name} has {len(frame)} rows x {len(frame.columns) - 1} code columns, but {kernel} has "
+                        f"{len(ck.categories)} categories x {k}: they come from different runs.")
+    same = frame["category"].to_numpy(dtype=object) == np.asarray([str(c) for c in ck.categories], dtype=object)
+    if not same.all():
+        i = int(np.flatnonzero(~same)[0])
+        raise DataError(f"{name}, row {i + 2}: category {frame['category'].iloc[i]!r} where {kernel} has "
+                        f"{ck.categories[i]!r}: they come from different runs.")
+    try:
+        values = frame[expected[1:]].to_numpy(dtype=np.float64)
+    except ValueError:
+        raise DataError(f"{name}: a code is not a number.") from None
+    close = np.isclose(values, ck.embedding, rtol=1e-9, atol=1e-12)
+    if not close.all():
+        i, j = (int(v) for v in np.argwhere(~close)[0])
+        raise DataError(f"{name}: the code {expected[j + 1]} of {ck.categories[i]!r} is {values[i, j]:.6g} but "
+                        f"{ck.embedding[i, j]:.6g} in {kernel}: they come from different runs.")

@@ -9,6 +9,7 @@ the same. Then the manifest's resume rules, and the command line's errors.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -24,6 +25,7 @@ import scipy.sparse as sp
 from embedcore import batch
 from embedcore.batch import BatchError
 from embedcore.emde import EMDE, sets_to_matrix
+from embedcore.io import DataError
 from embedcore.spectral import (
     SpectralCategoryEncoder,
     category_distributions,
@@ -379,6 +381,98 @@ def test_category_kernel_errors(client, table, tmp_path):
     pd.DataFrame({"cat": ["a", "b"], "y": ["1.5", "lots"]}).to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(BatchError, match="holds 'lots', which is not a number"):
         batch.category_kernel(str(tmp_path / "bad.csv"), "cat", "y", client=client, progress=False)
+
+
+@pytest.fixture(scope="module")
+def kernel_run(client, table, tmp_path_factory):
+    """category-kernel run from the command line on the Parquet partitions: its output directory."""
+    from embedcore.cli import main
+
+    _, root = table
+    out = tmp_path_factory.mktemp("kernel")
+    assert main(["category-kernel", str(root / "parquet"), "--column", "cat", "--target", "y", "--gamma", "0.8",
+                 "--out", str(out / "codes.csv"), "--quiet", "--scheduler", client.scheduler.address]) == 0
+    return out
+
+
+def _files(out, *names):
+    return [(n, (out / n).read_bytes()) for n in names]
+
+
+def test_the_kernel_files_read_back_as_the_in_memory_encoder_fits(table, kernel_run):
+    frame, _ = table
+    clean = frame.dropna(subset=["cat", "y"])
+    ref = SpectralCategoryEncoder(gamma=0.8).fit(clean[["cat"]], clean["y"])
+    zipped = kernel_run / "out.zip"
+    import zipfile
+
+    with zipfile.ZipFile(zipped, "w") as z:
+        for n in ("codes.csv", "codes.csv.json", "codes.csv.npz"):
+            z.write(kernel_run / n, f"run/{n}")
+    sources = [str(kernel_run / "codes.csv.npz"), str(kernel_run / "codes.csv"), str(kernel_run),
+               _files(kernel_run, "codes.csv.npz"), _files(kernel_run, "codes.csv", "codes.csv.json", "codes.csv.npz"),
+               [("out.zip", zipped.read_bytes())]]
+    for source in sources:
+        ck = batch.read_category_kernel(source)
+        assert list(ck.categories) == list(ref.categories_[0])
+        assert np.array_equal(ck.affinity, ref.affinity_[0]) and np.array_equal(ck.eigenvalues, ref.eigenvalues_[0])
+        assert np.array_equal(ck.embedding, ref.embedding_[0])
+        assert ck.params["column"] == "cat" and ck.params["kernel"] == "wasserstein" and ck.gamma == 0.8
+        assert ck.rows == len(clean) and ck.manifest["versions"]["numpy"] == np.__version__
+        np.testing.assert_array_equal(ck.counts, clean["cat"].value_counts().sort_index().to_numpy())
+
+
+def _tampered(out, **arrays) -> list:
+    with np.load(out / "codes.csv.npz", allow_pickle=False) as z:
+        content = {k: z[k] for k in z.files}
+    content.update(arrays)
+    buf = io.BytesIO()
+    np.savez(buf, **{k: v for k, v in content.items() if v is not None})
+    return [("codes.csv.npz", buf.getvalue())]
+
+
+def _other_run(out, key, value) -> list:
+    summary = json.loads((out / "codes.csv.json").read_text())
+    summary[key] = value
+    return [("codes.csv.json", json.dumps(summary).encode())]
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda out: _files(out, "codes.csv", "codes.csv.json"),
+     "codes.csv, codes.csv.json: the kernel file \\(.npz\\) is missing"),
+    (lambda out: [], "No file to read"),
+    (lambda out: [("codes.csv.npz", b"category,e1\na,0.5\n")], "codes.csv.npz is not a .npz file"),
+    (lambda out: _tampered(out, affinity=np.array([{"a": 1}], dtype=object)), "holds Python objects, which the lab never"),
+    (lambda out: _tampered(out, affinity=None), "has no array 'affinity'"),
+    (lambda out: _tampered(out, embedding=np.zeros((3, 2))), "'embedding' is 3 x 2 of float64; it must be 15 x 1"),
+    (lambda out: _tampered(out, distances=np.full((15, 15), np.nan)), "'distances' has NaN or infinite values"),
+    (lambda out: _tampered(out, affinity=np.ones((15, 15))), "'affinity' is not exp\\(-gamma \\* distance\\)"),
+    (lambda out: _tampered(out, categories=np.array(["c00"] * 15)), "the category 'c00' is named twice"),
+    (lambda out: _tampered(out, manifest=np.array("{}")), "its manifest is not that of a category-kernel run"),
+    (lambda out: _files(out, "codes.csv.npz") + _other_run(out, "gamma", 2.0),
+     "codes.csv.json and codes.csv.npz come from different runs \\(their gamma differ\\)"),
+    (lambda out: _files(out, "codes.csv.npz") + [("codes.csv", (out / "codes.csv").read_bytes().replace(b"c03,", b"c03,9"))],
+     "codes.csv: the code e1 of 'c03' is 9"),
+    (lambda out: _files(out, "codes.csv.npz") + [("t.csv", b"cat,y\na,1\n")], "t.csv is not a codes file"),
+    (lambda out: _files(out, "codes.csv.npz") * 2, "Got 2 kernel files"),
+    (lambda out: _files(out, "codes.csv.npz") + [("notes.txt", b"hi")], "notes.txt is not one of the files"),
+    (lambda out: [("out.zip", b"PK\x03\x04 broken")], "out.zip is not a readable .zip file"),
+])
+def test_a_bad_kernel_upload_says_what_is_wrong(kernel_run, make, message):
+    with pytest.raises(DataError, match=message):
+        batch.read_category_kernel(make(kernel_run))
+
+
+def test_table_csv_is_read_by_the_command_as_the_page_reads_the_table(client, tmp_path):
+    frame = pd.DataFrame({"size": [1, 2, 3, 2, 1, 3] * 10, "tip": np.linspace(0.5, 9.5, 60), "day": ["a"] * 60})
+    frame.loc[3, "tip"] = np.nan
+    (tmp_path / "t.csv").write_text(batch.table_csv(frame), encoding="utf-8")
+    ck = batch.category_kernel(str(tmp_path / "t.csv"), "size", "tip", gamma=0.5, client=client, progress=False)
+    clean = frame.dropna(subset=["tip"])
+    ref = SpectralCategoryEncoder(gamma=0.5).fit(clean[["size"]].astype(str), clean["tip"])
+    # all target values distinct: in memory W1 walks quantiles, here CDFs; the same numbers up to rounding
+    assert list(ck.categories) == ["1", "2", "3"] and np.allclose(ck.affinity, ref.affinity_[0], rtol=1e-12)
+    assert ck.dropped == 1
 
 
 # --------------------------------------------------------------------------- the command line
