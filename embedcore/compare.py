@@ -37,6 +37,7 @@ __all__ = [
     "point_neighbours",
     "match_items",
     "compare_embeddings",
+    "common_neighbours",
 ]
 
 
@@ -279,3 +280,37 @@ def compare_embeddings(A, B, k: int = 10, ids_a=None, ids_b=None) -> Comparison:
     overlap = neighbour_overlap(A[ia], B[ib], k)
     aligned, disparity = procrustes(B[ib], A[ia])
     return Comparison(ib, overlap, disparity, aligned)
+
+
+def common_neighbours(X, rows, k: int = 10, *, block: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    """The items that most often appear among the k nearest neighbours of the items ``rows`` in ``X``.
+
+    Returns ``(items, counts)``, most frequent first (ties: lower index first): how
+    many of the chosen items have each item among their k nearest (Euclidean; on
+    unit rows that is cosine order). A chosen item can be a neighbour of another
+    chosen one; the caller decides whether to show those. Distances are taken
+    ``block`` chosen rows at a time, so memory stays at ``block`` x n.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [1.0], [1.5], [5.0], [6.0]])
+    >>> common_neighbours(X, [0, 2], k=1)
+    (array([1]), array([2]))
+    """
+    X = _points(X, "X")
+    rows = np.asarray(rows, dtype=np.int64).ravel()
+    n = len(X)
+    if rows.size and not (0 <= rows.min() and rows.max() < n):
+        raise ValueError(f"rows must be positions between 0 and {n - 1}.")
+    k = _check_k(k, n)
+    counts = np.zeros(n, dtype=np.int64)
+    sq = (X**2).sum(axis=1)
+    for start in range(0, rows.size, block):
+        r = rows[start : start + block]
+        d = sq[r, None] - 2 * X[r] @ X.T + sq[None, :]
+        d[np.arange(len(r)), r] = np.inf  # an item is not its own neighbour
+        top = np.argpartition(d, k - 1, axis=1)[:, :k] if k < n - 1 else np.argsort(d, axis=1)[:, :k]
+        counts += np.bincount(top.ravel(), minlength=n)
+    items = np.flatnonzero(counts)
+    order = np.lexsort((items, -counts[items]))
+    return items[order], counts[items[order]]

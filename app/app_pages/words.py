@@ -9,6 +9,7 @@ from app.ui import charts, plots, runs
 from app.ui import words_charts as wcharts
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
+from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
 
@@ -153,7 +154,7 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     points = svc.map_points(ref, params, n_words, colour_by, seed)
     highlight = st.selectbox("Highlight a word", ["(none)"] + points["word"].tolist(), key="words.highlight")
     highlight = None if highlight == "(none)" else highlight
-    spot, bar_slot = st.empty(), st.empty()
+    mouse_slot, spot, bar_slot = st.container(), st.empty(), st.empty()
 
     def draw(Y, title, key):
         plots.show(spot, wcharts.word_map(Y, points, colour_by=colour_by, title=title, highlight=highlight), key=key)
@@ -201,12 +202,27 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     elif result is None:
         with st.spinner("UMAP ..."):
             result = svc.word_map_umap(ref, params, n_words, nn, md, seed)
-    if result is not None:
-        Y, seconds = result
-        draw(Y, f"{method} map of the {n_words} most frequent words" +
-             (f" ({seconds:.1f} s)" if math.isfinite(seconds) else " (stopped early)"), "words.chart.map")
+    if result is None:
+        return
+    Y, seconds = result
+    tools = MapTools("words", ref, points["word"], Y, space=svc.map_space(ref, params, n_words), noun="word",
+                     id_name="word", where=mouse_slot)
+    tools.show(spot, wcharts.word_map(Y, points, colour_by=colour_by, highlight=highlight,
+                                      title=f"{method} map of the {n_words} most frequent words" +
+                                      (f" ({seconds:.1f} s)" if math.isfinite(seconds) else " (stopped early)")),
+               "words.chart.map")
     st.caption("Hover a word to see its five nearest words in the full vector space; the map keeps neighbourhoods, "
                "not distances.")
+
+    def common_neighbours(rows) -> None:
+        st.caption("Their most common neighbours: how many of the selected words have each word among their 10 "
+                   "nearest in the whole vocabulary (cosine).")
+        st.dataframe(svc.selection_neighbours(ref, params, tuple(rows.tolist())), hide_index=True,
+                     key="words.selected_near", height=240)
+
+    tools.panel(common_neighbours, file_name="selected_words.csv",
+                extra={"count": points["count"], "nearest words": points["near"]})
+    tools.compare(f"{method} {setting}, " + ", ".join(f"{k}={v}" for k, v in params), what="PMI setting")
 
 
 with tabs[2]:

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
-from app.services import threads
+from app.services import selection, threads
 from app.services.shared import store
 from embedcore import datasets
 from embedcore.maps import embed
@@ -138,6 +138,18 @@ def map_points(ref: data_service.DataRef, params: tuple, n_words: int, colour_by
               else word_clusters(wv, n_words, min(12, n_words), random_state=seed))
     return pd.DataFrame({"word": list(wv.words_[:n_words]), "count": freq,
                          "near": wv.neighbour_words(n_words, 5), "colour": colour})
+
+
+def map_space(ref: data_service.DataRef, params: tuple, n_words: int):
+    """The mapped words' unit vectors: the original space of the word map (Euclidean order is cosine order)."""
+    return vectors(ref, params).normed_[:n_words]
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def selection_neighbours(ref: data_service.DataRef, params: tuple, rows: tuple, k: int = 10) -> pd.DataFrame:
+    """The words most often among the selected map words' k nearest in the whole vocabulary (cosine)."""
+    wv = vectors(ref, params)
+    return selection.common(wv.normed_, np.asarray(rows, dtype=np.int64), k, wv.words_)
 
 
 def map_key(ref: data_service.DataRef, params: tuple, n_words: int, method: str, setting: tuple, seed: int) -> tuple:

@@ -28,12 +28,14 @@ def spectrum(table: pd.DataFrame, k80: int | None) -> tuple[go.Figure, go.Figure
 
 
 def word_map(Y, points: pd.DataFrame, *, colour_by: str, title: str, highlight: str | None = None) -> go.Figure:
-    """The words at their map positions, hover showing each word's nearest words in the full space."""
+    """The words at their map positions, hover showing each word's nearest words in the full space; each point
+    carries its row as customdata (for selections)."""
     words = points["word"].tolist()
     labelled = len(words) <= LABELLED_WORDS
     freq = points["count"].to_numpy()
     fig = go.Figure(go.Scattergl(
-        x=_r(Y[:, 0]), y=_r(Y[:, 1]), mode="markers+text" if labelled else "markers",
+        x=_r(Y[:, 0]), y=_r(Y[:, 1]), mode="markers+text" if labelled else "markers", name="words",
+        customdata=np.arange(len(words), dtype=np.int32), showlegend=False,
         text=[html_escape(w) for w in words] if labelled else None, textposition="top center", textfont=dict(size=9),
         hovertext=[f"<b>{html_escape(w)}</b> ({f:,})<br>near: {html_escape(h)}"
                    for w, f, h in zip(words, freq, points["near"])], hoverinfo="text",
@@ -43,7 +45,7 @@ def word_map(Y, points: pd.DataFrame, *, colour_by: str, title: str, highlight: 
     if highlight is not None and highlight in words:
         i = words.index(highlight)
         fig.add_trace(go.Scatter(x=_r(Y[[i], 0]), y=_r(Y[[i], 1]), mode="markers+text", text=[html_escape(highlight)],
-                                 textposition="bottom center", showlegend=False,
+                                 textposition="bottom center", showlegend=False, customdata=[i],
                                  marker=dict(size=18, symbol="circle-open", color="#e03131", line=dict(width=3))))
     return charts.layout(fig, title, 640)
 

@@ -7,6 +7,7 @@ import pytest
 from scipy.spatial import procrustes as scipy_procrustes
 
 from embedcore.compare import (
+    common_neighbours,
     compare_embeddings,
     match_items,
     neighbour_overlap,
@@ -143,3 +144,19 @@ def test_compare_embeddings_on_shared_items():
         compare_embeddings(A[:2], B[:2], k=6, ids_a=ids_a[:2], ids_b=ids_a[:2])
     with pytest.raises(ValueError, match="ids of both"):
         compare_embeddings(A, B, ids_a=ids_a)
+
+
+def test_common_neighbours_counts_like_brute_force():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(150, 4))
+    rows = rng.choice(150, 40, replace=False)
+    items, counts = common_neighbours(X, rows, k=6, block=7)  # several blocks
+    knn = _brute_knn(X, 6)
+    expected = np.zeros(150, dtype=int)
+    for r in rows:
+        expected[list(knn[r])] += 1
+    assert dict(zip(items.tolist(), counts.tolist())) == {i: c for i, c in enumerate(expected) if c}
+    assert (np.diff(counts) <= 0).all()
+    assert common_neighbours(X, [], k=3)[0].size == 0
+    with pytest.raises(ValueError, match="between 0 and 149"):
+        common_neighbours(X, [150], k=3)

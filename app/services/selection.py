@@ -1,0 +1,260 @@
+"""Selections on maps, the inspected point, and a pinned embedding: their state, and what they compute.
+
+Every map in the lab carries each point's index as ``customdata``; a box, a lasso
+or a click on it reaches the server as Plotly's selection event, which
+:func:`event_indices` turns into point indices. What a person chose is kept in
+session state under the page's prefix (``"words.selection"``), as the ids of the
+items, next to what identifies the items drawn (the page's ``data`` key): a
+rerun that keeps the items (another B, another window) keeps the selection, one
+that changes them (another data set, seed or sample) drops it. A chart redrawn
+with a new figure forgets its own selection, so this state is the one the page
+reads.
+
+A pinned embedding is just its ids and coordinates, with a line saying which
+setting made it; the comparison with the current one (neighbour overlap at k,
+Procrustes disparity) is computed by :mod:`embedcore.compare` on the items both hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from embedcore.compare import common_neighbours, compare_embeddings, point_neighbours
+
+#: The map's mouse modes, as the radio shows them, and Plotly's drag mode for each.
+MODES = {"select a box": "select", "select a lasso": "lasso", "click a point": "pan"}
+#: What a selectable map listens to.
+SELECTION_MODES = ("points", "box", "lasso")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The items chosen on a page's map (their ids, in the order they were drawn) and the inspected one."""
+
+    data: Any
+    ids: tuple = ()
+    point: Any = None
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """An embedding kept to compare the next one with: ids, coordinates and what made it."""
+
+    data: Any
+    ids: np.ndarray
+    coords: np.ndarray
+    label: str
+
+
+def _plain(value):
+    """A numpy scalar as a Python one: ids are compared and stored as plain values."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def selection(page: str, data) -> Selection:
+    """The page's selection for the items ``data`` identifies (empty when they changed)."""
+    key = f"{page}.selection"
+    found = st.session_state.get(key)
+    if not isinstance(found, Selection) or found.data != data:
+        found = Selection(data)
+        st.session_state[key] = found
+    return found
+
+
+def _store(page: str, value: Selection) -> None:
+    st.session_state[f"{page}.selection"] = value
+
+
+def event_indices(event) -> tuple[list[int], bool]:
+    """The point indices a Plotly selection event carries (each trace's customdata), and whether a box or a
+    lasso chose them (a click chooses one point with neither)."""
+    chosen = (event or {}).get("selection") or {}
+    out: list[int] = []
+    for pt in chosen.get("points") or []:
+        idx = pt.get("customdata")
+        if isinstance(idx, (list, tuple)):
+            idx = idx[0] if idx else None
+        if isinstance(idx, (int, float)) and not isinstance(idx, bool) and float(idx).is_integer():
+            out.append(int(idx))
+    dragged = bool(chosen.get("box") or chosen.get("lasso"))
+    return list(dict.fromkeys(out)), dragged
+
+
+def select(page: str, data, ids, indices, *, dragged: bool = True) -> None:
+    """Record a selection (``dragged``) or a clicked point on the map drawn with ``ids``."""
+    ids = np.asarray(ids, dtype=object)
+    indices = [i for i in indices if 0 <= i < len(ids)]
+    current = selection(page, data)
+    if dragged:
+        current = replace(current, ids=tuple(_plain(ids[i]) for i in sorted(indices)))
+    elif indices:
+        current = replace(current, point=_plain(ids[indices[0]]))
+    else:  # a double click or a click beside the points: Plotly's "deselect"
+        current = replace(current, ids=())
+    _store(page, current)
+
+
+def on_select(page: str, data, ids, chart_key: str):
+    """The chart's ``on_select`` callback: the event in session state under ``chart_key`` becomes the
+    page's selection (box, lasso) or its inspected point (click)."""
+
+    def handle() -> None:
+        indices, dragged = event_indices(st.session_state.get(chart_key))
+        select(page, data, ids, indices, dragged=dragged)
+
+    return handle
+
+
+def clear(page: str) -> None:
+    """Forget the selection (the inspected point stays)."""
+    found = st.session_state.get(f"{page}.selection")
+    if isinstance(found, Selection):
+        _store(page, replace(found, ids=()))
+
+
+def forget_point(page: str) -> None:
+    found = st.session_state.get(f"{page}.selection")
+    if isinstance(found, Selection):
+        _store(page, replace(found, point=None))
+
+
+def inspect_point(page: str, data, point_id) -> None:
+    """Make ``point_id`` the inspected item (from a number box or a table, not the map)."""
+    _store(page, replace(selection(page, data), point=_plain(point_id)))
+
+
+def positions(ids, chosen) -> np.ndarray:
+    """Where the ``chosen`` ids are among ``ids`` (those still drawn), in ``ids``' order."""
+    if not len(chosen):
+        return np.zeros(0, dtype=np.int64)
+    pos = pd.Index(list(ids)).get_indexer(list(chosen))
+    return np.sort(pos[pos >= 0])
+
+
+def position(ids, point_id) -> int | None:
+    if point_id is None:
+        return None
+    found = positions(ids, [point_id])
+    return int(found[0]) if found.size else None
+
+
+# ------------------------------------------------------------------ tables
+
+
+def table(ids, labels, coords, rows, extra: dict | None = None, id_name: str = "id",
+          label_name: str = "label") -> pd.DataFrame:
+    """The selected rows: id, label, map coordinates and any ``extra`` columns (arrays over every point)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    coords = np.asarray(coords, dtype=np.float64)
+    out = {id_name: np.asarray(ids, dtype=object)[rows]}
+    if labels is not None:
+        out[label_name] = np.asarray(labels, dtype=object)[rows]
+    out["x"], out["y"] = coords[rows, 0].round(5), coords[rows, 1].round(5)
+    for name, values in (extra or {}).items():
+        out[name] = np.asarray(values)[rows]
+    return pd.DataFrame(out)
+
+
+def to_csv(frame: pd.DataFrame) -> str:
+    return frame.to_csv(index=False)
+
+
+# ------------------------------------------------------------------ one point's neighbours
+
+
+def neighbours(X, Y, i: int, k: int, ids, labels=None, id_name: str = "id", label_name: str = "label") -> dict:
+    """Point ``i``'s k nearest neighbours in the original space ``X`` and on the map ``Y``, as two tables
+    (id, label, distance, whether it is in the other list); O(n) per space, so not cached."""
+    nb = point_neighbours(X, Y, i, k)
+    ids = np.asarray(ids, dtype=object)
+    names = None if labels is None else np.asarray(labels, dtype=object)
+
+    def side(idx, dist, both):
+        frame = pd.DataFrame({id_name: ids[idx]})
+        if names is not None:
+            frame[label_name] = names[idx]
+        frame["distance"] = np.round(dist, 4)
+        frame["in both"] = both
+        return frame
+
+    return {"point": int(i), "k": nb.map.size, "data": side(nb.data, nb.data_distance, nb.in_map),
+            "map": side(nb.map, nb.map_distance, nb.in_data), "recall": nb.recall,
+            "data_idx": nb.data, "map_idx": nb.map, "shared": nb.shared}
+
+
+def largest_k(n: int, most: int = 30) -> int:
+    return max(1, min(most, n - 1))
+
+
+# ------------------------------------------------------------------ pin and compare
+
+
+def pinned(page: str, data) -> Pinned | None:
+    """The page's pinned embedding, if it was made from these data."""
+    found = st.session_state.get(f"{page}.pinned")
+    if isinstance(found, Pinned) and found.data == data:
+        return found
+    return None
+
+
+def pin(page: str, data, ids, coords, label: str) -> None:
+    ids = np.array([_plain(i) for i in ids], dtype=object)
+    coords = np.array(coords, dtype=np.float64)
+    coords.flags.writeable = False
+    st.session_state[f"{page}.pinned"] = Pinned(data, ids, coords, label)
+
+
+def unpin(page: str) -> None:
+    st.session_state.pop(f"{page}.pinned", None)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _compare(pinned_coords: np.ndarray, pinned_ids: tuple, coords: np.ndarray, ids: tuple, k: int) -> dict:
+    c = compare_embeddings(pinned_coords, coords, k, ids_a=pinned_ids, ids_b=ids)
+    overlap = np.full(len(ids), np.nan, dtype=np.float32)
+    overlap[c.ids] = c.overlap.per_point
+    return {"overlap": overlap, "mean": c.overlap.mean, "variation": c.overlap.variation,
+            "disparity": c.disparity, "shared": c.shared, "k": c.overlap.k}
+
+
+def comparison(page: str, data, ids, coords, k: int) -> dict | None:
+    """The current embedding against the pinned one: per-point overlap at k (NaN for items the pinned one
+    lacks), its mean, the variation rate, the Procrustes disparity and how many items both hold.
+    None when nothing is pinned; a message under ``"error"`` when they cannot be compared."""
+    found = pinned(page, data)
+    if found is None:
+        return None
+    ids = tuple(_plain(i) for i in ids)
+    shared = len(set(ids) & set(found.ids.tolist()))
+    k = min(k, shared - 1)
+    if k < 1:
+        return {"error": f"The pinned map and this one share {shared} item{'s' if shared != 1 else ''}: "
+                         "nothing to compare.", "label": found.label}
+    out = _compare(found.coords, tuple(found.ids.tolist()), np.asarray(coords, dtype=np.float64), ids, k)
+    return {**out, "label": found.label}
+
+
+# ------------------------------------------------------------------ summaries shared by pages
+
+
+def common(X, rows, k: int, labels, limit: int = 15) -> pd.DataFrame:
+    """The items most often among the selected items' k nearest in ``X`` (the selected ones left out)."""
+    items, counts = common_neighbours(X, rows, k)
+    keep = ~np.isin(items, rows)
+    items, counts = items[keep][:limit], counts[keep][:limit]
+    return pd.DataFrame({"neighbour": np.asarray(labels, dtype=object)[items], "selected items near it": counts})
+
+
+def spread(X, rows, names) -> pd.DataFrame:
+    """Per coordinate of ``X``: the selection's range and mean against all points' (where in the space the
+    selection sits)."""
+    X = np.asarray(X, dtype=np.float64)
+    rows = np.asarray(rows, dtype=np.int64)
+    sel = X[rows]
+    return pd.DataFrame({"coordinate": list(names), "selection min": sel.min(0), "selection max": sel.max(0),
+                         "selection mean": sel.mean(0), "all min": X.min(0), "all max": X.max(0)}).round(4)

@@ -1,0 +1,224 @@
+"""Select, inspect, compare: one set of tools every map of the lab shares.
+
+A page makes a :class:`MapTools` for its map (the items' ids and labels, the map's
+coordinates and, for inspecting a point, the original space), draws the map
+through :meth:`MapTools.show` instead of :func:`app.ui.plots.show`, and calls
+:meth:`MapTools.panel` below it. The map then:
+
+* selects with a box or a lasso (the "On the map" control sets Plotly's drag mode
+  and keeps it across redraws), and the panel lists what was selected with the
+  page's own summary, a CSV download and a Clear button;
+* inspects a clicked point: its k nearest neighbours in the original space next
+  to its k nearest on the map, and the map marks which are in both;
+* compares: Pin keeps the current map; after a setting changes, the panel shows
+  each item's neighbour overlap at k between the pinned map and this one, the
+  Procrustes disparity, and this map coloured by the overlap.
+
+State lives in :mod:`app.services.selection`, keyed by the page and its data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from app.services import selection as sel
+from app.ui import charts, plots
+from app.ui.controls import ranged_slider
+from app.ui.text import html_escape, md_escape
+
+SELECTED = "#212529"
+BOTH = "#2b8a3e"
+DATA_ONLY = "#e03131"
+MAP_ONLY = "#f08c00"
+POINT = "#000000"
+
+
+def _f32(a) -> np.ndarray:
+    return np.asarray(a, dtype=np.float32)
+
+
+def mark_traces(coords, rows, view=None, *, axes: dict | None = None, legend: bool = True) -> list[go.Scatter]:
+    """Overlays for a map: the selected points ringed, and the inspected point with its neighbours (green: near
+    in both spaces; red: near in the data, placed apart on the map; orange: near on the map only).
+
+    Every overlay carries its points' indices as customdata, so a click or a box on it selects those points.
+    """
+    axes = axes or {}
+    Y = _f32(coords)
+    out = []
+    rows = np.asarray(rows, dtype=np.int64)
+    if rows.size:
+        out.append(go.Scatter(x=Y[rows, 0], y=Y[rows, 1], mode="markers", name=f"selected ({rows.size:,})",
+                              customdata=rows.astype(np.int32), hoverinfo="skip", showlegend=legend,
+                              marker=dict(size=11, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=1.5)),
+                              **axes))
+    if view is not None:
+        data_idx, map_idx = np.asarray(view["data_idx"]), np.asarray(view["map_idx"])
+        both = np.intersect1d(data_idx, map_idx)
+        for idx, name, colour, symbol in (
+                (both, "neighbour in both", BOTH, "circle-open"),
+                (np.setdiff1d(data_idx, map_idx), "neighbour in the data only", DATA_ONLY, "circle-open"),
+                (np.setdiff1d(map_idx, data_idx), "neighbour on the map only", MAP_ONLY, "x-thin-open")):
+            if idx.size:
+                out.append(go.Scatter(x=Y[idx, 0], y=Y[idx, 1], mode="markers", name=name, showlegend=legend,
+                                      customdata=idx.astype(np.int32), hoverinfo="skip",
+                                      marker=dict(size=13, symbol=symbol, color=colour, line=dict(width=2.5)),
+                                      **axes))
+        p = view["point"]
+        out.append(go.Scatter(x=Y[[p], 0], y=Y[[p], 1], mode="markers", name="inspected", showlegend=legend,
+                              customdata=np.array([p], dtype=np.int32), hoverinfo="skip",
+                              marker=dict(size=14, symbol="diamond", color=POINT, line=dict(color="white", width=1)),
+                              **axes))
+    return out
+
+
+def overlap_map(coords, overlap, k: int, title: str, height: int = 460) -> go.Figure:
+    """The current map coloured by each item's neighbour overlap with the pinned map (grey: not in it)."""
+    Y = _f32(coords)
+    overlap = np.asarray(overlap, dtype=np.float32)
+    known = np.isfinite(overlap)
+    fig = go.Figure()
+    if (~known).any():
+        fig.add_trace(go.Scattergl(x=Y[~known, 0], y=Y[~known, 1], mode="markers", name="not in the pinned map",
+                                   marker=dict(size=5, color="#ced4da"), hoverinfo="skip"))
+    fig.add_trace(go.Scattergl(
+        x=Y[known, 0], y=Y[known, 1], mode="markers", name="overlap", showlegend=False,
+        customdata=np.flatnonzero(known).astype(np.int32),
+        marker=dict(size=6, color=overlap[known], colorscale="RdYlGn", cmin=0, cmax=1, showscale=True,
+                    colorbar=dict(title=dict(text=f"overlap@{k}"))),
+        hovertemplate="point %{customdata}: %{marker.color:.2f}<extra></extra>"))
+    fig.update_yaxes(scaleanchor="x")
+    return charts.layout(fig, title, height)
+
+
+class MapTools:
+    """Selection, inspection and comparison for one map of a page (see the module's docstring).
+
+    ``page`` is the page's key prefix, ``data`` what identifies the items (a selection or a
+    pin made on other data is dropped), ``ids`` the items' ids in map order, ``coords`` the
+    map, ``labels`` what the table shows next to each id, ``space`` the original space
+    (rows like ``coords``) for inspecting a point, or None. ``name`` tells apart two maps
+    of one page; they share the page's selection and pin.
+    """
+
+    def __init__(self, page: str, data, ids, coords, *, labels=None, space=None, name: str = "map",
+                 noun: str = "point", id_name: str = "id", label_name: str = "label", where=None):
+        self.page, self.data, self.name, self.noun = page, data, name, noun
+        self.ids = np.asarray(ids, dtype=object)
+        self.coords = np.asarray(coords)
+        self.labels = None if labels is None else np.asarray(labels, dtype=object)
+        self.space = space
+        self.id_name, self.label_name = id_name, label_name
+        state = sel.selection(page, data)
+        self.rows = sel.positions(self.ids, state.ids)
+        self.point = sel.position(self.ids, state.point)
+        n = len(self.ids)
+        self.k = min(int(st.session_state.get(f"{page}.{name}.k", 10)), sel.largest_k(n))
+        self.view = None
+        if self.point is not None and space is not None and n > 1:
+            self.view = sel.neighbours(space, self.coords, self.point, self.k, self.ids, self.labels, id_name,
+                                       label_name)
+        mode = (where or st).radio("On the map", list(sel.MODES), key=f"{page}.{name}.mouse", horizontal=True,
+                                   help="Drag a box or a lasso to select points; or click one to compare its "
+                                   "nearest neighbours in the data and on the map. Double-click the map to "
+                                   "clear the selection.")
+        self.dragmode = sel.MODES[mode]
+
+    # ------------------------------------------------------------ the map
+    def decorate(self, fig: go.Figure, *, axes: dict | None = None) -> go.Figure:
+        """The map with the selection and the inspected point marked, in the chosen drag mode."""
+        fig.add_traces(mark_traces(self.coords, self.rows, self.view, axes=axes))
+        fig.update_layout(dragmode=self.dragmode, newselection=dict(line=dict(color=SELECTED, dash="dot")))
+        return fig
+
+    def show(self, where, fig: go.Figure, key: str, decorate: bool = True):
+        """Draw the map as a selectable chart (every trace must carry point indices as customdata)."""
+        if decorate:
+            self.decorate(fig)
+        return plots.show(where, fig, key=key, on_select=sel.on_select(self.page, self.data, self.ids, key),
+                          selection_mode=sel.SELECTION_MODES)
+
+    # ------------------------------------------------------------ below the map
+    def panel(self, summary: Callable[[np.ndarray], None] | None = None, *, file_name: str = "selection.csv",
+              extra: dict | None = None) -> None:
+        """The selection (table, the page's ``summary(rows)``, CSV, Clear) and the inspected point's
+        neighbours; a hint when neither is set."""
+        page, name = self.page, self.name
+        if self.rows.size:
+            frame = sel.table(self.ids, self.labels, self.coords, self.rows, extra, self.id_name, self.label_name)
+            st.markdown(f"**Selected: {self.rows.size:,} {self.noun}{'s' if self.rows.size != 1 else ''}**")
+            if summary is None:
+                st.dataframe(frame, hide_index=True, key=f"{page}.{name}.selected", height=280)
+            else:
+                left, right = st.columns([3, 2])
+                left.dataframe(frame, hide_index=True, key=f"{page}.{name}.selected", height=280)
+                with right:
+                    summary(self.rows)
+            b1, b2, _ = st.columns([1, 1, 3])
+            b1.download_button("Selection (.csv)", sel.to_csv(frame), file_name, "text/csv",
+                               key=f"{page}.{name}.download", on_click="ignore",
+                               help="The selected ids, labels and map coordinates.")
+            b2.button("Clear the selection", key=f"{page}.{name}.clear", on_click=sel.clear, args=(page,))
+        else:
+            st.caption(f"Drag a box or a lasso on the map to list the {self.noun}s inside it; choose "
+                       f"'click a point' above the map and click a {self.noun} to see its nearest neighbours.")
+        if self.view is not None:
+            self._neighbours()
+
+    def _neighbours(self) -> None:
+        view, page, name = self.view, self.page, self.name
+        p = view["point"]
+        label = "" if self.labels is None else f" ({md_escape(self.labels[p])})"
+        n = len(self.ids)
+        shown = self.ids[p] if isinstance(self.ids[p], (int, np.integer)) else f"“{self.ids[p]}”"
+        st.markdown(f"**{self.noun.capitalize()} {md_escape(shown)}{label}: its {view['k']} nearest "
+                    f"neighbours** ({view['recall']:.0%} in both lists)")
+        c1, c2 = st.columns(2)
+        c1.caption("In the original space")
+        c1.dataframe(view["data"], hide_index=True, key=f"{page}.{name}.near_data")
+        c2.caption("On the map")
+        c2.dataframe(view["map"], hide_index=True, key=f"{page}.{name}.near_map")
+        k1, k2 = st.columns([2, 3])
+        ranged_slider("Neighbours (k)", 1, sel.largest_k(n), self.k, key=f"{page}.{name}.k", where=k1,
+                      why=f"there are {n} {self.noun}s")
+        k2.button("Forget the point", key=f"{page}.{name}.forget", on_click=sel.forget_point, args=(page,))
+        st.caption("Green rings on the map: neighbours in both lists; red: near in the data but placed apart; "
+                   "orange crosses: near on the map only. The share in both is this point's neighbour recall.")
+
+    # ------------------------------------------------------------ pin and compare
+    def compare(self, label: str, *, what: str = "setting") -> None:
+        """Pin the current map, or compare it with the pinned one (overlap at k, disparity, overlap map)."""
+        page, name = self.page, self.name
+        found = sel.comparison(page, self.data, self.ids, self.coords, self.k)
+        c1, c2, c3 = st.columns([1, 1, 3])
+        c1.button("Pin this map", key=f"{page}.{name}.pin", on_click=sel.pin,
+                  args=(page, self.data, self.ids, self.coords, label),
+                  help=f"Keep this map, change a {what}, and see how much of each {self.noun}'s neighbourhood "
+                       "survives.")
+        if found is None:
+            c3.caption(f"Pin this map, then change a {what}: the page compares the new map with the pinned one.")
+            return
+        c2.button("Unpin", key=f"{page}.{name}.unpin", on_click=sel.unpin, args=(page,))
+        c3.caption(f"Pinned: {md_escape(found['label'])}")
+        if "error" in found:
+            st.info(found["error"])
+            return
+        m1, m2, m3, m4 = st.columns(4)
+        m1.metric(f"neighbour overlap@{found['k']}", f"{found['mean']:.3f}",
+                  help="Per item, the share of its k nearest neighbours on the pinned map that are also its k "
+                       "nearest on this one; averaged over the items both maps hold.")
+        m2.metric("nearest-neighbour variation", f"{found['variation']:.3f}", help="1 - overlap.")
+        m3.metric("Procrustes disparity", f"{found['disparity']:.3f}",
+                  help="What remains after the best rotation, reflection, scale and shift of the pinned map onto "
+                       "this one: 0 = the same picture, turned; 1 = nothing in common.")
+        m4.metric(f"{self.noun}s in both", f"{found['shared']:,}")
+        plots.show(st, overlap_map(self.coords, found["overlap"], found["k"],
+                                   f"This map coloured by each {html_escape(self.noun)}'s neighbour overlap with the "
+                                   "pinned one"), key=f"{page}.{name}.chart.overlap")
+        st.caption("A low disparity with a high overlap: the setting only turned or scaled the picture. A high "
+                   "disparity with a high overlap: the neighbourhoods held but moved relative to each other. Red "
+                   "points lost their neighbours.")
