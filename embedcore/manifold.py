@@ -22,7 +22,12 @@ from sklearn.base import (
 )
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
+from sklearn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_random_state,
+    validate_data,
+)
 
 __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
            "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_rows", "lle_with_quality",
@@ -106,7 +111,7 @@ def nearest_neighbors(X, n_neighbors: int, *, n_jobs: int | None = None) -> tupl
     >>> ind.tolist(), dist.tolist()
     ([[1, 2], [0, 2], [1, 0], [2, 1]], [[1.0, 3.0], [1.0, 2.0], [2.0, 3.0], [4.0, 6.0]])
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = check_array(X, dtype=np.float64, input_name="X")
     n = X.shape[0]
     if not isinstance(n_neighbors, Integral) or n_neighbors < 1:
         raise ValueError(f"n_neighbors must be a positive integer, got {n_neighbors!r}.")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from time import perf_counter
 
 import numpy as np
+from sklearn.utils import check_array
 
 __all__ = ["METHODS", "MapResult", "embed", "method_defaults"]
 
@@ -74,7 +75,7 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
     >>> r.coords.shape, r.params, round(float(r.extra["explained_variance_ratio"].sum()), 2)
     ((50, 2), {}, 0.77)
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = check_array(X, dtype=np.float64, input_name="X")
     p = method_defaults(method)
     unknown = set(params) - set(p)
     if unknown:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import NearestNeighbors
+from sklearn.utils import check_array
 
 __all__ = ["trustworthiness", "continuity", "neighbor_recall", "map_quality"]
 
@@ -72,12 +73,21 @@ def _penalty(space_a, space_b, k: int) -> np.ndarray:
     return np.concatenate(list(chunks))
 
 
+def _points(X, Y):
+    """The data and the map as finite 2-D float arrays of the same points (scikit-learn's check_array)."""
+    X = check_array(X, dtype=np.float64, input_name="X")
+    Y = check_array(Y, dtype=np.float64, input_name="Y")
+    if len(Y) != len(X):
+        raise ValueError(f"The data has {len(X)} points but the map has {len(Y)}.")
+    return X, Y
+
+
 def _check(X, Y, k):
+    X, Y = _points(X, Y)
     n = len(X)
-    if len(Y) != n:
-        raise ValueError(f"The data has {n} points but the map has {len(Y)}.")
     if not 1 <= k < n / 2:
         raise ValueError(f"k must be between 1 and n/2 = {n / 2:g} (the measure's normalisation), got {k}.")
+    return X, Y
 
 
 def trustworthiness(X, Y, k: int = 10, per_point: bool = False):
@@ -87,7 +97,7 @@ def trustworthiness(X, Y, k: int = 10, per_point: bool = False):
     the map's k nearest neighbours of i that are not among its data neighbours and
     ``r`` the rank in the data. The per-point value drops the sum over i.
     """
-    _check(X, Y, k)
+    X, Y = _check(X, Y, k)
     n = len(X)
     t = 1.0 - 2.0 / (k * (2 * n - 3 * k - 1)) * _penalty(X, Y, k)
     return t if per_point else float(t.mean())
@@ -101,8 +111,7 @@ def continuity(X, Y, k: int = 10, per_point: bool = False):
 
 def neighbor_recall(X, Y, k: int = 10, per_point: bool = False):
     """Share of each point's k nearest data neighbours that are also its k nearest in the map."""
-    if len(X) != len(Y):
-        raise ValueError(f"The data has {len(X)} points but the map has {len(Y)}.")
+    X, Y = _points(X, Y)
     a, b = _knn(X, k), _knn(Y, k)
     hits = (a[:, :, None] == b[:, None, :]).any(axis=2).sum(axis=1) / k
     return hits if per_point else float(hits.mean())

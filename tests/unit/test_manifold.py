@@ -123,6 +123,20 @@ def test_validation_messages():
         LLE().fit(np.where(np.arange(X_ROLL.size).reshape(X_ROLL.shape) == 5, np.nan, X_ROLL))
     with pytest.raises(ValueError, match="X has 2 features, but LLE is expecting 3 features"):
         LLE(n_neighbors=5).fit(X_ROLL[:100]).transform(X_ROLL[:5, :2])
+    holed = X_ROLL.copy()
+    holed[7, 1] = np.inf
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        nearest_neighbors(holed, 5)
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        embed(holed, "pca")
+    with pytest.raises(ValueError, match="Expected 2D array, got 1D array"):
+        embed(X_ROLL[:, 0], "pca")
+    with pytest.raises(ValueError, match="Input Y contains NaN"):
+        trustworthiness(X_ROLL, np.where(holed == np.inf, np.nan, holed)[:, :2])
+    with pytest.raises(ValueError, match="Input Y contains NaN"):
+        neighbor_recall(X_ROLL, np.where(holed == np.inf, np.nan, holed)[:, :2])
+    with pytest.raises(ValueError, match="The data has 800 points but the map has 799"):
+        continuity(X_ROLL, X_ROLL[1:, :2])
     dup = np.vstack([X_ROLL[:50], X_ROLL[:1]])
     with pytest.raises(ValueError, match="exact duplicate \\(e.g. row 0 and row 50\\)"):
         LLE(n_neighbors=5).fit(dup)
