@@ -743,7 +743,8 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         """One column's categories and affinity matrix."""
         if self.kernel == "precomputed":
             if self.affinity is None or self.categories is None:
-                raise ValueError("kernel='precomputed' needs affinity= (a square matrix) and categories= (its row labels).")
+                raise ValueError("kernel='precomputed' needs affinity= (a square matrix) and categories= "
+                                 "(its row labels).")
             cats = np.asarray(self.categories, dtype=object).ravel()
             A = np.asarray(self.affinity, dtype=np.float64)
             if A.shape != (len(cats), len(cats)):

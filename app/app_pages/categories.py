@@ -36,13 +36,36 @@ st.caption(
 
 seed = data_service.seed()
 sb = st.sidebar
-kind = sb.radio("Similarity", ["learned from a table", "given matrix"], key="cat.kind", horizontal=True,
-                help="Learn the kernel from a table's target, or use a bundled precomputed matrix.")
+kind = sb.radio("Similarity", ["learned from a table", "given matrix", "from the command line"], key="cat.kind",
+                help="Learn the kernel from a table's target, use a bundled precomputed matrix, or open what "
+                "python -m embedcore category-kernel learned from a table too big for memory.")
 
 if kind == "given matrix":
     titles = dict(svc.graph_options())
     gid = sb.selectbox("Matrix", list(titles), format_func=titles.__getitem__, key="cat.graph")
     graph = svc.Graph(data_service.ref("graph", gid))
+elif kind == "from the command line":
+    files = sb.file_uploader("Output of category-kernel", type=["npz", "zip", "csv", "json"],
+                             accept_multiple_files=True, key="cat.kernel_files",
+                             help="codes.csv.npz alone, or with codes.csv and codes.csv.json, or a .zip of them.")
+    digest = svc.kernel_upload(files)
+    if digest is None:
+        st.info(
+            "**Open a kernel learned on the command line.** `python -m embedcore category-kernel TABLE --column C "
+            "--target T --out codes.csv` learns the kernel and codes of a table too big for memory (see the README's "
+            "*Beyond one machine*); it writes `codes.csv`, `codes.csv.json` and `codes.csv.npz`. Upload "
+            "`codes.csv.npz` in the sidebar (alone, with the other two, or all three in a `.zip`): the page shows its "
+            "kernel, spectrum and codes, and runs the downstream test on the table chosen under Data set. To try it, "
+            "pick *learned from a table*: its Download tab gives the table and the command that learns the same kernel."
+        )
+        st.stop()
+    problem = svc.kernel_problem(digest)
+    if problem is not None:
+        st.error(md_escape(problem))
+        st.stop()
+    sb.caption("The table for the downstream test (the one the kernel was learned from):")
+    source, _ = data_source("table", "cat", default="tips")
+    graph = svc.kernel_graph(digest, data_service.ref("table", source))
 else:
     source, _ = data_source("table", "cat", default="tips")
     ref = data_service.ref("table", source)
@@ -88,26 +111,31 @@ except ValueError as err:
     else:
         st.error(md_escape(err))
     st.stop()
-if not graph.learned:
+if base.description:
     st.caption(md_escape(base.description))
 n_labels = len(base.labels)
 
 gamma = None
-if base.uses_gamma:
-    rel = sb.slider("log10(γ × typical distance)", -3.0, 3.0, 0.0, 0.1, key="cat.log_gamma",
-                    bind="query-params",
-                    help="γ sets how fast similarity falls with distance. 0 means γ = 1 / (median distance); "
-                    "each step of 1 multiplies γ by 10.")
-    gamma = svc.gamma(graph, rel)
-    sb.caption(f"γ = {gamma:.4g} (median distance {svc.typical_distance(graph):.4g})")
-ncomp_mode = sb.radio("Components", ["eigengap", "fixed"], key="cat.ncomp_mode", horizontal=True,
-                      help="Keep the eigenvectors below the largest gap, or a number you choose.")
-n_fixed = sb.slider("Number of components", 1, max(1, min(10, n_labels - 1)), min(2, max(1, n_labels - 1)),
-                    key="cat.n_fixed", disabled=ncomp_mode == "eigengap")
-keep_trivial = sb.checkbox("Keep the trivial eigenvector", key="cat.keep_trivial",
-                           help="The first eigenvector only reflects the degrees; trees can use it, linear models "
-                           "find it collinear with the intercept.")
-n_comp = "eigengap" if ncomp_mode == "eigengap" else n_fixed
+if graph.from_file:
+    gamma, n_comp, keep_trivial = svc.kernel_settings(graph)
+    sb.caption(f"γ = {gamma:.4g}, components: {n_comp}, keep trivial: {'yes' if keep_trivial else 'no'}, as the "
+               "command ran; run it again with --gamma, --components or --keep-trivial to change them.")
+else:
+    if base.uses_gamma:
+        rel = sb.slider("log10(γ × typical distance)", -3.0, 3.0, 0.0, 0.1, key="cat.log_gamma",
+                        bind="query-params",
+                        help="γ sets how fast similarity falls with distance. 0 means γ = 1 / (median distance); "
+                        "each step of 1 multiplies γ by 10.")
+        gamma = svc.gamma(graph, rel)
+        sb.caption(f"γ = {gamma:.4g} (median distance {svc.typical_distance(graph):.4g})")
+    ncomp_mode = sb.radio("Components", ["eigengap", "fixed"], key="cat.ncomp_mode", horizontal=True,
+                          help="Keep the eigenvectors below the largest gap, or a number you choose.")
+    n_fixed = sb.slider("Number of components", 1, max(1, min(10, n_labels - 1)), min(2, max(1, n_labels - 1)),
+                        key="cat.n_fixed", disabled=ncomp_mode == "eigengap")
+    keep_trivial = sb.checkbox("Keep the trivial eigenvector", key="cat.keep_trivial",
+                               help="The first eigenvector only reflects the degrees; trees can use it, linear "
+                               "models find it collinear with the intercept.")
+    n_comp = "eigengap" if ncomp_mode == "eigengap" else n_fixed
 
 with st.expander("What the controls change, and how the pictures can mislead"):
     st.markdown(
@@ -134,6 +162,11 @@ try:
 except ValueError as err:
     st.error(f"{md_escape(err)}")
     st.stop()
+
+if graph.from_file:
+    disagreement = svc.kernel_agreement(graph)
+    if disagreement is not None:
+        st.warning(md_escape(disagreement))
 
 n_cc = info["connected components"]
 cols = st.columns(5)
@@ -225,13 +258,23 @@ with tabs[3]:
 
 with tabs[4]:
     if tabs[4].open:
-        if not graph.learned:
+        if graph.from_file and not graph.labelled:
+            st.info(f"The downstream test needs the table the kernel was learned from, with the columns "
+                    f"'{md_escape(graph.column)}' and '{md_escape(graph.target)}': choose it under Data set in the "
+                    "sidebar (a bundled table, or your upload under Your data).")
+        elif not graph.labelled:
             st.info("The downstream test needs a table with a target; pick 'learned from a table'.")
         else:
+            how = ("one-hot and ordinal refitted inside each fold, spectral with the command's kernel"
+                   if graph.from_file else "one-hot, ordinal or spectral with the current settings, refitted inside "
+                   "each fold")
             st.markdown("Cross-validated R² (5 folds, shuffled with the seed) of a random forest and of ridge "
                         f"regression predicting **{md_escape(graph.target)}** from **{md_escape(graph.column)}** "
-                        "(one-hot, ordinal or spectral with the current settings, refitted inside each fold) plus "
-                        "the table's other numeric columns.")
+                        f"({how}) plus the table's other numeric columns.")
+            if graph.from_file:
+                st.caption("The command's kernel was learned once from every row, the test folds' targets included, "
+                           "so its score is optimistic next to the page's own encoder, which is learned again inside "
+                           "each training fold.")
             downstream_test(graph, gamma, n_comp, keep_trivial, seed)
 
 with tabs[5]:
@@ -251,14 +294,24 @@ with tabs[6]:
     if tabs[6].open:
         code = svc.codes(graph, gamma, n_comp, keep_trivial)
         encoding_csv, affinity_csv = svc.download_files(graph, gamma, n_comp, keep_trivial)
-        params = {"similarity": kind, "gamma": gamma, "components": code.columns, "keep_trivial": keep_trivial,
-                  "seed": seed}
+        if graph.from_file:
+            params = svc.kernel_manifest(graph)
+        else:
+            params = {"similarity": kind, "gamma": gamma, "components": code.columns, "keep_trivial": keep_trivial,
+                      "seed": seed}
         if graph.learned:
             params.update(column=graph.column, target=graph.target, kernel=graph.kernel, transform=transform)
         st.download_button("Encoding table (.csv)", encoding_csv, "spectral_encoding.csv", "text/csv",
                            key="cat.dl_enc", on_click="ignore")
         st.download_button("Affinity matrix (.csv)", affinity_csv, "affinity.csv", "text/csv", key="cat.dl_aff",
                            on_click="ignore")
-        st.download_button("Parameters (.json)", json.dumps(params, indent=2), "parameters.json", "application/json",
-                           key="cat.dl_params", on_click="ignore")
+        st.download_button("Parameters (.json)", json.dumps(params, indent=2, default=str), "parameters.json",
+                           "application/json", key="cat.dl_params", on_click="ignore")
         st.dataframe(code.shown, hide_index=True, key="cat.enc_table")
+        if graph.learned:
+            st.markdown("**The same kernel on the command line**, for a table too big for memory: download the table "
+                        "in the command's input format and run the command below (the README's *Beyond one "
+                        "machine*); then pick *from the command line* and upload the `codes.csv.npz` it writes.")
+            st.download_button("Table for the command line (.csv)", svc.table_for_command(graph.data),
+                               svc.table_file_name(graph.data), "text/csv", key="cat.dl_table", on_click="ignore")
+            st.code(svc.command_line(graph, gamma, n_comp, keep_trivial), language="bash")

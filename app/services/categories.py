@@ -7,10 +7,17 @@ the data itself: distances once per graph, the affinity and spectrum once per
 γ (held once per process, never copied or mutated), then small results per
 view. The downstream test runs from a button; its results go to a store shared
 by every session.
+
+A kernel learned by ``python -m embedcore category-kernel`` (uploaded as the
+``.npz`` it writes, read by :func:`embedcore.batch.read_category_kernel`) is a
+graph too: its distances, γ and code settings come from the file, and the
+table it was learned from, when the page has it, gives the downstream test.
 """
 
 from __future__ import annotations
 
+import hashlib
+import shlex
 from typing import NamedTuple
 
 import numpy as np
@@ -19,7 +26,9 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services.shared import store
+from app.services.threads import THREADS
 from embedcore import spectral
+from embedcore.batch.categories import read_category_kernel, table_csv
 
 #: The categorical column and the target each bundled table opens with.
 DEFAULT_COLUMNS = {"tips": ("day", "tip"), "gapminder": ("country", "lifeExp"), "wind": ("direction", "frequency")}
@@ -29,6 +38,9 @@ MAX_LEVELS, MIN_LEVELS = 2000, 3
 SWEEP_FACTORS = (0.01, 0.1, 1.0, 10.0, 100.0)
 #: Results of the downstream test, shared across sessions.
 RESULTS = store("cat.downstream", max_entries=32)
+#: The data kind of an uploaded ``category-kernel`` output, and where a session keeps it.
+KERNEL_KIND = "category-kernel"
+_UPLOAD, _UPLOAD_IDS = "cat.kernel_upload", "cat.kernel_upload_ids"
 
 
 class Graph(NamedTuple):
@@ -39,10 +51,22 @@ class Graph(NamedTuple):
     target: str | None = None
     kernel: str | None = None
     transform: str | None = None  # None or "log1p"
+    table: data_service.DataRef | None = None  # a command-line kernel's table, when the page has it
 
     @property
     def learned(self) -> bool:
-        return self.column is not None
+        """Learned on this page from a table's target."""
+        return self.column is not None and not self.from_file
+
+    @property
+    def from_file(self) -> bool:
+        """Learned by ``python -m embedcore category-kernel`` and uploaded."""
+        return self.data.kind == KERNEL_KIND
+
+    @property
+    def labelled(self) -> bool:
+        """The page has the rows with the target: the downstream test can run."""
+        return self.learned or self.table is not None
 
 
 class Base(NamedTuple):
@@ -89,12 +113,16 @@ def table_check(ref: data_service.DataRef, column: str, target: str) -> tuple[in
 
 
 def _complete(graph: Graph) -> pd.DataFrame:
-    return spectral.complete_rows(data_service.load(graph.data).frame, graph.column, graph.target)[0]
+    table = graph.table if graph.from_file else graph.data
+    return spectral.complete_rows(data_service.load(table).frame, graph.column, graph.target)[0]
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def base(graph: Graph) -> Base:
-    """Distances learned from the table (or the bundled matrix). Raises ValueError with a readable message."""
+    """Distances learned from the table (or the bundled matrix, or the uploaded kernel). Raises ValueError."""
+    if graph.from_file:
+        ck = _kernel(graph.data)
+        return Base([str(v) for v in ck.categories], ck.distances, ck.counts, True, _describe(ck))
     if not graph.learned:
         g = data_service.load(graph.data)
         (matrix,) = _frozen(np.array(g.matrix, dtype=np.float64))
@@ -103,7 +131,7 @@ def base(graph: Graph) -> Base:
     labels, samples = spectral.category_distributions(frame[graph.column].astype(str), frame[graph.target],
                                                       graph.transform)
     if graph.kernel == "wasserstein":
-        D = spectral.wasserstein_distances(samples)
+        D = spectral.wasserstein_distances(samples, n_jobs=THREADS)
     else:
         D = spectral.symmetric_kl_distances(samples)
     counts = np.array([len(s) for s in samples])
@@ -124,6 +152,135 @@ def gamma(graph: Graph, log_scale: float) -> float | None:
     return float(10**log_scale / typical_distance(graph))
 
 
+# ---------------------------------------------------------------- a kernel from the command line
+
+
+class _KernelUpload(NamedTuple):
+    names: tuple[str, ...]
+    blobs: tuple[bytes, ...]
+    digest: str
+
+
+def kernel_upload(files) -> str | None:
+    """Keep the uploaded ``category-kernel`` output for this session; its digest, or None when nothing is uploaded.
+
+    The bytes are hashed once per upload (the uploader's file ids say when it changed), not at every rerun.
+    """
+    ids = tuple(getattr(f, "file_id", f.name) for f in files or [])
+    if st.session_state.get(_UPLOAD_IDS) != ids:
+        upload = None
+        if files:
+            names, blobs = tuple(f.name for f in files), tuple(bytes(f.getvalue()) for f in files)
+            h = hashlib.sha1()
+            for name, blob in zip(names, blobs):
+                h.update(name.encode() + b"\0" + blob)
+            upload = _KernelUpload(names, blobs, h.hexdigest())
+        st.session_state[_UPLOAD_IDS], st.session_state[_UPLOAD] = ids, upload
+    upload = st.session_state.get(_UPLOAD)
+    return None if upload is None else upload.digest
+
+
+def upload_label(digest: str) -> str:
+    """The uploaded files' names, joined."""
+    return " + ".join(_upload(digest).names)
+
+
+def _upload(digest: str) -> _KernelUpload:
+    upload = st.session_state.get(_UPLOAD)
+    if upload is None or upload.digest != digest:
+        raise LookupError("The uploaded kernel is no longer loaded: upload it again.")
+    return upload
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _read(digest: str, _upload: _KernelUpload):
+    """(the kernel, None) or (None, what is wrong with the files); read once per upload, shared by sessions."""
+    try:
+        ck = read_category_kernel(list(zip(_upload.names, _upload.blobs)))
+    except ValueError as err:  # DataError: the reader's message says what to fix
+        return None, str(err)
+    for a in (ck.distances, ck.affinity, ck.eigenvalues, ck.embedding, ck.counts):
+        a.flags.writeable = False
+    return ck, None
+
+
+def _kernel(ref: data_service.DataRef):
+    ck, error = _read(ref.source.removeprefix("upload:"), _upload(ref.source.removeprefix("upload:")))
+    if error is not None:
+        raise ValueError(error)
+    return ck
+
+
+def kernel_problem(digest: str) -> str | None:
+    """Why the uploaded output cannot be shown (a sentence saying what to fix), or None."""
+    ck, error = _read(digest, _upload(digest))
+    if error is not None:
+        return error
+    m, label = len(ck.categories), upload_label(digest)
+    if m > MAX_LEVELS:
+        return (f"{label}: the kernel has {m:,} categories; the page draws up to {MAX_LEVELS:,}. Their codes are in "
+                "the codes CSV the command wrote next to it.")
+    if m < MIN_LEVELS:
+        return f"{label}: the kernel has {m} categories; a graph needs at least {MIN_LEVELS} to say anything."
+    return None
+
+
+def kernel_graph(digest: str, table: data_service.DataRef | None) -> Graph:
+    """The uploaded kernel as a graph; ``table`` joins it when it has the kernel's column and target."""
+    ref = data_service.DataRef(KERNEL_KIND, f"upload:{digest}", 0)
+    p = _kernel(ref).params
+    if table is not None and not has_columns(table, p["column"], p["target"]):
+        table = None
+    return Graph(ref, p["column"], p["target"], p["kernel"], p["target_transform"], table)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def has_columns(ref: data_service.DataRef, column: str, target: str) -> bool:
+    """Whether the table has the category column and a numeric target column of these names."""
+    frame = data_service.load(ref).frame
+    return column in frame.columns and target in frame.columns and frame[target].dtype.kind in "fiu"
+
+
+def kernel_settings(graph: Graph) -> tuple[float, object, bool]:
+    """(γ, components, keep trivial) the command ran with."""
+    ck = _kernel(graph.data)
+    return float(ck.gamma), ck.params["n_components"], bool(ck.params["keep_trivial"])
+
+
+def kernel_manifest(graph: Graph) -> dict:
+    """The command's settings, spectrum, input and versions, as it recorded them."""
+    return _kernel(graph.data).manifest
+
+
+def _describe(ck) -> str:
+    p = ck.params
+    how = {"wasserstein": "1-Wasserstein", "kl": "symmetric KL"}[p["kernel"]]
+    log = "log(1 + target), " if p["target_transform"] == "log1p" else ""
+    return (f"Learned by python -m embedcore category-kernel: '{p['column']}' compared by the {how} distance of "
+            f"'{p['target']}' ({log}{ck.rows:,} rows, {ck.dropped:,} left out for a missing value), "
+            f"γ = {ck.gamma:.6g}, components: {p['n_components']}, "
+            f"keep trivial: {'yes' if p['keep_trivial'] else 'no'}.")
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def kernel_agreement(graph: Graph) -> str | None:
+    """None when the spectrum and codes computed here from the file's kernel are the file's; else how far apart.
+
+    The views draw the file's spectrum and codes; the heatmaps, γ sweep and clusters are computed here.
+    """
+    ck = _kernel(graph.data)
+    _, _, vals, vecs = spectrum(graph, float(ck.gamma))
+    here = vecs[:, ck.columns]
+    signs = np.sign((here * ck.embedding).sum(axis=0))
+    d_vals = float(np.abs(vals - ck.eigenvalues).max())
+    d_codes = float(np.abs(here * signs - ck.embedding).max())
+    if d_vals <= 1e-8 and d_codes <= 1e-6:
+        return None
+    return (f"The spectrum computed here from the file's kernel differs from the file's by up to {d_vals:.2g} "
+            f"(eigenvalues) and {d_codes:.2g} (codes, up to sign). Nearly equal eigenvalues can swap or rotate "
+            "their eigenvectors; the views show the file's spectrum and codes.")
+
+
 # ---------------------------------------------------------------- the spectrum
 
 
@@ -141,13 +298,15 @@ def spectrum(graph: Graph, gamma: float | None):
 def summary(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -> dict:
     """The figures above the tabs, and the components by name when the graph fell apart."""
     A, _, vals, _ = spectrum(graph, gamma)
+    if graph.from_file:
+        vals = _kernel(graph.data).eigenvalues
     choice = spectral.choose_code(vals, n_components, keep_trivial)
     labels = base(graph).labels
     return {
         "categories": len(labels),
         "connected components": choice.n_connected,
         "suggested k": choice.eigengap_k,
-        "code width": len(choice.columns),
+        "code width": len(_kept(graph, vals, n_components, keep_trivial)),
         "lambda2": float(vals[1]),
         "components": spectral.connected_components(A, labels) if choice.n_connected > 1 else [],
         "clusters": min(10, len(labels) - 1),
@@ -177,12 +336,19 @@ def heatmaps(graph: Graph, gamma: float | None, by_fiedler: bool) -> dict:
 @st.cache_data(max_entries=64, show_spinner=False)
 def spectrum_view(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -> tuple[pd.DataFrame, int | None, int]:
     """(eigenvalue table with the kept ones marked, the index after the largest gap or None, eigengap k)."""
-    vals = spectrum(graph, gamma)[2]
+    vals = _kernel(graph.data).eigenvalues if graph.from_file else spectrum(graph, gamma)[2]
     choice = spectral.choose_code(vals, n_components, keep_trivial)
     kept = np.zeros(vals.size, dtype=bool)
-    kept[choice.columns] = True
+    kept[_kept(graph, vals, n_components, keep_trivial)] = True
     table = pd.DataFrame({"index": np.arange(1, vals.size + 1), "eigenvalue": vals.round(6), "kept": kept})
     return table, choice.gap_after, choice.eigengap_k
+
+
+def _kept(graph: Graph, vals, n_components, keep_trivial: bool) -> list[int]:
+    """The eigenvectors in the code: the uploaded kernel's, or chosen from the spectrum."""
+    if graph.from_file:
+        return list(_kernel(graph.data).columns)
+    return spectral.choose_code(vals, n_components, keep_trivial).columns
 
 
 class Codes(NamedTuple):
@@ -196,10 +362,15 @@ class Codes(NamedTuple):
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def codes(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -> Codes:
-    """The encoding table for the current choice of eigenvectors."""
-    _, _, vals, vecs = spectrum(graph, gamma)
-    kept = spectral.choose_code(vals, n_components, keep_trivial).columns
-    table = pd.DataFrame(vecs[:, kept], columns=[f"u{i + 1}" for i in kept])
+    """The encoding table for the current choice of eigenvectors (an uploaded kernel's own codes)."""
+    if graph.from_file:
+        ck = _kernel(graph.data)
+        vals, kept, emb = ck.eigenvalues, ck.columns, ck.embedding
+    else:
+        _, _, vals, vecs = spectrum(graph, gamma)
+        kept = spectral.choose_code(vals, n_components, keep_trivial).columns
+        emb = vecs[:, kept]
+    table = pd.DataFrame(emb, columns=[f"u{i + 1}" for i in kept])
     table.insert(0, "category", base(graph).labels)
     return Codes(table, table.round(5), [i + 1 for i in kept], [float(vals[i]) for i in kept])
 
@@ -243,6 +414,28 @@ def download_files(graph: Graph, gamma: float | None, n_components, keep_trivial
             lambda: pd.DataFrame(A, index=labels, columns=labels).to_csv())
 
 
+def table_file_name(ref: data_service.DataRef) -> str:
+    """The name the table is downloaded under: the bundled data set's id, or ``table``."""
+    return f"{'table' if ref.source.startswith('upload:') else ref.source}.csv"
+
+
+def table_for_command(ref: data_service.DataRef):
+    """The table as ``category-kernel`` reads it (CSV), as a callable: the text is made when a person clicks."""
+    return lambda: table_csv(data_service.load(ref).frame)
+
+
+def command_line(graph: Graph, gamma: float, n_components, keep_trivial: bool) -> str:
+    """The ``python -m embedcore category-kernel`` command that learns this page's kernel from the downloaded table.
+
+    γ is written in full (``repr``), so the command uses the page's number exactly.
+    """
+    words = ["python", "-m", "embedcore", "category-kernel", table_file_name(graph.data), "--column", graph.column,
+             "--target", graph.target, "--kernel", graph.kernel, "--gamma", repr(float(gamma)),
+             "--components", str(n_components)]
+    words += ["--keep-trivial"] * bool(keep_trivial) + ["--log1p"] * (graph.transform == "log1p")
+    return " ".join(shlex.quote(w) for w in words + ["--out", "codes.csv"])
+
+
 # ---------------------------------------------------------------- the downstream test
 
 
@@ -264,9 +457,15 @@ def run_downstream(graph: Graph, gamma: float, n_components, keep_trivial: bool,
     found = RESULTS.get(key)
     if found is not None:
         return found
-    params = dict(kernel=graph.kernel, gamma=gamma, n_components=n_components, keep_trivial=keep_trivial,
-                  target_transform=graph.transform)
+    if graph.from_file:  # the command's kernel, as it is: learned once from every row
+        ck = _kernel(graph.data)
+        params = dict(kernel="precomputed", affinity=ck.affinity, categories=[str(c) for c in ck.categories],
+                      n_components=n_components, keep_trivial=keep_trivial)
+    else:
+        params = dict(kernel=graph.kernel, gamma=gamma, n_components=n_components, keep_trivial=keep_trivial,
+                      target_transform=graph.transform, n_jobs=THREADS)
     result = spectral.compare_category_encodings(_complete(graph), graph.column, graph.target,
-                                                 encoder_params=params, random_state=seed, progress=progress)
+                                                 encoder_params=params, random_state=seed, progress=progress,
+                                                 n_jobs=THREADS)
     RESULTS.put(key, result)
     return result

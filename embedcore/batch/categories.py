@@ -317,8 +317,9 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
 #: Largest output the reader opens (the lab's upload limit); a zip's members count uncompressed.
 MAX_OUTPUT_BYTES = 200 * 2**20
 _ARRAYS = ("categories", "counts", "distances", "affinity", "eigenvalues", "columns", "embedding", "manifest")
-_WRITES = ("category-kernel writes three files for --out codes.csv: codes.csv (category, e1..ek), codes.csv.json "
-           "(the settings and spectrum) and codes.csv.npz (the kernel, with everything the lab shows)")
+_WRITES = ("python -m embedcore category-kernel ... --out codes.csv writes three files: codes.csv (category, "
+           "e1..ek), codes.csv.json (the settings and spectrum) and codes.csv.npz (the kernel, with everything the "
+           "lab shows)")
 
 
 def table_csv(frame: pd.DataFrame) -> str:
@@ -431,10 +432,12 @@ def _expand_zips(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes, bool]
             continue
         try:
             with zipfile.ZipFile(io.BytesIO(blob)) as z:
-                members = [m for m in z.infolist() if not m.is_dir() and not os.path.basename(m.filename).startswith(".")
+                members = [m for m in z.infolist()
+                           if not m.is_dir() and not os.path.basename(m.filename).startswith(".")
                            and m.filename.lower().endswith((".npz", ".json", ".csv")) and "__MACOSX" not in m.filename]
                 if sum(m.file_size for m in members) > MAX_OUTPUT_BYTES:
-                    raise DataError(f"{name} unpacks to more than {MAX_OUTPUT_BYTES // 2**20} MB; upload the .npz alone.")
+                    raise DataError(f"{name} unpacks to more than {MAX_OUTPUT_BYTES // 2**20} MB; upload the "
+                                    ".npz alone.")
                 out += [(os.path.basename(m.filename), z.read(m), True) for m in members]
         except zipfile.BadZipFile:
             raise DataError(f"{name} is not a readable .zip file.") from None
@@ -443,10 +446,10 @@ def _expand_zips(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes, bool]
 
 def _no_kernel_message(files) -> str:
     if not files:
-        return f"No file to read. {_WRITES[0].upper()}{_WRITES[1:]}: upload the .npz (alone, with the others, or in a .zip)."
+        return f"No file to read. {_WRITES}: upload the .npz (alone, with the others, or in a .zip)."
     names = ", ".join(n for n, _, _ in files)
-    return (f"{names}: the kernel file (.npz) is missing. {_WRITES[0].upper()}{_WRITES[1:]}; upload the .npz (alone, "
-            "with the others, or all three in a .zip): the codes and summary do not hold the kernel.")
+    return (f"{names}: the kernel file (.npz) is missing; the codes and summary do not hold the kernel. {_WRITES}: "
+            "upload the .npz (alone, with the others, or all three in a .zip).")
 
 
 def _load_kernel(name: str, blob: bytes) -> dict:
@@ -487,7 +490,8 @@ def _manifest_of(name: str, arrays: dict) -> dict:
     if params["kernel"] not in ("wasserstein", "kl"):
         raise DataError(f"{name}: unknown kernel {params['kernel']!r} in its manifest.")
     if not (params["n_components"] == "eigengap" or isinstance(params["n_components"], int)):
-        raise DataError(f"{name}: n_components {params['n_components']!r} in its manifest is not 'eigengap' or a number.")
+        raise DataError(f"{name}: n_components {params['n_components']!r} in its manifest is not 'eigengap' or "
+                        "a number.")
     gamma = manifest.get("gamma")
     if not isinstance(gamma, (int, float)) or not np.isfinite(gamma) or gamma <= 0:
         raise DataError(f"{name}: gamma {gamma!r} in its manifest is not a positive number.")
