@@ -23,6 +23,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import threads
+from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
 from embedcore.manifold import (
@@ -293,3 +294,35 @@ def coordinates_csv(p: Points, B: int, reg: float, source: str) -> str:
     if pts.colour is not None:
         out.insert(0, pts.colour_label, pts.colour)
     return "# " + json.dumps(params) + "\n" + out.to_csv(index=False)
+
+
+# ------------------------------------------------------------------ reproduce
+
+
+def recipe(p: Points, B: int, reg: float) -> Recipe:
+    """The LLE map and its eigenvalues as shown, and the embedcore code that computes them again."""
+    out = lle(p, B, reg)
+    params = {"method": "lle", "n_neighbors": B, "reg": reg, "seed": p.seed, "largest sample": SAMPLE}
+    load = None
+    if p.data.source in GENERATORS:
+        params.update(n_samples=p.n, noise=p.noise)
+        maker = GENERATORS[p.data.source].__name__
+        load = (f"def load_data():\n    \"\"\"The generated {p.data.source} the page drew.\"\"\"\n"
+                f"    from embedcore import datasets\n\n"
+                f"    return datasets.{maker}(n_samples={p.n}, noise={p.noise!r}, seed={p.seed})\n")
+    code = f"""
+        from embedcore.manifold import lle_with_quality, nearest_neighbors, rescale_for_distances, sample_rows
+
+        X = data.X
+        keep = sample_rows(len(X), {SAMPLE}, random_state={p.seed})  # the page's sample of larger data
+        if keep is not None:
+            X = X[keep]
+        X = np.array(rescale_for_distances(X), dtype=np.float64)  # a C-ordered copy, as the page holds it
+        # the page finds every point's neighbours once, as many as its largest B, and each B reads the first B
+        table, _ = nearest_neighbors(X, {largest_b(p)})
+        out = lle_with_quality(X, table, {B}, {reg!r}, random_state={p.seed}, n_eigenvalues=8, quality_k=None)
+        result = {{"embedding": out["embedding"], "eigenvalues": out["eigenvalues"][:3]}}
+        """
+    shown = {"embedding": out["embedding"], "eigenvalues": out["eigenvalues"][:3]}  # λ0 and the map's two
+    return Recipe("manifolds", f"LLE map (B={B}, reg={reg:g})", shown, params, p.data, code,
+                  compare={"embedding": "columns up to sign", "eigenvalues": "close"}, load=load)

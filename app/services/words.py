@@ -17,6 +17,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import selection, threads
+from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
 from embedcore.maps import embed
@@ -301,3 +302,22 @@ def exports(ref: data_service.DataRef, params: tuple) -> dict:
         "meta": "word\tcount\n" + "\n".join(f"{w}\t{c}" for w, c in zip(words, wv.counts_.to_numpy())),
         "shape": wv.vectors_.shape,
     }
+
+
+def recipe(ref: data_service.DataRef, params: tuple) -> Recipe:
+    """The word vectors and singular values shown, and the embedcore code that fits them again."""
+    wv = vectors(ref, params)
+    settings = dict(params)
+    code = f"""
+        from embedcore.words import PMIWordVectors, tokenize
+
+        docs = [tokenize(d) for d in data.documents]
+        wv = PMIWordVectors(**{settings!r}).fit(docs)
+        result = {{"vectors": wv.vectors_, "singular_values": wv.singular_values_,
+                  "words": np.asarray(wv.words_, dtype=str)}}
+        """
+    return Recipe("words", f"PMI-SVD word vectors ({wv.vectors_.shape[1]} dimensions, window {settings['window']})",
+                  {"vectors": wv.vectors_, "singular_values": wv.singular_values_,
+                   "words": np.asarray(wv.words_, dtype=str)},
+                  settings, ref, code, compare={"vectors": "columns up to sign", "singular_values": "close"},
+                  rtol=1e-6, atol=1e-8)

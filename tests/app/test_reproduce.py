@@ -1,0 +1,91 @@
+"""Every page's export reproduces outside the app: its reproduce.py recomputes the arrays and they match."""
+
+from __future__ import annotations
+
+import io
+import logging
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+
+from app.services import data as data_service
+from app.services import manifolds, reproduce, words
+from embedcore.io import upload_digest as io_upload_digest
+from tests.conftest import ROOT
+
+logging.getLogger("streamlit").setLevel(logging.ERROR)
+
+
+def _run(blob: bytes, where, *args) -> subprocess.CompletedProcess:
+    zipfile.ZipFile(io.BytesIO(blob)).extractall(where)
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}  # the script sets its own thread counts
+    return subprocess.run([sys.executable, "reproduce.py", *map(str, args)], cwd=where, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _reproduces(recipe: reproduce.Recipe, where, *args) -> None:
+    done = _run(reproduce.bundle(recipe), where, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for name in recipe.arrays:
+        assert f"{name}: reproduced" in done.stdout
+
+
+MANIFOLDS = [("swiss_roll", 1500, 0.0, 12, 1e-3, 0), ("s_curve", 300, 0.2, 3, 1.0, 5), ("digits", 0, 0.0, 60, 1e-6, 1)]
+
+
+@pytest.mark.parametrize("source,n,noise,B,reg,seed", MANIFOLDS)
+def test_manifolds_export_reproduces(tmp_path, source, n, noise, B, reg, seed):
+    p = manifolds.points(data_service.DataRef("vectors", source, seed), n, noise)
+    _reproduces(manifolds.recipe(p, B, reg), tmp_path)
+
+
+def test_words_export_reproduces(tmp_path):
+    params = words.vector_params(window=3, context="window", weighted=True, min_count=3, alpha=0.75, shift=1.0,
+                                 positive=True, n_components=40, eig_weight=0.5, random_state=2)
+    _reproduces(words.recipe(data_service.DataRef("documents", "lee", 2), params), tmp_path)
+
+
+def test_an_upload_reproduces_from_its_files_and_refuses_others(tmp_path, monkeypatch):
+    rng = np.random.default_rng(0)
+    text = "x,y,z\n" + "\n".join(",".join(f"{v:.6f}" for v in row) for row in rng.normal(size=(200, 3)))
+    blob = text.encode()
+    up = data_service.Upload(("cloud.csv",), (blob,), io_upload_digest(["cloud.csv"], [blob]), "vectors")
+    monkeypatch.setattr(data_service, "current_upload", lambda: up)
+    ref = data_service.DataRef("vectors", f"upload:{up.digest}", 4)
+    recipe = manifolds.recipe(manifolds.points(ref), 8, 1e-3)
+    (tmp_path / "mine.csv").write_bytes(blob)
+    _reproduces(recipe, tmp_path / "a", tmp_path / "mine.csv")
+
+    (tmp_path / "other.csv").write_bytes(blob.replace(b"1", b"2"))
+    done = _run(reproduce.bundle(recipe), tmp_path / "b", tmp_path / "other.csv")
+    assert done.returncode != 0 and "SHA-1 differs" in done.stdout + done.stderr
+    done = _run(reproduce.bundle(recipe), tmp_path / "c")
+    assert done.returncode != 0 and "usage: python reproduce.py cloud.csv" in done.stdout + done.stderr
+
+
+def test_a_changed_export_is_reported_different(tmp_path):
+    p = manifolds.points(data_service.DataRef("vectors", "swiss_roll", 0), 300, 0.0)
+    recipe = manifolds.recipe(p, 10, 1e-3)
+    moved = dict(recipe.arrays, embedding=recipe.arrays["embedding"] + 1e-3)
+    done = _run(reproduce.bundle(reproduce.Recipe(**{**recipe.__dict__, "arrays": moved})), tmp_path)
+    assert done.returncode == 1
+    assert "embedding: DIFFERENT: largest difference 0.001" in done.stdout
+    assert "eigenvalues: reproduced" in done.stdout
+
+
+def test_the_export_names_data_parameters_and_versions():
+    p = manifolds.points(data_service.DataRef("vectors", "swiss_roll", 7), 500, 0.1)
+    z = zipfile.ZipFile(io.BytesIO(reproduce.bundle(manifolds.recipe(p, 9, 1e-2))))
+    import json
+
+    params = json.loads(z.read("params.json"))
+    assert params["data"] == {"kind": "vectors", "seed": 7, "bundled": "swiss_roll"}
+    assert params["parameters"]["n_neighbors"] == 9 and params["parameters"]["noise"] == 0.1
+    versions = json.loads(z.read("versions.json"))
+    assert versions["numpy"] == np.__version__ and versions["embedding-lab"]
+    emb = np.load(io.BytesIO(z.read("arrays/embedding.npy")), allow_pickle=False)
+    assert emb.shape == (500, 2)
+    assert z.read("arrays/embedding.csv").decode().splitlines()[0] == "embedding_0,embedding_1"
