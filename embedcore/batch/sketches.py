@@ -562,28 +562,72 @@ def read_manifest(path: str) -> dict:
     file = os.path.join(path, MANIFEST) if os.path.isdir(path) else path
     if not os.path.exists(file):
         raise BatchError(f"{path} holds no sketches: there is no {MANIFEST}.")
+    with open(file, "rb") as f:
+        return parse_manifest(f.read(), file)
+
+
+def parse_manifest(raw: bytes, where: str) -> dict:
+    """A manifest's bytes, checked for what reading the shards needs; ``where`` names it in messages."""
     try:
-        with open(file, encoding="utf-8") as f:
-            body = json.load(f)
+        body = json.loads(raw.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BatchError(f"{file} is not a sketch manifest (not JSON).") from None
+        raise BatchError(f"{where} is not a sketch manifest (not JSON).") from None
     if not isinstance(body, dict) or body.get("format") != "embedcore-sketches/1":
-        raise BatchError(f"{file} is not a sketch manifest written by embedcore.batch.")
+        raise BatchError(f"{where} is not a sketch manifest written by embedcore.batch.")
+
+    def count(v, least: int) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= least
+
+    model, source, parts = body.get("model"), body.get("input"), body.get("partitions")
+    ok = (isinstance(model, dict) and count(model.get("n_features_out"), 1) and isinstance(source, dict)
+          and count(source.get("n_partitions"), 0) and isinstance(parts, dict)
+          and all(k.isdigit() and isinstance(v, dict) and count(v.get("rows"), 0) and isinstance(v.get("file"), str)
+                  for k, v in parts.items()))
+    if not ok:
+        raise BatchError(f"{where} lacks fields the sketch step writes (model.n_features_out, input.n_partitions, "
+                         "partitions with rows and file); give the manifest.json of the run unchanged.")
     return body
 
 
-def _load_shard(path: str, entry: dict, width: int) -> sp.csr_array:
-    if path.endswith(".npz"):
-        S = sp.csr_array(sp.load_npz(path))
-    else:
-        import pyarrow.parquet as pq
+def _load_shard(source, name: str, entry: dict, width: int) -> sp.csr_array:
+    """One shard, from a path or from its bytes, checked against its manifest entry (never unpickled)."""
+    import io
+    import zipfile
 
-        t = pq.read_table(path)
-        S = sp.csr_array((t["value"].to_numpy(), (t["row"].to_numpy(), t["column"].to_numpy())),
-                         shape=(entry["rows"], width))
+    data = io.BytesIO(source) if isinstance(source, bytes) else source
+    try:
+        if name.endswith(".npz"):
+            S = sp.csr_array(sp.load_npz(data))  # np.load(allow_pickle=False) inside
+        else:
+            import pyarrow.parquet as pq
+
+            t = pq.read_table(data)
+            if not {"row", "column", "value"} <= set(t.column_names):
+                raise BatchError(f"{name} has columns {', '.join(t.column_names)}; a sketch shard has row, column "
+                                 "and value.")
+            S = sp.csr_array((t["value"].to_numpy(), (t["row"].to_numpy(), t["column"].to_numpy())),
+                             shape=(entry["rows"], width))
+    except BatchError:
+        raise
+    except (ValueError, OSError, KeyError, zipfile.BadZipFile, IndexError, TypeError) as e:
+        kind = "an .npz" if name.endswith(".npz") else "a Parquet"
+        raise BatchError(f"{name} is not {kind} sketch shard: {' '.join(str(e).split())[:160]}.") from None
     if S.shape != (entry["rows"], width):
-        raise BatchError(f"{path} holds a {S.shape} matrix but the manifest says ({entry['rows']}, {width}).")
+        raise BatchError(f"{name} holds a {S.shape} matrix but the manifest says ({entry['rows']}, {width}).")
+    S.check_format(full_check=True)  # column indices within the width, row pointers in order
     return S
+
+
+def stack_shards(body: dict, fetch, *, partial: bool = False) -> sp.csr_array:
+    """The shards a manifest lists, stacked in partition order; ``fetch(file)`` gives a path or the bytes."""
+    width = int(body["model"]["n_features_out"])
+    parts = body["partitions"]
+    missing = [p for p in range(int(body["input"]["n_partitions"])) if str(p) not in parts]
+    if missing and not partial:
+        raise BatchError(f"{len(missing)} of {body['input']['n_partitions']} partitions are not sketched yet "
+                         f"(first: {missing[0]}); run the sketch step again to finish them.")
+    shards = [_load_shard(fetch(parts[k]["file"]), parts[k]["file"], parts[k], width) for k in sorted(parts, key=int)]
+    return stack_rows(shards, width)
 
 
 def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
@@ -602,14 +646,7 @@ def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
     """
     body = read_manifest(path)
     folder = path if os.path.isdir(path) else os.path.dirname(path)
-    width = int(body["model"]["n_features_out"])
-    parts = body.get("partitions", {})
-    missing = [p for p in range(int(body["input"]["n_partitions"])) if str(p) not in parts]
-    if missing and not partial:
-        raise BatchError(f"{len(missing)} of {body['input']['n_partitions']} partitions are not sketched yet "
-                         f"(first: {missing[0]}); run the sketch step again to finish them.")
-    shards = [_load_shard(os.path.join(folder, parts[k]["file"]), parts[k], width) for k in sorted(parts, key=int)]
-    return stack_rows(shards, width)
+    return stack_shards(body, lambda file: os.path.join(folder, file), partial=partial)
 
 
 def load_items(path: str) -> tuple[np.ndarray, pd.Index | None]:
