@@ -161,8 +161,44 @@ with tabs[3]:
 
 
 # ------------------------------------------------------------------ 5. benchmark
+def outside_sketches(ref, setting):
+    """Sketches made by the command line, uploaded to be scored as these sets' features; None without an upload."""
+    with st.expander("Score sketches made outside the lab (python -m embedcore sketch)"):
+        st.markdown("1. Download these sets and their item vectors in the command's input format:")
+        files = svc.command_input(ref, setting)
+        c1, c2 = st.columns(2)
+        c1.download_button("Item vectors (items.npy)", files.items, "items.npy", "application/octet-stream",
+                           key="sets.dl_items", on_click="ignore")
+        c2.download_button("Sets (sets.csv)", files.sets, "sets.csv", "text/csv", key="sets.dl_sets",
+                           on_click="ignore")
+        st.markdown("2. Sketch them (here, or on a Dask cluster with `--scheduler`) and zip the output directory:")
+        st.code(files.command, language="bash")
+        if files.note:
+            st.caption(files.note)
+        st.markdown("3. Upload the zip, or `manifest.json` with its shards, or `.npz` shards:")
+        upload = svc.sketch_upload(st.file_uploader(
+            "Sketch output", accept_multiple_files=True, key="sets.sketch_upload",
+            help="The sketch step's output directory zipped (python -m zipfile -c sketches.zip sketches), "
+                 "manifest.json with its part-*.npz or part-*.parquet shards, or .npz shards alone. "
+                 "Rows must be these sets, in order."))
+        if upload is None:
+            st.caption("The command uses the sidebar's K, N, offsets and seed: its sketches are the in-app EMDE's, "
+                       "hyperplane for hyperplane, so when that K and N are among the benchmark's the two rows agree.")
+            return None
+        got = svc.uploaded_sketches(ref, upload)
+        if got["error"]:
+            st.error(md_escape(got["error"]))
+            return None
+        made = f", made with {got['made']}" if got["made"] else ""
+        st.success(f"Read {md_escape(got['form'])}: {got['rows']:,} sets x {got['columns']:,} columns, "
+                   f"{got['nonzeros']:,} non-zeros{made}. They are scored as \"{got['label']}\".")
+        for note in got["notes"]:
+            st.caption(md_escape(note))
+        return upload
+
+
 @st.fragment
-def benchmark_section(ref) -> None:
+def benchmark_section(ref, setting) -> None:
     classes = svc.classes(ref)
     if classes["labels"] < 2:
         st.info("This data set has no labels, so there is nothing to classify. Pick a labelled data set "
@@ -174,20 +210,24 @@ def benchmark_section(ref) -> None:
     st.markdown(
         "Logistic regression with 5-fold cross-validation (stratified, shuffled with the seed) on "
         f"EMDE sketches for K, N in {', '.join(f'({k}, {n})' for k, n in svc.GRID)} (L2-normalised, empty "
-        "buckets dropped), against the bag of items (one-hot counts) and the mean item vector.")
+        "buckets dropped), against the bag of items (one-hot counts) and the mean item vector. Sketches made "
+        "by the command line can be scored beside them, with the same classifier and folds.")
+    upload = outside_sketches(ref, setting)
     if st.button("Run the benchmark", key="sets.run_bench", type="primary", disabled=classes["smallest"] < 5):
         bar = st.progress(0.0, text="starting")
-        svc.run_benchmark(ref, lambda f, name: bar.progress(f, text=f"done: {name}"))
+        svc.run_benchmark(ref, lambda f, name: bar.progress(f, text=f"done: {name}"), upload)
         bar.empty()
-    result = svc.benchmark(ref)
+    result = svc.benchmark(ref, upload)
     if result is not None:
+        if upload is not None and not svc.upload_scored(ref, upload):
+            st.caption("Press Run the benchmark to score the uploaded sketches beside these rows.")
         st.dataframe(result, hide_index=True, key="sets.bench_table")
         plots.show(st, sets_charts.benchmark_bars(result), key="sets.chart.bench")
 
 
 with tabs[4]:
     if tabs[4].open:
-        benchmark_section(ref)
+        benchmark_section(ref, setting)
 
 # ------------------------------------------------------------------ 6. downloads
 with tabs[5]:

@@ -10,6 +10,7 @@ that draw buckets or check additivity use the raw count sketch of those
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -20,6 +21,8 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import shared
 from embedcore import emde as core
+from embedcore.batch import BatchError
+from embedcore.batch import sketch_files as handover
 from embedcore.emde import EMDE
 
 DataRef = data_service.DataRef
@@ -30,6 +33,8 @@ GRID: tuple[tuple[int, int], ...] = ((2, 16), (4, 16), (4, 64), (6, 32), (8, 32)
 ADDITIVITY_COLUMNS = 80
 #: Finished benchmark tables, shared by every session (the rows are also cached one by one).
 _BENCHMARKS = shared.store("sets.benchmark", max_entries=16)
+#: Benchmark rows of uploaded sketches, by the data and the upload's digest.
+_UPLOADED_ROWS = shared.store("sets.uploaded_rows", max_entries=32)
 
 
 class Setting(NamedTuple):
@@ -203,26 +208,146 @@ def _encoding_row(ref: DataRef, encoding: tuple) -> dict:
     return core.evaluate_set_encoding(data.vectors, weights(ref), data.labels, encoding, random_state=ref.seed)
 
 
-def benchmark(ref: DataRef) -> pd.DataFrame | None:
-    """The benchmark table for these data (rounded for display), if any session has run it (else None)."""
-    return _BENCHMARKS.get((ref, GRID))
+def _rounded(rows) -> pd.DataFrame:
+    return core.benchmark_table(rows).round({"accuracy": 4, "accuracy_std": 4, "seconds": 2})
 
 
-def run_benchmark(ref: DataRef, progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+def benchmark(ref: DataRef, upload: SketchUpload | None = None) -> pd.DataFrame | None:
+    """The benchmark table for these data (rounded for display), if any session has run it (else None).
+
+    With an upload whose row has been scored, that row is in the table too.
+    """
+    table = _BENCHMARKS.get((ref, GRID))
+    row = _UPLOADED_ROWS.get((ref, upload.digest)) if upload is not None else None
+    if table is None or row is None:
+        return table
+    return _rounded([*table.to_dict("records"), row])
+
+
+def upload_scored(ref: DataRef, upload: SketchUpload) -> bool:
+    """Whether the uploaded sketches already have their benchmark row."""
+    return (ref, upload.digest) in _UPLOADED_ROWS
+
+
+def run_benchmark(ref: DataRef, progress: Callable[[float, str], None] | None = None,
+                  upload: SketchUpload | None = None) -> pd.DataFrame:
     """Run (or finish) the benchmark: each encoding's row is cached, the table is shared.
 
     ``progress(fraction, name)`` is called after each encoding; a run that
-    is interrupted keeps the rows it finished for the next one.
+    is interrupted keeps the rows it finished for the next one. Uploaded
+    sketches that fit the sets (see :func:`uploaded_sketches`) are scored
+    last, with the same classifier and folds.
     """
     jobs = core.set_encodings(GRID)
+    scored = upload is not None and uploaded_sketches(ref, upload)["error"] is None
+    total = len(jobs) + scored
     rows = []
     for n, encoding in enumerate(jobs, start=1):
         rows.append(_encoding_row(ref, encoding))
         if progress is not None:
-            progress(n / len(jobs), rows[-1]["features"])
-    table = core.benchmark_table(rows).round({"accuracy": 4, "accuracy_std": 4, "seconds": 2})
+            progress(n / total, rows[-1]["features"])
+    table = _rounded(rows)
     _BENCHMARKS.put((ref, GRID), table)
-    return table
+    if scored:
+        key = (ref, upload.digest)
+        if key not in _UPLOADED_ROWS:
+            got = _read_upload(upload.digest, upload)[0]
+            _UPLOADED_ROWS.put(key, core.evaluate_features(got.sketches, item_sets(ref).labels, got.label,
+                                                           random_state=ref.seed))
+        if progress is not None:
+            progress(1.0, _UPLOADED_ROWS.get(key)["features"])
+    return benchmark(ref, upload)
+
+
+# ------------------------------------------------------------------ 5b. sketches made by the command line
+
+
+class SketchUpload(NamedTuple):
+    """The files of a sketch output a person uploaded, with a digest that identifies their bytes."""
+
+    names: tuple[str, ...]
+    blobs: tuple[bytes, ...]
+    digest: str
+
+
+def sketch_upload(files) -> SketchUpload | None:
+    """The uploader's files as a :class:`SketchUpload` (None when there are none)."""
+    files = list(files or [])
+    if not files:
+        return None
+    names = tuple(f.name for f in files)
+    blobs = tuple(bytes(f.getvalue()) for f in files)
+    h = hashlib.sha1()
+    for n, b in zip(names, blobs):
+        h.update(n.encode())
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return SketchUpload(names, blobs, h.hexdigest())
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _read_upload(digest: str, _upload: SketchUpload):
+    """The uploaded sketches read (shared, never mutated), or the sentence saying why they cannot be."""
+    try:
+        return handover.read_sketch_files(zip(_upload.names, _upload.blobs)), None
+    except BatchError as e:
+        return None, str(e)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _checked(ref: DataRef, digest: str, _upload: SketchUpload) -> dict:
+    got, error = _read_upload(digest, _upload)
+    if error is not None:
+        return {"error": error}
+    data = item_sets(ref)
+    try:
+        notes = handover.check_for_sets(got, len(data.sets), len(data.items), int(data.vectors.shape[1]))
+    except BatchError as e:
+        return {"error": str(e)}
+    S, p = got.sketches, got.params
+    made = ", ".join(f"{k}={p[k]}" for k in ("K", "N") if k in p)
+    if "seed" in p:
+        made += f"{', ' if made else ''}seed {p['seed']}"
+    return {"error": None, "label": got.label, "form": got.form, "rows": int(S.shape[0]), "columns": int(S.shape[1]),
+            "nonzeros": int(S.nnz), "made": made, "notes": notes}
+
+
+def uploaded_sketches(ref: DataRef, upload: SketchUpload) -> dict:
+    """An uploaded sketch output checked against these sets.
+
+    ``{"error": sentence}`` when it cannot be used; otherwise the benchmark
+    name (``label``), what was read (``form``), ``rows``, ``columns``,
+    ``nonzeros``, the settings it was made with (``made``, may be empty)
+    and ``notes``.
+    """
+    return _checked(ref, upload.digest, upload)
+
+
+class CommandInput(NamedTuple):
+    """The sets and items in the sketch command's input format, made when a download button is pressed."""
+
+    items: Callable[[], bytes]
+    sets: Callable[[], bytes]
+    command: str
+    note: str | None
+
+
+def command_input(ref: DataRef, s: Setting) -> CommandInput:
+    """``items.npy`` and ``sets.csv`` for ``python -m embedcore sketch``, and the lines that sketch and zip them.
+
+    The command uses the sidebar's K, N, offsets and seed, so its sketches
+    are the in-app EMDE's of the same setting.
+    """
+    weighting = "binary" if s.weighting == "binary" else "counts"
+    note = None
+    if s.weighting == "tfidf":
+        note = "The command line has no tf-idf weighting: the command sketches counts."
+    data, W = item_sets(ref), weights(ref)
+    command = handover.sketch_command(s.K, s.N, seed=ref.seed, offsets=s.offsets, weighting=weighting,
+                                      weighted=handover.needs_weights(W))
+    # written when a button is pressed, from the data cached now: the functions need no session of their own
+    return CommandInput(items=lambda: handover.items_npy(data.vectors), sets=lambda: handover.sets_csv(W, data.labels),
+                        command=command, note=note)
 
 
 # ------------------------------------------------------------------ 6. downloads

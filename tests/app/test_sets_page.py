@@ -149,3 +149,90 @@ def test_a_shared_link_with_one_partitioning_renders():
     assert not at.exception and not at.error
     assert at.session_state["sets.N"] == 1
     assert any("Partitioning to draw: 0 (the only possible value" in c.value for c in at.caption)
+
+
+# --------------------------------------------------------------------------- sketches made by the command line
+
+
+def _sketch_output(seed: int, *, K: int = 4, N: int = 16, drop: int = 0) -> bytes:
+    """The hot dog sets of ``seed`` as the page offers them, sketched by the batch step and zipped."""
+    import io
+    import os
+    import tempfile
+    import zipfile
+
+    from embedcore import batch, datasets
+    from embedcore.batch.sketch_files import sketch_input
+    from embedcore.emde import EMDE
+
+    d = datasets.load("hotdog", seed=seed)
+    W = d.weight_matrix()
+    W = W[: W.shape[0] - drop]
+    files = sketch_input(d.vectors, W)
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "sets.csv"), "wb") as f:
+            f.write(files.sets)
+        emde = EMDE(n_hyperplanes=K, n_partitions=N, random_state=seed).fit(d.vectors)
+        with batch.cluster(workers=1, processes=False, quiet=True) as client:
+            batch.sketch(emde, os.path.join(folder, "sets.csv"), os.path.join(folder, "out"), blocksize=3000,
+                         client=client, progress=False)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            for name in sorted(os.listdir(os.path.join(folder, "out"))):
+                z.write(os.path.join(folder, "out", name), f"sketches/{name}")
+    return buf.getvalue()
+
+
+def _upload(at, files):
+    at.file_uploader(key="sets.sketch_upload").set_value(files).run(timeout=180)
+    return at
+
+
+def test_uploaded_command_line_sketches_are_scored_beside_the_in_app_methods():
+    at = open_tab(open_page(PAGE), TAB, "Benchmark")
+    at.sidebar.number_input(key="global.seed").set_value(12).run()  # data no other test benchmarks
+    assert {b.key for b in at.get("download_button")} >= {"sets.dl_items", "sets.dl_sets"}
+    command = next(c.value for c in at.code)
+    assert "python -m embedcore sketch items.npy sets.csv -K 4 -N 16 --seed 12 --out sketches" in command
+    _upload(at, [("sketches.zip", _sketch_output(12), "application/zip")])
+    assert not at.exception and not at.error
+    assert any("300 sets x 256 columns" in s.value and "K=4, N=16, seed 12" in s.value for s in at.success)
+    at.button(key="sets.run_bench").click().run(timeout=180)
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "features" in d.value.columns)
+    acc = dict(zip(table["features"], table["accuracy"]))
+    # the same hyperplanes from the same seed: the batch step's sketches score as the in-app EMDE does
+    assert acc["uploaded sketches K=4 N=16"] == acc["EMDE K=4 N=16"]
+    assert {"mean vector", "one-hot (bag of items)"} <= set(acc)
+    assert "uploaded sketches K=4 N=16" in _chart(at, "sets.chart.bench")
+
+
+def test_a_bad_sketch_upload_is_explained_and_the_page_keeps_working():
+    import io
+    import re
+
+    import numpy as np
+
+    at = open_tab(open_page(PAGE), TAB, "Benchmark")
+    pickled = io.BytesIO()
+    np.save(pickled, np.array([{"x": 1}], dtype=object), allow_pickle=True)
+    cases = [
+        ([("short.zip", _sketch_output(0, drop=1), "application/zip")],
+         "The sketches have 299 rows but there are 300 sets"),
+        ([("evil.npy", pickled.getvalue(), "application/octet-stream")],
+         "evil.npy holds pickled Python objects, which the lab never loads"),
+        ([("random.zip", np.random.default_rng(0).bytes(2000), "application/zip")], "random.zip is not a zip file"),
+        ([("<b>x!</b>.txt", b"**bold**", "text/plain")], "is not part of a sketch output"),
+    ]
+    for files, message in cases:
+        _upload(at, files)
+        assert not at.exception, message
+        errors = [e.value for e in at.error]
+        shown = re.sub(r"\\(.)", r"\1", errors[0]) if errors else ""  # the text as it reads, Markdown escapes undone
+        assert len(errors) == 1 and message in shown, (message, errors)
+        assert "<b>" not in errors[0] and at.button(key="sets.run_bench").disabled is False
+    # the last bad upload does not stop the benchmark: the in-app rows are scored
+    at.button(key="sets.run_bench").click().run(timeout=180)
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "features" in d.value.columns)
+    assert not [f for f in table["features"] if f.startswith("uploaded")]
