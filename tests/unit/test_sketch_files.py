@@ -242,3 +242,10 @@ def test_a_zip_that_unpacks_beyond_the_limit_is_refused(monkeypatch):
     monkeypatch.setattr(sketch_files, "MAX_UNPACKED", 1000)
     with pytest.raises(BatchError, match="unpacks to 0 MB; the lab takes sketches up to 0 MB"):
         read_sketch_files([("big.zip", _zip_of({"manifest.json": b" " * 5000}))])
+
+
+def test_a_negative_weight_stops_the_step_naming_its_set(client, tmp_path):
+    (tmp_path / "s.csv").write_text("items,w\n0 1,1 2\n2,-0.5\n")
+    emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(np.eye(3))
+    with pytest.raises(BatchError, match=r"Item weight -0.5 \(partition 0, set 1 of the partition\) is negative"):
+        batch.sketch(emde, str(tmp_path / "s.csv"), None, weights="w", client=client, progress=False)
