@@ -26,7 +26,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services.shared import store
-from app.services.threads import THREADS
+from app.services.threads import JOBS
 from embedcore import spectral
 from embedcore.batch.categories import read_category_kernel, table_csv
 
@@ -131,7 +131,7 @@ def base(graph: Graph) -> Base:
     labels, samples = spectral.category_distributions(frame[graph.column].astype(str), frame[graph.target],
                                                       graph.transform)
     if graph.kernel == "wasserstein":
-        D = spectral.wasserstein_distances(samples, n_jobs=THREADS)
+        D = spectral.wasserstein_distances(samples, n_jobs=JOBS)
     else:
         D = spectral.symmetric_kl_distances(samples)
     counts = np.array([len(s) for s in samples])
@@ -463,9 +463,9 @@ def run_downstream(graph: Graph, gamma: float, n_components, keep_trivial: bool,
                       n_components=n_components, keep_trivial=keep_trivial)
     else:
         params = dict(kernel=graph.kernel, gamma=gamma, n_components=n_components, keep_trivial=keep_trivial,
-                      target_transform=graph.transform, n_jobs=THREADS)
+                      target_transform=graph.transform, n_jobs=JOBS)
     result = spectral.compare_category_encodings(_complete(graph), graph.column, graph.target,
                                                  encoder_params=params, random_state=seed, progress=progress,
-                                                 n_jobs=THREADS)
+                                                 n_jobs=JOBS)
     RESULTS.put(key, result)
     return result
