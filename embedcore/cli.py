@@ -28,7 +28,8 @@ examples:
 Every step runs on a LocalCluster with one worker per core unless --scheduler names a running
 Dask scheduler (its workers need this package and must see the input and output paths).
 Outputs open in the lab: word vectors on the Words page (word2vec text), category kernels on the
-Categories page ("from the command line": upload codes.csv.npz), sketches with
+Categories page ("from the command line": upload codes.csv.npz), sketches on the Sets page
+(Benchmark tab: upload the output directory zipped, python -m zipfile -c DIR.zip DIR) or with
 embedcore.batch.read_sketches(DIR).
 """
 
