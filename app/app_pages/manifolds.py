@@ -2,8 +2,10 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import manifolds as svc
+from app.services import reproduce
+from app.services import selection as picked
 from app.ui import manifolds_charts as charts
-from app.ui import plots
+from app.ui import plots, share
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
@@ -236,3 +238,6 @@ with tabs[4]:
         st.download_button("LLE coordinates (.csv)", svc.coordinates_csv(pts, B, reg, source),
                            "lle_coordinates.csv", "text/csv", key="man.dl")
         st.caption("The first line holds the method, its parameters and the seed as JSON.")
+
+share.panel("manifolds", reproduce.lazy(lambda: svc.recipe(pts, B, reg)), uploaded=source == "upload",
+            what="the LLE map and its bottom eigenvalues")

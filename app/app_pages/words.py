@@ -4,8 +4,9 @@ import time
 import streamlit as st
 
 from app.services import data as data_service
+from app.services import reproduce
 from app.services import words as svc
-from app.ui import charts, plots, runs
+from app.ui import charts, plots, runs, share
 from app.ui import words_charts as wcharts
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
@@ -321,3 +322,6 @@ with tabs[6]:
                            "text/tab-separated-values", key="words.dl_meta")
         st.caption(f"{out['shape'][0]:,} words x {out['shape'][1]} dimensions; parameters: "
                    + ", ".join(f"{k}={v}" for k, v in params))
+
+share.panel("words", reproduce.lazy(lambda: svc.recipe(ref, params)), uploaded=source == "upload",
+            what="the word vectors, their words and singular values")

@@ -21,6 +21,7 @@ import textwrap
 import zipfile
 from dataclasses import dataclass, field
 from importlib import metadata
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -216,3 +217,8 @@ def bundle(recipe: Recipe) -> bytes:
             reproduce.py   recomputes these arrays with embedcore and compares them with the export
             """))
     return buf.getvalue()
+
+
+def lazy(make: Callable[[], Recipe]) -> Callable[[], bytes]:
+    """The zip of ``make()``, built only when called (a download button calls it on click)."""
+    return lambda: bundle(make())
