@@ -8,11 +8,9 @@ from app.ui import manifolds_charts as charts
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
+from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
-
-#: The inspected point, kept while its number box is hidden in a closed tab.
-POINT = "man.inspect"
 
 st.title("Manifolds: Locally Linear Embedding")
 st.markdown(
@@ -76,25 +74,17 @@ with st.expander("What the controls change, and how the pictures can mislead"):
     )
 
 
-def _pick_from_map() -> None:
-    """A point clicked on the 2-D map becomes the inspected point (any trace: each carries its index)."""
-    chosen = st.session_state.get("man.chart.embedding") or {}
-    for pt in chosen.get("selection", {}).get("points", []):
-        idx = pt.get("customdata", pt.get("point_index"))
-        if isinstance(idx, list):
-            idx = idx[0] if idx else None
-        if idx is not None:
-            st.session_state[POINT] = int(idx)
-            return
-
-
 def _pick_from_box() -> None:
-    st.session_state[POINT] = int(st.session_state["man.point"])
+    picked.inspect_point("man", pts, int(st.session_state["man.point"]))
 
 
-if not 0 <= st.session_state.get(POINT, 0) < n_points:
-    st.session_state[POINT] = 0
-point = int(st.session_state.get(POINT, 0))
+# The inspected point and the selection are the map's (a click or a box on it), kept per data: a new B keeps
+# them, new points drop them. A point is always inspected here: the first until another is chosen.
+chosen = picked.selection("man", pts)
+point = chosen.point if chosen.point is not None and 0 <= chosen.point < n_points else 0
+if chosen.point != point:
+    picked.inspect_point("man", pts, point)
+selected = picked.positions(range(n_points), chosen.ids)
 
 # Filled in the order the work finishes: the 3-D input needs only the neighbour table, so it goes to the
 # browser while LLE is solved, and the map while its trustworthiness is measured.
@@ -112,9 +102,10 @@ dims = data.X.shape[1]
 c1.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimensions)'}, coloured by "
             f"{md_escape(data.colour_label)}")
 c1.pydeck_chart(charts.input_3d(svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
-                                segments=svc.graph_segments(pts, B) if show_graph else None),
+                                segments=svc.graph_segments(pts, B) if show_graph else None, selected=selected),
                 height=440, key="man.chart.input")
 c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
+           + (f", the {len(selected):,} points selected on a map ringed" if len(selected) else "")
            + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
               "around them, while LLE and the map use them all."))
 try:
@@ -126,9 +117,22 @@ cols[0].metric("points", f"{n_points:,}")
 cols[1].metric("dimensions", data.X.shape[1])
 cols[2].metric("B", B)
 cols[3].metric("reconstruction error", f"{result['reconstruction_error']:.2e}")
-plots.show(c2, charts.map_2d(result["embedding"], data.colour, data.categorical, point, nbrs, B),
-           key="man.chart.embedding", on_select=_pick_from_map, selection_mode="points")
+tools = MapTools("man", pts, range(n_points), result["embedding"], space=data.X, k=B, where=c2,
+                 labels=data.colour, label_name=data.colour_label)
+tools.show(c2, charts.map_2d(result["embedding"], data.colour, data.categorical, None, None, B),
+           "man.chart.embedding")
 cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
+
+
+def where_on_the_input(rows) -> None:
+    st.caption("Where the selection sits in the input (ringed in the 3-D view)")
+    names = [f"x{j + 1}" for j in range(min(dims, 10))]
+    st.dataframe(picked.spread(data.X[:, : len(names)], rows, names, data.colour, data.colour_label),
+                 hide_index=True, key="man.selected_where", height=240)
+
+
+tools.panel(where_on_the_input, file_name="selected_points.csv", neighbours=False)
+tools.compare(f"LLE, B={B}, reg={reg:g}", what="B, reg or method (Quality tab)")
 
 LABELS = ["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"]
 tabs = lazy_tabs(LABELS, key="man.tab")
@@ -137,7 +141,7 @@ with tabs[0]:
     if tabs[0].open:
         st.session_state["man.point"] = point
         st.number_input("Point to inspect", 0, n_points - 1, key="man.point", on_change=_pick_from_box,
-                        help="Or click a point on the 2-D map.")
+                        help="Or choose 'click a point' above the 2-D map and click one.")
         c1, c2 = st.columns(2)
         seen = svc.inspection(pts, B, reg, point)
         plots.show(c1, charts.weights(seen["neighbors"], seen["weights"], point), key="man.chart.weights")
@@ -147,6 +151,7 @@ with tabs[0]:
         plots.show(c2, charts.eigenvalues(result["eigenvalues"]), key="man.chart.eigs")
         c2.caption("λ0 ≈ 0 belongs to the constant vector and is skipped; the next two (orange) give the map. When "
                    "λ3 is close to λ2 a third direction is almost as good, and the 2-D map may mix them.")
+        tools.neighbour_lists(forget=False)
 
 with tabs[1]:
     if tabs[1].open:
@@ -190,8 +195,10 @@ def method_comparison(pts) -> None:
         return
     panels = [(f"{svc.METHOD_TITLES[m]} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}", r["coords"])
               for m, r in done.items()]
-    plots.show(st, charts.small_multiples(panels, pset.colour, pset.categorical, height=900),
-               key="man.chart.compare")
+    tools = MapTools("man", pts, range(len(pset.X)), panels[0][1], name="compare", linked=True)
+    tools.show(st, charts.small_multiples(panels, pset.colour, pset.categorical, height=900, selected=tools.rows,
+                                          dragmode=tools.dragmode), "man.chart.compare", decorate=False)
+    st.caption("A selection made in one panel is ringed in all of them, on the LLE map and in the 3-D view.")
     st.dataframe(svc.comparison_table(pts), hide_index=True, key="man.compare_table")
 
 
@@ -220,9 +227,14 @@ def quality(pts, B: int, reg: float) -> None:
         if shown is None:
             return
     title = f"LLE (B={B})" if which == svc.CURRENT else name
-    plots.show(st, charts.quality_map(shown["coords"], shown["recall"], kq, title), key="man.chart.quality")
+    pset = svc.point_set(pts)
+    tools = MapTools("man", pts, range(len(pset.X)), shown["coords"], space=pset.X, k=kq, name="quality",
+                     linked=True, labels=pset.colour, label_name=pset.colour_label)
+    tools.show(st, charts.quality_map(shown["coords"], shown["recall"], kq, title), "man.chart.quality")
     st.caption(f"Mean recall@{kq}: {shown['mean']:.3f}; {shown['below_half']:.1%} of points keep fewer than half. "
                "Red marks where the map cannot be trusted: tears, folds and crowded centres.")
+    tools.neighbour_lists(forget=False)
+    tools.compare(title, what="method (the Map box) or B")
 
 
 with tabs[2]:

@@ -99,15 +99,24 @@ def select(page: str, data, ids, indices, *, dragged: bool = True) -> None:
     _store(page, current)
 
 
-def on_select(page: str, data, ids, chart_key: str):
+def on_select(page: str, data, ids, chart_key: str, whole_page: bool = False):
     """The chart's ``on_select`` callback: the event in session state under ``chart_key`` becomes the
-    page's selection (box, lasso) or its inspected point (click)."""
+    page's selection (box, lasso) or its inspected point (click). With ``whole_page`` (a chart inside a
+    fragment whose selection the page shows elsewhere too) the next run of the fragment asks for a run
+    of the whole page (:func:`page_rerun_asked`)."""
 
     def handle() -> None:
         indices, dragged = event_indices(st.session_state.get(chart_key))
         select(page, data, ids, indices, dragged=dragged)
+        if whole_page:
+            st.session_state[f"{page}.rerun_page"] = True
 
     return handle
+
+
+def page_rerun_asked(page: str) -> bool:
+    """Whether a selection made inside a fragment asked for the whole page to run again (asked once)."""
+    return bool(st.session_state.pop(f"{page}.rerun_page", False))
 
 
 def clear(page: str) -> None:
@@ -250,11 +259,15 @@ def common(X, rows, k: int, labels, limit: int = 15) -> pd.DataFrame:
     return pd.DataFrame({"neighbour": np.asarray(labels, dtype=object)[items], "selected items near it": counts})
 
 
-def spread(X, rows, names) -> pd.DataFrame:
-    """Per coordinate of ``X``: the selection's range and mean against all points' (where in the space the
-    selection sits)."""
+def spread(X, rows, names, colour=None, colour_label: str = "colour") -> pd.DataFrame:
+    """Per coordinate of ``X`` (and a numeric ``colour``, such as a manifold's true coordinate): the
+    selection's range and mean against all points' range, i.e. where in the space the selection sits."""
     X = np.asarray(X, dtype=np.float64)
+    names = list(names)
+    if colour is not None and np.asarray(colour).dtype.kind in "fiu":
+        X = np.column_stack([np.asarray(colour, dtype=np.float64), X])
+        names = [colour_label] + names
     rows = np.asarray(rows, dtype=np.int64)
-    sel = X[rows]
-    return pd.DataFrame({"coordinate": list(names), "selection min": sel.min(0), "selection max": sel.max(0),
-                         "selection mean": sel.mean(0), "all min": X.min(0), "all max": X.max(0)}).round(4)
+    chosen = X[rows]
+    return pd.DataFrame({"coordinate": names, "selection min": chosen.min(0), "selection max": chosen.max(0),
+                         "selection mean": chosen.mean(0), "all min": X.min(0), "all max": X.max(0)}).round(4)

@@ -95,7 +95,8 @@ def item_scatter(
     colorscale: str = "Viridis",
     axis_titles: tuple[str, str] = ("", ""),
 ) -> go.Figure:
-    """Items as points, optionally coloured, with lines (hyperplanes) and marked points."""
+    """Items as points, optionally coloured, with lines (hyperplanes) and marked points; each point carries
+    its row as customdata (for selections)."""
     fig = go.Figure()
     x, y = coords[:, 0], coords[:, 1]
     if categorical and color is not None:
@@ -106,6 +107,7 @@ def item_scatter(
                 x=x[m], y=y[m], mode="markers", name=f"{color_label} {cat}",
                 marker=dict(size=8, color=PALETTE[i % len(PALETTE)], line=dict(width=0.5, color="white")),
                 text=None if hover is None else np.asarray(hover, dtype=object)[m], hoverinfo="text",
+                customdata=np.flatnonzero(m).astype(np.int32),
             ))
     else:
         fig.add_trace(go.Scattergl(
@@ -113,7 +115,7 @@ def item_scatter(
             marker=dict(size=8, color=color, colorscale=colorscale, showscale=color is not None,
                         colorbar=dict(title=dict(text=color_label)) if color is not None else None,
                         line=dict(width=0.5, color="white")),
-            text=hover, hoverinfo="text", showlegend=False,
+            text=hover, hoverinfo="text", showlegend=False, customdata=np.arange(len(x), dtype=np.int32),
         ))
     pad_x = (x.max() - x.min()) * 0.05 + 1e-9
     pad_y = (y.max() - y.min()) * 0.05 + 1e-9

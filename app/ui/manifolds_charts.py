@@ -18,6 +18,7 @@ import pydeck as pdk
 from pydeck.bindings.json_tools import default_serialize
 
 from app.ui import charts
+from app.ui.selection import mark_traces
 from app.ui.text import html_escape
 
 #: Up to this many points the 2-D map is SVG: Streamlit rebuilds a chart whose figure changed, and a new WebGL
@@ -30,6 +31,11 @@ POINT = "#000000"
 
 def _f32(a) -> np.ndarray:
     return np.asarray(a, dtype=np.float32)
+
+
+def index(n: int) -> np.ndarray:
+    """Each point's index, the customdata that makes a map selectable."""
+    return np.arange(n, dtype=np.int32)
 
 
 def colours(values, categorical: bool) -> tuple[np.ndarray | None, str]:
@@ -72,9 +78,9 @@ class CompactDeck(pdk.Deck):
 
 
 def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, shown=None,
-             height: int = 440) -> pdk.Deck:
+             height: int = 440, selected=None) -> pdk.Deck:
     """The input in rotatable 3-D (deck.gl): the points, the inspected one (black) and its neighbours (red),
-    optionally the kNN graph.
+    optionally the kNN graph and the points selected on a map (ringed).
 
     ``P3`` is the points' first three coordinates (zeros below three), ``shown`` the indices of the
     points drawn (all when None); the inspected point and its neighbours are always drawn. deck.gl
@@ -101,6 +107,13 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
         edges = pd.DataFrame(np.hstack([S[0::3], S[1::3]]), columns=["x0", "y0", "z0", "x1", "y1", "z1"])
         layers.append(pdk.Layer("LineLayer", edges, id="graph", get_source_position=["x0", "y0", "z0"],
                                 get_target_position=["x1", "y1", "z1"], get_color=[60, 60, 60, 70], get_width=1))
+    if selected is not None and len(selected):
+        rows = np.asarray(selected)
+        layers.append(pdk.Layer(
+            "ScatterplotLayer", pd.DataFrame({"x": Q[rows, 0], "y": Q[rows, 1], "z": Q[rows, 2], "i": rows}),
+            id="selection", get_position=["x", "y", "z"], get_radius=4.5, radius_units=PIXELS, billboard=True,
+            filled=False, stroked=True, get_line_color=[33, 37, 41], line_width_min_pixels=1.5, pickable=True,
+            parameters=on_top))
     layers += [
         pdk.Layer("ScatterplotLayer", marks, id="neighbours", get_position=["x", "y", "z"],
                   get_fill_color=_hex_rgb(NEIGHBOUR), get_radius=4.5, radius_units=PIXELS, billboard=True,
@@ -116,18 +129,21 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
                     map_style=None, tooltip={"text": "point {i}"}, height=height)
 
 
-def map_2d(Y, colour, categorical: bool, point: int, nbrs, B: int) -> go.Figure:
-    """The LLE map with the inspected point and its neighbours; every trace carries the point index
-    as customdata, so a click on any of them selects that point."""
+def map_2d(Y, colour, categorical: bool, point: int | None, nbrs, B: int) -> go.Figure:
+    """The LLE map, with the inspected point and its neighbours unless ``point`` is None (the selection tools
+    then mark them); every trace carries the point index as customdata, so a click on any of them selects
+    that point."""
     c, scale = colours(colour, categorical)
     Y = _f32(Y)
-    nbrs = np.asarray(nbrs)
     points = go.Scatter if len(Y) <= SVG_POINTS else go.Scattergl
     fig = go.Figure()
     fig.add_trace(points(x=Y[:, 0], y=Y[:, 1], mode="markers", name="points", showlegend=False,
                          marker=dict(size=5, color=c, colorscale=scale),
                          customdata=np.arange(len(Y), dtype=np.int32),
                          hovertemplate="point %{customdata}<extra></extra>"))
+    if point is None:
+        return charts.layout(fig, f"LLE in 2-D (B={B})", 480)
+    nbrs = np.asarray(nbrs)
     fig.add_trace(go.Scatter(x=Y[nbrs, 0], y=Y[nbrs, 1], mode="markers", name="neighbours",
                              customdata=nbrs.astype(np.int32), hovertemplate="point %{customdata}<extra></extra>",
                              marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color=NEIGHBOUR, width=2))))
@@ -153,9 +169,12 @@ def eigenvalues(vals) -> go.Figure:
 
 
 def small_multiples(panels: list[tuple[str, np.ndarray | None]], colour, categorical: bool, *, cols: int = 3,
-                    title: str | None = None, height: int = 620) -> go.Figure:
+                    title: str | None = None, height: int = 620, selected=None, dragmode: str | None = None
+                    ) -> go.Figure:
     """Maps side by side, each titled: ``panels`` is (title, coords or None for an empty panel).
 
+    Every point carries its index as customdata; the ``selected`` points are ringed in every panel
+    (a selection made in one shows where the same points land in the others).
     Axes are laid out by hand (``make_subplots`` costs a tenth of a second per grid).
     """
     c, scale = colours(colour, categorical)
@@ -179,9 +198,14 @@ def small_multiples(panels: list[tuple[str, np.ndarray | None]], colour, categor
         if coords is not None:
             E = _f32(coords)
             fig.add_trace(go.Scattergl(x=E[:, 0], y=E[:, 1], mode="markers", showlegend=False, hoverinfo="skip",
-                                       xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+                                       xaxis=f"x{suffix}", yaxis=f"y{suffix}", customdata=index(len(E)),
                                        marker=dict(size=3, color=c, colorscale=scale)))
+            if selected is not None and len(selected):
+                fig.add_traces(mark_traces(E, selected, axes=dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}"),
+                                           legend=False))
     fig.update_layout(annotations=annotations)
+    if dragmode is not None:
+        fig.update_layout(dragmode=dragmode)
     charts.layout(fig, title, height)
     if title is None:
         fig.update_layout(margin=dict(t=30))  # room for the first row's titles

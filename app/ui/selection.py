@@ -41,7 +41,8 @@ def _f32(a) -> np.ndarray:
     return np.asarray(a, dtype=np.float32)
 
 
-def mark_traces(coords, rows, view=None, *, axes: dict | None = None, legend: bool = True) -> list[go.Scatter]:
+def mark_traces(coords, rows, view=None, *, axes: dict | None = None, legend: bool = True,
+                point_name: str | None = None) -> list[go.Scatter]:
     """Overlays for a map: the selected points ringed, and the inspected point with its neighbours (green: near
     in both spaces; red: near in the data, placed apart on the map; orange: near on the map only).
 
@@ -69,7 +70,8 @@ def mark_traces(coords, rows, view=None, *, axes: dict | None = None, legend: bo
                                       marker=dict(size=13, symbol=symbol, color=colour, line=dict(width=2.5)),
                                       **axes))
         p = view["point"]
-        out.append(go.Scatter(x=Y[[p], 0], y=Y[[p], 1], mode="markers", name="inspected", showlegend=legend,
+        out.append(go.Scatter(x=Y[[p], 0], y=Y[[p], 1], mode="markers", name=point_name or "inspected",
+                              showlegend=legend,
                               customdata=np.array([p], dtype=np.int32), hoverinfo="skip",
                               marker=dict(size=14, symbol="diamond", color=POINT, line=dict(color="white", width=1)),
                               **axes))
@@ -101,13 +103,18 @@ class MapTools:
     ``page`` is the page's key prefix, ``data`` what identifies the items (a selection or a
     pin made on other data is dropped), ``ids`` the items' ids in map order, ``coords`` the
     map, ``labels`` what the table shows next to each id, ``space`` the original space
-    (rows like ``coords``) for inspecting a point, or None. ``name`` tells apart two maps
-    of one page; they share the page's selection and pin.
+    (rows like ``coords``) for inspecting a point, or None; ``k`` fixes the number of
+    neighbours compared (otherwise a slider sets it). ``name`` tells apart two maps of one
+    page; they share the page's selection and pin. A map drawn in a fragment whose selection
+    the page marks elsewhere too is ``linked``: a selection made on it runs the whole page.
     """
 
     def __init__(self, page: str, data, ids, coords, *, labels=None, space=None, name: str = "map",
-                 noun: str = "point", id_name: str = "id", label_name: str = "label", where=None):
-        self.page, self.data, self.name, self.noun = page, data, name, noun
+                 noun: str = "point", id_name: str = "id", label_name: str = "label", where=None,
+                 k: int | None = None, linked: bool = False):
+        self.page, self.data, self.name, self.noun, self.linked = page, data, name, noun, linked
+        if linked and sel.page_rerun_asked(page):
+            st.rerun(scope="app")  # a selection made here is marked on the page's other maps too
         self.ids = np.asarray(ids, dtype=object)
         self.coords = np.asarray(coords)
         self.labels = None if labels is None else np.asarray(labels, dtype=object)
@@ -117,7 +124,8 @@ class MapTools:
         self.rows = sel.positions(self.ids, state.ids)
         self.point = sel.position(self.ids, state.point)
         n = len(self.ids)
-        self.k = min(int(st.session_state.get(f"{page}.{name}.k", 10)), sel.largest_k(n))
+        self.fixed_k = k is not None
+        self.k = min(int(k if k is not None else st.session_state.get(f"{page}.{name}.k", 10)), sel.largest_k(n))
         self.view = None
         if self.point is not None and space is not None and n > 1:
             self.view = sel.neighbours(space, self.coords, self.point, self.k, self.ids, self.labels, id_name,
@@ -131,7 +139,8 @@ class MapTools:
     # ------------------------------------------------------------ the map
     def decorate(self, fig: go.Figure, *, axes: dict | None = None) -> go.Figure:
         """The map with the selection and the inspected point marked, in the chosen drag mode."""
-        fig.add_traces(mark_traces(self.coords, self.rows, self.view, axes=axes))
+        fig.add_traces(mark_traces(self.coords, self.rows, self.view, axes=axes,
+                                   point_name=None if self.point is None else f"{self.noun} {self.ids[self.point]}"))
         fig.update_layout(dragmode=self.dragmode, newselection=dict(line=dict(color=SELECTED, dash="dot")))
         return fig
 
@@ -139,14 +148,15 @@ class MapTools:
         """Draw the map as a selectable chart (every trace must carry point indices as customdata)."""
         if decorate:
             self.decorate(fig)
-        return plots.show(where, fig, key=key, on_select=sel.on_select(self.page, self.data, self.ids, key),
+        return plots.show(where, fig, key=key,
+                          on_select=sel.on_select(self.page, self.data, self.ids, key, whole_page=self.linked),
                           selection_mode=sel.SELECTION_MODES)
 
     # ------------------------------------------------------------ below the map
     def panel(self, summary: Callable[[np.ndarray], None] | None = None, *, file_name: str = "selection.csv",
-              extra: dict | None = None) -> None:
-        """The selection (table, the page's ``summary(rows)``, CSV, Clear) and the inspected point's
-        neighbours; a hint when neither is set."""
+              extra: dict | None = None, neighbours: bool = True) -> None:
+        """The selection (table, the page's ``summary(rows)``, CSV, Clear) and, with ``neighbours``, the
+        inspected point's neighbours (:meth:`neighbour_lists`); a hint when nothing is selected."""
         page, name = self.page, self.name
         if self.rows.size:
             frame = sel.table(self.ids, self.labels, self.coords, self.rows, extra, self.id_name, self.label_name)
@@ -166,10 +176,13 @@ class MapTools:
         else:
             st.caption(f"Drag a box or a lasso on the map to list the {self.noun}s inside it; choose "
                        f"'click a point' above the map and click a {self.noun} to see its nearest neighbours.")
-        if self.view is not None:
-            self._neighbours()
+        if neighbours:
+            self.neighbour_lists()
 
-    def _neighbours(self) -> None:
+    def neighbour_lists(self, forget: bool = True) -> None:
+        """The inspected point's k nearest neighbours in the original space and on the map, side by side."""
+        if self.view is None:
+            return
         view, page, name = self.view, self.page, self.name
         p = view["point"]
         label = "" if self.labels is None else f" ({md_escape(self.labels[p])})"
@@ -183,9 +196,11 @@ class MapTools:
         c2.caption("On the map")
         c2.dataframe(view["map"], hide_index=True, key=f"{page}.{name}.near_map")
         k1, k2 = st.columns([2, 3])
-        ranged_slider("Neighbours (k)", 1, sel.largest_k(n), self.k, key=f"{page}.{name}.k", where=k1,
-                      why=f"there are {n} {self.noun}s")
-        k2.button("Forget the point", key=f"{page}.{name}.forget", on_click=sel.forget_point, args=(page,))
+        if not self.fixed_k:
+            ranged_slider("Neighbours (k)", 1, sel.largest_k(n), self.k, key=f"{page}.{name}.k", where=k1,
+                          why=f"there are {n} {self.noun}s")
+        if forget:
+            k2.button("Forget the point", key=f"{page}.{name}.forget", on_click=sel.forget_point, args=(page,))
         st.caption("Green rings on the map: neighbours in both lists; red: near in the data but placed apart; "
                    "orange crosses: near on the map only. The share in both is this point's neighbour recall.")
 

@@ -8,8 +8,10 @@ click: the chart's ``on_select`` callback runs, then the page.
 
 from __future__ import annotations
 
+import base64
 import json
 
+import numpy as np
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 
 
@@ -46,3 +48,11 @@ def select_on_chart(at, key: str, indices, *, box: bool = True, timeout: float =
 def click_on_chart(at, key: str, index: int, timeout: float = 120):
     """Run the page as if the person had clicked the point ``index`` of a chart."""
     return select_on_chart(at, key, [index], box=False, timeout=timeout)
+
+
+def event_indices_of(trace: dict) -> list[int]:
+    """A trace's customdata as a list of ints (Plotly sends numpy arrays as typed binary)."""
+    value = trace.get("customdata")
+    if isinstance(value, dict) and "bdata" in value:
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"])).tolist()
+    return [int(v) for v in value]
