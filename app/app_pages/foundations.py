@@ -2,8 +2,9 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import foundations as svc
+from app.services import reproduce
 from app.ui import foundations_charts as fc
-from app.ui import plots
+from app.ui import plots, share
 from app.ui.controls import ranged_select_slider, ranged_slider
 from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
@@ -244,3 +245,9 @@ with tabs[4]:
 with tabs[5]:
     if tabs[5].open:
         hashing_section(seed)
+
+svd_now = (svc.PHOTO if st.session_state["found.svd_data"] == PHOTO else ref, int(st.session_state.get("found.svd_k", 10)),
+           bool(st.session_state["found.svd_center"]))  # read here: the download builds its zip on another thread
+share.panel("foundations", reproduce.lazy(lambda: svc.recipe(ref, seed, *svd_now)), uploaded=source == "upload",
+            what="the SVD section's singular values and rank-k picture (at its current settings, whichever tab "
+            "is open) and the PCA-vs-JL table of the sidebar data")

@@ -19,6 +19,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import shared
 from app.services.data import DataRef
+from app.services.reproduce import Recipe
 from embedcore import linear
 
 #: TF-IDF rows of the 300 Lee news articles (7,168 words)
@@ -308,3 +309,39 @@ def hashing(seed: int) -> Hashing:
     table["1/sqrt(w) trend"] = linear.inverse_sqrt_trend(table["width"], table["rmse"].iloc[0])
     at = {int(w): (float(r), float(b)) for w, r, b in zip(table["width"], table["rmse"], table["bias"])}
     return Hashing(table, counts.shape[1], at)
+
+
+# ------------------------------------------------------------------ reproduce
+
+
+def recipe(ref: DataRef, seed: int, svd_matrix: Matrix, k: int, center: bool) -> Recipe:
+    """The SVD section's layers and rank-k picture, and PCA against JL on the sidebar data, as embedcore computes them."""
+    photo = svd_matrix == PHOTO
+    layers = _svd(svd_matrix, center)
+    k = min(int(k), len(layers.s))
+    arrays = {"singular_values": layers.s, "reconstruction": np.asarray(svd_rank(svd_matrix, k, center).values),
+              "error": np.array([svd_rank(svd_matrix, k, center).error])}
+    table = pca_vs_jl(ref, seed).table
+    if table is not None:
+        arrays["pca_vs_jl"] = table.to_numpy(dtype=float)
+    params = {"svd": {"matrix": "photo" if photo else "sidebar data", "k": k, "center": center,
+                      "rows kept": None if photo else SVD_ROWS, "columns shown": None if photo else SVD_COLS},
+              "pca_vs_jl": {"columns": None if table is None else list(table.columns), "seed": seed}}
+    code = f"""
+        from embedcore import linear
+
+        X = {"linear.grey_photo()" if photo else "data.X"}
+        layers = linear.svd_layers(X, center={center}, rows={None if photo else SVD_ROWS})
+        Xk, error = linear.rank_k(layers, {k})
+        shown = {"linear.grey_uint8(Xk)" if photo else f"Xk[:, :{SVD_COLS}]"}
+        result = {{"singular_values": layers.s, "reconstruction": shown, "error": np.array([error])}}
+        # PCA against a Gaussian JL map on the sidebar data, standardised
+        S = linear.standardize(data.X)
+        if {table is not None}:
+            table = linear.pca_vs_jl(S, list(linear.k_grid(min(S.shape))), random_state={seed})
+            result["pca_vs_jl"] = table.to_numpy(dtype=float)
+        """
+    return Recipe("foundations", f"rank-{k} SVD of the {'photo' if photo else 'sidebar data'} and PCA vs JL",
+                  arrays, params, ref, code,
+                  compare={"singular_values": "close", "reconstruction": "exact" if photo else "close",
+                           "error": "close", "pca_vs_jl": "close"}, rtol=1e-6, atol=1e-9)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.services import data as data_service
-from app.services import manifolds, reproduce, words
+from app.services import foundations, manifolds, reproduce, words
 from embedcore.io import upload_digest as io_upload_digest
 from tests.conftest import ROOT
 
@@ -89,3 +89,12 @@ def test_the_export_names_data_parameters_and_versions():
     emb = np.load(io.BytesIO(z.read("arrays/embedding.npy")), allow_pickle=False)
     assert emb.shape == (500, 2)
     assert z.read("arrays/embedding.csv").decode().splitlines()[0] == "embedding_0,embedding_1"
+
+
+@pytest.mark.parametrize("svd_matrix,source,k,center", [("photo", "digits", 10, True), ("data", "swiss_hole", 2, False),
+                                                        ("data", "digits", 1, True)])
+def test_foundations_export_reproduces(tmp_path, svd_matrix, source, k, center):
+    ref = data_service.DataRef("vectors", source, 3)
+    recipe = foundations.recipe(ref, 3, foundations.PHOTO if svd_matrix == "photo" else ref, k, center)
+    assert "pca_vs_jl" in recipe.arrays
+    _reproduces(recipe, tmp_path)
