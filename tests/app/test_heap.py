@@ -9,8 +9,10 @@ from app.services import heap
 
 
 @pytest.fixture
-def thawed():
+def thawed(monkeypatch):
+    """Nothing frozen, and settle() as on a fresh server (earlier page runs in this process may have settled)."""
     gc.unfreeze()
+    monkeypatch.setattr(heap, "_modules_seen", 0)
     yield
     gc.unfreeze()
 
