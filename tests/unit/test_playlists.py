@@ -1,69 +1,147 @@
-"""Latent Markov Embedding: gradients, recovery of planted models, baselines, sampling, tags."""
+"""Latent Markov Embedding: each part against brute force, recovery of planted models, baselines, sampling, tags."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse as sp
 from scipy.stats import chisquare
 
 from embedcore.playlists import (
     LME,
     MAX_EXACT_Z_SONGS,
-    _log_probs,
+    NearField,
+    Objective,
+    OptimizationInterrupt,
+    Stopped,
+    Transitions,
+    approximate_log_partition,
+    approximate_objective,
     baseline_log_likelihoods,
+    exact_log_partition,
+    exact_objective,
+    gradient_ascent,
     make_planted_playlists,
+    near_field,
     partition_cost,
+    penalise,
     random_walk_playlists,
+    song_index,
     split_playlists,
     transition_counts,
 )
 
 
-def _objective_parts(model, playlists, seed=0, tags=None):
-    from itertools import chain
+def _log_probs(U, V, exclude_self: bool):
+    """Brute force: log P[a, s] = log P(s | a) for every pair, and P, from the whole S x S matrix."""
+    logits = -((V[:, None, :] - U[None, :, :]) ** 2).sum(axis=2)
+    if exclude_self:
+        np.fill_diagonal(logits, -np.inf)
+    log_p = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
+    return log_p, np.exp(log_p)
 
-    songs = pd.Index(pd.unique(pd.Series(list(chain.from_iterable(playlists)), dtype=object)))
-    C = transition_counts(playlists, songs)
-    n_out = np.asarray(C.sum(axis=1)).ravel()
+
+def _objective_parts(playlists, seed=0):
+    """The transitions of ``playlists`` and random entry and exit points for their songs."""
+    songs = song_index(playlists)
+    transitions = Transitions.from_counts(transition_counts(playlists, songs))
     rng = np.random.default_rng(seed)
     U, V = rng.standard_normal((len(songs), 2)), rng.standard_normal((len(songs), 2))
-    return C, n_out, float(n_out.sum()), U, V
+    return transitions, U, V
+
+
+def _value(U, V, transitions, *, reg=0.0, exclude_self=False, field=None):
+    """The penalised objective and its gradients at (U, V), exact or with the near field ``field``."""
+    if field is None:
+        ll, gU, gV = exact_objective(U, V, transitions, exclude_self=exclude_self)
+    else:
+        ll, gU, gV = approximate_objective(U, V, transitions, field, exclude_self=exclude_self)
+    value, _, gU, gV, _ = penalise(U, V, ll, gU, gV, transitions.n_total, reg)
+    return value, gU, gV
+
+
+def _everything(n_songs: int) -> NearField:
+    """A near field holding every song: the approximate Z is then the exact one."""
+    return NearField(sp.csr_array(np.ones((n_songs, n_songs))), np.arange(0, n_songs, 3))
+
+
+# --------------------------------------------------------------------------- the objective
 
 
 @pytest.mark.parametrize("exclude_self", [False, True])
 def test_gradient_matches_finite_differences(exclude_self):
     playlists, _ = make_planted_playlists(25, 60, 6, model="dual", random_state=0)
-    m = LME(model="dual", reg=0.05, exclude_self=exclude_self)
-    C, n_out, n, U, V = _objective_parts(m, playlists)
-    _, _, gU, gV, _ = m._objective(U, V, C, n_out, n)
+    transitions, U, V = _objective_parts(playlists)
+    _, gU, gV = _value(U, V, transitions, reg=0.05, exclude_self=exclude_self)
     eps = 1e-6
     for which, grad in (("U", gU), ("V", gV)):
         for i, j in [(0, 0), (3, 1), (17, 0)]:
-            P, M = U.copy(), U.copy()
-            Q, R = V.copy(), V.copy()
-            if which == "U":
-                P[i, j] += eps
-                M[i, j] -= eps
-                num = (m._objective(P, V, C, n_out, n)[0] - m._objective(M, V, C, n_out, n)[0]) / (2 * eps)
-            else:
-                Q[i, j] += eps
-                R[i, j] -= eps
-                num = (m._objective(U, Q, C, n_out, n)[0] - m._objective(U, R, C, n_out, n)[0]) / (2 * eps)
-            assert num == pytest.approx(grad[i, j], abs=1e-7), (which, i, j)
+            P, M = (U if which == "U" else V).copy(), (U if which == "U" else V).copy()
+            P[i, j] += eps
+            M[i, j] -= eps
+
+            def f(X):
+                args = (X, V) if which == "U" else (U, X)
+                return _value(*args, transitions, reg=0.05, exclude_self=exclude_self)[0]
+
+            assert (f(P) - f(M)) / (2 * eps) == pytest.approx(grad[i, j], abs=1e-7), (which, i, j)
 
 
 def test_single_model_gradient_is_the_sum_of_both_roles():
     playlists, _ = make_planted_playlists(20, 50, 5, random_state=1)
-    m = LME(model="single", reg=0.01)
-    C, n_out, n, U, _ = _objective_parts(m, playlists)
-    _, _, gU, gV, _ = m._objective(U, U, C, n_out, n)
+    transitions, U, _ = _objective_parts(playlists)
+    f = Objective(transitions, model="single", reg=0.01)
+    (g,) = f((U,)).gradient
     eps = 1e-6
     P, M = U.copy(), U.copy()
     P[2, 1] += eps
     M[2, 1] -= eps
-    num = (m._objective(P, P, C, n_out, n)[0] - m._objective(M, M, C, n_out, n)[0]) / (2 * eps)
-    assert num == pytest.approx(gU[2, 1] + gV[2, 1], abs=1e-7)
+    assert (f((P,)).value - f((M,)).value) / (2 * eps) == pytest.approx(g[2, 1], abs=1e-7)
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+def test_exact_objective_is_the_brute_force_log_likelihood(exclude_self):
+    playlists, _ = make_planted_playlists(30, 80, 6, model="dual", exclude_self=True, random_state=2)  # no repeats
+    transitions, U, V = _objective_parts(playlists, seed=1)
+    ll, _, _ = exact_objective(U, V, transitions, exclude_self=exclude_self)
+    log_p, _ = _log_probs(U, V, exclude_self)
+    C = transitions.coo
+    assert ll == pytest.approx((C.data * log_p[C.row, C.col]).sum(), rel=1e-12)
+    sources = np.array([0, 4, 29])
+    logits = -((V[:, None] - U[None]) ** 2).sum(2)
+    if exclude_self:
+        np.fill_diagonal(logits, -np.inf)
+    np.testing.assert_allclose(exact_log_partition(U, V, sources, exclude_self=exclude_self),
+                               np.logaddexp.reduce(logits[sources], axis=1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+def test_approximate_objective_is_the_exact_one_when_the_near_field_holds_every_song(exclude_self):
+    playlists, _ = make_planted_playlists(40, 100, 6, model="dual", random_state=3)
+    transitions, U, V = _objective_parts(playlists, seed=2)
+    exact = _value(U, V, transitions, reg=0.05, exclude_self=exclude_self)
+    for field in (_everything(40), near_field(U, V, transitions.counts, 40, random_state=0)):
+        approx = _value(U, V, transitions, reg=0.05, exclude_self=exclude_self, field=field)
+        assert approx[0] == pytest.approx(exact[0], rel=1e-12)
+        np.testing.assert_allclose(approx[1], exact[1], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(approx[2], exact[2], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(approximate_log_partition(U, V, field, exclude_self=exclude_self),
+                                   exact_log_partition(U, V, np.arange(40), exclude_self=exclude_self), rtol=1e-12)
+
+
+def test_near_field_holds_the_nearest_songs_and_the_successors():
+    playlists, _ = make_planted_playlists(60, 80, 5, model="dual", random_state=4)
+    transitions, U, V = _objective_parts(playlists, seed=3)
+    field = near_field(U, V, transitions.counts, 7, random_state=0)
+    D = ((V[:, None] - U[None]) ** 2).sum(2)
+    follows = transitions.counts.toarray() > 0
+    for a in range(len(U)):
+        expected = set(np.argsort(D[a], kind="stable")[:7].tolist()) | set(np.flatnonzero(follows[a]).tolist())
+        row = field.near.indices[field.near.indptr[a]:field.near.indptr[a + 1]]
+        assert set(row.tolist()) == expected and np.all(np.diff(row) > 0), a
+    assert len(field.landmarks) == 7 and np.all(np.diff(field.landmarks) > 0)
+    np.testing.assert_array_equal(field.landmarks, near_field(U, V, transitions.counts, 7, random_state=0).landmarks)
 
 
 def test_uniform_baseline_is_exact():
@@ -192,10 +270,9 @@ def test_random_walks_on_a_shipped_graph():
 @pytest.mark.parametrize("exclude_self", [False, True])
 def test_approximate_partition_gradient_matches_finite_differences(exclude_self):
     playlists, _ = make_planted_playlists(40, 100, 6, model="dual", random_state=0)
-    m = LME(model="dual", reg=0.05, exclude_self=exclude_self, z_approx=5)
-    C, n_out, n, U, V = _objective_parts(m, playlists)
-    X, L = m._near_field(U, V, C, np.random.RandomState(0))
-    _, _, gU, gV, _ = m._objective_approx(U, V, C, n_out, n, None, X, L)
+    transitions, U, V = _objective_parts(playlists)
+    field = near_field(U, V, transitions.counts, 5, random_state=0)
+    _, gU, gV = _value(U, V, transitions, reg=0.05, exclude_self=exclude_self, field=field)
     eps = 1e-6
     for which, grad in (("U", gU), ("V", gV)):
         for i, j in [(0, 0), (4, 1), (17, 0)]:
@@ -205,7 +282,7 @@ def test_approximate_partition_gradient_matches_finite_differences(exclude_self)
 
             def f(Z):
                 args = (Z, V) if which == "U" else (U, Z)
-                return m._objective_approx(*args, C, n_out, n, None, X, L)[0]
+                return _value(*args, transitions, reg=0.05, exclude_self=exclude_self, field=field)[0]
 
             assert (f(P) - f(M)) / (2 * eps) == pytest.approx(grad[i, j], abs=1e-7)
 
@@ -379,9 +456,9 @@ def test_baselines_with_no_scorable_transition_are_nan():
 def test_the_penalty_is_lambda_over_the_number_of_songs():
     # what the page's formula and the reg docstring say: (1/T) sum log P - (lambda / S)(||U||^2 + ||V||^2)
     playlists, _ = make_planted_playlists(25, 60, 6, model="dual", random_state=0)
-    C, n_out, n, U, V = _objective_parts(None, playlists)
-    free = LME(model="dual", reg=0.0)._objective(U, V, C, n_out, n)[0]
-    penalised = LME(model="dual", reg=0.3)._objective(U, V, C, n_out, n)[0]
+    transitions, U, V = _objective_parts(playlists)
+    free = _value(U, V, transitions, reg=0.0)[0]
+    penalised = _value(U, V, transitions, reg=0.3)[0]
     assert free - penalised == pytest.approx(0.3 / len(U) * ((U**2).sum() + (V**2).sum()))
 
 
@@ -487,6 +564,202 @@ def test_a_fit_keeps_no_training_data_and_repeats_its_bytes():
     b = LME(max_iter=60, random_state=0).fit(playlists, tags=truth.song_tags_)
     assert not [k for k in vars(a) if k.endswith("_memo")]
     np.testing.assert_array_equal(a.entry_, b.entry_)
+
+
+# --------------------------------------------------------------------------- the parts fit composes
+
+
+def _tag_matrix_by_loop(songs, tags):
+    """The reference: one song, then one tag, at a time."""
+    names = sorted({t for ts in tags.values() for t in ts})
+    T = np.zeros((len(songs), len(names)))
+    for s, ts in tags.items():
+        if s in songs:
+            for t in ts:
+                T[list(songs).index(s), names.index(t)] += 1
+    return names, T / np.maximum(T.sum(axis=1), 1)[:, None]
+
+
+def test_the_vectorised_tag_matrix_is_the_loop():
+    from embedcore.playlists import tag_matrix
+
+    songs = pd.Index(["a", "b", "c", "d", "e"])
+    tags = {"c": ["x", "y", "x"], "a": ["z"], "zz": ["w"], "e": [], "b": ["y", "z", "x"]}
+    names, expected = _tag_matrix_by_loop(songs, tags)
+    tm = tag_matrix(songs, tags)
+    assert list(tm.tags) == names == ["w", "x", "y", "z"]  # w belongs to a song not in training
+    np.testing.assert_allclose(tm.matrix.toarray(), expected, rtol=1e-15)
+    rng = np.random.RandomState(0)
+    songs = pd.Index([f"s{i}" for i in range(300)])
+    tags = {f"s{i}": [f"t{j}" for j in rng.randint(0, 20, size=rng.randint(0, 4))] for i in rng.permutation(320)}
+    names, expected = _tag_matrix_by_loop(songs, tags)
+    tm = tag_matrix(songs, tags)
+    assert list(tm.tags) == names
+    np.testing.assert_allclose(tm.matrix.toarray(), expected, rtol=1e-15)
+
+
+def test_gradient_ascent_finds_a_maximum_and_never_accepts_a_worse_step():
+    from types import SimpleNamespace
+
+    centre = np.array([2.0, -3.0])
+    seen = []
+
+    def f(x):
+        seen.append(x)
+        value = -float(((x - centre) ** 2).sum()) - float(np.sin(5 * x).sum())  # bumpy, so some steps are worse
+        return SimpleNamespace(value=value, gradient=-2 * (x - centre) - 5 * np.cos(5 * x), log_likelihood=value)
+
+    start = np.zeros(2)
+    result = gradient_ascent(f, start, max_iter=500, learning_rate=0.3, tol=1e-12)
+    assert np.all(np.diff(result.curve) >= 0) and len(result.curve) < result.n_iter + 1  # some steps undone
+    assert np.abs(result.evaluation.gradient).max() < 1e-4  # a stationary point
+    assert np.array_equal(start, np.zeros(2)) and not any(x is start for x in seen[1:])
+
+
+def test_gradient_ascent_interrupts_with_the_last_accepted_step():
+    from types import SimpleNamespace
+
+    calls = [0]
+
+    def f(params):
+        calls[0] += 1
+        if calls[0] == 6:
+            raise Stopped
+        (x,) = params
+        return SimpleNamespace(value=-float((x**2).sum()), gradient=(-2 * x,), log_likelihood=-float((x**2).sum()))
+
+    with pytest.raises(OptimizationInterrupt) as stop:
+        gradient_ascent(f, (np.ones(3),), max_iter=50, learning_rate=0.1, n_iter=10, curve=[-9.0])
+    result = stop.value.result
+    # evaluations 2..5 were iterations 11..14; the 15th was stopped half-way and is not counted
+    assert stop.value.why == "should_stop" and result.n_iter == 14 and len(result.curve) == 1 + 1 + 4
+    assert result.curve[0] == -9.0 and result.evaluation.log_likelihood == result.curve[-1]
+    np.testing.assert_array_equal(result.params[0], np.ones(3) * np.prod([1 - 0.2 * 1.2**j for j in range(4)]))
+    with pytest.raises(OptimizationInterrupt) as stop:
+        gradient_ascent(f, (np.ones(3),), max_iter=50, callback=lambda it, params, ev, curve: it == 2)
+    assert stop.value.why == "callback" and stop.value.result.n_iter == 2
+
+
+def test_gradient_ascent_refreshes_every_so_many_accepted_steps():
+    from types import SimpleNamespace
+
+    refreshed = []
+
+    def f(x):
+        return SimpleNamespace(value=-float(x @ x), gradient=-2 * x, log_likelihood=-float(x @ x))
+
+    result = gradient_ascent(f, np.ones(2), max_iter=25, learning_rate=0.01, tol=0.0,
+                             refresh=lambda x: refreshed.append(x.copy()), refresh_every=10)
+    assert len(result.curve) == 26 and len(refreshed) == 3  # at the start, after 10 and after 20 accepted steps
+    np.testing.assert_array_equal(refreshed[0], np.ones(2))
+
+
+def test_lift_and_projection_keep_the_start_and_the_top_variance():
+    from embedcore.playlists import lift, project, random_start
+
+    U, V = random_start(80, 2, "dual", random_state=0)
+    A = np.ones((3, 2))
+    Uh, Vh, Ah = lift(U, V, A, "dual", random_state=1, extra=8)
+    np.testing.assert_array_equal(Uh[:, :2], U)
+    np.testing.assert_array_equal(Vh[:, :2], V)
+    np.testing.assert_array_equal(Uh[:, 2:], Vh[:, 2:])
+    assert Ah.shape == (3, 10)
+    P, Q, B = project(Uh, Vh, Ah, 2, "dual")
+    stacked = np.vstack([Uh, Vh])
+    top = np.sort(np.linalg.eigvalsh(np.cov(stacked.T)))[::-1][:2]
+    np.testing.assert_allclose(np.vstack([P, Q]).var(axis=0, ddof=1).sum(), top.sum(), rtol=1e-10)
+    assert B.shape == (3, 2)
+
+
+def test_fit_is_the_composition_of_its_parts():
+    from embedcore.playlists import TagPrior, random_start, tag_matrix
+
+    playlists, truth = make_planted_playlists(40, 200, 6, model="dual", n_tags=3, random_state=5)
+    lme = LME(model="dual", init="random", max_iter=50, reg=0.01, random_state=0).fit(playlists, tags=truth.song_tags_)
+    songs = song_index(playlists)
+    rng = np.random.RandomState(0)
+    U, V = random_start(len(songs), 2, "dual", rng)
+    rng.standard_normal((3, 2))  # the tag points' start, drawn as fit draws it
+    prior = TagPrior.build(tag_matrix(songs, truth.song_tags_).matrix, 0.01)
+    objective = Objective(Transitions.from_counts(transition_counts(playlists, songs)), model="dual", reg=0.01,
+                          tag_prior=prior, random_state=rng)
+    result = gradient_ascent(objective, (U, V), max_iter=50)
+    np.testing.assert_array_equal(lme.entry_, result.params[0])
+    np.testing.assert_array_equal(lme.exit_, result.params[1])
+    np.testing.assert_array_equal(lme.tag_embedding_, result.evaluation.tag_points)
+    np.testing.assert_array_equal(lme.log_likelihood_curve_, result.curve)
+
+
+def test_log_likelihood_with_z_approx_holds_no_song_by_song_matrix():
+    import tracemalloc
+
+    S = 6000  # a dense S x S float64 matrix would be 288 MB
+    playlists = _chain_playlists(S)
+    lme = LME(max_iter=2, init="random", z_approx=50, random_state=0).fit(playlists)
+    tracemalloc.start()
+    try:
+        ll = lme.log_likelihood(playlists)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * S * S / 4, peak
+    # every song is left, S x S terms: within the exact limit, so Z is exact (summed in float32 blocks)
+    U, V = lme.entry_, lme.exit_
+    C = transition_counts(playlists, lme.songs_).tocoo()
+    log_z = np.concatenate([np.logaddexp.reduce(-((V[a:a + 500, None] - U[None]) ** 2).sum(2), axis=1)
+                            for a in range(0, S, 500)])
+    exact = float((C.data * (-((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_z[C.row])).sum() / C.data.sum())
+    assert ll == pytest.approx(exact, abs=1e-6)
+
+
+@pytest.mark.parametrize("exclude_self", [False, True])
+def test_held_out_score_with_every_song_near_is_the_exact_score(exclude_self):
+    playlists, _ = make_planted_playlists(120, 300, 6, random_state=13)
+    train, test = split_playlists(playlists, 0.3, random_state=0)
+    lme = LME(max_iter=40, z_approx=10, exclude_self=exclude_self, random_state=0).fit(train)
+    test = [[s for s in p if s in set(lme.songs_)] for p in test]
+    U, V = lme.entry_, lme.exit_
+    C = transition_counts(test, lme.songs_).tocoo()
+    log_z = approximate_log_partition(U, V, _everything(len(U)), exclude_self=exclude_self)
+    logp = -((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_z[C.row]
+    logp[(C.row == C.col) & exclude_self] = -np.inf
+    assert lme.log_likelihood(test) == pytest.approx(float((C.data * logp).sum() / C.data.sum()), rel=1e-12)
+
+
+def test_planted_playlists_hold_one_song_by_song_array_at_most():
+    import tracemalloc
+
+    S = 2000  # one S x S float64 array is 32 MB; the sampling used to hold five and a gathered copy
+    tracemalloc.start()
+    try:
+        make_planted_playlists(S, 4000, 5, n_tags=4, random_state=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * 8 * S * S, peak
+
+
+def test_inverse_cdf_draws_count_the_entries_below_each_draw():
+    from embedcore.playlists.synthetic import _next_states
+
+    rng = np.random.RandomState(0)
+    P = rng.uniform(size=(50, 40)) * (rng.uniform(size=(50, 40)) < 0.3)  # many zeros, so many ties
+    P[7] = 0.0
+    cum = np.cumsum(P / np.maximum(P.sum(axis=1, keepdims=True), 1e-300), axis=1)
+    state = rng.randint(0, 50, size=5000)
+    r = rng.uniform(size=5000)
+    r[:10] = 0.0
+    expected = np.minimum((cum[state] < r[:, None]).sum(axis=1), 39)
+    np.testing.assert_array_equal(_next_states(cum, state, r), expected)
+
+
+def test_the_estimator_and_its_parts_are_documented_with_examples():
+    import embedcore.playlists as pl
+
+    for name in ("LME", "Objective", "gradient_ascent", "OptimizationInterrupt", "near_field", "exact_objective",
+                 "approximate_objective", "tag_matrix", "lift", "project", "random_start", "check_playlists"):
+        doc = getattr(pl, name).__doc__
+        assert doc and "Examples\n    --------\n    >>>" in doc, name
 
 
 # --------------------------------------------------------------------------- the same bytes for the same seed

@@ -1,0 +1,52 @@
+"""Reading a fitted model: its map aligned to the true one, the likeliest next songs, its points as a table."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.validation import check_is_fitted
+
+from ..compare import procrustes_align
+from .model import LME
+
+__all__ = ["align_to_truth", "next_songs", "song_coordinates"]
+
+
+def align_to_truth(model: LME, truth: LME, n_dims: int = 2):
+    """A learned map aligned to the true one, over the songs both know (see :func:`procrustes_align`).
+
+    Returns ``(aligned, true_points, disparity)``: the learned points of the shared
+    songs (first ``n_dims`` dimensions, in the learned model's song order) aligned
+    onto the true points of the same songs.
+    """
+    check_is_fitted(model, "entry_")
+    idx = truth.songs_.get_indexer(model.songs_)
+    keep = idx >= 0
+    learned = model.embedding_[keep, :n_dims]
+    true_points = truth.embedding_[idx[keep], :n_dims]
+    aligned, disparity = procrustes_align(learned, true_points)
+    return aligned, true_points, disparity
+
+
+def next_songs(model: LME, song: Hashable, top: int = 15) -> pd.DataFrame:
+    """The ``top`` likeliest songs after ``song``, likeliest first: columns ``next song``, ``probability``.
+
+    Ties keep the model's song order. Song ids are given as strings.
+    """
+    proba = model.transition_proba(song)
+    order = np.argsort(-proba.to_numpy(), kind="stable")[:top]
+    return pd.DataFrame({"next song": [str(s) for s in proba.index[order]],
+                         "probability": proba.to_numpy()[order]})
+
+
+def song_coordinates(model: LME) -> pd.DataFrame:
+    """Every song's points as a table: ``song``, the entry point ``u1..uk`` and, for the dual model, ``v1..vk``."""
+    check_is_fitted(model, "entry_")
+    k = model.entry_.shape[1]
+    out = pd.DataFrame(model.entry_, columns=[f"u{j + 1}" for j in range(k)])
+    if model.model == "dual":
+        out = pd.concat([out, pd.DataFrame(model.exit_, columns=[f"v{j + 1}" for j in range(k)])], axis=1)
+    out.insert(0, "song", [str(s) for s in model.songs_])
+    return out
