@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.utils.validation import check_random_state
+from sklearn.utils.validation import check_array, check_random_state
 
 __all__ = [
     "ScoredTransitions",
@@ -25,28 +25,60 @@ __all__ = [
 ]
 
 
+def _is_table(playlists) -> bool:
+    """A numeric or object table with one playlist per row (a 1-D object array holds ragged playlists)."""
+    if isinstance(playlists, pd.DataFrame) or sp.issparse(playlists):
+        return True
+    return isinstance(playlists, np.ndarray) and not (playlists.ndim == 1 and playlists.dtype == object)
+
+
 def check_playlists(playlists, *, estimator=None) -> list[list]:
-    """The playlists as lists of song ids, or a ValueError that says what to fix.
+    """The playlists as lists of song ids, or an error that says what to fix.
+
+    A list of playlists may be ragged (each a list of hashable song ids). A table (a
+    numpy array or DataFrame, one playlist per row) is validated as scikit-learn
+    validates input, with :func:`sklearn.utils.check_array`: dense, real, finite, at
+    least one row and two columns (a transition needs two songs). In every form a
+    missing song id (None or NaN) is refused, and at least one playlist must have a
+    transition.
 
     Examples
     --------
-    >>> check_playlists([("a", "b"), ["c"]])
-    [['a', 'b'], ['c']]
-    >>> check_playlists([["a"], ["b"]])
+    >>> check_playlists([("a", "b", "c"), ["c", "a"]])
+    [['a', 'b', 'c'], ['c', 'a']]
+    >>> check_playlists(np.array([["a", "b"], ["b", "c"]], dtype=object))
+    [['a', 'b'], ['b', 'c']]
+    >>> check_playlists(np.array([[1.0], [2.0]]))
     Traceback (most recent call last):
     ...
-    ValueError: Every playlist has fewer than 2 songs, so there is no transition to learn from. A playlist needs at least two songs.
+    ValueError: Found array with 1 feature(s) (shape=(2, 1)) while a minimum of 2 is required.
     """
     if isinstance(playlists, (str, bytes)):
         raise ValueError("Pass a list of playlists (each a list of song ids), not a single string.")
-    playlists = [list(p) for p in playlists]
+    if _is_table(playlists):
+        table = check_array(playlists, accept_sparse=False, dtype=None, ensure_min_features=2,
+                            input_name="playlists", estimator=estimator)
+        playlists = [list(p) for p in table]
+    else:
+        try:
+            playlists = [list(p) for p in playlists]
+        except TypeError:
+            bad = next(p for p in playlists if not hasattr(p, "__iter__"))
+            raise ValueError(f"Each playlist must be a sequence of song ids; got {type(bad).__name__} {bad!r}. "
+                             "Pass a list of playlists, each a list of song ids.") from None
     if not playlists:
         raise ValueError("No playlists given.")
-    if all(len(p) < 2 for p in playlists):
+    lengths = np.fromiter(map(len, playlists), dtype=np.int64, count=len(playlists))
+    if (lengths < 2).all():
         raise ValueError(
             "Every playlist has fewer than 2 songs, so there is no transition to learn from. "
             "A playlist needs at least two songs."
         )
+    flat = np.fromiter(chain.from_iterable(playlists), dtype=object, count=int(lengths.sum()))
+    missing = np.flatnonzero(pd.isna(flat))
+    if missing.size:
+        where = int(np.searchsorted(np.cumsum(lengths), missing[0], side="right"))
+        raise ValueError(f"Playlist {where} holds a missing song id ({flat[missing[0]]!r}); every song needs an id.")
     return playlists
 
 
@@ -83,7 +115,10 @@ def song_index(playlists) -> pd.Index:
     >>> list(song_index([["b", "a"], ["c"], ["a", "d"]]))
     ['b', 'a', 'c', 'd']
     """
-    return pd.Index(pd.unique(pd.Series(list(chain.from_iterable(playlists)), dtype=object)))
+    try:
+        return pd.Index(pd.unique(pd.Series(list(chain.from_iterable(playlists)), dtype=object)))
+    except TypeError as err:  # an unhashable id: a list or a dict where a song id should be
+        raise TypeError(f"Song ids must be hashable, such as strings or numbers ({err}).") from None
 
 
 class TagMatrix(NamedTuple):

@@ -9,6 +9,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from .data import check_playlists, song_index, tag_matrix, transition_counts
@@ -97,6 +98,10 @@ class LME(BaseEstimator):
         ``log_likelihood`` reports the exact value up to the same amount of
         work (held-out sources x songs <= MAX_EXACT_Z_SONGS**2) and beyond it
         the same approximation (with m = z_approx, or 50).
+    warm_start : bool, default=False
+        When True and the model is fitted, ``fit`` continues from its points (on the same
+        songs) for ``max_iter`` more iterations instead of starting afresh; the curve and
+        ``n_iter_`` go on from where they were.
     random_state : int, RandomState or None, default=None
 
     Attributes
@@ -133,10 +138,25 @@ class LME(BaseEstimator):
     (1.0, 'song0001')
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "model": [StrOptions({"single", "dual"})],
+        "reg": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "exclude_self": ["boolean"],
+        "tag_weight": [Interval(Real, 0, None, closed="left")],
+        "init": [StrOptions({"lift", "random"})],
+        "z_approx": [Interval(Integral, 1, None, closed="left"), None],
+        "warm_start": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, *, n_components: int = 2, model: str = "single", reg: float = 0.001, max_iter: int = 300,
                  tol: float = 1e-5, learning_rate: float = 0.5, exclude_self: bool = False,
                  tag_weight: float = 0.01, init: str = "lift", z_approx: int | None = None,
-                 random_state=None):
+                 warm_start: bool = False, random_state=None):
         self.n_components = n_components
         self.model = model
         self.reg = reg
@@ -147,28 +167,18 @@ class LME(BaseEstimator):
         self.tag_weight = tag_weight
         self.init = init
         self.z_approx = z_approx
+        self.warm_start = warm_start
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fitting
-
-    def _check_params(self) -> None:
-        if self.model not in ("single", "dual"):
-            raise ValueError(f"model must be 'single' or 'dual', got {self.model!r}.")
-        if not isinstance(self.n_components, Integral) or self.n_components < 1:
-            raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}.")
-        if not isinstance(self.reg, Real) or self.reg < 0:
-            raise ValueError(f"reg must be >= 0, got {self.reg!r}.")
-        if self.z_approx is not None and (not isinstance(self.z_approx, Integral) or self.z_approx < 1):
-            raise ValueError(f"z_approx must be None or a positive integer, got {self.z_approx!r}.")
-        if self.init not in ("lift", "random"):
-            raise ValueError(f"init must be 'lift' or 'random', got {self.init!r}.")
 
     def fit(self, playlists, y=None, *, tags: dict | None = None, callback=None, should_stop=None):
         """Learn song points from playlists (lists of hashable song ids).
 
         Parameters
         ----------
-        playlists : list of lists of song ids
+        playlists : list of lists of song ids, or a table with one playlist per row
+            Validated by :func:`.check_playlists`.
         y : None
             Ignored.
         tags : dict or None
@@ -185,36 +195,48 @@ class LME(BaseEstimator):
         -------
         self
         """
-        self._check_params()
+        self._validate_params()
         playlists = check_playlists(playlists, estimator=self)
         t0 = time.perf_counter()
         songs = song_index(playlists)
         _refuse_exact_above_the_limit(len(songs), self.z_approx)
+        warm = self.warm_start and hasattr(self, "entry_")
+        if warm and not (len(songs) == len(self.songs_) and songs.equals(self.songs_)):
+            raise ValueError("warm_start continues a fit on the same songs, in the same order; these playlists have "
+                             f"{len(songs):,} songs where the model has {len(self.songs_):,}. Fit afresh "
+                             "(warm_start=False) to learn a new song set.")
         transitions = Transitions.from_counts(transition_counts(playlists, songs))
         rng = check_random_state(self.random_state)
-        U, V = random_start(len(songs), self.n_components, self.model, rng)
-        A, curve, n_iter = None, [], 0
-        prior = None
+        if warm:
+            U, V, A = self.entry_, self.exit_, self.tag_embedding_
+            curve, n_iter = list(self.log_likelihood_curve_), int(self.n_iter_)
+        else:
+            U, V = random_start(len(songs), self.n_components, self.model, rng)
+            A, curve, n_iter = None, [], 0
+        prior, known_tags = None, self.tags_ if warm else None
         self.tags_ = None
         if tags:
             tm = tag_matrix(songs, tags)
             prior = TagPrior.build(tm.matrix, self.tag_weight)
-            A = 0.1 * rng.standard_normal((len(tm.tags), self.n_components))
+            if A is None or known_tags is None or not tm.tags.equals(known_tags):
+                A = 0.1 * rng.standard_normal((len(tm.tags), self.n_components))
             self.tags_ = tm.tags
+        else:
+            A = None
         self.songs_ = songs
         self.n_transitions_ = int(transitions.n_total)
-        U, V, A, curve, n_iter = self._train(U, V, A, transitions, prior, rng, curve, n_iter, callback,
-                                             should_stop)
+        U, V, A, curve, n_iter = self._train(U, V, A, transitions, prior, rng, curve, n_iter, not warm,
+                                             callback, should_stop)
         self._set_state(U, V, A, curve)
         self.n_iter_ = n_iter
         self.fit_seconds_ = time.perf_counter() - t0
         return self
 
-    def _train(self, U, V, A, transitions, prior, rng, curve, n_iter, callback, should_stop):
-        """The lifted phase (when ``init="lift"``), then the ascent in the map's dimension."""
+    def _train(self, U, V, A, transitions, prior, rng, curve, n_iter, may_lift, callback, should_stop):
+        """The lifted phase (when ``init="lift"`` and not warm), then the ascent in the map's dimension."""
         budget, stopped = self.max_iter, False
         n_start = n_iter
-        if self.init == "lift" and self.max_iter >= 6:
+        if may_lift and self.init == "lift" and self.max_iter >= 6:
             k = self.n_components
 
             def lifted(points, B):
@@ -299,7 +321,7 @@ class LME(BaseEstimator):
         ``should_stop()`` is polled between blocks; returning True abandons the score (nan).
         """
         check_is_fitted(self, "entry_")
-        playlists = check_playlists(playlists)
+        playlists = check_playlists(playlists, estimator=self)
         counts = transition_counts(playlists, self.songs_)
         C = counts.tocoo()
         U, V = self.entry_, self.exit_

@@ -252,9 +252,9 @@ def test_fit_validation_messages():
         LME().fit([["a"], ["b"]])
     with pytest.raises(ValueError, match="not a single string"):
         LME().fit("abc")
-    with pytest.raises(ValueError, match="model must be 'single' or 'dual'"):
+    with pytest.raises(ValueError, match="The 'model' parameter of LME must be a str among"):
         LME(model="triple").fit([["a", "b"]])
-    with pytest.raises(ValueError, match="init must be 'lift' or 'random'"):
+    with pytest.raises(ValueError, match="The 'init' parameter of LME must be a str among"):
         LME(init="spectral").fit([["a", "b"]])
 
 
@@ -294,7 +294,7 @@ def test_approximate_partition_function_stays_close_to_exact():
     approx = LME(max_iter=400, z_approx=150, random_state=0).fit(train)
     assert approx.log_likelihood(test) > exact.log_likelihood(test) - 0.1
     assert approx.log_likelihood(test) > baseline_log_likelihoods(train, test)["bigram (Witten-Bell)"]
-    with pytest.raises(ValueError, match="z_approx must be None or a positive integer"):
+    with pytest.raises(ValueError, match="The 'z_approx' parameter of LME must be an int in the range"):
         LME(z_approx=0).fit(train)
 
 
@@ -688,6 +688,75 @@ def test_fit_is_the_composition_of_its_parts():
     np.testing.assert_array_equal(lme.exit_, result.params[1])
     np.testing.assert_array_equal(lme.tag_embedding_, result.evaluation.tag_points)
     np.testing.assert_array_equal(lme.log_likelihood_curve_, result.curve)
+
+
+def test_warm_start_continues_the_curve_and_the_iterations():
+    playlists, _ = make_planted_playlists(30, 150, 6, random_state=6)
+    lme = LME(max_iter=30, reg=0.0, init="random", warm_start=True, random_state=0).fit(playlists)
+    first = lme.log_likelihood_curve_.copy()
+    lme.set_params(max_iter=20).fit(playlists)
+    assert lme.n_iter_ == 50 and np.array_equal(lme.log_likelihood_curve_[:len(first)], first)
+    # the continued curve starts where the first ended (the same point, scored again) and only rises
+    assert lme.log_likelihood_curve_[len(first)] == first[-1]
+    assert np.all(np.diff(lme.log_likelihood_curve_) >= -1e-12)
+    with pytest.raises(ValueError, match="warm_start continues a fit on the same songs"):
+        lme.fit(playlists[:5])
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (dict(n_components=0), "The 'n_components' parameter of LME must be an int in the range"),
+        (dict(reg=-1.0), "The 'reg' parameter of LME must be a float in the range"),
+        (dict(max_iter=2.5), "The 'max_iter' parameter of LME must be an int"),
+        (dict(learning_rate=0), "The 'learning_rate' parameter of LME must be a float in the range"),
+        (dict(exclude_self="yes"), "The 'exclude_self' parameter of LME must be an instance of 'bool'"),
+        (dict(tag_weight=-0.1), "The 'tag_weight' parameter of LME must be a float in the range"),
+        (dict(z_approx=0), "The 'z_approx' parameter of LME must be an int in the range"),
+        (dict(random_state="seed"), "The 'random_state' parameter of LME must be"),
+    ],
+)
+def test_parameters_are_validated_as_scikit_learn_does(params, message):
+    with pytest.raises(ValueError, match=message):
+        LME(**params).fit([["a", "b"]])
+
+
+def test_every_parameter_is_declared_and_checked_at_fit():
+    # scikit-learn's own check: each invalid type or value of each parameter raises its InvalidParameterError
+    from sklearn.utils.estimator_checks import check_param_validation
+
+    check_param_validation("LME", LME(max_iter=5))
+
+
+@pytest.mark.parametrize(
+    "playlists, error, message",
+    [
+        (np.array([[1.0 + 1j, 2.0]]), ValueError, "Complex data not supported"),
+        (sp.csr_array(np.ones((3, 3))), TypeError, "Sparse data was passed for playlists"),
+        (np.array([[1.0, np.nan]]), ValueError, "Input playlists contains NaN"),
+        (np.array([[1.0, np.inf]]), ValueError, "Input playlists contains infinity"),
+        (np.ones((4, 1)), ValueError, r"1 feature\(s\) \(shape=\(4, 1\)\) while a minimum of 2 is required by LME"),
+        (np.ones((0, 3)), ValueError, r"0 sample\(s\)"),
+        (np.ones(5), ValueError, "Expected 2D array, got 1D array"),
+        ([1.0, 2.0], ValueError, "Each playlist must be a sequence of song ids; got float 1.0"),
+        ([["a", None, "b"]], ValueError, r"Playlist 0 holds a missing song id \(None\)"),
+        ([["a", "b"], ["c", float("nan")]], ValueError, r"Playlist 1 holds a missing song id \(nan\)"),
+        ([["a", {"x": 1}]], TypeError, "Song ids must be hashable"),
+        ([], ValueError, "No playlists given"),
+    ],
+)
+def test_playlists_are_validated_with_a_message_that_says_what_to_fix(playlists, error, message):
+    with pytest.raises(error, match=message):
+        LME(max_iter=2).fit(playlists)
+
+
+def test_a_table_of_playlists_fits_like_the_same_lists():
+    table = np.array([["a", "b", "c"], ["c", "b", "a"], ["b", "a", "c"]], dtype=object)
+    a = LME(max_iter=20, random_state=0).fit(table)
+    b = LME(max_iter=20, random_state=0).fit(table.tolist())
+    np.testing.assert_array_equal(a.entry_, b.entry_)
+    ragged = np.array([["a", "b", "c"], ["c", "b"]], dtype=object)  # a 1-D array of playlists
+    assert list(LME(max_iter=5, random_state=0).fit(ragged).songs_) == ["a", "b", "c"]
 
 
 def test_log_likelihood_with_z_approx_holds_no_song_by_song_matrix():
