@@ -13,8 +13,9 @@ if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
 import app.services.threads  # noqa: E402,F401  (one BLAS thread per computation)
-from app.pages import pages_by_section  # noqa: E402
+from app.pages import PAGES, pages_by_section  # noqa: E402
 from app.services import heap  # noqa: E402
+from app.ui import share  # noqa: E402
 from app.ui.sidebar import shared_sidebar  # noqa: E402
 
 st.set_page_config(
@@ -34,5 +35,8 @@ navigation = {
 }
 page = st.navigation(navigation)
 shared_sidebar()
+requested = share.link_request()  # what a shared link asks for, read on the session's first run
+link_notes = st.container()  # above the page: what of the link the page could not take
 page.run()
+share.report_link(link_notes, requested, next((p.key for p in PAGES if p.url == page.url_path), "home"))
 heap.settle()  # after the page, so what it imported is frozen before Streamlit's after-run collection

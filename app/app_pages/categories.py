@@ -38,11 +38,11 @@ seed = data_service.seed()
 sb = st.sidebar
 kind = sb.radio("Similarity", ["learned from a table", "given matrix", "from the command line"], key="cat.kind",
                 help="Learn the kernel from a table's target, use a bundled precomputed matrix, or open what "
-                "python -m embedcore category-kernel learned from a table too big for memory.")
+                "python -m embedcore category-kernel learned from a table too big for memory.", bind="query-params")
 
 if kind == "given matrix":
     titles = dict(svc.graph_options())
-    gid = sb.selectbox("Matrix", list(titles), format_func=titles.__getitem__, key="cat.graph")
+    gid = sb.selectbox("Matrix", list(titles), format_func=titles.__getitem__, key="cat.graph", bind="query-params")
     graph = svc.Graph(data_service.ref("graph", gid))
 elif kind == "from the command line":
     files = sb.file_uploader("Output of category-kernel", type=["npz", "zip", "csv", "json"],
@@ -76,19 +76,19 @@ else:
         st.stop()
     dc, dt = svc.default_columns(source, cat_cols, num_cols)
     column = sb.selectbox("Categorical column", cat_cols, index=cat_cols.index(dc) if dc in cat_cols else 0,
-                          key=f"cat.column.{source}")
+                          key=f"cat.column.{source}", bind="query-params")
     targets = [c for c in num_cols if c != column]
     if not targets:
         st.error(f"No numeric column is left as a target once '{md_escape(column)}' is the category. "
                  "Upload a table with a numeric target.")
         st.stop()
     target = sb.selectbox("Numeric target", targets, index=targets.index(dt) if dt in targets else 0,
-                          key=f"cat.target.{source}")
+                          key=f"cat.target.{source}", bind="query-params")
     kernel = sb.radio("Kernel", ["wasserstein", "kl"], key="cat.kernel", horizontal=True,
                       help="1-Wasserstein distance between the target's distributions, or the symmetric "
-                      "KL divergence of their smoothed histograms.")
+                      "KL divergence of their smoothed histograms.", bind="query-params")
     transform = sb.radio("Target transform", ["none", "log1p"], key="cat.transform", horizontal=True,
-                         help="log(1 + y) tames a skewed target, as the article does for sales.")
+                         help="log(1 + y) tames a skewed target, as the article does for sales.", bind="query-params")
     dropped, n_levels = svc.table_check(ref, column, target)
     if dropped:
         st.info(f"{dropped:,} rows with a missing category or target are left out.")
@@ -129,12 +129,13 @@ else:
         gamma = svc.gamma(graph, rel)
         sb.caption(f"γ = {gamma:.4g} (median distance {svc.typical_distance(graph):.4g})")
     ncomp_mode = sb.radio("Components", ["eigengap", "fixed"], key="cat.ncomp_mode", horizontal=True,
-                          help="Keep the eigenvectors below the largest gap, or a number you choose.")
+                          help="Keep the eigenvectors below the largest gap, or a number you choose.",
+                          bind="query-params")
     n_fixed = sb.slider("Number of components", 1, max(1, min(10, n_labels - 1)), min(2, max(1, n_labels - 1)),
-                        key="cat.n_fixed", disabled=ncomp_mode == "eigengap")
+                        key="cat.n_fixed", disabled=ncomp_mode == "eigengap", bind="query-params")
     keep_trivial = sb.checkbox("Keep the trivial eigenvector", key="cat.keep_trivial",
                                help="The first eigenvector only reflects the degrees; trees can use it, linear "
-                               "models find it collinear with the intercept.")
+                               "models find it collinear with the intercept.", bind="query-params")
     n_comp = "eigengap" if ncomp_mode == "eigengap" else n_fixed
 
 with st.expander("What the controls change, and how the pictures can mislead"):
@@ -192,7 +193,7 @@ def affinity_and_laplacian(graph, gamma):
     order_by = st.radio("Order the categories", ["as given", "by the Fiedler vector"],
                         index=1, key="cat.order", horizontal=True,
                         help="Sorting by the second eigenvector puts alike categories next to each other, so the "
-                        "graph's blocks show up along the diagonal.")
+                        "graph's blocks show up along the diagonal.", bind="query-params")
     affinity, laplacian = cat_charts.heatmaps(svc.heatmaps(graph, gamma, order_by != "as given"))
     c1, c2 = st.columns(2)
     plots.show(c1, affinity, key="cat.chart.affinity")
@@ -223,7 +224,7 @@ def downstream_test(graph, gamma, n_comp, keep_trivial, seed):
 @st.fragment
 def clusters(graph, gamma, seed, most):
     n_clusters = ranged_slider("Clusters", 2, most, 2, key="cat.clusters",
-                               why="splitting 3 categories into 3 clusters would say nothing")
+                               why="splitting 3 categories into 3 clusters would say nothing", bind="query-params")
     st.dataframe(svc.clusters(graph, gamma, n_clusters, seed), hide_index=True, key="cat.clusters_table")
 
 

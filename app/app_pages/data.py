@@ -1,6 +1,8 @@
 import streamlit as st
 
 from app.services import data as data_service
+from app.services import reproduce
+from app.ui import share
 from app.ui.report import show_report
 from app.ui.text import md_escape
 
@@ -46,7 +48,8 @@ if upload is None:
     catalogue = data_service.catalogue()
     ids = list(catalogue)
     chosen = st.selectbox(
-        "Bundled data set", ids, format_func=lambda i: catalogue[i].title, key="data.bundled"
+        "Bundled data set", ids, format_func=lambda i: catalogue[i].title, key="data.bundled",
+        bind="query-params",
     )
     st.caption(catalogue[chosen].description)
     show_report(data_service.bundled(chosen, data_service.seed()), key="data.report")
@@ -58,6 +61,7 @@ else:
         format_func=data_service.KIND_LABELS.get,
         key="data.kind",
         horizontal=True,
+        bind="query-params",
     )
     result, error = data_service.parse_upload(kind, upload.digest, upload, data_service.seed())
     st.subheader(md_escape(upload.label))
@@ -67,3 +71,12 @@ else:
     else:
         st.success(f"Read as {data_service.KIND_LABELS[kind].split(' (')[0].lower()}.", icon=":material/check:")
         show_report(result, key="data.report")
+
+if upload is None:
+    shown = data_service.DataRef(catalogue[chosen].kind, chosen, data_service.seed())
+else:
+    share.name_upload_in_link("upload", upload.digest)
+    shown = None if error is not None else data_service.DataRef(kind, f"upload:{upload.digest}", data_service.seed())
+if shown is not None:
+    share.panel("data", reproduce.lazy(lambda: reproduce.data_recipe(shown)), uploaded=upload is not None,
+                what="the data as the lab read it (numbers, and text as strings)")

@@ -53,12 +53,13 @@ def pca_section(seed: int) -> None:
         "millimetres instead of metres (×1000) captures the first component on its own: standardise first.")
     st.latex(r"z_1 = \arg\max_{\lVert z\rVert = 1} \operatorname{Var}(Xz),\qquad X^\top X z_i = \lambda_i z_i")
     c1, c2, c3 = st.columns(3)
-    feature = c1.selectbox("Feature to rescale", ["x", "y", "z"], key="found.pca_feature")
+    feature = c1.selectbox("Feature to rescale", ["x", "y", "z"], key="found.pca_feature", bind="query-params")
     log_scale = c2.slider("log10(scale factor)", 0.0, 3.0, step=0.25, key="found.pca_scale",
-                          help="Multiply the chosen feature by 10^this.")
-    standardise = c3.checkbox("Standardise first", key="found.pca_std")
+                          help="Multiply the chosen feature by 10^this.", bind="query-params")
+    standardise = c3.checkbox("Standardise first", key="found.pca_std", bind="query-params")
     rotatable = c3.toggle("Rotatable 3-D view", key="found.pca_3d",
-                          help="The cloud in 3-D instead of seen along each axis; it takes longer to redraw.")
+                          help="The cloud in 3-D instead of seen along each axis; it takes longer to redraw.",
+                          bind="query-params")
     pca = svc.pca_scaling(seed, "xyz".index(feature), float(log_scale), bool(standardise))
     left, right = st.columns([3, 2])
     draw = fc.pca_cloud if rotatable else fc.pca_side_views
@@ -79,14 +80,14 @@ def pca_vs_jl_section(ref, seed: int) -> None:
         "random directions that **keep distances**. Left: the share of the data's energy lost when projecting "
         "(PCA wins by construction). Right: the median relative error of squared pairwise distances: PCA "
         "shrinks every distance it cannot see, while a scaled random projection is right on average.")
-    which = st.radio("Data", [SIDEBAR_STANDARDISED, NEWS], key="found.pvj_data", horizontal=True)
+    which = st.radio("Data", [SIDEBAR_STANDARDISED, NEWS], key="found.pvj_data", horizontal=True, bind="query-params")
     result = svc.pca_vs_jl(ref if which == SIDEBAR_STANDARDISED else svc.NEWS, seed)
     if result.problem:
         st.info(result.problem)
         return
     ks = result.ks
     kmark = ranged_select_slider("Highlight k", ks, ks[min(2, len(ks) - 1)], key="found.pvj_k",
-                                 why="the data have rank 2 at most")
+                                 why="the data have rank 2 at most", bind="query-params")
     c1, c2 = st.columns(2)
     plots.show(c1, fc.pca_vs_jl_reconstruction(result.table, kmark), key="found.chart.pvj_rec")
     plots.show(c2, fc.pca_vs_jl_distortion(result.table, kmark), key="found.chart.pvj_dist")
@@ -100,7 +101,7 @@ def jl_section(ref, seed: int) -> None:
         "vectors of 300 news articles in thousands of dimensions.")
     st.latex(r"(1-\varepsilon)\lVert x_i - x_j\rVert^2 \le \lVert f(x_i) - f(x_j)\rVert^2 \le "
              r"(1+\varepsilon)\lVert x_i - x_j\rVert^2,\qquad k \ge \frac{4 \ln n}{\varepsilon^2/2 - \varepsilon^3/3}")
-    which = st.radio("Data", [NEWS, SIDEBAR_STANDARDISED], key="found.jl_data", horizontal=True)
+    which = st.radio("Data", [NEWS, SIDEBAR_STANDARDISED], key="found.jl_data", horizontal=True, bind="query-params")
     matrix = svc.NEWS if which == NEWS else ref
     info = svc.jl_data(matrix, seed)
     if info.total_rows > info.rows:
@@ -110,11 +111,11 @@ def jl_section(ref, seed: int) -> None:
         st.info(info.problem)
         return
     c1, c2, c3 = st.columns(3)
-    eps = c1.slider("ε", 0.05, 0.9, step=0.05, key="found.jl_eps")
+    eps = c1.slider("ε", 0.05, 0.9, step=0.05, key="found.jl_eps", bind="query-params")
     bound = svc.jl_bound(info.rows, eps)
     k = ranged_slider("k (dimensions)", 2, svc.JL_MAX_K, min(max(bound, 2), svc.JL_MAX_K), key="found.jl_k",
-                      where=c2, help="The bound for the chosen ε is marked on the right.")
-    kind = c3.radio("Matrix", ["gaussian", "sparse"], key="found.jl_kind", horizontal=True)
+                      where=c2, help="The bound for the chosen ε is marked on the right.", bind="query-params")
+    kind = c3.radio("Matrix", ["gaussian", "sparse"], key="found.jl_kind", horizontal=True, bind="query-params")
     ratios = svc.jl_ratios(matrix, k, kind, seed)
     m1, m2, m3 = st.columns(3)
     m1.metric("original dimensions", f"{info.columns:,}")
@@ -134,15 +135,16 @@ def svd_section(ref, seed: int) -> None:
                 "sum of squares they keep; a common rule keeps enough for 80%.")
     st.latex(r"X = U \Sigma V^\top = \sum_i \sigma_i u_i v_i^\top,\qquad "
              r"\text{energy}(k) = \frac{\sum_{i \le k} \sigma_i^2}{\sum_i \sigma_i^2}")
-    which = st.radio("Matrix", [PHOTO, "the sidebar data set"], key="found.svd_data", horizontal=True)
+    which = st.radio("Matrix", [PHOTO, "the sidebar data set"], key="found.svd_data", horizontal=True,
+                     bind="query-params")
     matrix = svc.PHOTO if which == PHOTO else ref
     rows, cols = svc.svd_shape(matrix)
     c_rank, c_center = st.columns([3, 1])
     rank = ranged_slider("Rank k", 1, min(150, rows, cols), min(10, rows, cols), key="found.svd_k", where=c_rank,
-                         why="the matrix has a single row or column")
+                         why="the matrix has a single row or column", bind="query-params")
     center = c_center.checkbox("Centre the columns first", key="found.svd_center",
                                help="Without centring, the first layer is mostly the mean brightness and "
-                               "already holds about 90% of the energy.")
+                               "already holds about 90% of the energy.", bind="query-params")
     spectrum = svc.svd_spectrum(matrix, center)
     if spectrum.problem:
         st.info(spectrum.problem)
@@ -171,7 +173,7 @@ def autoencoder_section(seed: int) -> None:
         "what is signal. Data: the digits, standardised; networks are scikit-learn's MLPRegressor.")
     st.latex(r"\min_{M_1, M_2} \frac{1}{n}\sum_j \lVert x_j - \phi(x_j M_1 + b_1) M_2 - b_2 \rVert^2,\qquad "
              r"\phi = \mathrm{id} \Rightarrow \operatorname{span}(M_2^\top) = \operatorname{span}(z_1, \dots, z_k)")
-    k = st.slider("Bottleneck size k", 1, 16, key="found.ae_k")
+    k = st.slider("Bottleneck size k", 1, 16, key="found.ae_k", bind="query-params")
     ae = svc.linear_ae(k, seed)
     c1, c2 = st.columns([2, 1])
     plots.show(c1, fc.ae_angles(ae.angles), key="found.chart.ae_angles")
@@ -180,7 +182,8 @@ def autoencoder_section(seed: int) -> None:
     c2.caption("Angles above zero (a degree or two at most) come from stopping the optimiser at its "
                "tolerance, not from a different answer.")
     st.markdown("**Non-linear and denoising autoencoders** (64 → k → 64 tanh layers; about 10 s to train both)")
-    noise = st.slider("Corruption for training and testing (σ)", 0.0, 2.0, step=0.25, key="found.ae_noise")
+    noise = st.slider("Corruption for training and testing (σ)", 0.0, 2.0, step=0.25, key="found.ae_noise",
+                      bind="query-params")
     panel = svc.ae_panel(k, noise, seed)
     if st.button("Train both", key="found.ae_train", help="Trained once per setting on this server, then shown "
                  "to everyone who picks the same k, σ and seed."):
@@ -202,7 +205,7 @@ def hashing_section(seed: int) -> None:
     st.latex(r"\phi(x)_b = \sum_{i:\,h(i)=b} s(i)\,x_i,\qquad \mathbb{E}\,\langle\phi(x),\phi(y)\rangle = "
              r"\langle x, y\rangle,\qquad \mathrm{error} \sim \frac{\lVert x\rVert \lVert y\rVert}{\sqrt{w}}")
     result = svc.hashing(seed)
-    w = st.select_slider("Width w", svc.HASH_WIDTHS, key="found.hash_w")
+    w = st.select_slider("Width w", svc.HASH_WIDTHS, key="found.hash_w", bind="query-params")
     plots.show(st, fc.hashing_error(result.table, w), key="found.chart.hash")
     rmse, bias = result.at[w]
     c1, c2, c3 = st.columns(3)

@@ -39,8 +39,10 @@ sb = st.sidebar
 source, _ = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
 ref = data_service.ref("vectors", source)
 if svc.is_generated(source):
-    n = sb.slider("Points", 300, 5000, 1500, 100, key="man.n", help="Sample size of the generated manifold.")
-    noise = sb.slider("Noise", 0.0, 1.0, 0.0, 0.05, key="man.noise", help="Gaussian noise added to every coordinate.")
+    n = sb.slider("Points", 300, 5000, 1500, 100, key="man.n", help="Sample size of the generated manifold.",
+                  bind="query-params")
+    noise = sb.slider("Noise", 0.0, 1.0, 0.0, 0.05, key="man.noise", help="Gaussian noise added to every coordinate.",
+                      bind="query-params")
     pts = svc.points(ref, n, noise)
 else:
     pts = svc.points(ref)
@@ -53,7 +55,7 @@ B = sb.slider("B: neighbours", 3, svc.largest_b(pts), min(12, n_points - 1), key
               help="How many nearest neighbours rebuild each point.")
 reg_exp = sb.slider("log10(reg)", -6.0, 0.0, -3.0, 0.5, key="man.reg",
                     help="Regularisation of each neighbourhood's Gram matrix, relative to its trace. Needed when B "
-                    "exceeds the dimension; large values pull the weights towards 1/B.")
+                    "exceeds the dimension; large values pull the weights towards 1/B.", bind="query-params")
 reg = float(10**reg_exp)
 
 with st.expander("What the controls change, and how the pictures can mislead"):
@@ -95,7 +97,8 @@ except ValueError as err:
     st.stop()
 cols = st.columns(5)
 show_graph = st.checkbox("Draw the neighbourhood graph", key="man.graph",
-                         help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.")
+                         help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.",
+                         bind="query-params")
 c1, c2 = st.columns(2)
 shown = svc.shown_in_3d(pts)
 dims = data.X.shape[1]
@@ -141,7 +144,7 @@ with tabs[0]:
     if tabs[0].open:
         st.session_state["man.point"] = point
         st.number_input("Point to inspect", 0, n_points - 1, key="man.point", on_change=_pick_from_box,
-                        help="Or choose 'click a point' above the 2-D map and click one.")
+                        help="Or choose 'click a point' above the 2-D map and click one.", bind="query-params")
         c1, c2 = st.columns(2)
         seen = svc.inspection(pts, B, reg, point)
         plots.show(c1, charts.weights(seen["neighbors"], seen["weights"], point), key="man.chart.weights")
@@ -207,10 +210,11 @@ def quality(pts, B: int, reg: float) -> None:
     """The recall layer: its controls rerun only this panel."""
     choices = svc.quality_choices()
     name = st.selectbox("Map", list(choices), key="man.quality_map",
-                        help="The page's LLE, or any method of the comparison (run it here or there).")
+                        help="The page's LLE, or any method of the comparison (run it here or there).",
+                        bind="query-params")
     which = choices[name]
     kq = ranged_slider("k", 3, svc.largest_quality_k(pts), 10, key="man.quality_k",
-                       why="the data have too few points for more neighbours")
+                       why="the data have too few points for more neighbours", bind="query-params")
     shown = svc.quality(pts, which, kq, B, reg)
     if shown is None:
         st.caption(f"{name} has not been computed for these points and this seed yet.")

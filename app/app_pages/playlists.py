@@ -57,23 +57,24 @@ source, _ = data_source("playlists", "pl", default="planted_single")
 ref = data_service.ref("playlists", source)
 model_kind = sb.radio("Model", ["single", "dual"], key="pl.model", horizontal=True, bind="query-params",
                       help="single: one point per song. dual: an entry and an exit point per song.")
-dim = sb.slider("Dimensions", 2, 5, 2, key="pl.dim", help="The map shows the first two.")
+dim = sb.slider("Dimensions", 2, 5, 2, key="pl.dim", help="The map shows the first two.", bind="query-params")
 reg_exp = sb.slider("log10(regularisation λ)", -5.0, 0.0, -3.0, 0.5, key="pl.reg",
-                    help="Pulls every point towards the centre; protects rarely played songs from drifting.")
-iters = sb.slider("Iterations (at most)", 50, 3000, 600, 50, key="pl.iters")
-test_size = sb.slider("Held-out share of playlists", 0.1, 0.5, 0.2, 0.05, key="pl.test")
+                    help="Pulls every point towards the centre; protects rarely played songs from drifting.",
+                    bind="query-params")
+iters = sb.slider("Iterations (at most)", 50, 3000, 600, 50, key="pl.iters", bind="query-params")
+test_size = sb.slider("Held-out share of playlists", 0.1, 0.5, 0.2, 0.05, key="pl.test", bind="query-params")
 facts = svc.facts(ref, test_size)
 n_songs = facts["songs"]
 z_mode = sb.radio("Partition function Z", ["exact", "approximate"], key="pl.z_mode", horizontal=True,
                   help="exact: every song in every Z (S x S work per step; at most "
                   f"{svc.MAX_EXACT_Z_SONGS:,} songs, above that the approximation is used). approximate: the m "
                   "songs nearest to each exit point and its observed successors exactly, the rest from m random "
-                  "landmarks; for large song sets.")
+                  "landmarks; for large song sets.", bind="query-params")
 exact_cost = svc.partition_cost(n_songs)
 auto_approx = z_mode == "exact" and not exact_cost["exact_allowed"]
 z_m = sb.slider("m (near songs and landmarks)", 10, 1000, 50, 10, key="pl.z_m",
                 disabled=z_mode == "exact" and not auto_approx,
-                help="Used when 3m is below the number of songs; otherwise Z is computed exactly.")
+                help="Used when 3m is below the number of songs; otherwise Z is computed exactly.", bind="query-params")
 z_approx = None if z_mode == "exact" and not auto_approx else z_m
 reg = float(10**reg_exp)
 
@@ -239,7 +240,7 @@ with tabs[0]:
 
 with tabs[1]:
     if tabs[1].open:
-        song = st.selectbox("Song", song_names, key="pl.song", index=_last("pl.song", song_names))
+        song = st.selectbox("Song", song_names, key="pl.song", index=_last("pl.song", song_names), bind="query-params")
         _keep("pl.song", song)
         i = song_names.index(song)
         view = svc.next_song_view(key, i)
@@ -257,9 +258,10 @@ with tabs[1]:
 with tabs[2]:
     if tabs[2].open:
         c1, c2 = st.columns(2)
-        start = c1.selectbox("Start", song_names, key="pl.start", index=_last("pl.start", song_names))
+        start = c1.selectbox("Start", song_names, key="pl.start", index=_last("pl.start", song_names),
+                             bind="query-params")
         _keep("pl.start", start)
-        length = c2.slider("Length", 2, 30, _last("pl.length", default=10), key="pl.length")
+        length = c2.slider("Length", 2, 30, _last("pl.length", default=10), key="pl.length", bind="query-params")
         _keep("pl.length", length)
         sampled, positions = svc.sample_playlist(key, song_names.index(start), length)
         plots.show(st, pcharts.playlist_path(table, positions, sampled), key="pl.chart.sample")
@@ -284,7 +286,8 @@ with tabs[4]:
         else:
             tags, tag_xy = tag_points
             chosen = st.multiselect("Tags of a new song (no playlists yet)", tags,
-                                    default=_last("pl.new_tags", tags, tags[:1]), key="pl.new_tags")
+                                    default=_last("pl.new_tags", tags, tags[:1]), key="pl.new_tags",
+                                    bind="query-params")
             _keep("pl.new_tags", chosen)
             new_point = svc.tag_position(key, chosen) if chosen else None
             plots.show(st, pcharts.tag_map(table, tags, tag_xy, new_point), key="pl.chart.tags")
@@ -299,7 +302,7 @@ with tabs[5]:
         st.download_button("Song coordinates (.csv)", svc.coordinates_csv(key, meta), "lme_songs.csv", "text/csv",
                            key="pl.dl_coords")
         after = st.selectbox("Next-song probabilities after", song_names, key="pl.dl_song",
-                             index=_last("pl.song", song_names))
+                             index=_last("pl.song", song_names), bind="query-params")
         st.download_button(f"Transition probabilities after '{md_escape(after)}' (.csv)",
                            svc.transitions_csv(key, song_names.index(after)), "lme_transitions.csv", "text/csv",
                            key="pl.dl_probs")

@@ -44,14 +44,14 @@ N = sb.slider("N: partitionings", 1, 64, 16, key="sets.N", bind="query-params",
               help="More independent cuts: a smoother, more reliable estimate; width grows linearly.")
 offsets = sb.radio("Plane offsets", ["data", "quantile"], key="sets.offsets", horizontal=True,
                    help="data: each plane passes through a random item. quantile: at a random 5-95% "
-                   "quantile of the items' projections.")
+                   "quantile of the items' projections.", bind="query-params")
 weighting = sb.selectbox("Weighting", ["counts", "binary", "tfidf"], key="sets.weighting",
                          help="counts: repeats (and given weights) add up; binary: presence only; "
-                         "tfidf: counts times how rare the item is across sets.")
+                         "tfidf: counts times how rare the item is across sets.", bind="query-params")
 norm = sb.selectbox("Normalisation", ["none", "l1", "l2", "max"], index=0, key="sets.norm",
-                    help="Scale each sketch so sets of different sizes compare.")
+                    help="Scale each sketch so sets of different sizes compare.", bind="query-params")
 scope = sb.radio("Normalise", ["row", "partition"], key="sets.scope", horizontal=True,
-                 help="The whole sketch at once, or each partitioning's block on its own.")
+                 help="The whole sketch at once, or each partitioning's block on its own.", bind="query-params")
 setting = svc.setting(K, N, offsets, weighting, norm, scope)
 
 with st.expander("What the controls change, and how the pictures can mislead"):
@@ -92,7 +92,7 @@ one_set_only = "the data hold one set"
 # ------------------------------------------------------------------ 1. buckets
 @st.fragment
 def buckets_section(ref, K: int, N: int, offsets: str) -> None:
-    part = ranged_slider("Partitioning to draw", 0, N - 1, 0, key="sets.partition", why="N is 1")
+    part = ranged_slider("Partitioning to draw", 0, N - 1, 0, key="sets.partition", why="N is 1", bind="query-params")
     view = svc.item_map(ref)
     drawn = svc.buckets(ref, K, N, offsets, part)
     fig = sets_charts.bucket_map(view["coords"], drawn["codes"], view["names"], drawn["lines"], K=K,
@@ -111,7 +111,8 @@ with tabs[0]:
 # ------------------------------------------------------------------ 2. one set
 @st.fragment
 def set_section(ref, setting, n_sets: int) -> None:
-    i = ranged_number("Set", 0, n_sets - 1, 0, key="sets.set", why=one_set_only, help="Which set to look at.")
+    i = ranged_number("Set", 0, n_sets - 1, 0, key="sets.set", why=one_set_only, help="Which set to look at.",
+                      bind="query-params")
     shown = svc.one_set(ref, setting, i)
     view = svc.item_map(ref)
     st.caption(md_escape(shown["title"]))
@@ -133,8 +134,9 @@ with tabs[1]:
 @st.fragment
 def additivity_section(ref, K: int, N: int, offsets: str, n_sets: int) -> None:
     c1, c2 = st.columns(2)
-    a = ranged_number("Set A", 0, n_sets - 1, 0, key="sets.add_a", where=c1, why=one_set_only)
-    b = ranged_number("Set B", 0, n_sets - 1, min(1, n_sets - 1), key="sets.add_b", where=c2, why=one_set_only)
+    a = ranged_number("Set A", 0, n_sets - 1, 0, key="sets.add_a", where=c1, why=one_set_only, bind="query-params")
+    b = ranged_number("Set B", 0, n_sets - 1, min(1, n_sets - 1), key="sets.add_b", where=c2, why=one_set_only,
+                      bind="query-params")
     check = svc.additivity(ref, K, N, offsets, a, b)
     st.metric("max |s(A+B) − (s(A) + s(B))|", f"{check['max_difference']:g}")
     plots.show(st, sets_charts.additivity_heatmap(check["table"], check["touched"]), key="sets.chart.additivity")

@@ -37,21 +37,26 @@ ref = data_service.ref("documents", source)
 context = sb.radio("Context", ["window", "document"], key="words.context", horizontal=True,
                    help="window: words within a few positions. document: two words co-occur once for every "
                    "document that holds both (M^T M of the binary document-term matrix M); this is a word-word "
-                   "matrix, not the PMI of the word-document matrix itself.")
+                   "matrix, not the PMI of the word-document matrix itself.", bind="query-params")
 window = sb.slider("Window", 1, 10, 5, key="words.window", disabled=context == "document",
-                   help="Words on each side that count as context.")
+                   help="Words on each side that count as context.", bind="query-params")
 weighted = sb.checkbox("Weight by distance (1/d)", key="words.weighted", disabled=context == "document",
-                       help="A pair d positions apart counts 1/d instead of 1, as GloVe and word2vec's dynamic window do.")
-min_count = sb.slider("Min count", 1, 20, 3, key="words.min_count", help="Rarer words are left out.")
+                       help="A pair d positions apart counts 1/d instead of 1, as GloVe and word2vec's dynamic window do.",
+                       bind="query-params")
+min_count = sb.slider("Min count", 1, 20, 3, key="words.min_count", help="Rarer words are left out.",
+                      bind="query-params")
 variant = sb.radio("PMI variant", ["PPMI", "PMI"], key="words.variant", horizontal=True,
-                   help="PPMI clips negative values to 0; plain PMI keeps them (unobserved pairs stay 0).")
-shift = sb.select_slider("Shift k (log k subtracted)", [1, 2, 5, 10, 15], value=1, key="words.shift")
-alpha = sb.slider("Context smoothing α", 0.5, 1.0, 0.75, 0.05, key="words.alpha")
+                   help="PPMI clips negative values to 0; plain PMI keeps them (unobserved pairs stay 0).",
+                   bind="query-params")
+shift = sb.select_slider("Shift k (log k subtracted)", [1, 2, 5, 10, 15], value=1, key="words.shift",
+                         bind="query-params")
+alpha = sb.slider("Context smoothing α", 0.5, 1.0, 0.75, 0.05, key="words.alpha", bind="query-params")
 n_vocab = svc.vocabulary_size(ref, min_count)
 dims = ranged_slider("Dimensions", max(1, min(10, n_vocab - 1)), max(1, min(300, n_vocab - 1)), 100, key="words.dims", where=sb,
                      step=10, bind="query-params", why=f"the vocabulary has {n_vocab} words at this min count")
 eig = sb.slider("Eigenvalue weight p", 0.0, 1.0, 0.5, 0.25, key="words.eig",
-                help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.")
+                help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.",
+                bind="query-params")
 
 with st.expander("What the controls change, and how the pictures can mislead"):
     st.markdown(
@@ -107,7 +112,7 @@ with tabs[1]:
         vocab_words = svc.vocabulary(ref, params)
         start = svc.default_words(ref, params)
         word = st.selectbox("Word (type to search the vocabulary)", vocab_words,
-                            index=vocab_words.index(start["query"]), key="words.query")
+                            index=vocab_words.index(start["query"]), key="words.query", bind="query-params")
         near, ms = svc.nearest(ref, params, word)
         c1, c2 = st.columns([2, 3])
         c1.dataframe(near.round(4), hide_index=True, key="words.near_table", height=560)
@@ -117,9 +122,9 @@ with tabs[1]:
         st.markdown("**Analogy** *a* is to *b* as *c* is to ? (nearest to b − a + c)")
         a1, a2, a3 = st.columns(3)
         first = start["analogy"]
-        a = a1.selectbox("a", vocab_words, index=vocab_words.index(first[0]), key="words.an_a")
-        b = a2.selectbox("b", vocab_words, index=vocab_words.index(first[1]), key="words.an_b")
-        c = a3.selectbox("c", vocab_words, index=vocab_words.index(first[2]), key="words.an_c")
+        a = a1.selectbox("a", vocab_words, index=vocab_words.index(first[0]), key="words.an_a", bind="query-params")
+        b = a2.selectbox("b", vocab_words, index=vocab_words.index(first[1]), key="words.an_b", bind="query-params")
+        c = a3.selectbox("c", vocab_words, index=vocab_words.index(first[2]), key="words.an_c", bind="query-params")
         st.dataframe(svc.analogy(ref, params, a, b, c).round(4), hide_index=True, key="words.analogy", height=250)
         st.caption("Analogies (b - a + c) need corpora of many millions of words; on a few hundred articles most "
                    "answers are simply words near c. Read the list as the nearest words to the offset vector, not "
@@ -135,13 +140,14 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     c1, c2, c3 = st.columns(3)
     n_words = ranged_slider("Most frequent words", min(100, n_vocab_words), min(2000, n_vocab_words),
                             min(300, n_vocab_words), key="words.map_n", where=c1, step=100,
-                            why="the vocabulary has no more words")
-    method = c2.radio("Method", ["t-SNE", "UMAP"], key="words.map_method", horizontal=True)
-    colour_by = c3.radio("Colour", ["frequency", "cluster"], key="words.map_colour", horizontal=True)
+                            why="the vocabulary has no more words", bind="query-params")
+    method = c2.radio("Method", ["t-SNE", "UMAP"], key="words.map_method", horizontal=True, bind="query-params")
+    colour_by = c3.radio("Colour", ["frequency", "cluster"], key="words.map_colour", horizontal=True,
+                         bind="query-params")
     if method == "t-SNE":
         top = min(50, (n_words - 1) // 3)  # t-SNE needs more than 3 x perplexity points
         perplexity = ranged_slider("Perplexity", min(5, top), top, 30, key="words.perplexity",
-                                   why=f"{n_words} words support at most {top}")
+                                   why=f"{n_words} words support at most {top}", bind="query-params")
         if top < 50:
             st.caption(f"Perplexity is capped at {top}: with {n_words} words t-SNE needs more than 3 x perplexity "
                        "points.")
@@ -149,11 +155,12 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     else:
         p1, p2 = st.columns(2)
         nn = ranged_slider("Neighbours", min(5, n_words - 1), min(50, n_words - 1), 15, key="words.umap_nn",
-                           where=p1, why=f"{n_words} words")
-        md = p2.slider("Min distance", 0.0, 0.99, 0.1, 0.05, key="words.umap_md")
+                           where=p1, why=f"{n_words} words", bind="query-params")
+        md = p2.slider("Min distance", 0.0, 0.99, 0.1, 0.05, key="words.umap_md", bind="query-params")
         setting = (nn, md)
     points = svc.map_points(ref, params, n_words, colour_by, seed)
-    highlight = st.selectbox("Highlight a word", ["(none)"] + points["word"].tolist(), key="words.highlight")
+    highlight = st.selectbox("Highlight a word", ["(none)"] + points["word"].tolist(), key="words.highlight",
+                             bind="query-params")
     highlight = None if highlight == "(none)" else highlight
     mouse_slot, spot, bar_slot = st.container(), st.empty(), st.empty()
 
@@ -293,8 +300,9 @@ with tabs[5]:
                     "vectors; decoding takes the labels of highest cosine. Data: scikit-learn's multilabel "
                     "generator (1,000 samples).")
         l1, l2 = st.columns(2)
-        n_labels = l1.slider("Labels", 4, 30, 12, key="words.le_labels")
-        le_dims = l2.slider("Embedding dimensions", 2, n_labels, min(6, n_labels), key="words.le_dims")
+        n_labels = l1.slider("Labels", 4, 30, 12, key="words.le_labels", bind="query-params")
+        le_dims = l2.slider("Embedding dimensions", 2, n_labels, min(6, n_labels), key="words.le_dims",
+                            bind="query-params")
         le = svc.label_embedding(n_labels, le_dims, seed)
         c1, c2 = st.columns(2)
         plots.show(c1, charts.heatmap(le["similarity"], x=le["labels"], y=le["labels"], colorscale="RdBu", zmid=0,

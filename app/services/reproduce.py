@@ -28,6 +28,7 @@ import pandas as pd
 
 from app.services import data as data_service
 from embedcore import __version__ as embedcore_version
+from embedcore.io import as_arrays
 
 #: Libraries whose versions go with every export (those that compute something the lab shows).
 LIBRARIES = ("numpy", "scipy", "scikit-learn", "pandas", "umap-learn", "openTSNE", "gensim", "numba",
@@ -222,3 +223,15 @@ def bundle(recipe: Recipe) -> bytes:
 def lazy(make: Callable[[], Recipe]) -> Callable[[], bytes]:
     """The zip of ``make()``, built only when called (a download button calls it on click)."""
     return lambda: bundle(make())
+
+
+def data_recipe(ref: data_service.DataRef) -> Recipe:
+    """The Data page: the data as the lab read it (embedcore.io.as_arrays), read again by the script."""
+    arrays = as_arrays(data_service.load(ref))
+    code = """
+        from embedcore.io import as_arrays
+
+        result = as_arrays(data)
+        """
+    return Recipe("data", f"{ref.kind} data as read", arrays, {"read as": ref.kind}, ref, code,
+                  compare={name: "exact" for name in arrays})

@@ -6,6 +6,8 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import streamlit as st
 
+from app.ui.text import md_escape
+
 
 def view_link() -> str:
     """This page's address with every setting that lives in the URL (``st.query_params``) as it is now."""
@@ -30,3 +32,71 @@ def panel(page: str, make_zip, *, uploaded: bool = False, what: str = "the array
         st.caption(f"The zip holds {what}, the settings and seed, the data's id (or your upload's SHA-1), the "
                    "versions of every library, and reproduce.py, which recomputes the arrays with embedcore and "
                    "compares them with the export.")
+
+
+# ------------------------------------------------------------------ opening a link
+
+#: Query parameter naming the upload a view was made from (the first characters of its SHA-1).
+UPLOAD_PARAM = "upload"
+
+
+def link_request() -> dict | None:
+    """The URL's parameters on a session's first run (what a shared link asks for), else None."""
+    if st.session_state.get("share.link_read"):
+        return None
+    st.session_state["share.link_read"] = True
+    return st.query_params.to_dict()
+
+
+def _same(value, text: str) -> bool:
+    if str(value) == text or (isinstance(value, bool) and str(value).lower() == text.lower()):
+        return True
+    try:
+        return float(value) == float(text)
+    except (TypeError, ValueError):
+        return False
+
+
+def link_problems(requested: dict, now: dict, state, prefix: str) -> list[str]:
+    """One sentence per setting of a link that this page could not take as given (pure; see :func:`report_link`).
+
+    Streamlit clamps a value outside a control's range and drops one that is malformed or not among the
+    options, silently; this names each such setting and the value used instead. ``prefix`` limits the check
+    to this page's controls.
+    """
+    out = []
+    for key, want in requested.items():
+        if not key.startswith(prefix + ".") or now.get(key) == want:
+            continue
+        value = state.get(key)
+        if now.get(key) is None and value is not None and _same(value, want):
+            continue  # the link asked for the default, which Streamlit leaves out of the URL
+        used = "its default" if value is None else repr(value)
+        out.append(f"The link's {key} = {want!r} is not possible here, so {used} is used.")
+    return out
+
+
+def report_link(where, requested: dict | None, prefix: str) -> None:
+    """After the page ran: say which of the link's settings it could not take, and name a missing upload."""
+    if not requested:
+        return
+    lines = link_problems(requested, st.query_params.to_dict(), st.session_state, prefix)
+    wanted = requested.get(UPLOAD_PARAM)
+    if wanted:
+        from app.services import data as data_service
+
+        up = data_service.current_upload()
+        if up is None or not up.digest.startswith(wanted):
+            lines.insert(0, f"This view was made from an uploaded file (SHA-1 {wanted}…): upload the same file "
+                         "(sidebar, Your data) to see it; until then the page shows its own data.")
+            lines = [x for x in lines if ".dataset" not in x]
+    if lines:
+        where.warning("\n\n".join(md_escape(x) for x in lines), icon=":material/link_off:")
+
+
+def name_upload_in_link(chosen: str, digest: str | None) -> None:
+    """Keep the upload's SHA-1 (12 characters) in the URL while a page shows it, so a link says what it needs."""
+    if chosen == "upload" and digest:
+        st.query_params[UPLOAD_PARAM] = digest[:12]
+    elif UPLOAD_PARAM in st.query_params:
+        del st.query_params[UPLOAD_PARAM]

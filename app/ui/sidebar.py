@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.services import data as data_service
+from app.ui.share import name_upload_in_link
 from app.ui.text import md_escape
 
 UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "npy", "vec", "w2v", "parquet"]
@@ -83,11 +84,12 @@ def data_source(kind: str, page: str, default: str | None = None, allowed: list[
     st.session_state[seen] = None if upload is None else upload.digest
     if key not in st.session_state:
         st.session_state[key] = default or ids[0]
-    chosen = st.sidebar.selectbox("Data set", ids, format_func=titles.get, key=key)
+    chosen = st.sidebar.selectbox("Data set", ids, format_func=titles.get, key=key, bind="query-params")
     if "upload" in ids and chosen != "upload" and upload.kind not in data_service.ACCEPTS[kind]:
         st.caption(f":material/info: Your upload ({md_escape(upload.label)}) looks like "
                    f"{data_service.KIND_LABELS[upload.kind].split(' (')[0].lower()}, so this page keeps its own "
                    "data; pick it under Data set to use it here anyway.")
+    name_upload_in_link(chosen, None if upload is None else upload.digest)
     if chosen == "upload":
         for notice in result.notices:
             st.sidebar.info(md_escape(notice))

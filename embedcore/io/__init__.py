@@ -17,6 +17,7 @@ data a file holds) and ``uploads`` (one upload, a file or a pair, read as a kind
 
 from __future__ import annotations
 
+from .arrays import as_arrays
 from .item_sets import read_item_sets
 from .kinds import guess_kind
 from .results import (
@@ -55,4 +56,5 @@ __all__ = [
     "guess_kind",
     "read_upload",
     "upload_digest",
+    "as_arrays",
 ]

@@ -98,3 +98,11 @@ def test_foundations_export_reproduces(tmp_path, svd_matrix, source, k, center):
     recipe = foundations.recipe(ref, 3, foundations.PHOTO if svd_matrix == "photo" else ref, k, center)
     assert "pca_vs_jl" in recipe.arrays
     _reproduces(recipe, tmp_path)
+
+
+@pytest.mark.parametrize("dataset", ["digits", "tips", "lee", "lesmis", "hotdog"])
+def test_data_export_reproduces(tmp_path, dataset):
+    from embedcore import datasets
+
+    ref = data_service.DataRef(datasets.DATASETS[dataset].kind, dataset, 1)
+    _reproduces(reproduce.data_recipe(ref), tmp_path)
