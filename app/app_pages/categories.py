@@ -4,8 +4,9 @@ import streamlit as st
 
 from app.services import categories as svc
 from app.services import data as data_service
+from app.services import reproduce
 from app.ui import categories_charts as cat_charts
-from app.ui import plots
+from app.ui import plots, share
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
@@ -316,3 +317,9 @@ with tabs[6]:
             st.download_button("Table for the command line (.csv)", svc.table_for_command(graph.data),
                                svc.table_file_name(graph.data), "text/csv", key="cat.dl_table", on_click="ignore")
             st.code(svc.command_line(graph, gamma, n_comp, keep_trivial), language="bash")
+
+share.panel("categories", None if graph.from_file else reproduce.lazy(
+    lambda: svc.recipe(graph, gamma, n_comp, keep_trivial)), uploaded=graph.data.source.startswith("upload:"),
+    what="A kernel from the command line is reproduced by its own command: its manifest (in the zip you "
+    "uploaded) holds the settings." if graph.from_file else "the distances (or affinity), eigenvalues and codes "
+    "shown, with the category names")

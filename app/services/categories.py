@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import shlex
+import textwrap
 from typing import NamedTuple
 
 import numpy as np
@@ -25,6 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
+from app.services.reproduce import Recipe
 from app.services.shared import store
 from app.services.threads import JOBS
 from embedcore import spectral
@@ -469,3 +471,49 @@ def run_downstream(graph: Graph, gamma: float, n_components, keep_trivial: bool,
                                                  n_jobs=JOBS)
     RESULTS.put(key, result)
     return result
+
+
+# ---------------------------------------------------------------- reproduce
+
+
+def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -> Recipe:
+    """The distances (or affinity), spectrum and codes shown, and the embedcore code that computes them again.
+
+    For a graph learned from a table or a bundled matrix; a kernel uploaded from the command line is a file
+    already (the command's own manifest says how it was made).
+    """
+    if graph.from_file:
+        raise ValueError("A kernel from the command line is reproduced by its command (see its manifest).")
+    b = base(graph)
+    A, _, vals, vecs = spectrum(graph, gamma)
+    kept = spectral.choose_code(vals, n_components, keep_trivial).columns
+    arrays = {"matrix": b.matrix, "eigenvalues": vals, "codes": vecs[:, kept], "categories": np.array(b.labels)}
+    params = {"gamma": gamma, "n_components": n_components, "keep_trivial": keep_trivial, "columns kept": list(kept)}
+    if graph.learned:
+        params.update(column=graph.column, target=graph.target, kernel=graph.kernel, transform=graph.transform)
+        distances = ("spectral.wasserstein_distances(samples)" if graph.kernel == "wasserstein" else
+                     "spectral.symmetric_kl_distances(samples)")
+        matrix_code = f"""
+        frame = spectral.complete_rows(data.frame, {graph.column!r}, {graph.target!r})[0]
+        labels, samples = spectral.category_distributions(frame[{graph.column!r}].astype(str),
+                                                          frame[{graph.target!r}], {graph.transform!r})
+        matrix = {distances}
+        """
+    else:
+        matrix_code = """
+        labels, matrix = data.labels, np.array(data.matrix, dtype=np.float64)
+        """
+    affinity = "matrix" if gamma is None else f"spectral.kernel_from_distances(matrix, {gamma!r})"
+    code = f"""
+        from embedcore import spectral
+        {textwrap.dedent(matrix_code).strip().replace(chr(10), chr(10) + ' ' * 8)}
+        A = {affinity}
+        vals, vecs = spectral.laplacian_spectrum(A, labels=[str(v) for v in labels])
+        kept = spectral.choose_code(vals, {n_components!r}, {keep_trivial!r}).columns
+        result = {{"matrix": matrix, "eigenvalues": vals, "codes": vecs[:, kept],
+                  "categories": np.array([str(v) for v in labels])}}
+        """
+    what = f"{graph.kernel} kernel of {graph.column} by {graph.target}" if graph.learned else "bundled category graph"
+    return Recipe("categories", f"spectral codes ({what})", arrays, params, graph.data, code,
+                  compare={"matrix": "close", "eigenvalues": "close", "codes": "columns up to sign",
+                           "categories": "exact"}, rtol=1e-6, atol=1e-9)

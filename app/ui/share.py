@@ -19,13 +19,17 @@ def view_link() -> str:
 def panel(page: str, make_zip, *, uploaded: bool = False, what: str = "the arrays shown") -> None:
     """The sidebar's share panel: the link to this view (with a copy button) and the reproducible zip.
 
-    ``make_zip`` is called only when the download is clicked (app.services.reproduce.lazy).
+    ``make_zip`` is called only when the download is clicked (app.services.reproduce.lazy); when it is None
+    there is nothing to reproduce here and ``what`` says why.
     """
     with st.sidebar.expander("Share and reproduce", icon=":material/share:"):
         st.caption("Link to this view (the copy button is at its right):")
         st.code(view_link(), language=None, wrap_lines=True)
         if uploaded:
             st.caption("The link names your upload by its SHA-1: whoever opens it must upload the same file.")
+        if make_zip is None:
+            st.caption(what)
+            return
         st.download_button("Download to reproduce (.zip)", data=make_zip, file_name=f"embedding-lab-{page}.zip",
                            mime="application/zip", key=f"{page}.reproduce", icon=":material/download:",
                            on_click="ignore", width="stretch")

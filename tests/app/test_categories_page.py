@@ -178,10 +178,10 @@ def test_clustering_names_the_lowest_conductance_cut():
 def test_download_tab_shows_the_code_of_every_category_and_the_command_line():
     at = open_page(PAGE)
     open_tab(at, "cat.tab", "Download")
-    assert not at.exception and len(at.get("download_button")) == 4
+    assert not at.exception and len(at.main.get("download_button")) == 4
     table = next(d.value for d in at.dataframe if "category" in d.value.columns)
     assert len(table) == 4 and len(table.columns) - 1 == int(metric(at, "code width"))
-    command = shlex.split(at.code[0].value)
+    command = shlex.split(at.main.code[0].value)
     assert command[:5] == ["python", "-m", "embedcore", "category-kernel", "tips.csv"]
     assert command[command.index("--column") + 1] == "day" and command[command.index("--target") + 1] == "tip"
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.services import data as data_service
-from app.services import foundations, manifolds, reproduce, words
+from app.services import categories, foundations, manifolds, reproduce, words
 from embedcore.io import upload_digest as io_upload_digest
 from tests.conftest import ROOT
 
@@ -106,3 +106,16 @@ def test_data_export_reproduces(tmp_path, dataset):
 
     ref = data_service.DataRef(datasets.DATASETS[dataset].kind, dataset, 1)
     _reproduces(reproduce.data_recipe(ref), tmp_path)
+
+
+@pytest.mark.parametrize("graph,log_gamma,n_components,keep_trivial", [
+    (categories.Graph(data_service.DataRef("table", "tips", 0), "day", "tip", "wasserstein", None), 0.0, "eigengap",
+     False),
+    (categories.Graph(data_service.DataRef("table", "gapminder", 2), "country", "lifeExp", "kl", "log1p"), 1.5, 3,
+     True),
+    (categories.Graph(data_service.DataRef("graph", "weekday", 0)), None, 2, False),
+    (categories.Graph(data_service.DataRef("graph", "liquor_kl", 0)), -1.0, "eigengap", False),
+], ids=["tips-wasserstein", "gapminder-kl-log", "weekday-affinity", "liquor-distances"])
+def test_categories_export_reproduces(tmp_path, graph, log_gamma, n_components, keep_trivial):
+    gamma = None if log_gamma is None else categories.gamma(graph, log_gamma)
+    _reproduces(categories.recipe(graph, gamma, n_components, keep_trivial), tmp_path)
