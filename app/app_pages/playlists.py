@@ -5,8 +5,9 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import playlists as svc
+from app.services import reproduce
 from app.ui import playlists_charts as pcharts
-from app.ui import plots, runs
+from app.ui import plots, runs, share
 from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
@@ -211,6 +212,10 @@ with train_area:
 
 key = svc.shown_key(spec)
 st.session_state["pl.shown"] = key
+share.panel("playlists", None if key is None else reproduce.lazy(lambda: svc.recipe(key)),
+            uploaded=source == "upload",
+            what="Train a model first: the export holds a trained song map." if key is None else
+            "the song map, the songs and the training curve")
 held_set = svc.held_out_set(ref, test_size)
 base = svc.baselines(ref, test_size)
 if key is None:

@@ -23,6 +23,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from app.services import data as data_service
 from app.services import shared
 from app.services.data import DataRef
+from app.services.reproduce import Recipe
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
     LME,
     MAX_EXACT_Z_SONGS,
@@ -510,3 +511,31 @@ def transitions_csv(key: ModelKey, position: int) -> str:
     model = trained(key).model
     proba = model.transition_proba(model.songs_[position])
     return proba.rename("probability").rename_axis("next_song").reset_index().to_csv(index=False)
+
+
+# --------------------------------------------------------------------------- reproduce
+
+
+def recipe(key: ModelKey) -> Recipe:
+    """The song map of a stored model, and the embedcore code that trains it again (to the iteration where it
+    was stopped, when it was)."""
+    model = trained(key).model
+    spec = key.spec
+    params = spec.params()
+    # stopped: the same schedule (max_iter sets it), ended after the step it was stopped at
+    stop = "" if key.stopped_at is None else f", callback=lambda model, iteration, ll: iteration >= {key.stopped_at}"
+    songs = np.array([str(s) for s in model.songs_])
+    code = f"""
+        from embedcore.playlists import LME, split_playlists
+
+        train, _ = split_playlists(data.playlists, {spec.test_size!r}, random_state={spec.data.seed})
+        model = LME(**{params!r}).fit(train, tags=getattr(data, "tags", None){stop})
+        result = {{"embedding": model.embedding_, "songs": np.array([str(s) for s in model.songs_]),
+                  "log_likelihood_curve": np.asarray(model.log_likelihood_curve_)}}
+        """
+    return Recipe("playlists", f"{spec.model}-point LME song map ({spec.n_components} dimensions)",
+                  {"embedding": model.embedding_, "songs": songs,
+                   "log_likelihood_curve": np.asarray(model.log_likelihood_curve_)},
+                  {**params, "test_size": spec.test_size, "stopped_at": key.stopped_at}, spec.data, code,
+                  compare={"embedding": "close", "songs": "exact", "log_likelihood_curve": "close"},
+                  rtol=1e-7, atol=1e-10)

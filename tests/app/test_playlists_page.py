@@ -161,7 +161,7 @@ def test_a_tabs_controls_are_kept_while_another_tab_is_open():
     assert at.selectbox(key="pl.song").value == song
     open_tab(at, TAB, "Sample a playlist")
     assert at.slider(key="pl.length").value == 25
-    assert len(at.caption[-1].value.split(" → ")) == 25
+    assert len(at.main.caption[-1].value.split(" → ")) == 25
 
 
 def test_a_second_visitor_with_the_same_settings_gets_the_model_without_training():

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.services import data as data_service
-from app.services import categories, foundations, manifolds, reproduce, words
+from app.services import categories, foundations, manifolds, playlists, reproduce, words
 from embedcore.io import upload_digest as io_upload_digest
 from tests.conftest import ROOT
 
@@ -119,3 +119,19 @@ def test_data_export_reproduces(tmp_path, dataset):
 def test_categories_export_reproduces(tmp_path, graph, log_gamma, n_components, keep_trivial):
     gamma = None if log_gamma is None else categories.gamma(graph, log_gamma)
     _reproduces(categories.recipe(graph, gamma, n_components, keep_trivial), tmp_path)
+
+
+@pytest.mark.parametrize("source,model,stop_after", [("planted_single", "single", None), ("lesmis", "dual", None),
+                                                     ("planted_dual", "dual", 7)])
+def test_playlists_export_reproduces(tmp_path, source, model, stop_after):
+    from embedcore.playlists import LME
+
+    spec = playlists.ModelSpec(data_service.DataRef("playlists", source, 1), 0.3, model, 2, 0.05, 40, None)
+    train, _ = playlists.split(spec.data, spec.test_size)
+    steps = []
+    fitted = LME(**spec.params()).fit(train, tags=getattr(data_service.load(spec.data), "tags", None),
+                                      callback=lambda m, i, ll: steps.append(i) and False,
+                                      should_stop=lambda: stop_after is not None and len(steps) >= stop_after)
+    key = playlists.ModelKey(spec, None if stop_after is None else int(fitted.n_iter_))
+    playlists._models().put(key, playlists.Trained(fitted, None))
+    _reproduces(playlists.recipe(key), tmp_path)
