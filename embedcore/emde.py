@@ -18,6 +18,12 @@ is drawn from the data so that every cut goes through the items:
 * ``offsets="quantile"``: ``c`` is the ``q``-quantile of the items'
   projections on ``v`` with ``q`` uniform in [0.05, 0.95], so no cut lands
   in the sparse tails.
+
+Use. ``EMDE().fit(item_vectors)`` draws the planes; ``transform(vectors)``
+gives item sketches (a scikit-learn transformer: vectors in, a row per
+vector out); ``sketch(weights)`` gives set sketches from a set-by-item
+weight matrix over the fitted items. :class:`EMDEVectorizer` takes sets of
+item names and fits in a :class:`~sklearn.pipeline.Pipeline`.
 """
 
 from __future__ import annotations
