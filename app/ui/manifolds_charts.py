@@ -111,9 +111,9 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
         rows = np.asarray(selected)
         layers.append(pdk.Layer(
             "ScatterplotLayer", pd.DataFrame({"x": Q[rows, 0], "y": Q[rows, 1], "z": Q[rows, 2], "i": rows}),
-            id="selection", get_position=["x", "y", "z"], get_radius=4.5, radius_units=PIXELS, billboard=True,
-            filled=False, stroked=True, get_line_color=[33, 37, 41], line_width_min_pixels=1.5, pickable=True,
-            parameters=on_top))
+            id="selection", get_position=["x", "y", "z"], get_radius=4, radius_units=PIXELS, billboard=True,
+            filled=False, stroked=True, get_line_color=[33, 37, 41, 200], get_line_width=1.2,
+            line_width_units=PIXELS, pickable=True))
     layers += [
         pdk.Layer("ScatterplotLayer", marks, id="neighbours", get_position=["x", "y", "z"],
                   get_fill_color=_hex_rgb(NEIGHBOUR), get_radius=4.5, radius_units=PIXELS, billboard=True,

@@ -30,7 +30,7 @@ from app.ui import charts, plots
 from app.ui.controls import ranged_slider
 from app.ui.text import html_escape, md_escape
 
-SELECTED = "#212529"
+SELECTED = "rgba(33, 37, 41, 0.8)"
 BOTH = "#2b8a3e"
 DATA_ONLY = "#e03131"
 MAP_ONLY = "#f08c00"
@@ -55,7 +55,7 @@ def mark_traces(coords, rows, view=None, *, axes: dict | None = None, legend: bo
     if rows.size:
         out.append(go.Scatter(x=Y[rows, 0], y=Y[rows, 1], mode="markers", name=f"selected ({rows.size:,})",
                               customdata=rows.astype(np.int32), hoverinfo="skip", showlegend=legend,
-                              marker=dict(size=11, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=1.5)),
+                              marker=dict(size=10, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=1.2)),
                               **axes))
     if view is not None:
         data_idx, map_idx = np.asarray(view["data_idx"]), np.asarray(view["map_idx"])
@@ -185,7 +185,10 @@ class MapTools:
             return
         view, page, name = self.view, self.page, self.name
         p = view["point"]
-        label = "" if self.labels is None else f" ({md_escape(self.labels[p])})"
+        value = None if self.labels is None else self.labels[p]
+        if isinstance(value, (float, np.floating)):
+            value = f"{self.label_name} {value:.4g}"
+        label = "" if value is None else f" ({md_escape(value)})"
         n = len(self.ids)
         shown = self.ids[p] if isinstance(self.ids[p], (int, np.integer)) else f"“{self.ids[p]}”"
         st.markdown(f"**{self.noun.capitalize()} {md_escape(shown)}{label}: its {view['k']} nearest "
