@@ -9,6 +9,7 @@ from app.services import reproduce
 from app.ui import playlists_charts as pcharts
 from app.ui import plots, runs, share
 from app.ui.layout import lazy_tabs
+from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
@@ -240,8 +241,25 @@ tabs = lazy_tabs(labels, key="pl.tab")
 
 with tabs[0]:
     if tabs[0].open:
-        plots.show(st, pcharts.song_map(table, alignment=svc.truth_alignment(key), curve=model_info["curve"]),
-                   key="pl.chart.map")
+        tools = MapTools("pl", ref, table["song"], table[["x", "y"]].to_numpy(), labels=table["tags"],
+                         space=svc.song_space(key), noun="song", id_name="song", label_name="tags")
+        tools.show(st, pcharts.song_map(table, alignment=svc.truth_alignment(key), curve=model_info["curve"]),
+                   "pl.chart.map")
+
+        def what_joins_them(rows) -> None:
+            found = svc.selection_summary(key, tuple(table["song"].iloc[rows]))
+            st.caption(f"{found['joined']:,} of the {found['training']:,} training playlists hold two or more of "
+                       "the selected songs; those with the most:")
+            st.dataframe(found["playlists"], hide_index=True, key="pl.selected_playlists", height=200)
+            if len(found["tags"]):
+                st.dataframe(found["tags"], hide_index=True, key="pl.selected_tags", height=160)
+
+        tools.panel(what_joins_them, file_name="selected_songs.csv", extra={"plays": table["plays"]})
+        if tools.view is not None:
+            st.caption(f"The original space is the model's {dim} dimensions; the map shows the first two"
+                       + (", so with 2 dimensions both lists agree." if dim == 2 else "."))
+        tools.compare(f"{model_kind} model, {dim} dimensions, λ {reg:g}, {model_info['iterations']} iterations",
+                      what="model or the dimensions")
 
 with tabs[1]:
     if tabs[1].open:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
@@ -443,6 +444,39 @@ def song_table(key: ModelKey) -> pd.DataFrame:
         "plays": info["plays"].fillna(0).astype(int).to_numpy(),
         "tags": info["tags"].fillna("").to_numpy(),
     })
+
+
+def song_space(key: ModelKey) -> np.ndarray:
+    """Every song's point in all the model's dimensions (the map shows the first two)."""
+    return trained(key).model.embedding_
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _training_songs(data: DataRef, test_size: float) -> tuple[np.ndarray, np.ndarray]:
+    """The training playlists flattened: each entry's song id (as text) and its playlist's number."""
+    train, _ = split(data, test_size)
+    lengths = np.fromiter(map(len, train), dtype=np.int64, count=len(train))
+    songs = np.array([str(s) for s in chain.from_iterable(train)], dtype=object)
+    return songs, np.repeat(np.arange(len(train)), lengths)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def selection_summary(key: ModelKey, songs: tuple[str, ...], top: int = 10) -> dict:
+    """What joins the selected songs: how many carry each tag, and the training playlists that hold two or
+    more of them (most first), with how many such playlists there are."""
+    flat, owner = _training_songs(key.spec.data, key.spec.test_size)
+    hit = np.isin(flat, np.asarray(songs, dtype=object))
+    per_list = np.bincount(owner[hit], minlength=int(owner.max()) + 1 if owner.size else 0)
+    lengths = np.bincount(owner, minlength=per_list.size)
+    joined = np.flatnonzero(per_list >= 2)
+    order = joined[np.lexsort((joined, -per_list[joined]))][:top]
+    playlists = pd.DataFrame({
+        "training playlist": order, "selected songs in it": per_list[order], "songs": lengths[order],
+        "which": [", ".join(dict.fromkeys(flat[hit & (owner == i)])) for i in order]})
+    tags = song_info(key.spec.data).reindex(list(songs))["tags"].fillna("")
+    counts = pd.Series([t for row in tags for t in row.split(", ") if t], dtype=object).value_counts()
+    return {"tags": pd.DataFrame({"tag": counts.index.astype(str), "selected songs": counts.to_numpy()}),
+            "playlists": playlists, "joined": int(joined.size), "training": int(per_list.size)}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

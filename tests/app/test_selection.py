@@ -42,6 +42,11 @@ TABLES = {
     "man.selected_where": (("coordinate", "selection min"), 0),
     "man.map.near_data": (("id", "in both"), 0),
     "man.map.near_map": (("id", "in both"), 1),
+    "pl.map.selected": (("song", "tags", "plays"), 0),
+    "pl.selected_playlists": (("training playlist", "selected songs in it"), 0),
+    "pl.selected_tags": (("tag", "selected songs"), 0),
+    "pl.map.near_data": (("song", "in both"), 0),
+    "pl.map.near_map": (("song", "in both"), 1),
 }
 
 
@@ -238,3 +243,30 @@ def test_the_selection_csv_has_ids_labels_and_coordinates():
     coords = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
     frame = sel.table(["a", "b", "c"], ["x", "y", "z"], coords, [0, 2], {"count": [7, 8, 9]}, "word", "tag")
     assert sel.to_csv(frame).splitlines() == ["word,tag,x,y,count", "a,x,0.0,1.0,7", "c,z,4.0,5.0,9"]
+
+
+# ------------------------------------------------------------------ Playlists
+
+
+def test_playlists_song_map_selects_songs_with_their_tags_and_playlists_and_compares_models():
+    at = open_page("app_pages/playlists.py", timeout=300)
+    assert not at.exception
+    at = select_on_chart(at, "pl.chart.map", list(range(20)))
+    assert not at.exception
+    table = _frame(at, "pl.map.selected")
+    assert len(table) == 20 and list(table.columns) == ["song", "tags", "x", "y", "plays"]
+    joined = _frame(at, "pl.selected_playlists")
+    assert len(joined) and (joined["selected songs in it"] >= 2).all()
+    assert joined["selected songs in it"].is_monotonic_decreasing
+    for songs in joined["which"]:
+        assert set(songs.split(", ")) <= set(table["song"])
+    tags = _frame(at, "pl.selected_tags")
+    assert tags["selected songs"].sum() >= 20  # the planted songs each carry a tag
+    at = click_on_chart(at, "pl.chart.map", 3)
+    assert len(_frame(at, "pl.map.near_data")) == 10
+    assert _frame(at, "pl.map.near_data")["in both"].all()  # 2 dimensions: the map is the model's space
+    at.button(key="pl.map.pin").click().run()
+    at.sidebar.slider(key="pl.dim").set_value(3).run(timeout=300)
+    assert not at.exception
+    found = _metrics(at)
+    assert 0 < float(found["neighbour overlap@10"]) <= 1 and found["songs in both"] == "200"
