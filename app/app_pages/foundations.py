@@ -3,10 +3,12 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import foundations as svc
 from app.services import reproduce
+from app.services import selection as picked
 from app.ui import foundations_charts as fc
 from app.ui import plots, share
 from app.ui.controls import ranged_select_slider, ranged_slider
 from app.ui.layout import lazy_tabs
+from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 
 TABS = ["PCA", "PCA vs JL", "Johnson-Lindenstrauss", "SVD", "Autoencoders", "Feature hashing"]
@@ -65,12 +67,30 @@ def pca_section(seed: int) -> None:
     draw = fc.pca_cloud if rotatable else fc.pca_side_views
     title = "The cloud with the first two components, eigen and greedy" + ("" if rotatable else ", seen along "
                                                                            "each axis")
-    plots.show(left, draw(pca.points, pca.eigen, pca.greedy, pca.variances, title=title), key="found.chart.pca")
+    figure = draw(pca.points, pca.eigen, pca.greedy, pca.variances, title=title)
+    if rotatable:
+        plots.show(left, figure, key="found.chart.pca")
+    else:  # the side views select: a box in one rings the same points in all three
+        scores = svc.pca_scores(seed, "xyz".index(feature), float(log_scale), bool(standardise))
+        tools = MapTools("found", seed, range(len(pca.points)), pca.points[:, :2], space=pca.points, where=left,
+                         name="pca")
+        tools.show(left, figure, "found.chart.pca", panels=fc.side_view_panels(pca.points))
     plots.show(right, fc.explained_variance(pca.explained), key="found.chart.pca_var")
     right.metric(f"angle between PC1 and the {feature} axis", f"{pca.angle_deg:.1f}°")
     right.metric("greedy vs eigen PC1 (|cosine|)", f"{pca.agreement:.6f}")
     st.caption("Misleading: arrows are scaled for display; without standardisation the axes' units decide what "
                "'largest variance' means. Greedy and eigen arrows overlap exactly; their signs are arbitrary.")
+    if not rotatable:
+
+        def along_the_components(rows) -> None:
+            st.caption("Where the selection sits: its range on each feature and on the first two components")
+            st.dataframe(picked.spread(scores, rows, ["x", "y", "z", "PC1", "PC2"]), hide_index=True,
+                         key="found.selected_where", height=240)
+
+        tools.panel(along_the_components, file_name="selected_points.csv",
+                    extra={"z": pca.points[:, 2], "PC1": scores[:, 3], "PC2": scores[:, 4]})
+        st.caption("The map of a clicked point is the x-y view: its nearest neighbours in 3-D next to its nearest "
+                   "there show what the view hides.")
 
 
 @st.fragment

@@ -98,6 +98,13 @@ def pca_scaling(seed: int, feature: int, log10_scale: float, standardise: bool) 
                                      random_state=seed)
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def pca_scores(seed: int, feature: int, log10_scale: float, standardise: bool) -> np.ndarray:
+    """The cloud's points as PCA sees them (x, y, z) and their scores on the first two components (n, 5)."""
+    pca = pca_scaling(seed, feature, log10_scale, standardise)
+    return np.column_stack([pca.points, pca.points @ pca.eigen[:2].T])
+
+
 # ------------------------------------------------------------------ PCA versus JL
 
 

@@ -51,6 +51,10 @@ def pca_cloud(points, eigen, greedy, variances, *, title: str, height: int = 480
     return charts.layout(fig, title, height)
 
 
+#: The axis pairs of the side views: x-y, x-z, y-z.
+SIDE_VIEWS = ((0, 1), (0, 2), (1, 2))
+
+
 def pca_side_views(points, eigen, greedy, variances, *, title: str, axis_names: str = "xyz",
                    height: int = 420) -> go.Figure:
     """The cloud seen along each axis (three 2-D panels, equal scales) with the first two components.
@@ -61,7 +65,7 @@ def pca_side_views(points, eigen, greedy, variances, *, title: str, axis_names: 
     """
     from plotly.subplots import make_subplots
 
-    views = ((0, 1), (0, 2), (1, 2))
+    views = SIDE_VIEWS
     names = [f"{axis_names[a]}-{axis_names[b]}" for a, b in views]
     fig = make_subplots(rows=1, cols=3, subplot_titles=names, horizontal_spacing=0.09)
     pts = compact(points)
@@ -69,7 +73,9 @@ def pca_side_views(points, eigen, greedy, variances, *, title: str, axis_names: 
     for col, (a, b) in enumerate(views, start=1):
         first = col == 1
         fig.add_trace(go.Scatter(x=pts[:, a], y=pts[:, b], mode="markers", name="points", legendgroup="points",
-                                 showlegend=first, marker=dict(size=3, color="#adb5bd")), row=1, col=col)
+                                 showlegend=first, marker=dict(size=3, color="#adb5bd"),
+                                 customdata=np.arange(len(pts), dtype=np.int32)),
+                      row=1, col=col)
         for i in range(min(2, len(eigen))):
             scale = length * (1 if i == 0 else 0.7)
             v, g = np.asarray(eigen[i]) * scale, np.asarray(greedy[i]) * scale
@@ -83,6 +89,13 @@ def pca_side_views(points, eigen, greedy, variances, *, title: str, axis_names: 
         fig.update_xaxes(title_text=axis_names[a], zeroline=False, row=1, col=col)
         fig.update_yaxes(title_text=axis_names[b], zeroline=False, scaleanchor=anchor, scaleratio=1, row=1, col=col)
     return charts.layout(fig, title, height)
+
+
+def side_view_panels(points) -> list[tuple[np.ndarray, dict]]:
+    """Each panel of :func:`pca_side_views`: the points as it shows them and its axes (for marking a selection)."""
+    P = np.asarray(points)
+    return [(P[:, [a, b]], {"xaxis": f"x{'' if i == 0 else i + 1}", "yaxis": f"y{'' if i == 0 else i + 1}"})
+            for i, (a, b) in enumerate(SIDE_VIEWS)]
 
 
 def explained_variance(explained) -> go.Figure:

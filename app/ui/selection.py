@@ -131,23 +131,30 @@ class MapTools:
             self.view = sel.neighbours(space, self.coords, self.point, self.k, self.ids, self.labels, id_name,
                                        label_name)
         mode = (where or st).radio("On the map", list(sel.MODES), key=f"{page}.{name}.mouse", horizontal=True,
+                                   bind="query-params",
                                    help="Drag a box or a lasso to select points; or click one to compare its "
                                    "nearest neighbours in the data and on the map. Double-click the map to "
                                    "clear the selection.")
         self.dragmode = sel.MODES[mode]
 
     # ------------------------------------------------------------ the map
-    def decorate(self, fig: go.Figure, *, axes: dict | None = None) -> go.Figure:
-        """The map with the selection and the inspected point marked, in the chosen drag mode."""
-        fig.add_traces(mark_traces(self.coords, self.rows, self.view, axes=axes,
-                                   point_name=None if self.point is None else f"{self.noun} {self.ids[self.point]}"))
+    def decorate(self, fig: go.Figure, *, panels: list | None = None) -> go.Figure:
+        """The map with the selection and the inspected point marked, in the chosen drag mode.
+
+        ``panels``: for a figure of several views of the same items, (coordinates, axes) of each,
+        e.g. ``(coords, {"xaxis": "x2", "yaxis": "y2"})``; each view is marked the same way.
+        """
+        name = None if self.point is None else f"{self.noun} {self.ids[self.point]}"
+        for i, (coords, axes) in enumerate(panels or [(self.coords, None)]):
+            fig.add_traces(mark_traces(coords, self.rows, self.view, axes=axes, point_name=name, legend=i == 0))
         fig.update_layout(dragmode=self.dragmode, newselection=dict(line=dict(color=SELECTED, dash="dot")))
         return fig
 
-    def show(self, where, fig: go.Figure, key: str, decorate: bool = True):
-        """Draw the map as a selectable chart (every trace must carry point indices as customdata)."""
+    def show(self, where, fig: go.Figure, key: str, decorate: bool = True, panels: list | None = None):
+        """Draw the map as a selectable chart (every trace must carry point indices as customdata), marked
+        by :meth:`decorate` unless ``decorate`` is False."""
         if decorate:
-            self.decorate(fig)
+            self.decorate(fig, panels=panels)
         return plots.show(where, fig, key=key,
                           on_select=sel.on_select(self.page, self.data, self.ids, key, whole_page=self.linked),
                           selection_mode=sel.SELECTION_MODES)
@@ -201,7 +208,7 @@ class MapTools:
         k1, k2 = st.columns([2, 3])
         if not self.fixed_k:
             ranged_slider("Neighbours (k)", 1, sel.largest_k(n), self.k, key=f"{page}.{name}.k", where=k1,
-                          why=f"there are {n} {self.noun}s")
+                          why=f"there are {n} {self.noun}s", bind="query-params")
         if forget:
             k2.button("Forget the point", key=f"{page}.{name}.forget", on_click=sel.forget_point, args=(page,))
         st.caption("Green rings on the map: neighbours in both lists; red: near in the data but placed apart; "

@@ -47,6 +47,9 @@ TABLES = {
     "pl.selected_tags": (("tag", "selected songs"), 0),
     "pl.map.near_data": (("song", "in both"), 0),
     "pl.map.near_map": (("song", "in both"), 1),
+    "found.pca.selected": (("id", "z", "PC1"), 0),
+    "found.selected_where": (("coordinate", "selection min"), 0),
+    "found.pca.near_data": (("id", "in both"), 0),
 }
 
 
@@ -270,3 +273,24 @@ def test_playlists_song_map_selects_songs_with_their_tags_and_playlists_and_comp
     assert not at.exception
     found = _metrics(at)
     assert 0 < float(found["neighbour overlap@10"]) <= 1 and found["songs in both"] == "200"
+
+
+# ------------------------------------------------------------------ Foundations
+
+
+def test_a_box_in_one_side_view_of_the_pca_cloud_rings_the_points_in_all_three():
+    at = open_page("app_pages/foundations.py")
+    at = select_on_chart(at, "found.chart.pca", [0, 1, 2, 5, 8])
+    assert not at.exception
+    assert _frame(at, "found.pca.selected")["id"].tolist() == [0, 1, 2, 5, 8]
+    rings = [t for t in _spec(at, "found.chart.pca")["data"] if t.get("name") == "selected (5)"]
+    assert sorted(t.get("xaxis") for t in rings) == ["x", "x2", "x3"]
+    where = _frame(at, "found.selected_where").set_index("coordinate")
+    assert list(where.index) == ["x", "y", "z", "PC1", "PC2"]
+    # rescaling a feature moves the points, not which they are: the selection stays
+    at.slider(key="found.pca_scale").set_value(2.0).run()
+    assert _frame(at, "found.pca.selected")["id"].tolist() == [0, 1, 2, 5, 8]
+    at = click_on_chart(at, "found.chart.pca", 3)
+    assert len(_frame(at, "found.pca.near_data")) == 10
+    at.toggle(key="found.pca_3d").set_value(True).run()  # the rotatable 3-D view does not select
+    assert not at.exception
