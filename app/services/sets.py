@@ -15,12 +15,14 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
 from app.services import shared
 from embedcore import emde as core
+from app.services.reproduce import Recipe
 from embedcore.batch import BatchError
 from embedcore.batch import sketch_files as handover
 from embedcore.emde import EMDE
@@ -379,3 +381,28 @@ def sketch_files(ref: DataRef, s: Setting, norm_label: str) -> SketchFiles:
         csv=lambda: core.sketches_csv(S, columns, params),
         sets=int(S.shape[0]), columns=int(S.shape[1]), nonzeros=int(S.nnz),
     )
+
+
+# ------------------------------------------------------------------ reproduce
+
+
+def recipe(ref: DataRef, s: Setting) -> Recipe:
+    """The sets' sketches (as row, column, value triplets) and the hyperplanes' bucket codes of every item, and
+    the embedcore code that computes them again."""
+    model = fitted(ref, s)
+    S = sketches(ref, s).tocoo()
+    arrays = {"sketch_rows": S.row, "sketch_columns": S.col, "sketch_values": S.data,
+              "item_codes": np.asarray(model.item_codes_)}
+    code = f"""
+        from embedcore.emde import EMDE
+
+        model = EMDE(n_hyperplanes={s.K}, n_partitions={s.N}, offsets={s.offsets!r}, weighting={s.weighting!r},
+                     norm={s.norm!r}, norm_scope={s.scope!r}, random_state={ref.seed})
+        W = data.weight_matrix()  # sets x items
+        model.fit(data.vectors, sets=W if {s.weighting!r} == "tfidf" else None)
+        S = model.sketch(W).tocoo()
+        result = {{"sketch_rows": S.row, "sketch_columns": S.col, "sketch_values": S.data,
+                  "item_codes": np.asarray(model.item_codes_)}}
+        """
+    return Recipe("sets", f"EMDE sketches (K={s.K}, N={s.N})", arrays, s._asdict(), ref, code,
+                  compare={"sketch_values": "close"}, rtol=1e-9, atol=1e-12)

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode, urlsplit, urlunsplit
-
 import streamlit as st
 
 from app.ui.text import md_escape
 
-
-def view_link() -> str:
-    """This page's address with every setting that lives in the URL (``st.query_params``) as it is now."""
-    parts = urlsplit(st.context.url or "")
-    query = urlencode(sorted(st.query_params.to_dict().items()))
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+#: A button that copies the page's current address (every setting is in it) and shows it for copying by hand.
+COPY_LINK = """
+<div class="lab-share">
+  <button type="button" class="lab-copy" style="width:100%;padding:0.4rem;border:1px solid #ccc;border-radius:0.5rem;
+    background:white;cursor:pointer">Copy link to this view</button>
+  <input class="lab-link" readonly aria-label="Link to this view" style="width:100%;margin-top:0.4rem;font-size:0.8rem;
+    border:1px solid #ddd;border-radius:0.3rem;padding:0.2rem;display:none">
+</div>
+<script>
+  for (const box of document.querySelectorAll('.lab-share')) {
+    const button = box.querySelector('.lab-copy'), field = box.querySelector('.lab-link');
+    button.onclick = async () => {
+      field.value = window.location.href;
+      field.style.display = 'block';
+      field.select();
+      try { await navigator.clipboard.writeText(field.value); button.textContent = 'Copied: paste it anywhere'; }
+      catch (e) { button.textContent = 'Selected below: press Ctrl+C'; }
+    };
+  }
+</script>
+"""
 
 
 def panel(page: str, make_zip, *, uploaded: bool = False, what: str = "the arrays shown") -> None:
@@ -23,8 +36,9 @@ def panel(page: str, make_zip, *, uploaded: bool = False, what: str = "the array
     there is nothing to reproduce here and ``what`` says why.
     """
     with st.sidebar.expander("Share and reproduce", icon=":material/share:"):
-        st.caption("Link to this view (the copy button is at its right):")
-        st.code(view_link(), language=None, wrap_lines=True)
+        # The address as the browser has it at the click: sections that rerun on their own (fragments) change
+        # the URL without redrawing this panel, so a link written here by the script could be out of date.
+        st.html(COPY_LINK, unsafe_allow_javascript=True)
         if uploaded:
             st.caption("The link names your upload by its SHA-1: whoever opens it must upload the same file.")
         if make_zip is None:

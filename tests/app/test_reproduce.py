@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.services import data as data_service
-from app.services import categories, foundations, manifolds, playlists, reproduce, words
+from app.services import categories, foundations, manifolds, playlists, reproduce, sets, words
 from embedcore.io import upload_digest as io_upload_digest
 from tests.conftest import ROOT
 
@@ -135,3 +135,10 @@ def test_playlists_export_reproduces(tmp_path, source, model, stop_after):
     key = playlists.ModelKey(spec, None if stop_after is None else int(fitted.n_iter_))
     playlists._models().put(key, playlists.Trained(fitted, None))
     _reproduces(playlists.recipe(key), tmp_path)
+
+
+@pytest.mark.parametrize("source,setting", [
+    ("hotdog", sets.Setting(4, 16)), ("baskets", sets.Setting(2, 3, "quantile", "tfidf", "l2", "row")),
+    ("digit_ink", sets.Setting(6, 8, "data", "counts", "l1", "partition"))])
+def test_sets_export_reproduces(tmp_path, source, setting):
+    _reproduces(sets.recipe(data_service.DataRef("item_sets", source, 2), setting), tmp_path)

@@ -37,7 +37,7 @@ def test_k_and_n_change_the_sketch_and_redraw_fast():
 def test_only_the_open_tab_runs():
     at = open_page(PAGE)
     assert [el.key for el in at.get("plotly_chart")] == ["sets.chart.buckets"]
-    assert not at.get("download_button") and not at.dataframe
+    assert not at.main.get("download_button") and not at.dataframe
     open_tab(at, TAB, "K and N")
     assert not at.exception
     assert {el.key for el in at.get("plotly_chart")} == {"sets.chart.share", "sets.chart.empty"}
@@ -86,7 +86,7 @@ def test_k_and_n_tab_follows_n_and_marks_k():
 def test_downloads_describe_the_current_sketches():
     at = open_tab(open_page(PAGE), TAB, "Download")
     assert not at.exception
-    assert {b.key for b in at.get("download_button")} == {"sets.dl_npz", "sets.dl_csv"}
+    assert {b.key for b in at.main.get("download_button")} == {"sets.dl_npz", "sets.dl_csv"}
     assert any("300 sets x 256 columns" in c.value for c in at.caption)
     at.sidebar.slider(key="sets.K").set_value(5).run()
     assert any("300 sets x 512 columns" in c.value for c in at.caption)

@@ -8,6 +8,7 @@ import ast
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app.pages import PAGES
 from app.ui.share import link_problems
 from tests.conftest import ROOT
 
@@ -66,7 +67,7 @@ def test_a_link_restores_the_view_and_says_what_it_could_not():
     assert (at.session_state["man.B"], at.session_state["man.graph"], at.session_state["man.n"]) == (7, True, 600)
     assert at.session_state["global.seed"] == 3
     assert not [w for w in at.warning if "link" in w.value]
-    assert "man.B=7" in at.sidebar.code[0].value and "seed=3" in at.sidebar.code[0].value
+    assert at.query_params["man.B"] == "7" and at.query_params["seed"] == "3"  # the address keeps them
 
     at = _open("app_pages/manifolds.py", {"man.B": "999", "man.reg": "abc", "man.graph": "true"})
     assert not at.exception
@@ -82,3 +83,8 @@ def test_a_link_made_from_an_upload_asks_for_the_file():
     text = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "made from an uploaded file (SHA-1 0123456789ab…): upload the same file" in text
     assert "man.dataset" not in text  # the missing upload is said once, not as a bad data-set name
+@pytest.mark.parametrize("spec", [p for p in PAGES if not p.default], ids=lambda p: p.url)
+def test_every_page_has_the_share_panel(spec):
+    at = _open(spec.path, {})
+    assert not at.exception
+    assert any(b.label == "Download to reproduce (.zip)" for b in at.sidebar.get("download_button")), spec.url
