@@ -1,11 +1,11 @@
 import streamlit as st
 
 from app.services import data as data_service
-from app.services import reproduce
 from app.services import sets as svc
-from app.ui import plots, sets_charts, share
+from app.ui import plots, sets_charts
 from app.ui.controls import ranged_number, ranged_slider
 from app.ui.layout import lazy_tabs
+from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
@@ -91,6 +91,22 @@ one_set_only = "the data hold one set"
 
 
 # ------------------------------------------------------------------ 1. buckets
+def item_tools(ref, view, name: str, where=None) -> MapTools:
+    """Selection on an item map (the bucket map, the density map): both share the page's selection."""
+    return MapTools("sets", ref, view["names"], view["coords"], space=svc.item_space(ref), noun="item",
+                    id_name="item", name=name, where=where)
+
+
+def item_panel(ref, tools: MapTools, extra: dict) -> None:
+    def sets_holding(rows) -> None:
+        found = svc.selection_sets(ref, tuple(rows.tolist()))
+        st.caption(f"{found['holding']:,} of the {found['total']:,} sets hold a selected item; the sets where "
+                   "the selection carries the largest share of the weight:")
+        st.dataframe(found["sets"], hide_index=True, key=f"sets.{tools.name}.selected_sets", height=240)
+
+    tools.panel(sets_holding, file_name="selected_items.csv", extra=extra)
+
+
 @st.fragment
 def buckets_section(ref, K: int, N: int, offsets: str) -> None:
     part = ranged_slider("Partitioning to draw", 0, N - 1, 0, key="sets.partition", why="N is 1", bind="query-params")
@@ -98,10 +114,12 @@ def buckets_section(ref, K: int, N: int, offsets: str) -> None:
     drawn = svc.buckets(ref, K, N, offsets, part)
     fig = sets_charts.bucket_map(view["coords"], drawn["codes"], view["names"], drawn["lines"], K=K,
                                  partition=part, occupied=drawn["occupied"], projected=view["projected"])
-    plots.show(st, fig, key="sets.chart.buckets")
+    tools = item_tools(ref, view, "buckets")
+    tools.show(st, fig, "sets.chart.buckets")
     if view["projected"]:
         st.caption(f"The items have {view['dimensions']} dimensions: this is their PCA view; dashed "
                    "lines are where the hyperplanes cut the view's plane.")
+    item_panel(ref, tools, {"bucket": drawn["codes"]})
 
 
 with tabs[0]:
@@ -119,11 +137,13 @@ def set_section(ref, setting, n_sets: int) -> None:
     st.caption(md_escape(shown["title"]))
     left, right = st.columns(2)
     plots.show(left, sets_charts.sketch_heatmap(shown["grid"]), key="sets.chart.sketch")
-    plots.show(right, sets_charts.density_map(view["coords"], shown["density"], shown["members"], view["names"]),
-               key="sets.chart.density")
+    tools = item_tools(ref, view, "density", where=right)
+    tools.show(right, sets_charts.density_map(view["coords"], shown["density"], shown["members"], view["names"]),
+               "sets.chart.density")
     st.caption("Density: the geometric mean over partitionings of the share of the set's weight in the "
                "bucket each item falls into. Items the set never contained can score high: that is the "
                "point, the sketch generalises to their neighbourhood.")
+    item_panel(ref, tools, {"density": shown["density"]})
 
 
 with tabs[1]:
@@ -153,9 +173,9 @@ with tabs[2]:
 with tabs[3]:
     if tabs[3].open:
         stats = svc.bucket_stats(ref, N, offsets)
-        sharing, empty = sets_charts.bucket_sharing(stats, K)
+        share, empty = sets_charts.bucket_sharing(stats, K)
         c1, c2 = st.columns(2)
-        plots.show(c1, sharing, key="sets.chart.share")
+        plots.show(c1, share, key="sets.chart.share")
         plots.show(c2, empty, key="sets.chart.empty")
         st.dataframe(stats, hide_index=True, key="sets.stats")
         st.caption(f"Measured with N={N} partitionings and the current offsets and seed. Good sketches keep "
@@ -242,6 +262,3 @@ with tabs[5]:
                            key="sets.dl_csv", on_click="ignore")
         st.caption(f"{files.sets:,} sets x {files.columns:,} columns, {files.nonzeros:,} non-zeros. Load the .npz "
                    "with scipy.sparse.csr_array((f['data'], f['indices'], f['indptr']), shape=f['shape']).")
-
-share.panel("sets", reproduce.lazy(lambda: svc.recipe(ref, setting)), uploaded=source == "upload",
-            what="the sets' sketches (row, column, value) and every item's bucket codes")

@@ -21,8 +21,8 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import shared
-from embedcore import emde as core
 from app.services.reproduce import Recipe
+from embedcore import emde as core
 from embedcore.batch import BatchError
 from embedcore.batch import sketch_files as handover
 from embedcore.emde import EMDE
@@ -137,6 +137,33 @@ def item_map(ref: DataRef) -> dict:
     view = _view(ref)
     return {"coords": view.coords, "names": list(map(str, data.items)), "projected": view.projected,
             "dimensions": int(data.vectors.shape[1])}
+
+
+def item_space(ref: DataRef):
+    """The item vectors: the original space of the item map (a PCA plane above two dimensions)."""
+    return item_sets(ref).vectors
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def selection_sets(ref: DataRef, rows: tuple, top: int = 15) -> dict:
+    """Which sets hold the selected items and how much of each set's weight they carry (largest share first),
+    and how many sets hold any of them."""
+    data = item_sets(ref)
+    W = weights(ref)
+    cols = np.asarray(rows, dtype=np.int64)
+    inside = np.asarray(W[:, cols].sum(axis=1)).ravel()
+    total = np.asarray(W.sum(axis=1)).ravel()
+    count = np.asarray((W[:, cols] != 0).sum(axis=1)).ravel()
+    holding = np.flatnonzero(count)
+    share = np.divide(inside[holding], total[holding], out=np.zeros(holding.size), where=total[holding] > 0)
+    order = np.lexsort((holding, -share))[:top]
+    chosen = holding[order]
+    frame = pd.DataFrame({"set": chosen})
+    if data.labels is not None:
+        frame["label"] = np.asarray(data.labels, dtype=object)[chosen]
+    frame["selected items in it"] = count[chosen]
+    frame["share of its weight"] = share[order].round(4)
+    return {"sets": frame, "holding": int(holding.size), "total": int(W.shape[0])}
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -80,7 +80,8 @@ def bucket_map(coords, codes, names: list[str], lines, *, K: int, partition: int
 
     Buckets take the palette's colours in order; while there are no more occupied
     buckets than colours each bucket is a legend entry (click to hide it), beyond
-    that one trace carries every item and the hover names the bucket.
+    that one trace carries every item and the hover names the bucket. Every item
+    carries its row first in its customdata (for selections).
     """
     coords = _f32(coords)
     codes = np.asarray(codes)
@@ -95,6 +96,7 @@ def bucket_map(coords, codes, names: list[str], lines, *, K: int, partition: int
             m = codes == bucket
             fig.add_trace(scatter(x=coords[m, 0], y=coords[m, 1], mode="markers", name=f"bucket {bucket}",
                                   marker=dict(marker, color=charts.PALETTE[j]), text=text[m],
+                                  customdata=np.flatnonzero(m).astype(np.int32),
                                   hovertemplate="%{text}<br>" + f"bucket {bucket}<extra></extra>"))
     else:
         n = len(charts.PALETTE)
@@ -103,8 +105,8 @@ def bucket_map(coords, codes, names: list[str], lines, *, K: int, partition: int
         fig.add_trace(scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name="items", showlegend=False,
                               marker=dict(marker, color=_small_int(rank % n), colorscale=steps, cmin=-0.5,
                                           cmax=n - 0.5, showscale=False),
-                              text=text, customdata=_small_int(codes),
-                              hovertemplate="%{text}<br>bucket %{customdata}<extra></extra>"))
+                              text=text, customdata=np.column_stack([np.arange(len(codes)), codes]).astype(np.int32),
+                              hovertemplate="%{text}<br>bucket %{customdata[1]}<extra></extra>"))
     xr, yr = _axes(fig, coords, ("PC 1", "PC 2") if projected else ("x", "y"))
     planes = plane_lines(lines, xr, yr)
     if planes is not None:
@@ -120,7 +122,8 @@ def sketch_heatmap(grid) -> go.Figure:
 
 
 def density_map(coords, density, members, names: list[str]) -> go.Figure:
-    """The density a sketch implies on every item, the set's own items circled."""
+    """The density a sketch implies on every item, the set's own items circled; each item carries its row
+    first in its customdata."""
     coords = _f32(coords)
     members = np.asarray(members, dtype=np.int64)
     scatter = _scatter(len(coords))
@@ -128,13 +131,14 @@ def density_map(coords, density, members, names: list[str]) -> go.Figure:
         x=coords[:, 0], y=coords[:, 1], mode="markers", name="items", showlegend=False,
         marker=dict(size=8, color=_f32(density), colorscale="YlOrRd", showscale=True,
                     colorbar=dict(title=dict(text="density")), line=dict(width=0.5, color="white")),
-        text=[html_escape(n) for n in names], customdata=_f32(density),
-        hovertemplate="%{text}<br>density %{customdata:.3g}<extra></extra>",
+        text=[html_escape(n) for n in names],
+        customdata=np.column_stack([np.arange(len(coords)), np.asarray(density, dtype=np.float64)]),
+        hovertemplate="%{text}<br>density %{customdata[1]:.3g}<extra></extra>",
     ))
     if members.size:
         fig.add_trace(scatter(x=coords[members, 0], y=coords[members, 1], mode="markers", name="in the set",
                               marker=dict(size=14, symbol="circle-open", color="#e03131", line=dict(width=2.5)),
-                              hoverinfo="skip"))
+                              customdata=members.astype(np.int32), hoverinfo="skip"))
     _axes(fig, coords, ("", ""))
     return charts.layout(fig, "The density the sketch implies (decode), the set's items circled", 460)
 

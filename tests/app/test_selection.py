@@ -50,6 +50,9 @@ TABLES = {
     "found.pca.selected": (("id", "z", "PC1"), 0),
     "found.selected_where": (("coordinate", "selection min"), 0),
     "found.pca.near_data": (("id", "in both"), 0),
+    "sets.buckets.selected": (("item", "bucket"), 0),
+    "sets.buckets.selected_sets": (("set", "share of its weight"), 0),
+    "sets.density.selected": (("item", "density"), 0),
 }
 
 
@@ -294,3 +297,21 @@ def test_a_box_in_one_side_view_of_the_pca_cloud_rings_the_points_in_all_three()
     assert len(_frame(at, "found.pca.near_data")) == 10
     at.toggle(key="found.pca_3d").set_value(True).run()  # the rotatable 3-D view does not select
     assert not at.exception
+
+
+# ------------------------------------------------------------------ Sets
+
+
+def test_sets_item_map_selection_names_the_sets_that_hold_the_items_and_their_share():
+    at = open_page("app_pages/sets.py")
+    at = select_on_chart(at, "sets.chart.buckets", [0, 1, 2, 5, 8])
+    assert not at.exception
+    table = _frame(at, "sets.buckets.selected")
+    assert len(table) == 5 and list(table.columns) == ["item", "x", "y", "bucket"]
+    held = _frame(at, "sets.buckets.selected_sets")
+    assert len(held) and held["share of its weight"].is_monotonic_decreasing
+    assert ((held["share of its weight"] > 0) & (held["share of its weight"] <= 1)).all()
+    assert (held["selected items in it"] >= 1).all()
+    # the same selection on the density map of the next tab (both maps show the same items)
+    at = open_tab(at, "sets.tab", "A set's sketch")
+    assert _frame(at, "sets.density.selected")["item"].tolist() == table["item"].tolist()
