@@ -9,6 +9,7 @@ from app.ui import categories_charts as cat_charts
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
+from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
@@ -246,7 +247,18 @@ with tabs[2]:
     if tabs[2].open:
         code = svc.codes(graph, gamma, n_comp, keep_trivial)
         plots.show(st, cat_charts.eigenvector_bars(code.table, code.eigenvalues), key="cat.chart.vectors")
-        plots.show(st, cat_charts.code_map(code.table), key="cat.chart.codes")
+        tools = MapTools("cat", graph, code.table["category"], cat_charts.code_xy(code.table),
+                         space=cat_charts.code_space(code.table), noun="category", id_name="category", name="codes")
+        tools.show(st, cat_charts.code_map(code.table), "cat.chart.codes")
+
+        def how_alike(rows) -> None:
+            st.caption("How alike they are: mean affinity at this γ")
+            st.dataframe(svc.selection_affinity(graph, gamma, tuple(rows.tolist())), hide_index=True,
+                         key="cat.selected_affinity")
+
+        tools.panel(how_alike, file_name="selected_categories.csv")
+        if tools.view is not None:
+            st.caption("The original space is the whole code (every kept eigenvector); the map shows the first two.")
 
 with tabs[3]:
     if tabs[3].open:

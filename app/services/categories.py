@@ -378,6 +378,24 @@ def codes(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
+def selection_affinity(graph: Graph, gamma: float | None, rows: tuple) -> pd.DataFrame:
+    """How alike the selected categories are: their mean affinity to each other, to the other categories,
+    and every pair's mean, at this γ."""
+    A = np.asarray(spectrum(graph, gamma)[0], dtype=np.float64)
+    n = len(A)
+    chosen = np.zeros(n, dtype=bool)
+    chosen[np.asarray(rows, dtype=np.int64)] = True
+    off = ~np.eye(n, dtype=bool)
+
+    def mean(mask) -> float:
+        return float(A[mask].mean()) if mask.any() else float("nan")
+
+    return pd.DataFrame({"pairs": ["within the selection", "selection to the others", "all pairs"],
+                         "mean affinity": [mean(np.outer(chosen, chosen) & off), mean(np.outer(chosen, ~chosen)),
+                                           mean(off)]}).round(4)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
 def gamma_sweep(graph: Graph, gamma: float) -> pd.DataFrame:
     """Spectra at γ times each of :data:`SWEEP_FACTORS`."""
     return spectral.gamma_sweep(base(graph).matrix, gamma, SWEEP_FACTORS)

@@ -75,17 +75,32 @@ def eigenvector_bars(table: pd.DataFrame, eigenvalues: list[float]) -> go.Figure
     return charts.layout(fig, "Kept eigenvectors, one bar per category", 380)
 
 
+def code_space(table: pd.DataFrame) -> np.ndarray:
+    """Every category's whole code (one column per kept eigenvector)."""
+    return table.iloc[:, 1:].to_numpy(dtype=np.float64)
+
+
+def code_xy(table: pd.DataFrame) -> np.ndarray:
+    """Where the code map puts each category: its first two code columns (the second 0 when there is one)."""
+    codes = code_space(table)
+    return codes[:, :2] if codes.shape[1] > 1 else np.column_stack([codes[:, 0], np.zeros(len(codes))])
+
+
 def code_map(table: pd.DataFrame) -> go.Figure:
-    """Categories placed by their first two code columns (the second axis is 0 when there is one)."""
+    """Categories placed by their first two code columns (the second axis is 0 when there is one); each
+    carries its row as customdata (for selections)."""
     cols = list(table.columns[1:])
-    x = _f32(table[cols[0]])
-    y = _f32(table[cols[1]]) if len(cols) > 1 else np.zeros(len(x), dtype=np.float32)
+    xy = _f32(code_xy(table))
+    x, y = xy[:, 0], xy[:, 1]
     names = [html_escape(s) for s in short_labels(table["category"])]
     marker = dict(size=10, color=charts.PALETTE[0])
+    rows = np.arange(len(x), dtype=np.int32)
     if len(x) <= LABELLED_POINTS:
-        trace = go.Scatter(x=x, y=y, mode="markers+text", text=names, textposition="top center", marker=marker)
+        trace = go.Scatter(x=x, y=y, mode="markers+text", text=names, textposition="top center", marker=marker,
+                           customdata=rows, name="categories", showlegend=False)
     else:
-        trace = go.Scattergl(x=x, y=y, mode="markers", hovertext=names, hoverinfo="text", marker=marker)
+        trace = go.Scattergl(x=x, y=y, mode="markers", hovertext=names, hoverinfo="text", marker=marker,
+                             customdata=rows, name="categories", showlegend=False)
     fig = go.Figure(trace)
     fig.update_xaxes(title=cols[0])
     fig.update_yaxes(title=cols[1] if len(cols) > 1 else "")

@@ -53,6 +53,9 @@ TABLES = {
     "sets.buckets.selected": (("item", "bucket"), 0),
     "sets.buckets.selected_sets": (("set", "share of its weight"), 0),
     "sets.density.selected": (("item", "density"), 0),
+    "cat.codes.selected": (("category", "x", "y"), 0),
+    "cat.selected_affinity": (("pairs", "mean affinity"), 0),
+    "cat.codes.near_data": (("category", "in both"), 0),
 }
 
 
@@ -315,3 +318,19 @@ def test_sets_item_map_selection_names_the_sets_that_hold_the_items_and_their_sh
     # the same selection on the density map of the next tab (both maps show the same items)
     at = open_tab(at, "sets.tab", "A set's sketch")
     assert _frame(at, "sets.density.selected")["item"].tolist() == table["item"].tolist()
+
+
+# ------------------------------------------------------------------ Categories
+
+
+def test_categories_code_map_selection_says_how_alike_the_selected_categories_are():
+    at = open_page("app_pages/categories.py")
+    at = open_tab(at, "cat.tab", "Eigenvectors")
+    names = _spec(at, "cat.chart.codes")["data"][0]["text"]
+    at = select_on_chart(at, "cat.chart.codes", [0, 1])
+    assert not at.exception
+    assert _frame(at, "cat.codes.selected")["category"].tolist() == names[:2]
+    alike = _frame(at, "cat.selected_affinity").set_index("pairs")["mean affinity"]
+    assert list(alike.index) == ["within the selection", "selection to the others", "all pairs"]
+    at = click_on_chart(at, "cat.chart.codes", 2)
+    assert len(_frame(at, "cat.codes.near_data")) == min(10, len(names) - 1)
