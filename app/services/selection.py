@@ -34,11 +34,14 @@ SELECTION_MODES = ("points", "box", "lasso")
 
 @dataclass(frozen=True)
 class Selection:
-    """The items chosen on a page's map (their ids, in the order they were drawn) and the inspected one."""
+    """The items chosen on a page's map (their ids, in the order they were drawn), the inspected one, and
+    the chart and figure the selection was made on (``on``: the chart still shows it while that figure is
+    drawn unchanged)."""
 
     data: Any
     ids: tuple = ()
     point: Any = None
+    on: Any = None
 
 
 @dataclass(frozen=True)
@@ -85,29 +88,36 @@ def event_indices(event) -> tuple[list[int], bool]:
     return list(dict.fromkeys(out)), dragged
 
 
-def select(page: str, data, ids, indices, *, dragged: bool = True) -> None:
-    """Record a selection (``dragged``) or a clicked point on the map drawn with ``ids``."""
+def select(page: str, data, ids, indices, *, dragged: bool = True, on=None) -> None:
+    """Record a selection (``dragged``, made on the chart and figure ``on``) or a clicked point on the map
+    drawn with ``ids``."""
     ids = np.asarray(ids, dtype=object)
     indices = [i for i in indices if 0 <= i < len(ids)]
     current = selection(page, data)
     if dragged:
-        current = replace(current, ids=tuple(_plain(ids[i]) for i in sorted(indices)))
+        current = replace(current, ids=tuple(_plain(ids[i]) for i in sorted(indices)), on=on)
     elif indices:
         current = replace(current, point=_plain(ids[indices[0]]))
     else:  # a double click or a click beside the points: Plotly's "deselect"
-        current = replace(current, ids=())
+        current = replace(current, ids=(), on=None)
     _store(page, current)
+
+
+def drawn_key(page: str, chart_key: str) -> str:
+    """Where a map's figure signature is kept (see :func:`on_select`)."""
+    return f"{page}.drawn.{chart_key}"
 
 
 def on_select(page: str, data, ids, chart_key: str, whole_page: bool = False):
     """The chart's ``on_select`` callback: the event in session state under ``chart_key`` becomes the
-    page's selection (box, lasso) or its inspected point (click). With ``whole_page`` (a chart inside a
-    fragment whose selection the page shows elsewhere too) the next run of the fragment asks for a run
-    of the whole page (:func:`page_rerun_asked`)."""
+    page's selection (box, lasso) or its inspected point (click), noting the figure it was made on.
+    With ``whole_page`` (a chart inside a fragment whose selection the page shows elsewhere too) the
+    next run of the fragment asks for a run of the whole page (:func:`page_rerun_asked`)."""
 
     def handle() -> None:
         indices, dragged = event_indices(st.session_state.get(chart_key))
-        select(page, data, ids, indices, dragged=dragged)
+        select(page, data, ids, indices, dragged=dragged,
+               on=(chart_key, st.session_state.get(drawn_key(page, chart_key))))
         if whole_page:
             st.session_state[f"{page}.rerun_page"] = True
 
@@ -120,10 +130,17 @@ def page_rerun_asked(page: str) -> bool:
 
 
 def clear(page: str) -> None:
-    """Forget the selection (the inspected point stays)."""
+    """Forget the selection (the inspected point stays), and have the maps drawn anew without it."""
     found = st.session_state.get(f"{page}.selection")
     if isinstance(found, Selection):
-        _store(page, replace(found, ids=()))
+        _store(page, replace(found, ids=(), on=None))
+    st.session_state[f"{page}.cleared"] = cleared(page) + 1
+
+
+def cleared(page: str) -> int:
+    """How many times the selection was cleared: part of every map's figure, so a cleared map is redrawn
+    (a chart keeps the selection it shows while its figure stays the same)."""
+    return int(st.session_state.get(f"{page}.cleared", 0))
 
 
 def forget_point(page: str) -> None:

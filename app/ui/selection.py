@@ -120,7 +120,7 @@ class MapTools:
         self.labels = None if labels is None else np.asarray(labels, dtype=object)
         self.space = space
         self.id_name, self.label_name = id_name, label_name
-        state = sel.selection(page, data)
+        state = self.state = sel.selection(page, data)
         self.rows = sel.positions(self.ids, state.ids)
         self.point = sel.position(self.ids, state.point)
         n = len(self.ids)
@@ -138,23 +138,41 @@ class MapTools:
         self.dragmode = sel.MODES[mode]
 
     # ------------------------------------------------------------ the map
-    def decorate(self, fig: go.Figure, *, panels: list | None = None) -> go.Figure:
-        """The map with the selection and the inspected point marked, in the chosen drag mode.
+    def decorate(self, fig: go.Figure, *, panels: list | None = None, rings: bool = True) -> go.Figure:
+        """The map with the selection (``rings``) and the inspected point marked, in the chosen drag mode.
 
         ``panels``: for a figure of several views of the same items, (coordinates, axes) of each,
         e.g. ``(coords, {"xaxis": "x2", "yaxis": "y2"})``; each view is marked the same way.
         """
         name = None if self.point is None else f"{self.noun} {self.ids[self.point]}"
+        rows = self.rows if rings else self.rows[:0]
         for i, (coords, axes) in enumerate(panels or [(self.coords, None)]):
-            fig.add_traces(mark_traces(coords, self.rows, self.view, axes=axes, point_name=name, legend=i == 0))
+            fig.add_traces(mark_traces(coords, rows, self.view, axes=axes, point_name=name, legend=i == 0))
         fig.update_layout(dragmode=self.dragmode, newselection=dict(line=dict(color=SELECTED, dash="dot")))
         return fig
 
     def show(self, where, fig: go.Figure, key: str, decorate: bool = True, panels: list | None = None):
         """Draw the map as a selectable chart (every trace must carry point indices as customdata), marked
-        by :meth:`decorate` unless ``decorate`` is False."""
-        if decorate:
-            self.decorate(fig, panels=panels)
+        by :meth:`decorate` unless ``decorate`` is False.
+
+        A box or lasso drawn on this chart stays on it as Plotly shows it (the unselected points faded)
+        for as long as the figure is the same: the page then sends the same figure, which the browser
+        keeps as it is, instead of a new one with the selection ringed (a chart whose figure changed is
+        built again). Any other change (another B, a selection made on another map, Clear) rings it.
+        """
+        fig.update_layout(meta=dict(cleared=sel.cleared(self.page)))
+        if not decorate:
+            return self._draw(where, fig, key, f"{plots.signature(fig)}:as given")
+        self.decorate(fig, panels=panels, rings=False)
+        plain = f"{plots.signature(fig)}:plain"  # the figure without rings, as the browser shows it
+        if not self.rows.size or self.state.on == (key, plain):
+            return self._draw(where, fig, key, plain)
+        for i, (coords, axes) in enumerate(panels or [(self.coords, None)]):
+            fig.add_traces(mark_traces(coords, self.rows, None, axes=axes, legend=i == 0))
+        return self._draw(where, fig, key, plain.replace(":plain", ":ringed"))
+
+    def _draw(self, where, fig: go.Figure, key: str, drawn: str):
+        st.session_state[sel.drawn_key(self.page, key)] = drawn  # what a selection made on it is made on
         return plots.show(where, fig, key=key,
                           on_select=sel.on_select(self.page, self.data, self.ids, key, whole_page=self.linked),
                           selection_mode=sel.SELECTION_MODES)

@@ -66,8 +66,8 @@ WARM_UP_PAGE = "data"  # with Home, what the server has served before first visi
 
 @dataclass(frozen=True)
 class Control:
-    label: str  # the visible label, exactly
-    kind: str  # "slider", "radio" or "select"
+    label: str  # the visible label, exactly (for a "box": the map's chart key)
+    kind: str  # "slider", "radio", "select" or "box" (a box dragged on a map: the selection)
     section: str = ""  # a tab (or other section switch) to open first, by its visible name
     new_seed_first: bool = False  # too few values to stay new: raise the seed (untimed) before each change
 
@@ -77,8 +77,10 @@ CONTROLS: dict[str, list[Control]] = {
     "data": [Control("Bundled data set", "select")],
     "sets": [Control("K: hyperplanes per partitioning", "slider"), Control("N: partitionings", "slider")],
     "categories": [Control("log10(γ × typical distance)", "slider")],
-    "manifolds": [Control("B: neighbours", "slider")],
-    "words": [Control("Window", "slider"), Control("Dimensions", "slider")],
+    "manifolds": [Control("B: neighbours", "slider"), Control("man.chart.embedding", "box"),
+                  Control("B: neighbours", "slider", section="Pin this map")],
+    "words": [Control("Window", "slider"), Control("Dimensions", "slider"),
+              Control("words.chart.map", "box", section="Word map")],
     "playlists": [Control("Model", "radio", new_seed_first=True)],
     "foundations": [Control("Rank k", "slider", section="SVD")],
 }
@@ -98,7 +100,7 @@ PROBE_JS = """
     }
   }).observe(document, {attributes: true, attributeFilter: [ATTR], subtree: true});
   const stamp = () => { if (b.armed) { b.t0 = performance.now(); b.armed = false; } };
-  for (const type of ['keydown', 'pointerdown', 'mousedown']) window.addEventListener(type, stamp, true);
+  for (const type of ['keydown', 'pointerdown', 'mousedown', 'pointerup']) window.addEventListener(type, stamp, true);
   b.arm = () => { b.armed = true; b.t0 = null; b.spinnerSeen = false; };
 })();
 """
@@ -414,7 +416,7 @@ class Bench:
         try:
             if control.section:
                 self.open_section(page, control.section)
-            change = {"slider": self.slider, "radio": self.radio, "select": self.select}[control.kind]
+            change = {"slider": self.slider, "radio": self.radio, "select": self.select, "box": self.box}[control.kind]
             change(page, control, row)
         except (NotFound, PlaywrightError) as err:
             first_line = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
@@ -477,6 +479,24 @@ class Bench:
         row.note = "chose " + ", ".join(chosen)
         if control.new_seed_first:
             row.note += "; each after an untimed seed change"
+
+    def box(self, page, control: Control, row: Row) -> None:
+        """Drag a box on the map drawn under the chart key ``control.label``; timed from the release (the drag
+        itself is the person's time). Each box is a little to the right of the last: a new selection."""
+        area = page.locator(f".st-key-{control.label.replace('.', '-')} .nsewdrag").first
+        try:
+            area.wait_for(timeout=RUN_TIMEOUT_S * 1000)
+        except PlaywrightTimeout as err:
+            raise NotFound(f'no map drawn under "{control.label}"') from err
+        for i in range(REPEATS):
+            area.scroll_into_view_if_needed()
+            b = area.bounding_box()
+            page.mouse.move(b["x"] + (0.2 + 0.1 * i) * b["width"], b["y"] + 0.25 * b["height"])
+            page.mouse.down()
+            page.mouse.move(b["x"] + (0.5 + 0.1 * i) * b["width"], b["y"] + 0.7 * b["height"], steps=8)
+            row.samples.append(self.timed(page, page.mouse.up))
+        found = page.get_by_text("Selected: ", exact=False)
+        row.note = found.first.inner_text() if found.count() else "no selection shown"
 
     def select(self, page, control: Control, row: Row) -> None:
         box = self.widget(page, "stSelectbox", control.label)
