@@ -35,6 +35,8 @@ BOTH = "#2b8a3e"
 DATA_ONLY = "#e03131"
 MAP_ONLY = "#f08c00"
 POINT = "#000000"
+#: Up to this many points the overlap map is SVG, beyond it WebGL.
+SVG_POINTS = 2000
 
 
 def _f32(a) -> np.ndarray:
@@ -83,11 +85,14 @@ def overlap_map(coords, overlap, k: int, title: str, height: int = 460) -> go.Fi
     Y = _f32(coords)
     overlap = np.asarray(overlap, dtype=np.float32)
     known = np.isfinite(overlap)
+    # SVG up to a few thousand points: a chart redrawn at each change of a setting builds a WebGL context
+    # anew, which costs more in a browser without a GPU than drawing that many SVG markers
+    scatter = go.Scatter if len(Y) <= SVG_POINTS else go.Scattergl
     fig = go.Figure()
     if (~known).any():
-        fig.add_trace(go.Scattergl(x=Y[~known, 0], y=Y[~known, 1], mode="markers", name="not in the pinned map",
-                                   marker=dict(size=5, color="#ced4da"), hoverinfo="skip"))
-    fig.add_trace(go.Scattergl(
+        fig.add_trace(scatter(x=Y[~known, 0], y=Y[~known, 1], mode="markers", name="not in the pinned map",
+                              marker=dict(size=5, color="#ced4da"), hoverinfo="skip"))
+    fig.add_trace(scatter(
         x=Y[known, 0], y=Y[known, 1], mode="markers", name="overlap", showlegend=False,
         customdata=np.flatnonzero(known).astype(np.int32),
         marker=dict(size=6, color=overlap[known], colorscale="RdYlGn", cmin=0, cmax=1, showscale=True,

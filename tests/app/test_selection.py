@@ -259,6 +259,21 @@ def test_a_selection_on_the_quality_map_is_ringed_on_the_lle_map(manifolds):
     assert _frame(at, "man.map.selected")["id"].tolist() == [1, 2, 3]
 
 
+def test_a_selection_in_the_method_comparison_is_ringed_in_every_panel_and_on_the_lle_map():
+    at = open_page(MANIFOLDS)
+    at.sidebar.slider(key="man.n").set_value(400).run()
+    at = open_tab(at, "man.tab", "Quality")
+    at.selectbox(key="man.quality_map").set_value("PCA").run()
+    at.button(key="man.quality_run").click().run()  # PCA only: the comparison shows what has been computed
+    at = open_tab(at, "man.tab", "Method comparison")
+    spec = _spec(at, "man.chart.compare")
+    assert spec["layout"]["dragmode"] == "select" and event_indices_of(spec["data"][0]) == list(range(400))
+    at = select_on_chart(at, "man.chart.compare", [7, 8, 9, 10])
+    assert not at.exception
+    assert _frame(at, "man.map.selected")["id"].tolist() == [7, 8, 9, 10]
+    assert "selected (4)" in _names(at, "man.chart.embedding")
+
+
 def test_the_selection_csv_has_ids_labels_and_coordinates():
     coords = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
     frame = sel.table(["a", "b", "c"], ["x", "y", "z"], coords, [0, 2], {"count": [7, 8, 9]}, "word", "tag")
