@@ -29,6 +29,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ._sparse import flatten, ragged_to_csr
+
 __all__ = [
     "tokenize",
     "check_word_spacing",
@@ -188,11 +190,10 @@ def prune_vocabulary(counts: pd.Series, min_count: int = 1, max_size: int | None
     return counts.astype(np.int64)
 
 
-def _ids(token_docs, index: pd.Index):
-    lengths = np.fromiter(map(len, token_docs), dtype=np.int64, count=len(token_docs))
-    ids = index.get_indexer(list(chain.from_iterable(token_docs)))
-    doc = np.repeat(np.arange(len(token_docs)), lengths)
-    return ids, doc
+def _ids(token_docs, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """Every token's position in ``index`` (-1 outside it), and the documents' offsets into them."""
+    offsets, flat = flatten(token_docs)
+    return index.get_indexer(flat), offsets
 
 
 def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str = "window",
@@ -206,12 +207,9 @@ def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str =
     the number of documents in which two words both occur (diagonal zeroed).
     """
     V = len(index)
-    ids, doc = _ids(token_docs, index)
+    ids, offsets = _ids(token_docs, index)
     if context == "document":
-        keep = ids >= 0
-        M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(len(token_docs), V))
-        M.data[:] = 1.0
-        M.sum_duplicates()
+        M = ragged_to_csr(offsets, ids, V)
         M.data[:] = 1.0
         C = sp.csr_array(M.T @ M)
         C.setdiag(0)
@@ -221,6 +219,7 @@ def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str =
         raise ValueError(f"context must be 'window' or 'document', got {context!r}.")
     if not isinstance(window, Integral) or window < 1:
         raise ValueError(f"window must be a positive integer, got {window!r}.")
+    doc = np.repeat(np.arange(len(token_docs)), np.diff(offsets))
     rows, cols, vals = [], [], []
     for d in range(1, window + 1):  # a loop over offsets only
         a, b = ids[:-d], ids[d:]
@@ -288,11 +287,8 @@ def smooth_idf(document_frequency, n_documents: int) -> np.ndarray:
 
 def term_counts(token_docs, index: pd.Index) -> sp.csr_array:
     """The document-term count matrix over the vocabulary ``index`` (out-of-vocabulary words left out)."""
-    ids, doc = _ids(token_docs, index)
-    keep = ids >= 0
-    M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(len(token_docs), len(index)))
-    M.sum_duplicates()
-    return M
+    ids, offsets = _ids(token_docs, index)
+    return ragged_to_csr(offsets, ids, len(index))
 
 
 def check_vocabulary(counts: pd.Series, min_count: int, n_components) -> None:

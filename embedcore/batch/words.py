@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._sparse import offsets_of, ragged_to_csr
 from ..words import check_vocabulary, prune_vocabulary
 from ._cluster import (
     BatchError,
@@ -57,6 +58,18 @@ class Tokens:
     n_lines: int
     n_docs: int
     documents: np.ndarray | None = None  # each line's document row in the block, -1 for a blank line
+
+    def ids(self, index: pd.Index) -> np.ndarray:
+        """Every token's position in the vocabulary ``index`` (-1 for a word outside it)."""
+        return index.get_indexer(self.words)[self.codes] if self.codes.size else np.empty(0, dtype=np.int64)
+
+    def term_counts(self, ids: np.ndarray, rows: np.ndarray, n_rows: int, n_words: int) -> sp.csr_array:
+        """The (n_rows x n_words) counts of the tokens' ``ids`` (-1 left out), token ``t`` in row ``rows[t]``.
+
+        Tokens are in reading order, so their lines (and documents) never
+        decrease and the rows' lengths are their counts.
+        """
+        return ragged_to_csr(offsets_of(np.bincount(rows, minlength=n_rows)), ids, n_words)
 
 
 def tokens_of_lines(lines: list[str], source: str = "The corpus") -> Tokens:
@@ -172,11 +185,9 @@ def _window_pairs(ids: np.ndarray, doc: np.ndarray, V: int, window: int, weighte
 @refusals
 def _count_block(block: Tokens, index: pd.Index, window: int, context: str, weighted: bool) -> CorpusCounts:
     V = len(index)
-    ids = index.get_indexer(block.words)[block.codes] if block.codes.size else np.empty(0, dtype=np.int64)
+    ids = block.ids(index)
     doc = block.lines.astype(np.int64)
-    keep = ids >= 0
-    M = sp.csr_array((np.ones(int(keep.sum())), (doc[keep], ids[keep])), shape=(block.n_lines, V))
-    M.sum_duplicates()
+    M = block.term_counts(ids, doc, block.n_lines, V)
     M.data[:] = 1.0
     if context == "document":
         C = sp.csr_array(M.T @ M)
@@ -325,12 +336,8 @@ def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True
 @refusals
 def _document_block(block: Tokens, model, weighting: str) -> np.ndarray:
     """A block's document vectors: ``model.transform`` of its non-blank lines, in order."""
-    index = model.words_
-    ids = index.get_indexer(block.words)[block.codes] if block.codes.size else np.empty(0, dtype=np.int64)
     rows = block.documents[block.lines]  # a blank line holds no token
-    keep = ids >= 0
-    M = sp.csr_array((np.ones(int(keep.sum())), (rows[keep], ids[keep])), shape=(block.n_docs, len(index)))
-    M.sum_duplicates()
+    M = block.term_counts(block.ids(model.words_), rows, block.n_docs, len(model.words_))
     return model.document_vectors(M, weighting)
 
 

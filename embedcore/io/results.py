@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -104,19 +103,20 @@ class ItemSets(_Parsed):
 
     def weight_matrix(self):
         """Sparse (n_sets x n_items) weights: repeats add up, given weights are used."""
-        import scipy.sparse as sp
+        from .._sparse import flat_weights, flatten, ragged_to_csr
 
-        index = pd.Index(self.items)
-        lengths = np.fromiter(map(len, self.sets), dtype=np.int64, count=len(self.sets))
-        cols = index.get_indexer(list(chain.from_iterable(self.sets))) if lengths.sum() else np.zeros(0, dtype=np.int64)
-        rows = np.repeat(np.arange(len(self.sets)), lengths)
-        if self.weights is None:
-            data = np.ones(cols.size)
-        else:
-            data = np.fromiter(chain.from_iterable(self.weights), dtype=np.float64, count=cols.size)
-        W = sp.coo_array((data, (rows, cols)), shape=(len(self.sets), len(self.items))).tocsr()
-        W.sum_duplicates()
-        return W
+        offsets, flat = flatten(self.sets)
+        cols = pd.Index(self.items).get_indexer(flat) if flat else np.zeros(0, dtype=np.int64)
+        if (cols < 0).any():
+            raise DataError(f"The item {flat[int(np.flatnonzero(cols < 0)[0])]!r} of the sets is not one of the "
+                            "items; every item in a set needs a vector.")
+        data = None
+        if self.weights is not None:
+            try:
+                data = flat_weights(self.weights, offsets)
+            except ValueError as err:
+                raise DataError(str(err)) from None
+        return ragged_to_csr(offsets, cols, len(self.items), data)
 
 
 @dataclass

@@ -514,3 +514,29 @@ def test_wide_word_file_keeps_words_as_written():
     rows = [" ".join([w] + ["0.5"] * d) for w in ("1e3", "1", "07")]
     v = read_vectors("\n".join(rows).encode(), "w.vec")
     assert list(v.meta["word"]) == ["1e3", "1", "07"] and v.X.shape == (3, d)
+
+
+# ----------------------------------------------------------------------------- item sets
+
+
+def test_weight_matrix_adds_repeats_and_uses_the_given_weights():
+    from embedcore.emde import sets_to_matrix
+    from embedcore.io import ItemSets
+
+    sets = [["b", "a", "b"], [], ["c"]]
+    d = ItemSets("t", items=["a", "b", "c"], vectors=np.eye(3), sets=sets)
+    np.testing.assert_array_equal(d.weight_matrix().toarray(), [[1, 2, 0], [0, 0, 0], [0, 0, 1]])
+    positions = [[1, 0, 1], [], [2]]
+    assert (d.weight_matrix() != sets_to_matrix(positions, 3)).nnz == 0
+    d.weights = [[0.5, 2.0, 1.5], [], [4.0]]
+    np.testing.assert_array_equal(d.weight_matrix().toarray(), [[2.0, 2.0, 0], [0, 0, 0], [0, 0, 4.0]])
+    assert (d.weight_matrix() != sets_to_matrix(positions, 3, d.weights)).nnz == 0
+
+
+def test_weight_matrix_names_an_item_without_a_vector_and_weights_that_do_not_match():
+    from embedcore.io import ItemSets
+
+    d = ItemSets("t", items=["a", "b"], vectors=np.eye(2), sets=[["a"], ["b", "zz"]])
+    assert "The item 'zz' of the sets is not one of the items" in err(d.weight_matrix)
+    d = ItemSets("t", items=["a", "b"], vectors=np.eye(2), sets=[["a"], ["b", "a"]], weights=[[1.0], [2.0]])
+    assert "Set 1 has 2 items but 1 weights" in err(d.weight_matrix)
