@@ -28,9 +28,7 @@ item names and fits in a :class:`~sklearn.pipeline.Pipeline`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from itertools import chain
 from numbers import Integral
 from typing import NamedTuple
 
@@ -44,6 +42,16 @@ from sklearn.utils.validation import (
     check_is_fitted,
     check_random_state,
     validate_data,
+)
+
+from ._sparse import (
+    flat_weights,
+    flatten,
+    index_dtype,
+    narrow,
+    offsets_of,
+    ragged_to_csr,
+    stack_rows,
 )
 
 __all__ = [
@@ -82,64 +90,33 @@ def _vectors(X, name: str = "X") -> np.ndarray:
     return check_array(X, dtype=np.float64, input_name=name)
 
 
-def _index_dtype(nnz: int):
-    return np.int32 if nnz < 2**31 - 1 else np.int64
+def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, n_jobs: int | None = None,
+                          min_nnz: int = 200_000) -> sp.csr_array:
+    """``A @ B`` with row blocks of ``A`` multiplied on ``n_jobs`` threads (joblib's meaning: None is one).
 
-
-def _narrow(M: sp.csr_array) -> sp.csr_array:
-    """Use 32-bit indices when they fit: scipy then multiplies with half the index traffic."""
-    if M.indices.dtype != np.int32 and M.nnz < 2**31 - 1 and max(M.shape) < 2**31 - 1:
-        M = sp.csr_array((M.data, M.indices.astype(np.int32), M.indptr.astype(np.int32)), shape=M.shape)
-    return M
-
-
-def stack_rows(parts: Sequence, width: int) -> sp.csr_array:
-    """CSR blocks with ``width`` columns, one under the other, by concatenating their arrays.
-
-    ``scipy.sparse.vstack`` checks and converts every block and takes longer
-    than the products that make them; rows keep their stored order.
-
-    Examples
-    --------
-    >>> a, b = sp.csr_array(np.eye(2)), sp.csr_array(np.ones((1, 2)))
-    >>> stack_rows([a, b], 2).toarray()
-    array([[1., 0.],
-           [0., 1.],
-           [1., 1.]])
+    scipy's sparse product runs without the GIL, so blocks of rows run in
+    parallel; small products are done in one piece. Each row of the product
+    depends only on its row of ``A``, so the bytes do not depend on ``n_jobs``.
     """
-    if not parts:
-        return sp.csr_array((0, width), dtype=np.float32)
-    nnz = np.cumsum([0] + [p.nnz for p in parts])
-    indptr = np.concatenate([np.zeros(1, dtype=np.int64)] +
-                            [p.indptr[1:].astype(np.int64) + off for p, off in zip(parts, nnz[:-1])])
-    index = _index_dtype(int(nnz[-1]))
-    return sp.csr_array((np.concatenate([p.data for p in parts]),
-                         np.concatenate([p.indices for p in parts]).astype(index, copy=False),
-                         indptr.astype(index, copy=False)), shape=(int(sum(p.shape[0] for p in parts)), width))
+    from joblib import effective_n_jobs
 
-
-def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, min_nnz: int = 200_000) -> sp.csr_array:
-    """``A @ B`` with row blocks of ``A`` multiplied on parallel threads.
-
-    scipy's sparse product runs without the GIL, so blocks of rows use every
-    core; small products are done in one piece.
-    """
-    n_jobs = min(os.cpu_count() or 1, 8)
+    n_jobs = effective_n_jobs(n_jobs)
     if n_jobs == 1 or A.nnz < min_nnz or A.shape[0] < 2 * n_jobs:
-        return _narrow(sp.csr_array(A @ B))
+        return narrow(sp.csr_array(A @ B))
     from concurrent.futures import ThreadPoolExecutor
 
     bounds = np.linspace(0, A.shape[0], n_jobs + 1).astype(int)
     with ThreadPoolExecutor(n_jobs) as pool:
         parts = list(pool.map(lambda ab: sp.csr_array(A[ab[0] : ab[1]] @ B), zip(bounds[:-1], bounds[1:])))
-    return _narrow(stack_rows(parts, B.shape[1]))
+    return narrow(stack_rows(parts, B.shape[1]))
 
 
 def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
     """Sets of item indices (lists) -> sparse (n_sets x n_items) count matrix.
 
     Repeated items add up. ``weights``, if given, has one list of weights
-    per set, aligned with the items. Built without a Python loop over sets.
+    per set, aligned with the items. Built without a Python loop over sets
+    (:func:`embedcore._sparse.ragged_to_csr`).
 
     Examples
     --------
@@ -148,8 +125,8 @@ def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
            [0., 0., 0.],
            [0., 1., 0.]])
     """
-    lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
-    flat = np.fromiter(chain.from_iterable(sets), dtype=np.float64, count=int(lengths.sum()))
+    offsets, flat = flatten(sets)
+    flat = np.fromiter(flat, dtype=np.float64, count=len(flat))
     cols = flat.astype(np.int64)
     if (cols != flat).any():  # 2.5 is no item, and a cast would quietly make it item 2
         bad = flat[cols != flat][0]
@@ -158,14 +135,8 @@ def sets_to_matrix(sets, n_items: int, weights=None) -> sp.csr_array:
     if cols.size and (cols.min() < 0 or cols.max() >= n_items):
         bad = int(cols[(cols < 0) | (cols >= n_items)][0])
         raise ValueError(f"Item index {bad} is out of range: there are {n_items} items (0..{n_items - 1}).")
-    rows = np.repeat(np.arange(len(sets)), lengths)
-    if weights is None:
-        data = np.ones(cols.size)
-    else:
-        data = np.fromiter(chain.from_iterable(weights), dtype=np.float64, count=cols.size)
-    m = sp.coo_array((data, (rows, cols)), shape=(len(sets), n_items)).tocsr()
-    m.sum_duplicates()
-    return m
+    data = None if weights is None else flat_weights(weights, offsets)
+    return ragged_to_csr(offsets, cols, n_items, data)
 
 
 class EMDE(TransformerMixin, BaseEstimator):
@@ -201,6 +172,10 @@ class EMDE(TransformerMixin, BaseEstimator):
         Type of the sketch values, whatever the input's type. Counts are exact
         in float32 up to 2**24 per bucket, and half the memory of float64
         makes large products faster.
+    n_jobs : int or None, default=None
+        Threads for :meth:`sketch`'s sparse product, in blocks of sets
+        (None: one, unless in a ``joblib.parallel_config`` context; -1:
+        every core). The sketches are the same bytes whatever the number.
     random_state : int, RandomState or None
         Seed for the hyperplanes; the same seed gives the same bytes.
 
@@ -244,6 +219,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         "norm_scope": [StrOptions({"row", "partition"})],
         "drop_empty": ["boolean"],
         "dtype": [Options(type, {np.float32, np.float64})],
+        "n_jobs": [None, Integral],
         "random_state": ["random_state"],
     }
 
@@ -258,6 +234,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         norm_scope: str = "row",
         drop_empty: bool = False,
         dtype=np.float32,
+        n_jobs: int | None = None,
         random_state=None,
     ):
         self.n_hyperplanes = n_hyperplanes
@@ -268,6 +245,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         self.norm_scope = norm_scope
         self.drop_empty = drop_empty
         self.dtype = dtype
+        self.n_jobs = n_jobs
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fitting
@@ -365,7 +343,7 @@ class EMDE(TransformerMixin, BaseEstimator):
     def _one_hot(self, codes: np.ndarray) -> sp.csr_array:
         n, N = codes.shape
         B = 2**self.n_hyperplanes
-        index = _index_dtype(n * N)
+        index = index_dtype(n * N)
         cols = (codes + np.arange(N) * B).ravel().astype(index)
         indptr = np.arange(0, n * N + 1, N, dtype=index)
         return sp.csr_array((np.ones(n * N, dtype=self.dtype), cols, indptr), shape=(n, N * B))
@@ -378,7 +356,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         new = self._column_map[M.col]
         keep = new >= 0
         out = sp.csr_array((M.data[keep], (M.row[keep], new[keep])), shape=(M.shape[0], self.columns_.size))
-        return _narrow(out)
+        return narrow(out)
 
     def transform(self, X) -> sp.csr_array:
         """Item sketches of vectors ``X`` (n x d): sparse (n, n_features_out_), a 1 in each partitioning's bucket.
@@ -416,7 +394,7 @@ class EMDE(TransformerMixin, BaseEstimator):
                 f"Set {row} gives item {int(W.indices[j])} the weight {W.data[j]:g}; a sketch is a histogram "
                 "of the set, so weights must be >= 0."
             )
-        W = _narrow(W.astype(self.dtype))
+        W = narrow(W.astype(self.dtype))
         if not apply_weighting:
             return W
         if self.weighting == "binary":
@@ -424,7 +402,7 @@ class EMDE(TransformerMixin, BaseEstimator):
             W.data = (W.data != 0).astype(np.float64)
         elif self.weighting == "tfidf":
             W = W @ sp.dia_array((self.idf_[None, :].astype(self.dtype), [0]), shape=(self.n_items_, self.n_items_))
-        return _narrow(sp.csr_array(W))
+        return narrow(sp.csr_array(W))
 
     def sketch(self, sets) -> sp.csr_array:
         """Sketches of sets of the fitted items: sparse (n_sets, n_features_out_).
@@ -436,7 +414,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         normalised as ``norm`` says; an empty set gives a zero row.
         """
         check_is_fitted(self, "item_sketches_")
-        S = _row_parallel_product(self._weights_matrix(sets), self.item_sketches_)
+        S = _row_parallel_product(self._weights_matrix(sets), self.item_sketches_, self.n_jobs)
         return self._normalise(S)
 
     def sketch_vectors(self, sets: Sequence, weights: Sequence | None = None) -> sp.csr_array:
@@ -467,10 +445,8 @@ class EMDE(TransformerMixin, BaseEstimator):
             w = check_array(w[None, :], ensure_min_features=0, input_name="weights").ravel()
             if (w < 0).any():
                 raise ValueError("Weights must be >= 0: a sketch is a histogram of the set.")
-        owner = _narrow(sp.csr_array(
-            (w.astype(self.dtype), (np.repeat(np.arange(len(arrays)), sizes), np.arange(len(X)))),
-            shape=(len(arrays), len(X)),
-        ))
+        # set i holds the vectors offsets[i]..offsets[i+1]-1 of X, with their weights
+        owner = narrow(ragged_to_csr(offsets_of(sizes), np.arange(len(X)), len(X), w).astype(self.dtype))
         return self._normalise(sp.csr_array(owner @ one_hot))
 
     def _normalise(self, S: sp.csr_array) -> sp.csr_array:
@@ -577,7 +553,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
     ----------
     item_vectors : mapping of item name -> vector
         The embedding of every item a set may contain.
-    n_hyperplanes, n_partitions, offsets, norm, norm_scope, drop_empty, dtype, random_state :
+    n_hyperplanes, n_partitions, offsets, norm, norm_scope, drop_empty, dtype, n_jobs, random_state :
         As in :class:`EMDE`.
     weighting : {"counts", "binary", "tfidf"}, default="counts"
         ``"tfidf"`` learns item frequencies from the sets passed to ``fit``.
@@ -613,6 +589,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         drop_empty: bool = False,
         unknown: str = "error",
         dtype=np.float32,
+        n_jobs: int | None = None,
         random_state=None,
     ):
         self.item_vectors = item_vectors
@@ -625,30 +602,23 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         self.drop_empty = drop_empty
         self.unknown = unknown
         self.dtype = dtype
+        self.n_jobs = n_jobs
         self.random_state = random_state
 
     def _indices(self, X) -> sp.csr_array:
         if isinstance(X, str):
             raise ValueError("Pass a list of sets (each a list of item names), not a single string.")
-        X = list(X)
-        lengths = np.fromiter(map(len, X), dtype=np.int64, count=len(X))
-        flat = list(chain.from_iterable(X))
+        offsets, flat = flatten(list(X))
         idx = self.vocabulary_index_.get_indexer(flat) if flat else np.empty(0, dtype=np.int64)
         missing = idx < 0
-        if missing.any():
-            if self.unknown == "error":
-                j = int(np.flatnonzero(missing)[0])
-                set_no = int(np.searchsorted(np.cumsum(lengths), j, side="right"))
-                raise ValueError(
-                    f"Item {flat[j]!r} (in set {set_no}) has no vector; {int(missing.sum())} item "
-                    "occurrences are unknown. Add their vectors, or use unknown='skip' to leave them out."
-                )
-        owner = np.repeat(np.arange(len(X)), lengths)
-        keep = ~missing
-        W = sp.csr_array(
-            (np.ones(int(keep.sum())), (owner[keep], idx[keep])), shape=(len(X), len(self.vocabulary_index_))
-        )
-        W.sum_duplicates()
+        if missing.any() and self.unknown == "error":
+            j = int(np.flatnonzero(missing)[0])
+            set_no = int(np.searchsorted(offsets, j, side="right") - 1)
+            raise ValueError(
+                f"Item {flat[j]!r} (in set {set_no}) has no vector; {int(missing.sum())} item "
+                "occurrences are unknown. Add their vectors, or use unknown='skip' to leave them out."
+            )
+        W = ragged_to_csr(offsets, idx, len(self.vocabulary_index_))  # unknown items (-1) are left out
         self.n_unknown_ = int(missing.sum())
         self.unknown_items_ = sorted(set(pd.Index(flat)[missing])) if missing.any() else []
         return W

@@ -18,6 +18,7 @@ optional weights column has one weight per item in the same layout.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -30,7 +31,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..emde import stack_rows
+from .._sparse import kept_offsets, narrow, offsets_of, ragged_to_csr, stack_rows
 from ._cluster import BatchError, current_client, refusals, run_tasks, versions
 from ._inputs import expand_paths, fingerprint, read_table, table_format
 
@@ -38,7 +39,6 @@ __all__ = ["SetBatch", "TableSets", "RandomSets", "SketchRun", "sketch", "read_m
            "load_items", "MANIFEST"]
 
 MANIFEST = "manifest.json"
-_MAX_NNZ_PER_PRODUCT = 150_000  # EMDE.sketch stays on one thread below 200,000 item occurrences
 
 
 @dataclass
@@ -63,12 +63,7 @@ class SetBatch:
 
     def matrix(self, n_items: int) -> sp.csr_array:
         """The (sets x items) weight matrix, built as :func:`embedcore.emde.sets_to_matrix` builds it."""
-        lengths = np.diff(self.offsets)
-        rows = np.repeat(np.arange(len(lengths)), lengths)
-        data = np.ones(self.items.size) if self.weights is None else self.weights.astype(np.float64)
-        W = sp.coo_array((data, (rows, self.items)), shape=(len(lengths), n_items)).tocsr()
-        W.sum_duplicates()
-        return W
+        return ragged_to_csr(self.offsets, self.items, n_items, self.weights)
 
 
 # --------------------------------------------------------------------------- parsing a partition
@@ -95,8 +90,7 @@ def _lists(arr, what: str):
               or pa.types.is_fixed_size_list(arr.type)):
         raise BatchError(f"The {what} column holds {arr.type} values; give text with ids separated by spaces "
                          "or commas ('3 17 42'), or a list column.")
-    lengths = pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    offsets = offsets_of(pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False))
     flat = pc.list_flatten(arr)
     if flat.null_count:
         raise BatchError(f"The {what} column has a missing value inside a list; remove it or give a value.")
@@ -112,7 +106,9 @@ class _Model:
     """What a worker needs: the fitted EMDE, the item names (if ids are names) and the unknown-item rule."""
 
     def __init__(self, emde, names: pd.Index | None, unknown: str):
-        self.emde, self.names, self.unknown = emde, names, unknown
+        # a task has one core of a worker sized to the machine: sketch on one thread whatever n_jobs says
+        self.emde = copy.copy(emde).set_params(n_jobs=None)
+        self.names, self.unknown = names, unknown
 
     def positions(self, flat, offsets: np.ndarray, part: int) -> tuple[np.ndarray, np.ndarray | None]:
         """Item positions of the flat ids, and which ids to keep (None: all)."""
@@ -184,8 +180,7 @@ class _TableParser:
         dropped = 0
         if keep is not None:
             dropped = int((~keep).sum())
-            owner = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))[keep]
-            offsets = np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=len(offsets) - 1))])
+            offsets = kept_offsets(offsets, keep)
             ids = ids[keep]
             w = None if w is None else w[keep]
         return SetBatch(offsets, ids, w), dropped
@@ -241,8 +236,7 @@ class _RandomParser:
     def draw(self, part: int) -> SetBatch:
         rng = np.random.default_rng([self.seed, part])
         n = min(self.partition_size, self.n_sets - part * self.partition_size)
-        lengths = rng.integers(self.sizes[0], self.sizes[1] + 1, size=n)
-        offsets = np.concatenate([[0], np.cumsum(lengths)])
+        offsets = offsets_of(rng.integers(self.sizes[0], self.sizes[1] + 1, size=n))
         return SetBatch(offsets, rng.integers(0, self.n_items, size=int(offsets[-1])))
 
     def __call__(self, part: int, model: _Model, _: int) -> tuple[SetBatch, int]:
@@ -297,22 +291,6 @@ class RandomSets:
 # --------------------------------------------------------------------------- one task
 
 
-def _sketch_blocks(emde, W: sp.csr_array) -> sp.csr_array:
-    """``emde.sketch(W)`` in row blocks small enough to stay on the task's one core."""
-    if W.nnz <= _MAX_NNZ_PER_PRODUCT:
-        return sp.csr_array(emde.sketch(W))
-    cuts = np.searchsorted(W.indptr, np.arange(_MAX_NNZ_PER_PRODUCT, W.nnz, _MAX_NNZ_PER_PRODUCT), side="right") - 1
-    bounds = np.unique(np.concatenate([[0], cuts, [W.shape[0]]]))
-    blocks = [sp.csr_array(emde.sketch(W[a:b])) for a, b in zip(bounds[:-1], bounds[1:])]
-    return stack_rows(blocks, emde.n_features_out_)
-
-
-def _compact_indices(S: sp.csr_array) -> sp.csr_array:
-    if S.nnz < 2**31 - 1 and S.indices.dtype != np.int32:
-        S = sp.csr_array((S.data, S.indices.astype(np.int32), S.indptr.astype(np.int32)), shape=S.shape)
-    return S
-
-
 def _write_shard(S: sp.csr_array, path: str, shard_format: str, compress: bool) -> None:
     tmp = f"{path}.{uuid.uuid4().hex}.tmp"  # a retried or duplicated task never sees half a file
     with open(tmp, "wb") as f:
@@ -344,7 +322,7 @@ def _sketch_task(raw, model: _Model, parser, part: int, out_dir: str | None, sha
                  compress: bool) -> dict:
     t = time.perf_counter()
     batch, dropped = parser(raw, model, part)
-    S = _compact_indices(_sketch_blocks(model.emde, batch.matrix(model.emde.n_items_)))
+    S = narrow(sp.csr_array(model.emde.sketch(batch.matrix(model.emde.n_items_))))
     entry = {"rows": int(S.shape[0]), "nnz": int(S.nnz), "unknown_items": dropped,
              "bytes": int(S.data.nbytes + S.indices.nbytes + S.indptr.nbytes)}
     if out_dir is not None:
@@ -371,7 +349,8 @@ def model_identity(emde) -> dict:
     """The fitted EMDE as a manifest records it: parameters, seed, sizes and a fingerprint of its planes.
 
     The fingerprint (SHA-256 of the hyperplanes, offsets, output columns,
-    item codes and idf) changes whenever the sketches would.
+    item codes and idf) changes whenever the sketches would. ``n_jobs`` is
+    left out: threads change no sketch, so a run resumes with any number.
     """
     from sklearn.utils.validation import check_is_fitted
 
@@ -380,7 +359,7 @@ def model_identity(emde) -> dict:
     for a in (emde.hyperplanes_, emde.offsets_, emde.columns_, emde.item_codes_, emde.idf_):
         if a is not None:
             h.update(np.ascontiguousarray(a).tobytes())
-    params = {k: _jsonable(v) for k, v in sorted(emde.get_params().items())}
+    params = {k: _jsonable(v) for k, v in sorted(emde.get_params().items()) if k != "n_jobs"}
     return {"class": f"{type(emde).__module__}.{type(emde).__name__}", "params": params,
             "random_state": params.get("random_state"), "n_items": int(emde.n_items_),
             "n_features_in": int(emde.n_features_in_), "n_features_out": int(emde.n_features_out_),

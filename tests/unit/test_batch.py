@@ -188,6 +188,37 @@ def test_random_sets_are_drawn_per_partition_from_the_seed(client, tmp_path):
     assert same(batch.read_sketches(str(tmp_path)), emde.sketch(W))
 
 
+def test_a_large_partition_is_the_in_memory_sketch_byte_for_byte(tmp_path):
+    """A partition past the size at which EMDE.sketch could use threads: its shard holds emde.sketch's bytes."""
+    from embedcore.batch.sketches import _Model, _sketch_task
+
+    X = np.random.default_rng(0).standard_normal((2000, 5))
+    emde = EMDE(n_hyperplanes=5, n_partitions=8, norm="l2", random_state=0, n_jobs=2).fit(X)
+    src = batch.RandomSets(30_000, n_items=2000, partition_size=30_000, sizes=(0, 20), seed=1)
+    part = src.batch(0)
+    W = part.matrix(2000)
+    assert W.nnz > 200_000
+    sets = [part.items[a:b].tolist() for a, b in zip(part.offsets[:-1], part.offsets[1:])]
+    for name in ("data", "indices", "indptr"):  # the partition's matrix is the in-memory one
+        assert getattr(W, name).tobytes() == getattr(sets_to_matrix(sets, 2000), name).tobytes(), name
+    entry = _sketch_task(0, _Model(emde, None, "error"), src.parser, 0, str(tmp_path), "npz", False)
+    shard, ref = sp.load_npz(tmp_path / entry["file"]), emde.sketch(W)
+    for name in ("data", "indices", "indptr"):
+        a, b = getattr(shard, name), getattr(ref, name)
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), name
+
+
+def test_threads_are_no_part_of_the_model_and_a_task_sketches_on_one():
+    from embedcore.batch.sketches import _Model, model_identity
+
+    X = np.random.default_rng(0).standard_normal((50, 4))
+    a = EMDE(n_hyperplanes=3, n_partitions=4, random_state=0).fit(X)
+    b = EMDE(n_hyperplanes=3, n_partitions=4, random_state=0, n_jobs=2).fit(X)
+    assert model_identity(a) == model_identity(b) and "n_jobs" not in model_identity(b)["params"]
+    worker = _Model(b, None, "error").emde
+    assert worker.n_jobs is None and b.n_jobs == 2 and worker.hyperplanes_ is b.hyperplanes_
+
+
 class _FailsOnce:
     """A parser whose first attempt at each partition dies as a lost worker would."""
 

@@ -82,6 +82,49 @@ def test_same_seed_same_bytes_and_other_seed_differs():
     assert not np.array_equal(c.hyperplanes_, fitted().hyperplanes_)
 
 
+def test_n_jobs_changes_no_byte_of_the_sketches():
+    """The product runs in blocks of sets on n_jobs threads; each set's row is the same either way."""
+    r = np.random.default_rng(5)
+    W = sets_to_matrix([r.integers(0, 500, size=int(k)).tolist() for k in r.integers(0, 80, size=6000)], 500)
+    assert W.nnz > 200_000  # past the size below which the product is done in one piece
+    one = fitted(norm="l2").sketch(W)
+    for n_jobs in (1, 2, 3, -1):
+        S = fitted(norm="l2", n_jobs=n_jobs).sketch(W)
+        for name in ("data", "indices", "indptr"):
+            a, b = getattr(S, name), getattr(one, name)
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), (n_jobs, name)
+
+
+def test_no_thread_is_started_unless_n_jobs_asks(monkeypatch):
+    """None means one thread, as in scikit-learn: a server running many sketches at once sizes the pools itself."""
+    import concurrent.futures
+
+    started = []
+    real = concurrent.futures.ThreadPoolExecutor
+
+    def counting(n, *args, **kwargs):
+        started.append(n)
+        return real(n, *args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", counting)
+    W = sets_to_matrix([list(range(100))] * 2500, 500)
+    fitted().sketch(W)
+    assert started == []
+    fitted(n_jobs=2).sketch(W)
+    assert started == [2]
+    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, n_jobs=2).fit(BASKETS)
+    assert v.emde_.n_jobs == 2
+
+
+def test_sets_to_matrix_is_the_count_matrix_and_weights_match_the_sets():
+    W = sets_to_matrix([[0, 2, 2], [], [1]], 3, weights=[[0.5, 1.0, 2.0], [], [4.0]])
+    np.testing.assert_array_equal(W.toarray(), [[0.5, 0, 3.0], [0, 0, 0], [0, 4.0, 0]])
+    with pytest.raises(ValueError, match="Set 0 has 3 items but 2 weights"):
+        sets_to_matrix([[0, 2, 2], [1]], 3, weights=[[0.5, 1.0], [4.0, 1.0]])
+    with pytest.raises(ValueError, match="Got 1 lists of weights for 2 sets"):
+        sets_to_matrix([[0, 2, 2], [1]], 3, weights=[[0.5, 1.0, 2.0, 4.0]])
+
+
 def test_empty_sets_give_zero_rows():
     e = fitted(norm="l2")
     S = e.sketch([[], [1], []])
@@ -191,6 +234,7 @@ def test_vectorizer_unknown_items():
         (dict(offsets="middle"), ITEMS, "'offsets' parameter of EMDE must be a str among"),
         (dict(norm="l3"), ITEMS, "'norm' parameter of EMDE must be a str among"),
         (dict(dtype=np.int32), ITEMS, "'dtype' parameter of EMDE must be a type among"),
+        (dict(n_jobs=1.5), ITEMS, "'n_jobs' parameter of EMDE must be None or an instance of 'int'"),
         (dict(weighting="tfidf"), ITEMS, "weighting='tfidf' learns item frequencies"),
         ({}, np.array([[1.0, np.nan], [0.0, 1.0]]), "Input X contains NaN"),
         ({}, np.array([[1.0, np.inf], [0.0, 1.0]]), "Input X contains infinity"),
