@@ -29,6 +29,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
+from ._sparse import offsets_of
+
 __all__ = [
     "normalized_laplacian",
     "laplacian_spectrum",
@@ -465,7 +467,8 @@ def wasserstein_distances(samples: list[np.ndarray], *, method: str = "auto", n_
       the two sorted samples' quantile steps together (compiled with numba,
       parallel over pairs): cheap when the values are all distinct.
 
-    ``n_jobs``: threads for the ``"cdf"`` distances (None: one; -1: every core).
+    ``n_jobs``: threads for either computation (None: one; -1: every core).
+    The distances are the same whatever the number.
     """
     sizes = np.array([len(s) for s in samples])
     if (sizes == 0).any():
@@ -486,13 +489,25 @@ def wasserstein_distances(samples: list[np.ndarray], *, method: str = "auto", n_
         counts = np.bincount(owner * support.size + pos, minlength=n_cat * support.size)
         return wasserstein_from_counts(support, counts.reshape(n_cat, support.size), n_jobs=n_jobs)
     if method == "quantile":
-        from ._numba_kernels import pairwise_quantile_w1
-
         flat = np.ascontiguousarray(np.concatenate([np.sort(s) for s in samples]), dtype=np.float64)
-        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        D = pairwise_quantile_w1(flat, starts)
+        D = _quantile_w1(flat, offsets_of(sizes), n_jobs)
         return D + D.T
     raise ValueError(f"method must be 'auto', 'cdf' or 'quantile', got {method!r}.")
+
+
+def _quantile_w1(flat: np.ndarray, starts: np.ndarray, n_jobs: int | None) -> np.ndarray:
+    """The compiled all-pairs W1 on ``n_jobs`` threads; numba's own default would take every core."""
+    import numba
+    from joblib import effective_n_jobs
+
+    from ._numba_kernels import pairwise_quantile_w1
+
+    before = numba.get_num_threads()  # numba's thread count is the calling thread's own
+    numba.set_num_threads(max(1, min(effective_n_jobs(n_jobs), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        return pairwise_quantile_w1(flat, starts)
+    finally:
+        numba.set_num_threads(before)
 
 
 def wasserstein_from_counts(support, counts, *, n_jobs: int | None = None) -> np.ndarray:

@@ -109,6 +109,7 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
             with client:
                 yield client
             return
+        # a batch job has the machine to itself: one worker per core unless told otherwise
         n = int(workers) if workers else (os.cpu_count() or 1)
         if n < 1:
             raise BatchError(f"workers must be at least 1, got {workers}.")

@@ -30,3 +30,45 @@ def test_no_module_of_embedcore_imports_streamlit():
     for path in root.glob("*.py"):
         text = path.read_text()
         assert "import streamlit" not in text and "from streamlit" not in text, path.name
+
+
+def _machine_sized_pools(source: str) -> list[int]:
+    """Lines that size a pool from the machine: a call to cpu_count(), or n_jobs=-1 passed to a call."""
+    import ast
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) == "cpu_count":
+            lines.append(node.lineno)
+        for kw in node.keywords:
+            if kw.arg == "n_jobs" and isinstance(kw.value, ast.UnaryOp) and isinstance(kw.value.op, ast.USub) \
+                    and isinstance(kw.value.operand, ast.Constant) and kw.value.operand.value == 1:
+                lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_the_scan_finds_a_pool_sized_from_the_machine():
+    assert _machine_sized_pools("import os\nn = min(os.cpu_count() or 1, 8)\nf(x, n_jobs=-1)\nf(n_jobs=2)\n") == [2, 3]
+
+
+def test_library_code_takes_its_threads_from_the_caller():
+    """The server runs many sessions on shared cores, so library code uses the n_jobs it is given (None: one).
+
+    Only a batch job, which has the machine to itself, sizes its pools from the machine: the
+    command line and the batch package.
+    """
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "embedcore"
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == "batch" or rel.name == "cli.py":
+            continue
+        lines = _machine_sized_pools(path.read_text())
+        if lines:
+            found[str(rel)] = lines
+    assert found == {}

@@ -252,6 +252,29 @@ def test_encoder_transform_checks_the_columns():
     assert enc.transform(pd.DataFrame({"day": ["c", "a"]})).shape == (2, enc.n_components_[0])
 
 
+def test_the_compiled_distances_run_on_the_threads_asked_for(monkeypatch):
+    """numba's own default is every core; the quantile distances use n_jobs (None: one) and give the same bytes."""
+    import numba
+
+    from embedcore import _numba_kernels
+
+    real, seen = _numba_kernels.pairwise_quantile_w1, []
+
+    def recording(*args):
+        seen.append(numba.get_num_threads())
+        return real(*args)
+
+    monkeypatch.setattr(_numba_kernels, "pairwise_quantile_w1", recording)
+    r = np.random.default_rng(4)
+    samples = [r.standard_normal(int(k)) for k in r.integers(5, 40, size=25)]
+    before = numba.get_num_threads()
+    one = wasserstein_distances(samples, method="quantile")
+    two = wasserstein_distances(samples, method="quantile", n_jobs=2)
+    assert seen == [1, min(2, numba.config.NUMBA_NUM_THREADS)]
+    assert numba.get_num_threads() == before
+    assert one.tobytes() == two.tobytes()
+
+
 def test_wasserstein_from_counts_equals_the_samples_distances_and_checks_its_input():
     rng = np.random.default_rng(4)
     samples = [rng.integers(0, 9, size=n).astype(float) for n in (5, 30, 12)]
