@@ -1,8 +1,9 @@
 import streamlit as st
 
 from app.services import data as data_service
+from app.services import reproduce
 from app.services import sets as svc
-from app.ui import plots, sets_charts
+from app.ui import plots, sets_charts, share
 from app.ui.controls import ranged_number, ranged_slider
 from app.ui.layout import lazy_tabs
 from app.ui.selection import MapTools
@@ -173,9 +174,9 @@ with tabs[2]:
 with tabs[3]:
     if tabs[3].open:
         stats = svc.bucket_stats(ref, N, offsets)
-        share, empty = sets_charts.bucket_sharing(stats, K)
+        sharing, empty = sets_charts.bucket_sharing(stats, K)
         c1, c2 = st.columns(2)
-        plots.show(c1, share, key="sets.chart.share")
+        plots.show(c1, sharing, key="sets.chart.share")
         plots.show(c2, empty, key="sets.chart.empty")
         st.dataframe(stats, hide_index=True, key="sets.stats")
         st.caption(f"Measured with N={N} partitionings and the current offsets and seed. Good sketches keep "
@@ -262,3 +263,6 @@ with tabs[5]:
                            key="sets.dl_csv", on_click="ignore")
         st.caption(f"{files.sets:,} sets x {files.columns:,} columns, {files.nonzeros:,} non-zeros. Load the .npz "
                    "with scipy.sparse.csr_array((f['data'], f['indices'], f['indptr']), shape=f['shape']).")
+
+share.panel("sets", reproduce.lazy(lambda: svc.recipe(ref, setting)), uploaded=source == "upload",
+            what="the sets' sketches (row, column, value) and every item's bucket codes")
