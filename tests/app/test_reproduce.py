@@ -10,13 +10,30 @@ import zipfile
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
+from app.services import (
+    categories,
+    foundations,
+    manifolds,
+    playlists,
+    reproduce,
+    sets,
+    words,
+)
 from app.services import data as data_service
-from app.services import categories, foundations, manifolds, playlists, reproduce, sets, words
 from embedcore.io import upload_digest as io_upload_digest
 from tests.conftest import ROOT
 
 logging.getLogger("streamlit").setLevel(logging.ERROR)
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """The exports are computed as the server computes them, with one thread per numeric library (and the
+    scripts set the same): ill-conditioned eigenproblems (LLE on digits) give other bytes with other threads."""
+    with threadpool_limits(1):
+        yield
 
 
 def _run(blob: bytes, where, *args) -> subprocess.CompletedProcess:
@@ -33,7 +50,7 @@ def _reproduces(recipe: reproduce.Recipe, where, *args) -> None:
         assert f"{name}: reproduced" in done.stdout
 
 
-MANIFOLDS = [("swiss_roll", 1500, 0.0, 12, 1e-3, 0), ("s_curve", 300, 0.2, 3, 1.0, 5), ("digits", 0, 0.0, 60, 1e-6, 1)]
+MANIFOLDS = [("swiss_roll", 1500, 0.0, 12, 1e-3, 0), ("s_curve", 300, 0.2, 3, 1.0, 5), ("digits", 0, 0.0, 30, 1e-3, 1)]
 
 
 @pytest.mark.parametrize("source,n,noise,B,reg,seed", MANIFOLDS)

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 from scipy.stats import chisquare
+from threadpoolctl import threadpool_limits
 
 from embedcore.playlists import (
     LME,
@@ -900,7 +901,7 @@ _DIGESTS = {
     "dual, lift, 3-D, tags": "b9e8b7466a104310",
     "single, approximate Z": "9655fa81711af704",
     "dual, approximate Z, exclude_self, tags": "101ffe7d13d81347",
-    "float32 blocks, 1,200 songs": "20bd1f6fd3f94ed0",
+    "float32 blocks, 1,200 songs": "3643a6204dc8e311",
     "stopped by the callback while lifted": "e213ef149da67833",
     "stopped by the callback after the lift": "ba803b1bbecbe4f7",
     "stopped by should_stop": "ec92cf8e87530a93",
@@ -913,7 +914,9 @@ _DIGESTS = {
 @pytest.mark.parametrize("case", list(_PINNED))
 def test_a_fit_gives_the_pinned_bytes(case):
     params, data, stops = _PINNED[case]
-    assert _fit_digest(params, data, **stops) == _DIGESTS[case]
+    # one BLAS thread, as the server computes: float32 sums split over threads add up in another order
+    with threadpool_limits(1):
+        assert _fit_digest(params, data, **stops) == _DIGESTS[case]
 
 
 def test_planted_playlists_give_the_pinned_bytes():
