@@ -488,6 +488,7 @@ class Bench:
             area.wait_for(timeout=RUN_TIMEOUT_S * 1000)
         except PlaywrightTimeout as err:
             raise NotFound(f'no map drawn under "{control.label}"') from err
+        self.settle(page)  # a map drawn live (the word map's t-SNE) is on the page before its run ends
         for i in range(REPEATS):
             area.scroll_into_view_if_needed()
             b = area.bounding_box()
