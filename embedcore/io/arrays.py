@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .results import (
-    DocumentData,
-    ItemSets,
-    PlaylistData,
-    SetData,
-    TableData,
-    VectorData,
-)
+from . import results as r
 
 
 def _ragged(prefix: str, rows) -> dict[str, np.ndarray]:
@@ -30,24 +23,24 @@ def as_arrays(data) -> dict[str, np.ndarray]:
     >>> out["sets_values"].tolist(), out["sets_lengths"].tolist()
     (['a', 'b', 'c'], [2, 1])
     """
-    if isinstance(data, VectorData):
+    if isinstance(data, r.VectorData):
         out = {"X": np.asarray(data.X)}
         if data.meta is not None:
             for i, col in enumerate(data.meta.columns):
                 out[f"meta_{i}"] = data.meta[col].astype(str).to_numpy(dtype=str)
         return out
-    if isinstance(data, TableData):
+    if isinstance(data, r.TableData):
         return {f"column_{i}": data.frame[c].astype(str).to_numpy(dtype=str) for i, c in enumerate(data.frame.columns)}
-    if isinstance(data, DocumentData):
+    if isinstance(data, r.DocumentData):
         return {"documents": np.array(data.documents, dtype=str)}
-    if isinstance(data, PlaylistData):
+    if isinstance(data, r.PlaylistData):
         return _ragged("playlists", data.playlists)
-    if isinstance(data, ItemSets):
+    if isinstance(data, r.ItemSets):
         out = {"items": np.array(data.items, dtype=str), "vectors": np.asarray(data.vectors), **_ragged("sets", data.sets)}
         if data.labels is not None:
             out["labels"] = np.array(data.labels, dtype=str)
         return out
-    if isinstance(data, SetData):
+    if isinstance(data, r.SetData):
         out = _ragged("sets", data.sets)
         if data.labels is not None:
             out["labels"] = np.array(data.labels, dtype=str)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .results import DataError, PlaylistData, SetData
-from .text import _decode, _lines, _sample_rows, _source_bytes
+from .text import _decode, _lines, _sample_rows, _source_bytes, sample_list_into
 
 _ITEM_SPLIT = re.compile(r"[,\s]+")
 _SET_HEADERS = {("label", "items"), ("label", "set"), ("class", "items"), ("y", "items")}
@@ -123,10 +123,7 @@ def read_playlists(
         )
     if skipped:
         result.notices.append(f"Skipped {skipped} blank or comment line{'s' if skipped > 1 else ''}.")
-    idx = _sample_rows(len(playlists), max_playlists, seed, result, "playlists")
-    if idx is not None:
-        result.playlists = [playlists[i] for i in idx]
-    return result
+    return sample_list_into(result, "playlists", playlists, max_playlists, seed, "playlists")
 
 
 def read_song_tags(source: Any, filename: str | None = None) -> dict[str, list[str]]:

@@ -20,6 +20,7 @@ from .text import (
     _text_grid,
     _typed_columns,
     _unique_names,
+    sample_list_into,
 )
 
 
@@ -117,7 +118,4 @@ def read_documents(
     skipped = len(lines) - len(docs)
     if skipped:
         result.notices.append(f"Skipped {skipped} blank line{'s' if skipped > 1 else ''}.")
-    idx = _sample_rows(len(docs), max_documents, seed, result, "documents")
-    if idx is not None:
-        result.documents = [docs[i] for i in idx]
-    return result
+    return sample_list_into(result, "documents", docs, max_documents, seed, "documents")

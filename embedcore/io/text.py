@@ -427,3 +427,10 @@ def _sample_rows(n: int, max_rows: int, seed: int, result: _Parsed, unit: str) -
     )
     result.dropped[f"{unit} left out of the sample"] = n - max_rows
     return idx
+
+
+def sample_list_into(result: _Parsed, field: str, rows: list, max_rows: int, seed: int, unit: str) -> _Parsed:
+    """Set ``result.<field>`` to ``rows``, or to a seeded sample of ``max_rows`` of them (with a notice)."""
+    idx = _sample_rows(len(rows), max_rows, seed, result, unit)
+    setattr(result, field, rows if idx is None else [rows[i] for i in idx])
+    return result
