@@ -118,6 +118,7 @@ class MapTools:
                  noun: str = "point", id_name: str = "id", label_name: str = "label", where=None,
                  k: int | None = None, linked: bool = False):
         self.page, self.data, self.name, self.noun, self.linked = page, data, name, noun, linked
+        self.nouns = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
         if linked and sel.page_rerun_asked(page):
             st.rerun(scope="app")  # a selection made here is marked on the page's other maps too
         self.ids = np.asarray(ids, dtype=object)
@@ -190,7 +191,7 @@ class MapTools:
         page, name = self.page, self.name
         if self.rows.size:
             frame = sel.table(self.ids, self.labels, self.coords, self.rows, extra, self.id_name, self.label_name)
-            st.markdown(f"**Selected: {self.rows.size:,} {self.noun}{'s' if self.rows.size != 1 else ''}**")
+            st.markdown(f"**Selected: {self.rows.size:,} {self.noun if self.rows.size == 1 else self.nouns}**")
             if summary is None:
                 st.dataframe(frame, hide_index=True, key=f"{page}.{name}.selected", height=280)
             else:
@@ -204,7 +205,7 @@ class MapTools:
                                help="The selected ids, labels and map coordinates.")
             b2.button("Clear the selection", key=f"{page}.{name}.clear", on_click=sel.clear, args=(page,))
         else:
-            st.caption(f"Drag a box or a lasso on the map to list the {self.noun}s inside it; choose "
+            st.caption(f"Drag a box or a lasso on the map to list the {self.nouns} inside it; choose "
                        f"'click a point' above the map and click a {self.noun} to see its nearest neighbours.")
         if neighbours:
             self.neighbour_lists()
@@ -231,7 +232,7 @@ class MapTools:
         k1, k2 = st.columns([2, 3])
         if not self.fixed_k:
             ranged_slider("Neighbours (k)", 1, sel.largest_k(n), self.k, key=f"{page}.{name}.k", where=k1,
-                          why=f"there are {n} {self.noun}s", bind="query-params")
+                          why=f"there are {n} {self.nouns}", bind="query-params")
         if forget:
             k2.button("Forget the point", key=f"{page}.{name}.forget", on_click=sel.forget_point, args=(page,))
         st.caption("Green rings on the map: neighbours in both lists; red: near in the data but placed apart; "
@@ -263,7 +264,7 @@ class MapTools:
         m3.metric("Procrustes disparity", f"{found['disparity']:.3f}",
                   help="What remains after the best rotation, reflection, scale and shift of the pinned map onto "
                        "this one: 0 = the same picture, turned; 1 = nothing in common.")
-        m4.metric(f"{self.noun}s in both", f"{found['shared']:,}")
+        m4.metric(f"{self.nouns} in both", f"{found['shared']:,}")
         plots.show(st, overlap_map(self.coords, found["overlap"], found["k"],
                                    f"This map coloured by each {html_escape(self.noun)}'s neighbour overlap with the "
                                    "pinned one"), key=f"{page}.{name}.chart.overlap")
