@@ -27,6 +27,7 @@ PAGES: list[PageSpec] = [
     PageSpec("app_pages/home.py", "Home", ":material/home:", "Lab", "home", "What the lab is for and where to start.", default=True, key="home"),
     PageSpec("app_pages/data.py", "Data", ":material/upload_file:", "Lab", "data", "Upload your own file and see exactly how it was read.", data=(), key="data"),
     PageSpec("app_pages/categories.py", "Spectral encoding", ":material/category:", "Categories", "categories", "Encode a categorical column by the smooth eigenvectors of a similarity graph; watch gamma, the eigengap and a downstream test.", data=("table",), key="cat"),
+    PageSpec("app_pages/graphs.py", "Spectral clustering", ":material/hub:", "Graphs", "graphs", "Cut a graph with its Fiedler vector: the Rayleigh quotient, splits at 0, the median and the best sweep, k parts by recursive bisection, plain against normalised Laplacian.", key="graphs"),
     PageSpec("app_pages/manifolds.py", "Locally linear embedding", ":material/waves:", "Manifolds", "manifolds", "Locally Linear Embedding taken apart: neighbours, weights, the bottom eigenvectors, a neighbourhood sweep and every other map method side by side.", data=("vectors",), key="man"),
     PageSpec("app_pages/foundations.py", "Linear algebra", ":material/functions:", "Foundations", "foundations", "PCA two ways and the scaling pitfall, PCA versus Johnson-Lindenstrauss, SVD energy, autoencoders and feature hashing as experiments.", data=("vectors",), key="found"),
     PageSpec("app_pages/playlists.py", "Latent Markov embedding", ":material/queue_music:", "Playlists", "playlists", "Latent Markov Embedding of playlists trained live into a song map, with sampled playlists, baselines and tags for new songs.", data=("playlists",), key="pl"),
@@ -34,7 +35,7 @@ PAGES: list[PageSpec] = [
     PageSpec("app_pages/sets.py", "EMDE sketches", ":material/scatter_plot:", "Sets", "sets", "Sketch sets of vectors with EMDE: buckets, density, additivity and a benchmark against one-hot and mean vectors.", data=("item_sets",), key="sets"),
 ]
 
-SECTION_ORDER = ["Lab", "Sets", "Categories", "Manifolds", "Words", "Playlists", "Foundations"]
+SECTION_ORDER = ["Lab", "Sets", "Categories", "Graphs", "Manifolds", "Words", "Playlists", "Foundations"]
 
 
 def pages_by_section() -> dict[str, list[PageSpec]]:
