@@ -83,6 +83,8 @@ CONTROLS: dict[str, list[Control]] = {
               Control("words.chart.map", "box", section="Word map")],
     "playlists": [Control("Model", "radio", new_seed_first=True)],
     "foundations": [Control("Rank k", "slider", section="SVD")],
+    "graphs": [Control("Split", "radio", new_seed_first=True),
+               Control("Turn away from the Fiedler vector (degrees)", "slider", section="Rayleigh quotient")],
 }
 
 #: Installed in every page before the app's scripts: the script-state log and the event stamp.
