@@ -162,7 +162,7 @@ def test_pinning_a_word_map_and_changing_a_pmi_setting_compares_the_maps(words):
     at.button(key="words.map.pin").click().run()
     found = _metrics(at)
     assert _overlap(found)[1] == 1.0 and found["Procrustes disparity"] == "0.000"
-    at.sidebar.slider(key="words.window").set_value(2).run(timeout=300)
+    at.sidebar.slider(key="words.window").set_value(4).run(timeout=300)
     assert not at.exception
     found = _metrics(at)
     k, overlap = _overlap(found)
