@@ -107,18 +107,30 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
     (['alice', 'bob', 'carol'], [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]], ['Line 1 is read as a header.'])
     """
     data, name = _source_bytes(source, filename)
-    text = _decode(data, name, _EXPECTED)
-    lines = text.splitlines()
+    lines = _decode(data, name, _EXPECTED).splitlines()
+    result = GraphData(name, nodes=[], adjacency=sp.csr_array((0, 0)))
+    keep, line_no, sep = _edge_lines(lines, name, result)
+    src, dst, w, weighted = _edges(lines, keep, line_no, sep, name)
+    src, dst, w, edge_lines = _drop_loops_and_zeros(src, dst, w, line_no, name, result)
+    nodes, A = _adjacency(src, dst, w, edge_lines, weighted, result)
+    skipped = len(lines) - len(keep) - (1 if result.notices and result.notices[0].endswith("as a header.") else 0)
+    if skipped:
+        result.notices.append(f"Skipped {_plural(skipped, 'blank or comment line')}.")
+    result.nodes = [str(v) for v in nodes]
+    result.adjacency = A
+    result.weighted = weighted
+    return result
+
+
+def _edge_lines(lines: list[str], name: str, result: GraphData):
+    """The lines that hold edges (no blank, comment or header line), their 1-based numbers and the separator."""
     stripped = [ln.strip() for ln in lines]
     keep = [i for i, s in enumerate(stripped) if s and not s.startswith(("#", "%"))]
-    skipped = len(lines) - len(keep)
     if not keep:
         raise DataError(f"{name} has no edges{', only blank or comment lines' if lines else ''}. Put one edge on each "
                         "line: two node names and an optional weight, e.g. 'alice,bob,2'.")
     line_no = np.asarray(keep, dtype=np.int64) + 1
     sep = _separator(stripped[keep[0]])
-    result = GraphData(name, nodes=[], adjacency=sp.csr_array((0, 0)))
-
     first = stripped[keep[0]]
     head = [f.strip().strip('"').lower() for f in (first.split() if sep is None else first.split(sep))]
     if len(head) in (2, 3) and ((len(head) == 3 and head[2] and not _is_number(head[2])) or
@@ -127,7 +139,11 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
         keep, line_no = keep[1:], line_no[1:]
         if not keep:
             raise DataError(f"{name} has a header line but no edges below it.")
+    return keep, line_no, sep
 
+
+def _edges(lines: list[str], keep: list[int], line_no: np.ndarray, sep, name: str):
+    """(sources, targets, weights, weighted) of the edge lines; DataError naming the first bad line."""
     kept_lines = [lines[i] for i in keep]
     body = "\n".join(kept_lines)
     counts = _field_counts(kept_lines, body, sep, name, line_no)
@@ -140,7 +156,6 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
     src = cells[0].str.strip().to_numpy(dtype=object)
     dst = cells[1].str.strip().to_numpy(dtype=object)
     wtext = cells[2].str.strip().to_numpy(dtype=object)
-
     empty = np.flatnonzero((src == "") | (dst == ""))
     if empty.size:
         j = empty[0]
@@ -152,18 +167,21 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
         j, k = int(np.flatnonzero(~has_w)[0]), int(np.flatnonzero(has_w)[0])
         raise DataError(f"{name}, line {line_no[j]} has no weight while line {line_no[k]} has one. Give every edge a "
                         "weight, or none (then every edge weighs 1).")
-    if weighted:
-        w = pd.to_numeric(pd.Series(wtext), errors="coerce").to_numpy(dtype=np.float64)
-        bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
-        if bad.size:
-            j = bad[0]
-            what = ("is not a number" if np.isnan(w[j]) and not _is_number(wtext[j]) else
-                    "is not finite" if not np.isfinite(w[j]) else "is negative")
-            raise DataError(f"{name}, line {line_no[j]}: the weight {wtext[j]!r} {what}. A weight says how strongly "
-                            "two nodes are tied: a number >= 0 (0 leaves the edge out).")
-    else:
-        w = np.ones(len(src))
+    if not weighted:
+        return src, dst, np.ones(len(src)), False
+    w = pd.to_numeric(pd.Series(wtext), errors="coerce").to_numpy(dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
+    if bad.size:
+        j = bad[0]
+        what = ("is not a number" if np.isnan(w[j]) and not _is_number(wtext[j]) else
+                "is not finite" if not np.isfinite(w[j]) else "is negative")
+        raise DataError(f"{name}, line {line_no[j]}: the weight {wtext[j]!r} {what}. A weight says how strongly "
+                        "two nodes are tied: a number >= 0 (0 leaves the edge out).")
+    return src, dst, w, True
 
+
+def _drop_loops_and_zeros(src, dst, w, line_no, name: str, result: GraphData):
+    """Self-loops and weight-0 edges left out, each with a notice; the edges kept and their line numbers."""
     drop = np.zeros(len(src), dtype=bool)
     loops = np.flatnonzero(src == dst)
     if loops.size:
@@ -177,37 +195,32 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
                               f"{', ...' if zero.size > 1 else ''}).")
     if drop.any():
         result.dropped = {"self-loop": int(loops.size), "zero weight": int(zero.size)}
-    src, dst, w, edge_lines = src[~drop], dst[~drop], w[~drop], line_no[~drop]
-    if not len(src):
+    if drop.all():
         raise DataError(f"{name} has no edge between two different nodes with a weight above 0.")
+    return src[~drop], dst[~drop], w[~drop], line_no[~drop]
 
-    # nodes in order of first appearance, reading each line left to right
+
+def _adjacency(src, dst, w, edge_lines, weighted: bool, result: GraphData):
+    """Nodes in order of first appearance (each line read left to right) and the symmetric adjacency; an edge
+    listed twice (either direction) is kept once, or with weights has its weights added, with a notice."""
     codes, nodes = pd.factorize(np.column_stack([src, dst]).ravel())
     i, j = codes[0::2], codes[1::2]
     lo, hi = np.minimum(i, j), np.maximum(i, j)
     n = len(nodes)
     pair = lo.astype(np.int64) * n + hi
-    uniq, first_at, counts = np.unique(pair, return_index=True, return_counts=True)
+    _, first_at, counts = np.unique(pair, return_index=True, return_counts=True)
     repeated = int((counts > 1).sum())
     if repeated:
         again = np.setdiff1d(np.arange(len(pair)), first_at)
         where = int(edge_lines[again.min()])
-        if weighted:
-            result.notices.append(f"{_plural(repeated, 'edge')} listed more than once (in either direction; first "
-                                  f"repeat on line {where}): their weights are added.")
-        else:
-            result.notices.append(f"{_plural(repeated, 'edge')} listed more than once (in either direction; first "
-                                  f"repeat on line {where}): kept once.")
-            w = np.ones(len(pair))
+        how = "their weights are added" if weighted else "kept once"
+        result.notices.append(f"{_plural(repeated, 'edge')} listed more than once (in either direction; first "
+                              f"repeat on line {where}): {how}.")
+        if not weighted:
             keep_first = np.zeros(len(pair), dtype=bool)
             keep_first[first_at] = True
-            lo, hi, w = lo[keep_first], hi[keep_first], w[keep_first]
+            lo, hi, w = lo[keep_first], hi[keep_first], np.ones(int(keep_first.sum()))
     upper = sp.coo_array((w, (lo, hi)), shape=(n, n))
     A = (upper + upper.T).tocsr()
     A.sum_duplicates()
-    if skipped:
-        result.notices.append(f"Skipped {_plural(skipped, 'blank or comment line')}.")
-    result.nodes = [str(v) for v in nodes]
-    result.adjacency = sp.csr_array(A)
-    result.weighted = weighted
-    return result
+    return nodes, sp.csr_array(A)
