@@ -85,6 +85,22 @@ def _move_sliders(page) -> list[str]:
     return moved
 
 
+def _choose_radio(page) -> list[str]:
+    """On a page whose first view has no slider: pick another option of the first radio in the main area."""
+    radios = page.locator('[data-testid="stMain"] [data-testid="stRadio"]')
+    for i in range(radios.count()):
+        r = radios.nth(i)
+        options = r.locator('[data-testid="stRadioOption"]')
+        if not r.is_visible() or options.count() < 2:
+            continue
+        address = page.evaluate("window.location.href")
+        options.nth(1).click()
+        page.wait_for_function("(a) => window.location.href !== a", arg=address, timeout=30_000)
+        wait_idle(page)
+        return [r.locator('[data-testid="stWidgetLabel"]').first.inner_text().strip()]
+    return []
+
+
 @pytest.mark.parametrize("spec", [p for p in PAGES if not p.default], ids=lambda p: p.url)
 def test_a_copied_link_restores_controls_and_charts(server, browser, spec):  # noqa: F811 (fixtures)
     url, _ = server
@@ -94,8 +110,8 @@ def test_a_copied_link_restores_controls_and_charts(server, browser, spec):  # n
         page = first.new_page()
         page.goto(f"{url}/{spec.url}")
         wait_idle(page)
-        moved = _move_sliders(page)
-        assert moved or spec.url == "data", f"{spec.url}: no slider to move"
+        moved = _move_sliders(page) or _choose_radio(page)
+        assert moved or spec.url == "data", f"{spec.url}: no slider or radio to change"
         link = _link(page)
         assert link.startswith(url) and (not moved or "?" in link), link
         page.wait_for_timeout(500)  # charts draw just after the script goes idle
