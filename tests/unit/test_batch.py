@@ -37,10 +37,6 @@ from embedcore.words import PMIWordVectors, build_vocabulary, cooccurrence, toke
 pytestmark = pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
 
 
-@pytest.fixture(scope="module")
-def client():
-    with batch.cluster(workers=2, processes=False, memory_limit="2GB") as c:
-        yield c
 
 
 def same(A, B) -> bool:

@@ -34,10 +34,6 @@ from embedcore.emde import EMDE
 pytestmark = pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
 
 
-@pytest.fixture(scope="module")
-def client():
-    with batch.cluster(workers=2, processes=False, memory_limit="2GB") as c:
-        yield c
 
 
 def _zip(folder) -> bytes:
