@@ -16,7 +16,6 @@ table it was learned from, when the page has it, gives the downstream test.
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 import textwrap
 from typing import NamedTuple
@@ -42,7 +41,7 @@ SWEEP_FACTORS = (0.01, 0.1, 1.0, 10.0, 100.0)
 RESULTS = store("cat.downstream", max_entries=32)
 #: The data kind of an uploaded ``category-kernel`` output, and where a session keeps it.
 KERNEL_KIND = "category-kernel"
-_UPLOAD, _UPLOAD_IDS = "cat.kernel_upload", "cat.kernel_upload_ids"
+_UPLOAD = "cat.kernel_upload"
 
 
 class Graph(NamedTuple):
@@ -157,28 +156,9 @@ def gamma(graph: Graph, log_scale: float) -> float | None:
 # ---------------------------------------------------------------- a kernel from the command line
 
 
-class _KernelUpload(NamedTuple):
-    names: tuple[str, ...]
-    blobs: tuple[bytes, ...]
-    digest: str
-
-
 def kernel_upload(files) -> str | None:
-    """Keep the uploaded ``category-kernel`` output for this session; its digest, or None when nothing is uploaded.
-
-    The bytes are hashed once per upload (the uploader's file ids say when it changed), not at every rerun.
-    """
-    ids = tuple(getattr(f, "file_id", f.name) for f in files or [])
-    if st.session_state.get(_UPLOAD_IDS) != ids:
-        upload = None
-        if files:
-            names, blobs = tuple(f.name for f in files), tuple(bytes(f.getvalue()) for f in files)
-            h = hashlib.sha1()
-            for name, blob in zip(names, blobs):
-                h.update(name.encode() + b"\0" + blob)
-            upload = _KernelUpload(names, blobs, h.hexdigest())
-        st.session_state[_UPLOAD_IDS], st.session_state[_UPLOAD] = ids, upload
-    upload = st.session_state.get(_UPLOAD)
+    """Keep the uploaded ``category-kernel`` output for this session; its digest, or None when nothing is uploaded."""
+    upload = data_service.keep_page_upload(_UPLOAD, files)
     return None if upload is None else upload.digest
 
 
@@ -187,15 +167,12 @@ def upload_label(digest: str) -> str:
     return " + ".join(_upload(digest).names)
 
 
-def _upload(digest: str) -> _KernelUpload:
-    upload = st.session_state.get(_UPLOAD)
-    if upload is None or upload.digest != digest:
-        raise LookupError("The uploaded kernel is no longer loaded: upload it again.")
-    return upload
+def _upload(digest: str) -> data_service.Upload:
+    return data_service.page_upload(_UPLOAD, digest, "The uploaded kernel")
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _read(digest: str, _upload: _KernelUpload):
+def _read(digest: str, _upload: data_service.Upload):
     """(the kernel, None) or (None, what is wrong with the files); read once per upload, shared by sessions."""
     try:
         ck = read_category_kernel(list(zip(_upload.names, _upload.blobs)))

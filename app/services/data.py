@@ -50,6 +50,31 @@ class Upload:
         return " + ".join(self.names)
 
 
+def keep_page_upload(key: str, files) -> Upload | None:
+    """Keep the files of a page's own uploader (not the sidebar's) in the session under ``key``.
+
+    ``files`` is one uploaded file, a list of them, or None. The bytes are read and hashed
+    (:func:`embedcore.io.upload_digest`) once per upload, when the uploader's file ids change, not at every rerun.
+    """
+    files = [] if files is None else list(files) if isinstance(files, (list, tuple)) else [files]
+    ids = tuple(getattr(f, "file_id", f.name) for f in files)
+    if st.session_state.get(f"{key}_ids") != ids or (files and st.session_state.get(key) is None):
+        upload = None
+        if files:
+            names, blobs = tuple(f.name for f in files), tuple(bytes(f.getvalue()) for f in files)
+            upload = Upload(names, blobs, io.upload_digest(names, blobs), kind="")
+        st.session_state[f"{key}_ids"], st.session_state[key] = ids, upload
+    return st.session_state.get(key)
+
+
+def page_upload(key: str, digest: str, what: str) -> Upload:
+    """The page's kept upload with this digest; LookupError saying ``what`` must be uploaded again otherwise."""
+    upload = st.session_state.get(key)
+    if upload is None or upload.digest != digest:
+        raise LookupError(f"{what} this view was made from is no longer loaded: upload it again.")
+    return upload
+
+
 def make_upload(files) -> Upload | None:
     if not files:
         return None

@@ -13,7 +13,6 @@ import io as _io
 import json
 import textwrap
 import zipfile
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -36,7 +35,7 @@ MAX_NODES = graphs.MAX_NODES
 MAX_K = 8
 #: Random vectors whose Rayleigh quotients are shown next to the Fiedler vector's.
 N_RANDOM = 500
-_UPLOAD_IDS, _UPLOAD = "graphs.upload_ids", "graphs.upload_obj"
+_UPLOAD = "graphs.upload_obj"
 
 
 def _frozen(a):
@@ -48,43 +47,22 @@ def _frozen(a):
 # ---------------------------------------------------------------- the graph
 
 
-class EdgeUpload(NamedTuple):
-    name: str
-    blob: bytes
-    digest: str
-
-
 def edge_upload(file) -> str | None:
-    """Keep the edge list uploaded on the page for this session; its SHA-1, or None when there is none.
-
-    The bytes are hashed once per upload (the uploader's file id says when it changed), not at every rerun;
-    the digest is :func:`embedcore.io.upload_digest` of the name and bytes, as the sidebar's uploads use.
-    """
-    ids = getattr(file, "file_id", getattr(file, "name", None)) if file is not None else None
-    if st.session_state.get(_UPLOAD_IDS) != ids or (file is not None and _UPLOAD not in st.session_state):
-        upload = None
-        if file is not None:
-            from embedcore.io import upload_digest
-
-            blob = bytes(file.getvalue())
-            upload = EdgeUpload(file.name, blob, upload_digest([file.name], [blob]))
-        st.session_state[_UPLOAD_IDS], st.session_state[_UPLOAD] = ids, upload
-    upload = st.session_state.get(_UPLOAD)
+    """Keep the edge list uploaded on the page for this session; its SHA-1 (of name and bytes, as the sidebar's
+    uploads), or None when there is none."""
+    upload = data_service.keep_page_upload(_UPLOAD, file)
     return None if upload is None else upload.digest
 
 
-def _upload(digest: str) -> EdgeUpload:
-    upload = st.session_state.get(_UPLOAD)
-    if upload is None or upload.digest != digest:
-        raise LookupError("The edge list this view was made from is no longer loaded: upload it again.")
-    return upload
+def _upload(digest: str) -> data_service.Upload:
+    return data_service.page_upload(_UPLOAD, digest, "The edge list")
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _read(digest: str, _edges: EdgeUpload):
+def _read(digest: str, _edges: data_service.Upload):
     """(the graph, None) or (None, what is wrong with the file); read once per upload, shared by sessions."""
     try:
-        g = read_edge_list(_edges.blob, _edges.name)
+        g = read_edge_list(_edges.blobs[0], _edges.names[0])
     except DataError as err:
         return None, str(err)
     problem = graphs.size_problem(g)
@@ -97,7 +75,7 @@ def upload_problem(digest: str) -> str | None:
 
 
 def upload_name(digest: str) -> str:
-    return _upload(digest).name
+    return _upload(digest).names[0]
 
 
 def options(digest: str | None) -> dict[str, str]:
@@ -331,7 +309,7 @@ def recipe(data: data_service.DataRef, weighted: bool, normalized: bool, k: int,
     if data.source.startswith("upload:"):
         up = _upload(data.source.removeprefix("upload:"))
         load = textwrap.dedent(f'''
-            FILE = {up.name!r}  # the edge list uploaded on the page
+            FILE = {up.names[0]!r}  # the edge list uploaded on the page
             SHA1 = {up.digest!r}  # of its name and bytes
 
 
@@ -377,7 +355,7 @@ def bundle(make) -> bytes:
             if item.filename == "params.json":
                 params = json.loads(content)
                 params["data"] = {"kind": KIND, "seed": recipe_.data.seed, "upload_sha1": up.digest,
-                                  "files": [up.name]}
+                                  "files": [up.names[0]]}
                 content = (json.dumps(params, indent=2, default=str) + "\n").encode()
             z.writestr(item, content)
     return out.getvalue()

@@ -200,7 +200,7 @@ def test_the_export_reproduces(one_thread, tmp_path, source, weighted, normalize
 
 def test_an_uploaded_edge_list_export_asks_for_that_file(one_thread, tmp_path, monkeypatch):
     blob = b"# a ring of two triangles\na b 2\nb c 1\nc a 1\nc d 0.5\nd e 1\ne f 1\nf d 3\n"
-    upload = svc.EdgeUpload("ring.txt", blob, upload_digest(["ring.txt"], [blob]))
+    upload = data_service.Upload(("ring.txt",), (blob,), upload_digest(["ring.txt"], [blob]), "")
     monkeypatch.setattr(svc.st, "session_state", {svc._UPLOAD: upload})
     monkeypatch.setattr(data_service, "current_upload", lambda: None)
     recipe = svc.recipe(data_service.DataRef(svc.KIND, f"upload:{upload.digest}", 0), True, False, 3, "sweep")
