@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
-from app.services import shared
+from app.services import shared, threads
 from app.services.reproduce import Recipe
 from embedcore import emde as core
 from embedcore.batch import BatchError
@@ -75,7 +75,7 @@ def _fit(ref: DataRef, s: Setting) -> tuple[EMDE, float]:
     t0 = time.perf_counter()
     data = item_sets(ref)
     model = EMDE(n_hyperplanes=s.K, n_partitions=s.N, offsets=s.offsets, weighting=s.weighting, norm=s.norm,
-                 norm_scope=s.scope, random_state=ref.seed)
+                 norm_scope=s.scope, random_state=ref.seed, n_jobs=threads.JOBS)
     model.fit(data.vectors, sets=weights(ref) if s.weighting == "tfidf" else None)
     return model, time.perf_counter() - t0
 
