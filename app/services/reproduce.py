@@ -61,10 +61,6 @@ class Recipe:
     load: str | None = None
     imports: str = "import numpy as np"
 
-    @property
-    def file_name(self) -> str:
-        return f"embedding-lab-{self.page}.zip"
-
 
 def versions() -> dict:
     """The lab's version, Python's and each library's in :data:`LIBRARIES` (None if not installed)."""
