@@ -26,6 +26,7 @@ way openTSNE composes t-SNE:
 :mod:`.optimizer`      a generic gradient ascent; its callback can stop it, keeping the work so far
 :mod:`.model`          :class:`LME`, whose ``fit`` composes the parts above
 :mod:`.baselines`      uniform, unigram and Witten-Bell bigram scores of the same transitions
+:mod:`.cold_start`     songs kept out of training, placed by their tags' mean, at 0 or at random, scored
 :mod:`.reading`        a fitted model's map aligned to the truth, next songs, coordinates
 :mod:`.synthetic`      playlists sampled from a planted LME, random walks on a graph
 =====================  =====================================================================
@@ -35,6 +36,7 @@ Every name below can be imported from ``embedcore.playlists``.
 
 from ..compare import procrustes_align
 from .baselines import baseline_log_likelihoods
+from .cold_start import cold_start_scores
 from .data import (
     ScoredTransitions,
     TagMatrix,
@@ -80,6 +82,7 @@ __all__ = [
     "scored_transitions",
     "ScoredTransitions",
     "baseline_log_likelihoods",
+    "cold_start_scores",
     "play_counts",
     "song_tag_labels",
     "procrustes_align",
