@@ -31,6 +31,7 @@ from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partitio
     ScoredTransitions,
     align_to_truth,
     baseline_log_likelihoods,
+    cold_start_scores,
     next_songs,
     partition_cost,
     play_counts,
@@ -545,6 +546,40 @@ def transitions_csv(key: ModelKey, position: int) -> str:
     model = trained(key).model
     proba = model.transition_proba(model.songs_[position])
     return proba.rename("probability").rename_axis("next_song").reset_index().to_csv(index=False)
+
+
+# --------------------------------------------------------------------------- cold start
+
+
+class ColdStartSpec(NamedTuple):
+    """What identifies a cold-start run: the data, the share of songs held out and the training settings."""
+
+    data: DataRef
+    held_share: float
+    tag_weight: float
+    model: str
+    n_components: int
+    reg: float
+    max_iter: int
+
+
+def _cold_starts() -> shared.SharedStore:
+    return shared.store("pl.cold_start", 16)
+
+
+def cold_start_result(spec: ColdStartSpec) -> pd.DataFrame | None:
+    """The stored cold-start table for ``spec``, or None before it is run."""
+    return _cold_starts().get(spec)
+
+
+def run_cold_start(spec: ColdStartSpec) -> pd.DataFrame:
+    """Hold songs out, train, place them three ways and score them (seconds); stored for every session."""
+    pdata = data_service.load(spec.data)
+    table = cold_start_scores(pdata.playlists, getattr(pdata, "tags", None), held_share=spec.held_share,
+                              tag_weight=spec.tag_weight, model=spec.model, n_components=spec.n_components,
+                              reg=spec.reg, max_iter=spec.max_iter, random_state=spec.data.seed)
+    _cold_starts().put(spec, table)
+    return table
 
 
 # --------------------------------------------------------------------------- reproduce

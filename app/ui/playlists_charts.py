@@ -177,3 +177,11 @@ def tag_map(table: pd.DataFrame, tags: list[str], tag_xy, new_point=None, height
         fig.add_trace(go.Scatter(x=[float(new_point[0])], y=[float(new_point[1])], mode="markers", name="new song",
                                  marker=dict(size=16, symbol="star", color=PALETTE[1])))
     return layout(_square(fig), "Tag points, and where a new song with the chosen tags lands", height)
+
+
+def cold_start_bars(table: pd.DataFrame) -> go.Figure:
+    """Held-out log-likelihood of the cold-start songs per placement, the tags' mean highlighted."""
+    return bars(table["placement"], table["held-out log-likelihood"],
+                title=f"Average log-probability per transition touching a held-out song "
+                      f"({int(table['transitions'].iloc[0]):,} transitions; higher is better)",
+                y_title="nats", horizontal=True, highlight=lambda p: p.startswith("tags"))

@@ -397,3 +397,26 @@ def test_a_training_run_stopped_keeps_its_model_and_one_whose_tab_closed_keeps_n
     assert svc.trained(svc.ModelKey(spec)) is None  # a stopped model never stands in for a finished one
     closed = svc.TrainingJob(spec._replace(max_iter=2950), train, None, held, alive=lambda: False)
     assert closed.wait(5.0) and closed.outcome == "cancelled" and closed.key is None
+
+
+def cold_start_table(at):
+    return next(d.value for d in at.dataframe if "placement" in d.value.columns)
+
+
+def test_cold_start_tab_runs_three_placements_and_the_tag_weight_changes_them():
+    at = open_page(PAGE)
+    open_tab(at, TAB, "Cold start")
+    assert not at.exception and not at.error
+    assert any("u_{\\text{new}}" in x.value for x in at.latex)
+    at.button(key="pl.cs_run").click().run()
+    assert not at.exception and not at.error
+    table = cold_start_table(at)
+    assert list(table["placement"]) == ["tags' mean", "at 0", "random"]
+    first = table["held-out log-likelihood"].to_numpy()
+    assert first[0] > first[1] and first[0] > first[2]
+    assert any("transitions touch one of them" in c.value for c in at.caption)
+    at.slider(key="pl.cs_tag").set_value(0.0).run()
+    at.button(key="pl.cs_run").click().run()
+    assert not at.exception and not at.error
+    second = cold_start_table(at)["held-out log-likelihood"].to_numpy()
+    assert len(second) == 3 and not (second == first).all()
