@@ -344,7 +344,7 @@ song's tags, and training has placed every tag among the songs that carry it.
             cs_tag_exp = c2.slider("log10(tag weight)", -3.0, 1.0, float(math.log10(svc.TAG_WEIGHT)), 0.5,
                                    key="pl.cs_tag", bind="query-params",
                                    help="How strongly training pulls each song to its tags' mean (the control).")
-            cs_spec = svc.ColdStartSpec(ref, cs_share, float(10**cs_tag_exp), model_kind, dim, reg, iters)
+            cs_spec = svc.ColdStartSpec(ref, cs_share, float(10**cs_tag_exp), model_kind, dim, reg, iters, z_approx)
             cs_table = svc.cold_start_result(cs_spec)
             if st.button("Run", key="pl.cs_run", type="primary",
                          help="Hold the songs out, train and score (a few seconds)."):

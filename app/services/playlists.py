@@ -561,6 +561,7 @@ class ColdStartSpec(NamedTuple):
     n_components: int
     reg: float
     max_iter: int
+    z_approx: int | None = None  # the sidebar's approximate Z (needed above 10,000 songs)
 
 
 def _cold_starts() -> shared.SharedStore:
@@ -577,7 +578,8 @@ def run_cold_start(spec: ColdStartSpec) -> pd.DataFrame:
     pdata = data_service.load(spec.data)
     table = cold_start_scores(pdata.playlists, getattr(pdata, "tags", None), held_share=spec.held_share,
                               tag_weight=spec.tag_weight, model=spec.model, n_components=spec.n_components,
-                              reg=spec.reg, max_iter=spec.max_iter, random_state=spec.data.seed)
+                              reg=spec.reg, max_iter=spec.max_iter, z_approx=spec.z_approx,
+                              random_state=spec.data.seed)
     _cold_starts().put(spec, table)
     return table
 

@@ -44,7 +44,7 @@ def _with_songs(model: LME, songs, points: np.ndarray) -> LME:
 
 def cold_start_scores(playlists, tags: dict | None, *, held_share: float = 0.1, tag_weight: float = 0.01,
                       model: str = "single", n_components: int = 2, reg: float = 0.001, max_iter: int = 300,
-                      random_state=None) -> pd.DataFrame:
+                      z_approx: int | None = None, random_state=None) -> pd.DataFrame:
     """Held-out log-likelihood of songs never seen in training, placed three ways.
 
     A seeded share of the tagged songs is removed from training (each playlist is cut at them,
@@ -66,7 +66,7 @@ def cold_start_scores(playlists, tags: dict | None, *, held_share: float = 0.1, 
         Song id -> list of tags; required (cold start places a song by its tags).
     held_share : float, default=0.1
         Share of the tagged songs held out, in (0, 1).
-    tag_weight, model, n_components, reg, max_iter
+    tag_weight, model, n_components, reg, max_iter, z_approx
         Passed to :class:`.LME`.
     random_state : int, RandomState or None
         Draws the held-out songs, seeds the training and the random placement.
@@ -105,7 +105,7 @@ def cold_start_scores(playlists, tags: dict | None, *, held_share: float = 0.1, 
         raise ValueError("Without the held-out songs no playlist keeps a transition; hold out a smaller share.")
     seed = int(rng.randint(2**31 - 1))
     lme = LME(model=model, n_components=n_components, reg=reg, max_iter=max_iter, tag_weight=tag_weight,
-              random_state=seed).fit(train, tags=tags)
+              z_approx=z_approx, random_state=seed).fit(train, tags=tags)
     pairs = _pairs_touching(playlists, lme.songs_.append(held), held)
     if not pairs:
         raise ValueError("No transition joins a held-out song to a song the model knows; hold out another share.")
