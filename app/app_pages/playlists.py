@@ -177,7 +177,7 @@ def training_section(spec, n_songs: int, z_approx) -> None:
                        "it redraws as it learns and Stop keeps the model so far).")
     elif "pl.redraw_rate" in st.session_state:
         n_draws, secs = st.session_state["pl.redraw_rate"]
-        c_note.caption(f"Last training: {secs:.1f} s, the map redrawn {n_draws} times "
+        c_note.caption(f"Last training: {secs:.1f} s, the map redrawn {n_draws} time{'' if n_draws == 1 else 's'} "
                        f"({n_draws / max(secs, 1e-9):.1f} per second).")
 
 
