@@ -9,10 +9,7 @@ shared by every session and never mutated.
 
 from __future__ import annotations
 
-import io as _io
-import json
 import textwrap
-import zipfile
 
 import numpy as np
 import pandas as pd
@@ -306,8 +303,10 @@ def recipe(data: data_service.DataRef, weighted: bool, normalized: bool, k: int,
                   "eigenvalues_L": graphs.laplacian_eigenvalues(A),
                   "eigenvalues_normalised": graphs.laplacian_eigenvalues(A, True)}}
         """
+    files = None
     if data.source.startswith("upload:"):
         up = _upload(data.source.removeprefix("upload:"))
+        files = up.names
         load = textwrap.dedent(f'''
             FILE = {up.names[0]!r}  # the edge list uploaded on the page
             SHA1 = {up.digest!r}  # of its name and bytes
@@ -338,27 +337,12 @@ def recipe(data: data_service.DataRef, weighted: bool, normalized: bool, k: int,
     compare.update({name: "close" for name in ("fiedler", "lambda2", "eigenvalues_L", "eigenvalues_normalised")})
     lap = "normalised" if normalized else "unnormalised"
     return Recipe("graphs", f"spectral clustering of {data.source} ({lap} Laplacian)", arrays, params, data, code,
-                  compare=compare, rtol=1e-6, atol=1e-9, load=load)
+                  compare=compare, rtol=1e-6, atol=1e-9, load=load, files=files)
 
 
 def bundle(make) -> bytes:
-    """The zip of ``make()``; for an upload, params.json names the page's edge list (not the sidebar's data)."""
-    recipe_ = make()
-    blob = reproduce.bundle(recipe_)
-    if not recipe_.data.source.startswith("upload:"):
-        return blob
-    up = _upload(recipe_.data.source.removeprefix("upload:"))
-    src, out = zipfile.ZipFile(_io.BytesIO(blob)), _io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for item in src.infolist():
-            content = src.read(item.filename)
-            if item.filename == "params.json":
-                params = json.loads(content)
-                params["data"] = {"kind": KIND, "seed": recipe_.data.seed, "upload_sha1": up.digest,
-                                  "files": [up.names[0]]}
-                content = (json.dumps(params, indent=2, default=str) + "\n").encode()
-            z.writestr(item, content)
-    return out.getvalue()
+    """The zip of ``make()`` (a recipe of an uploaded edge list names the page's file)."""
+    return reproduce.bundle(make())
 
 
 def lazy(make):

@@ -46,7 +46,8 @@ class Recipe:
     array, one of :data:`COMPARISONS` (default "exact"); "close" uses
     ``rtol``/``atol``. ``load`` replaces the default data loading (a bundled
     data set by id and seed, or the upload's files) when a page generates
-    its data (``load`` must define ``load_data()``).
+    its data (``load`` must define ``load_data()``). ``files`` names an upload
+    taken by the page's own uploader, which the sidebar does not know.
     """
 
     page: str
@@ -60,6 +61,7 @@ class Recipe:
     atol: float = 1e-9
     load: str | None = None
     imports: str = "import numpy as np"
+    files: tuple[str, ...] | None = None  # an upload made on the page itself (not the sidebar's): its file names
 
 
 def versions() -> dict:
@@ -73,12 +75,15 @@ def versions() -> dict:
     return out
 
 
-def data_description(ref: data_service.DataRef) -> dict:
-    """What identifies the data in ``params.json``: a bundled id, or the upload's names and digest."""
+def data_description(ref: data_service.DataRef, files: tuple[str, ...] | None = None) -> dict:
+    """What identifies the data in ``params.json``: a bundled id, or the upload's names (``files``, else the
+    sidebar upload's) and digest."""
     out = {"kind": ref.kind, "seed": ref.seed}
     if ref.source.startswith("upload:"):
-        up = data_service.current_upload()
-        out.update(upload_sha1=ref.source.split(":", 1)[1], files=list(up.names) if up is not None else None)
+        if files is None:
+            up = data_service.current_upload()
+            files = None if up is None else up.names
+        out.update(upload_sha1=ref.source.split(":", 1)[1], files=None if files is None else list(files))
     else:
         out["bundled"] = ref.source
     return out
@@ -162,7 +167,7 @@ def script(recipe: Recipe) -> str:
     if bad:
         raise ValueError(f"Unknown comparison {bad}; one of {COMPARISONS}.")
     loader = recipe.load if recipe.load is not None else _default_loader(
-        recipe.data, data_description(recipe.data).get("files"))
+        recipe.data, data_description(recipe.data, recipe.files).get("files"))
     head = (f'"""Recompute the {recipe.title} exported from Embedding Lab and compare it with the export.\n\n'
             "Run from this folder with embedcore installed (the same versions as versions.json give the same "
             'bytes):\n    python reproduce.py\n"""\n\n'
@@ -188,7 +193,7 @@ def _csv(name: str, a: np.ndarray) -> str:
 def bundle(recipe: Recipe) -> bytes:
     """The zip: README.txt, params.json, versions.json, reproduce.py, arrays/<name>.npy and .csv."""
     params = {"page": recipe.page, "title": recipe.title, "parameters": recipe.params,
-              "data": data_description(recipe.data)}
+              "data": data_description(recipe.data, recipe.files)}
     buf = _io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("params.json", json.dumps(params, indent=2, default=str) + "\n")
