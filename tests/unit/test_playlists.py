@@ -370,31 +370,37 @@ def test_held_out_score_below_the_limit_is_the_exact_one(exclude_self):
     assert lme.log_likelihood(test) == pytest.approx((C.data * logP[C.row, C.col]).sum() / C.data.sum(), abs=1e-10)
 
 
-def test_held_out_score_above_the_limit_is_approximated_in_bounded_memory():
+def _scored_with_peak(lme, playlists) -> tuple[float, int]:
+    """``lme.log_likelihood(playlists)`` and the peak of the memory traced while it ran."""
     import tracemalloc
+
+    tracemalloc.start()
+    try:
+        ll = lme.log_likelihood(playlists)
+        return ll, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _exact_score(lme, playlists) -> float:
+    """The exact held-out log-likelihood per transition, Z summed here 500 rows at a time (the reference)."""
+    U, V = lme.entry_, lme.exit_
+    C = transition_counts(playlists, lme.songs_).tocoo()
+    log_z = np.concatenate([np.logaddexp.reduce(-((V[a:a + 500, None] - U[None]) ** 2).sum(2), axis=1)
+                            for a in range(0, len(U), 500)])
+    return float((C.data * (-((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_z[C.row])).sum() / C.data.sum())
+
+
+def test_held_out_score_above_the_limit_is_approximated_in_bounded_memory():
 
     S = MAX_EXACT_Z_SONGS + 2000
     playlists = _chain_playlists(S)
     lme = LME(max_iter=3, init="random", z_approx=50, random_state=0).fit(playlists)
     test = playlists  # every song is left: S x S terms, above the exact limit's MAX_EXACT_Z_SONGS**2
-    tracemalloc.start()
-    try:
-        ll = lme.log_likelihood(test)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    ll, peak = _scored_with_peak(lme, test)
     # a dense S x S float64 matrix is 1.15 GB, and the old scoring held three
     assert peak < 150e6, peak
-    # the exact value, computed here a few hundred rows at a time
-    C = transition_counts(test, lme.songs_).tocoo()
-    U, V = lme.entry_, lme.exit_
-    log_z = np.empty(S)
-    for a in range(0, S, 500):
-        D = -((V[a:a + 500, None, :] - U[None, :, :]) ** 2).sum(axis=2)
-        m = D.max(axis=1)
-        log_z[a:a + 500] = m + np.log(np.exp(D - m[:, None]).sum(axis=1))
-    exact = float((C.data * (-((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_z[C.row])).sum() / C.data.sum())
-    assert ll == pytest.approx(exact, abs=0.05)
+    assert ll == pytest.approx(_exact_score(lme, test), abs=0.05)
     assert lme.log_likelihood(test) == ll  # the same landmarks every time
 
 
@@ -761,25 +767,14 @@ def test_a_table_of_playlists_fits_like_the_same_lists():
 
 
 def test_log_likelihood_with_z_approx_holds_no_song_by_song_matrix():
-    import tracemalloc
 
     S = 6000  # a dense S x S float64 matrix would be 288 MB
     playlists = _chain_playlists(S)
     lme = LME(max_iter=2, init="random", z_approx=50, random_state=0).fit(playlists)
-    tracemalloc.start()
-    try:
-        ll = lme.log_likelihood(playlists)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    ll, peak = _scored_with_peak(lme, playlists)
     assert peak < 8 * S * S / 4, peak
     # every song is left, S x S terms: within the exact limit, so Z is exact (summed in float32 blocks)
-    U, V = lme.entry_, lme.exit_
-    C = transition_counts(playlists, lme.songs_).tocoo()
-    log_z = np.concatenate([np.logaddexp.reduce(-((V[a:a + 500, None] - U[None]) ** 2).sum(2), axis=1)
-                            for a in range(0, S, 500)])
-    exact = float((C.data * (-((U[C.col] - V[C.row]) ** 2).sum(axis=1) - log_z[C.row])).sum() / C.data.sum())
-    assert ll == pytest.approx(exact, abs=1e-6)
+    assert ll == pytest.approx(_exact_score(lme, playlists), abs=1e-6)
 
 
 @pytest.mark.parametrize("exclude_self", [False, True])
