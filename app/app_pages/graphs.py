@@ -3,6 +3,7 @@ import math
 import streamlit as st
 
 from app.services import graphs as svc
+from app.services import reproduce
 from app.ui import graphs_charts as charts
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
@@ -281,7 +282,7 @@ with tabs[3]:
 
 k_now = min(max(int(st.session_state.get("graphs.k", 3)), 2), svc.max_parts(ref))
 k_rule_now = st.session_state.get("graphs.k_rule", "sweep")
-share.panel("graphs", svc.lazy(lambda: svc.recipe(ref, weighted, normalized, k_now, k_rule_now)),
+share.panel("graphs", reproduce.lazy(lambda: svc.recipe(ref, weighted, normalized, k_now, k_rule_now)),
             what="the Fiedler vector and λ₂, the three splits, the bisection into "
                  f"{k_now} parts and both spectra, with the node names"
                  + (" (reproduce.py asks for your edge list and checks its SHA-1)" if source == "upload" else ""))

@@ -344,8 +344,3 @@ def bundle(make) -> bytes:
     """The zip of ``make()`` (a recipe of an uploaded edge list names the page's file)."""
     return reproduce.bundle(make())
 
-
-def lazy(make):
-    """The zip, built only when the download is clicked."""
-    return lambda: bundle(make)
-
