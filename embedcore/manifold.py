@@ -31,7 +31,7 @@ from sklearn.utils.validation import (
 
 __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
            "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_rows", "lle_with_quality",
-           "lle_sweep", "reconstruction", "neighbor_segments", "allowed_k"]
+           "lle_sweep", "reconstruction", "closed_form_weights", "neighbor_segments", "allowed_k"]
 
 #: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
 MIN_POINTS = 10
@@ -338,6 +338,58 @@ def reconstruction(X, neighbors: np.ndarray, weights, i: int) -> dict:
     spread = float(np.linalg.norm(X[nbrs] - X[i], axis=1).mean())
     return {"neighbors": nbrs, "weights": w, "rebuilt": rebuilt, "error": error, "spread": spread,
             "relative": error / spread if spread > 0 else 0.0}
+
+
+def closed_form_weights(X, neighbors: np.ndarray, i: int, reg: float = 1e-3) -> dict:
+    """Point ``i``'s LLE weights written out as the closed form ``w = C^-1 1 / (1^T C^-1 1)``.
+
+    ``C`` is the local Gram matrix of the point's neighbours seen from the
+    point, ``C_jk = (x_i - x_j)^T (x_i - x_k)``, with the regulariser
+    ``r = reg * trace(C)`` (or ``reg`` when the trace is 0) added to its
+    diagonal, as :func:`barycenter_weights` adds it. Minimising ``w^T C w``
+    subject to ``1^T w = 1`` with a Lagrange multiplier gives ``C w`` a
+    constant vector, hence the formula. This function inverts ``C``
+    explicitly, one point at a time, to check the batched solver against
+    the formula; it is not how the fit computes the weights.
+
+    Parameters
+    ----------
+    X : (n, d) array, the points
+    neighbors : (n, B) int array, each point's neighbours
+    i : the point
+    reg : the regulariser, relative to the trace of ``C``
+
+    Returns
+    -------
+    dict with ``weights`` (B,), ``C`` (B, B, the regularised Gram matrix),
+    ``ridge`` (the ``r`` added to its diagonal) and ``condition`` (the
+    condition number of the regularised ``C``).
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 1.0], [0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
+    >>> closed_form_weights(X, np.array([[2, 3], [0, 2], [0, 1], [0, 1]]), 0, 1e-9)["weights"].round(6).tolist()
+    [0.5, 0.5]
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = len(X)
+    if not 0 <= i < n:
+        raise ValueError(f"Point {i} does not exist: the data have points 0 to {n - 1}.")
+    if not reg >= 0:
+        raise ValueError(f"reg must be 0 or more, got {reg}.")
+    nbrs = np.asarray(neighbors)[i]
+    D = X[i] - X[nbrs]  # (B, d): the point seen from each neighbour
+    C = D @ D.T
+    trace = float(np.trace(C))
+    ridge = reg * trace if trace > 0 else reg
+    C[np.diag_indices_from(C)] += ridge
+    if ridge == 0 and np.linalg.matrix_rank(C) < len(C):
+        raise ValueError(f"The Gram matrix of point {i}'s {len(nbrs)} neighbours is singular (more neighbours "
+                         "than dimensions, or repeated points): set reg above 0.")
+    ones = np.ones(len(C))
+    Cinv_1 = np.linalg.inv(C) @ ones
+    return {"weights": Cinv_1 / (ones @ Cinv_1), "C": C, "ridge": float(ridge),
+            "condition": float(np.linalg.cond(C))}
 
 
 def neighbor_segments(P, neighbors: np.ndarray, rows=None) -> np.ndarray:

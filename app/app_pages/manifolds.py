@@ -154,6 +154,44 @@ with tabs[0]:
         plots.show(c2, charts.eigenvalues(result["eigenvalues"]), key="man.chart.eigs")
         c2.caption("λ0 ≈ 0 belongs to the constant vector and is skipped; the next two (orange) give the map. When "
                    "λ3 is close to λ2 a third direction is almost as good, and the 2-D map may mix them.")
+        st.markdown(
+            f"**The weights by their formula.** Seen from point {point}, the reconstruction error of weights w "
+            "summing to 1 is wᵀCw, with C the Gram matrix of the neighbours' offsets from the point. Setting the "
+            "gradient of wᵀCw − 2λ(1ᵀw − 1) to zero gives Cw = λ1, so w is C⁻¹1 scaled to sum to 1. The fit "
+            "solves all points' systems at once; here the formula is evaluated for this point alone, with C "
+            "inverted explicitly, and set beside the weights the fit used.")
+        st.latex(r"w = \frac{C^{-1}\mathbf{1}}{\mathbf{1}^\top C^{-1}\mathbf{1}},\qquad "
+                 r"C_{jk} = (x_i - x_j)^\top (x_i - x_k) + r\,\delta_{jk},\qquad r = \mathrm{reg}\cdot\operatorname{tr}"
+                 r"\big((x_i - x_j)^\top (x_i - x_k)\big)_{jk}")
+        cf = svc.closed_form(pts, B, reg, point)
+        st.dataframe(cf["table"], hide_index=True, key="man.closed_form", height=min(36 + 35 * B, 320),
+                     column_config={"difference": st.column_config.NumberColumn(format="%.1e")})
+        st.caption(f"Largest difference {cf['largest']:.1e}, with r = {cf['ridge']:.2e} on C's diagonal and C's "
+                   f"condition number {cf['condition']:.1e}. The two agree to rounding: the fit's weights are this "
+                   "formula. A smaller reg makes C nearly singular when B exceeds the dimension; the weights then "
+                   "swing with every small change of the points, and the difference grows with the condition "
+                   "number.")
+        with st.expander("Embeddings and latent factors: distances or inner products"):
+            st.markdown(
+                "Both give each item a short vector; they differ in what the vectors must reproduce. An "
+                "**embedding** keeps distances: LLE keeps each point's reconstruction from its neighbours, so "
+                "near points stay near and the local geometry survives, and Latent Markov Embedding (the "
+                "Playlists page) makes the probability of the next song fall with its squared distance from the "
+                "current one.")
+            st.latex(r"\text{LLE: } \min_Y \sum_i \Big\lVert y_i - \sum_j W_{ij} y_j \Big\rVert^2,\qquad "
+                     r"\text{LME: } P(s \mid s') = \frac{\exp(-\lVert u_s - v_{s'}\rVert^2)}{Z(s')}")
+            st.markdown(
+                "A **latent-factor** model keeps inner products: PMI-SVD word vectors (the Words page) are "
+                "chosen so that a word's vector times a context's vector gives their pointwise mutual "
+                "information.")
+            st.latex(r"\text{PMI-SVD: } \log\frac{P(w, c)}{P(w)\,P(c)} \approx u_w^\top v_c,\qquad "
+                     r"\lVert u_i - u_j\rVert^2 = \lVert u_i\rVert^2 + \lVert u_j\rVert^2 - 2\,u_i^\top u_j")
+            st.markdown(
+                "The identity on the right ties the two: a distance is an inner product corrected by the two "
+                "lengths, so the two agree only when the vectors have similar lengths. Read the pictures "
+                "accordingly: on an embedding's map, nearness is the claim and the axes mean nothing; a "
+                "latent-factor map's axes can carry meaning, but two points far apart can still have a large "
+                "inner product if both are long, so nearness on it is not similarity.")
         tools.neighbour_lists(forget=False)
 
 with tabs[1]:

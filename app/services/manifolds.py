@@ -29,6 +29,7 @@ from embedcore import datasets
 from embedcore.manifold import (
     MAX_POINTS,
     allowed_k,
+    closed_form_weights,
     lle_input_problem,
     lle_sweep,
     lle_with_quality,
@@ -200,6 +201,22 @@ def inspection(p: Points, B: int, reg: float, point: int) -> dict:
     """How ``point`` is rebuilt from its B neighbours by the LLE weights at (B, reg)."""
     r = reconstruction(point_set(p).X, neighbours(p)[:, :B], lle(p, B, reg)["weights"], point)
     return {key: r[key] for key in ("neighbors", "weights", "error", "spread", "relative")}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def closed_form(p: Points, B: int, reg: float, point: int) -> dict:
+    """``point``'s weights by the closed form ``C^-1 1 / (1^T C^-1 1)`` beside the weights the LLE fit used.
+
+    ``table`` has one row per neighbour (the fit's weight, the closed form's and their difference);
+    ``largest`` is the largest absolute difference, ``ridge`` the regulariser added to C's diagonal and
+    ``condition`` C's condition number.
+    """
+    fitted = inspection(p, B, reg, point)
+    cf = closed_form_weights(point_set(p).X, neighbours(p)[:, :B], point, reg)
+    diff = cf["weights"] - fitted["weights"]
+    table = pd.DataFrame({"neighbour": fitted["neighbors"], "weight in the LLE fit": fitted["weights"],
+                          "closed form C⁻¹1 / 1ᵀC⁻¹1": cf["weights"], "difference": diff})
+    return {"table": table, "largest": float(np.abs(diff).max()), "ridge": cf["ridge"], "condition": cf["condition"]}
 
 
 @st.cache_data(max_entries=8, show_spinner="Solving LLE at each B of the sweep ...")

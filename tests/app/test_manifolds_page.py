@@ -98,6 +98,28 @@ def test_the_inspected_point_is_rebuilt_from_its_neighbours():
     assert len(_deck_layer(at, "neighbours")["data"]) == 5
 
 
+def _closed_form(at):
+    return next(d.value for d in at.dataframe if "difference" in d.value.columns)
+
+
+def test_the_closed_form_weights_sit_beside_the_fitted_ones_and_follow_the_point_and_b():
+    at = open_page(PAGE)
+    at.number_input(key="man.point").set_value(42).run()
+    table = _closed_form(at)
+    weights = _chart(at, "man.chart.weights")
+    np.testing.assert_allclose(table["weight in the LLE fit"], _array(weights["data"][0]["y"]), rtol=1e-5)
+    np.testing.assert_allclose(table["closed form C⁻¹1 / 1ᵀC⁻¹1"], table["weight in the LLE fit"], atol=1e-9)
+    assert len(table) == 12 and (table["difference"].abs() < 1e-9).all()
+    caption = next(c.value for c in at.caption if c.value.startswith("Largest difference"))
+    assert "condition number" in caption
+    at.number_input(key="man.point").set_value(7).run()
+    moved = _closed_form(at)
+    assert list(moved["neighbour"]) != list(table["neighbour"])
+    at.sidebar.slider(key="man.B").set_value(5).run()
+    assert len(_closed_form(at)) == 5
+    assert any("Embeddings and latent factors" in e.label for e in at.expander)
+
+
 def test_the_graph_checkbox_draws_the_knn_graph():
     at = open_page(PAGE)
     assert _deck_layer(at, "graph") is None

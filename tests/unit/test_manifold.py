@@ -16,6 +16,7 @@ from embedcore.manifold import (
     LLE,
     SWEEP_B,
     barycenter_weights,
+    closed_form_weights,
     lle_from_neighbors,
     lle_sweep,
     lle_with_quality,
@@ -357,6 +358,43 @@ def test_reconstruction_rebuilds_a_point_from_its_weights():
         np.testing.assert_allclose(dense["weights"], r["weights"], atol=1e-12)
     with pytest.raises(ValueError, match="Point 800 does not exist: the data have points 0 to 799"):
         lle.reconstruction(800)
+
+
+@pytest.mark.parametrize("reg", [1e-3, 1e-6, 0.5])
+def test_closed_form_weights_agree_with_the_fit_and_minimise_the_local_error(reg):
+    lle = LLE(n_neighbors=12, reg=reg, random_state=0).fit(X_ROLL)
+    for i in (0, 311, 799):
+        nbrs = lle.neighbors_[i]
+        cf = closed_form_weights(X_ROLL, lle.neighbors_, i, reg)
+        fitted = lle.weights_.toarray()[i, nbrs]
+        np.testing.assert_allclose(cf["weights"], fitted, rtol=1e-7, atol=1e-9)
+        assert cf["weights"].sum() == pytest.approx(1.0)
+        # C by its definition, one entry at a time, and the ridge on its diagonal
+        raw = np.array([[(X_ROLL[i] - X_ROLL[j]) @ (X_ROLL[i] - X_ROLL[k]) for k in nbrs] for j in nbrs])
+        assert cf["ridge"] == pytest.approx(reg * np.trace(raw))
+        np.testing.assert_allclose(cf["C"], raw + cf["ridge"] * np.eye(12), rtol=1e-12)
+        # the minimiser of w^T C w on 1^T w = 1: any step along the constraint costs more
+        rng = np.random.default_rng(i)
+        cost = cf["weights"] @ cf["C"] @ cf["weights"]
+        for _ in range(20):
+            step = rng.standard_normal(12)
+            step -= step.mean()
+            w = cf["weights"] + 1e-3 * step
+            assert w @ cf["C"] @ w > cost
+
+
+def test_closed_form_weights_say_what_to_fix():
+    ind = np.array([[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]])
+    line = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])
+    with pytest.raises(ValueError, match="singular .* set reg above 0"):
+        closed_form_weights(line, ind, 0, 0.0)
+    with pytest.raises(ValueError, match="Point 4 does not exist"):
+        closed_form_weights(line, ind, 4)
+    with pytest.raises(ValueError, match="reg must be 0 or more"):
+        closed_form_weights(line, ind, 0, -1.0)
+    # two neighbours in two independent directions need no regulariser: C = diag(1, 4), w = (4, 1) / 5
+    corner = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
+    np.testing.assert_allclose(closed_form_weights(corner, np.array([[1, 2]]), 0, 0.0)["weights"], [0.8, 0.2])
 
 
 def test_neighbor_segments_join_each_point_to_each_neighbour():
