@@ -49,6 +49,13 @@ __all__ = [
     "wasserstein_from_counts",
     "symmetric_kl_distances",
     "symmetric_kl_from_counts",
+    "category_histograms",
+    "smoothed_distributions",
+    "one_hot_kernel",
+    "all_alike_kernel",
+    "order_distances",
+    "path_spectrum",
+    "spectral_code",
     "kernel_from_distances",
     "category_frequencies",
     "SpectralCategoryEncoder",
@@ -550,29 +557,75 @@ def wasserstein_from_counts(support, counts, *, n_jobs: int | None = None) -> np
     return pairwise_distances(cdf * np.diff(support)[None, :], metric="cityblock", n_jobs=n_jobs)
 
 
+def category_histograms(samples: list[np.ndarray], *, bins: int = 32,
+                        value_range: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each category's values counted on one grid of ``bins`` equal bins: (bin edges, counts).
+
+    The grid spans the pooled range of every category's values (or
+    ``value_range``), so two rows of ``counts`` count the same intervals and
+    can be compared bin by bin. A value on the top edge goes in the last bin.
+
+    Returns
+    -------
+    edges : (bins + 1,) array
+    counts : (categories, bins) array of float counts
+
+    Examples
+    --------
+    >>> edges, counts = category_histograms([np.array([0.0, 0.1]), np.array([1.0])], bins=2)
+    >>> edges.tolist(), counts.tolist()
+    ([0.0, 0.5, 1.0], [[2.0, 0.0], [0.0, 1.0]])
+    """
+    if isinstance(bins, bool) or not isinstance(bins, Integral) or bins < 2:
+        raise ValueError(f"bins must be a whole number of at least 2, got {bins!r}.")
+    sizes = np.array([len(s) for s in samples])
+    if len(samples) == 0 or (sizes == 0).any():
+        raise ValueError("Every category needs at least one target value to have a histogram.")
+    pooled = np.concatenate(samples).astype(np.float64)
+    lo, hi = value_range if value_range is not None else (float(pooled.min()), float(pooled.max()))
+    if hi <= lo:
+        hi = lo + 1.0
+    edges = np.linspace(lo, hi, int(bins) + 1)
+    owner = np.repeat(np.arange(len(samples)), sizes)
+    b = np.clip(np.searchsorted(edges, pooled, side="right") - 1, 0, int(bins) - 1)
+    counts = np.bincount(owner * int(bins) + b, minlength=len(samples) * int(bins)).astype(np.float64)
+    return edges, counts.reshape(len(samples), int(bins))
+
+
+def smoothed_distributions(counts, smoothing: float) -> np.ndarray:
+    """The probabilities the KL kernel compares: ``p_i(b) = (n_i(b) + s) / (n_i + B s)``.
+
+    Adding ``s`` (the smoothing) to each of the ``B`` bins keeps every
+    probability above 0, so ``log(p_i / p_j)`` is finite; a larger ``s`` pulls
+    a rare category's histogram towards the uniform one.
+
+    Examples
+    --------
+    >>> smoothed_distributions(np.array([[3.0, 0.0]]), 0.5).tolist()
+    [[0.875, 0.125]]
+    """
+    if not isinstance(smoothing, Real) or not np.isfinite(smoothing) or smoothing <= 0:
+        raise ValueError(f"smoothing must be a number > 0 (an empty bin would make the divergence infinite); "
+                         f"got {smoothing!r}.")
+    P = np.asarray(counts, dtype=np.float64) + float(smoothing)
+    return P / P.sum(axis=1, keepdims=True)
+
+
 def symmetric_kl_distances(samples: list[np.ndarray], *, bins: int = 32, smoothing: float = 0.5,
                            value_range: tuple[float, float] | None = None) -> np.ndarray:
     """Pairwise symmetric KL divergence ``KL(p_i||p_j) + KL(p_j||p_i)`` of smoothed histograms.
 
     Each category's values are binned on a common grid of ``bins`` equal bins
-    over the pooled range; ``smoothing`` is added to every bin count so no
-    probability is zero. One matrix product gives all pairs:
+    over the pooled range (:func:`category_histograms`); ``smoothing`` is added
+    to every bin count so no probability is zero (:func:`smoothed_distributions`).
+    One matrix product gives all pairs:
     ``D = a_i + a_j - (P log P^T)_ij - (P log P^T)_ji`` with ``a_i = sum p_i log p_i``.
     """
-    if bins < 2:
+    if isinstance(bins, Integral) and not isinstance(bins, bool) and bins < 2:
         raise ValueError(f"bins must be at least 2, got {bins}.")
-    if smoothing <= 0:
+    if isinstance(smoothing, Real) and smoothing <= 0:
         raise ValueError("smoothing must be > 0: an empty bin would make the divergence infinite.")
-    pooled = np.concatenate(samples)
-    lo, hi = value_range if value_range is not None else (float(pooled.min()), float(pooled.max()))
-    if hi <= lo:
-        hi = lo + 1.0
-    edges = np.linspace(lo, hi, bins + 1)
-    sizes = np.array([len(s) for s in samples])
-    owner = np.repeat(np.arange(len(samples)), sizes)
-    b = np.clip(np.searchsorted(edges, pooled, side="right") - 1, 0, bins - 1)
-    counts = np.zeros((len(samples), bins))
-    np.add.at(counts, (owner, b), 1.0)
+    _, counts = category_histograms(samples, bins=bins, value_range=value_range)
     return symmetric_kl_from_counts(counts, smoothing)
 
 
@@ -587,8 +640,7 @@ def symmetric_kl_from_counts(counts: np.ndarray, smoothing: float) -> np.ndarray
     >>> bool(D[0, 2] == 0 and D[0, 1] > 0 and np.allclose(D, D.T))
     True
     """
-    P = np.asarray(counts, dtype=np.float64) + smoothing
-    P /= P.sum(axis=1, keepdims=True)
+    P = smoothed_distributions(counts, smoothing)
     L = np.log(P)
     a = (P * L).sum(axis=1)
     cross = P @ L.T
@@ -614,6 +666,129 @@ def kernel_from_distances(D, gamma: float) -> np.ndarray:
     K = np.exp(-gamma * D)
     np.fill_diagonal(K, 0.0)
     return K
+
+
+# --------------------------------------------------------------------------- special cases
+
+
+def _check_n(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, Integral) or n < 2:
+        raise ValueError(f"n (the number of categories) must be a whole number of at least 2, got {n!r}.")
+    return int(n)
+
+
+def one_hot_kernel(n: int) -> np.ndarray:
+    """The kernel one-hot encoding assumes: ``K(i, j) = 1`` if ``i = j``, else 0 (the identity).
+
+    No category is like any other, so the graph has no edges between
+    categories: every node is its own connected component, ``L = 0`` and
+    every eigenvalue is 0. Any orthonormal basis is then an eigenbasis;
+    :func:`laplacian_spectrum` returns the components' indicators, which are
+    the one-hot columns, so the spectral code is one-hot with its first
+    column dropped (all of it with ``keep_trivial``).
+
+    Examples
+    --------
+    >>> one_hot_kernel(3)
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 1.]])
+    """
+    return np.eye(_check_n(n))
+
+
+def all_alike_kernel(n: int) -> np.ndarray:
+    """Every pair of distinct categories equally alike: ``K(i, j) = 1`` for ``i != j`` (the complete graph).
+
+    The other way to read one-hot's assumption. The normalised Laplacian is
+    ``(n I - J) / (n - 1)``: eigenvalue 0 once (the constant direction) and
+    ``n / (n - 1)`` ``n - 1`` times. With no gap after the first, any
+    orthonormal basis of the rest is as good as any other: the code is
+    arbitrary (a rotation the solver happens to return).
+
+    Examples
+    --------
+    >>> all_alike_kernel(3)
+    array([[0., 1., 1.],
+           [1., 0., 1.],
+           [1., 1., 0.]])
+    """
+    n = _check_n(n)
+    return np.ones((n, n)) - np.eye(n)
+
+
+def order_distances(n: int) -> np.ndarray:
+    """``|i - j|``: the distance label encoding puts between the ``i``-th and ``j``-th category.
+
+    ``kernel_from_distances(order_distances(n), gamma)`` is the kernel
+    ``exp(-gamma |i - j|)`` that label encoding corresponds to.
+
+    Examples
+    --------
+    >>> order_distances(3)
+    array([[0., 1., 2.],
+           [1., 0., 1.],
+           [2., 1., 0.]])
+    """
+    i = np.arange(_check_n(n), dtype=np.float64)
+    return np.abs(i[:, None] - i[None, :])
+
+
+def path_spectrum(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The normalised Laplacian's spectrum of the path ``0 - 1 - ... - (n-1)``, in closed form.
+
+    On the path the random walk ``D^{-1} A`` averages each node's two
+    neighbours (an end node has one), and ``f(i) = cos(pi k i / (n - 1))``
+    satisfies ``D^{-1} A f = cos(pi k / (n - 1)) f`` at every node, ends
+    included. So ``L = I - D^{-1/2} A D^{-1/2}`` has eigenvalues
+    ``1 - cos(pi k / (n - 1))``, ``k = 0 .. n-1``, and eigenvectors
+    ``D^{1/2} f`` (normalised). As gamma grows, ``exp(-gamma |i - j|)``
+    is dominated by its nearest-neighbour terms and its spectrum tends to this.
+
+    Returns
+    -------
+    eigenvalues : (n,) array, ascending
+    eigenvectors : (n, n) array, columns of unit length, the largest-magnitude entry positive
+
+    Examples
+    --------
+    >>> vals, vecs = path_spectrum(3)
+    >>> vals.round(6).tolist()
+    [0.0, 1.0, 2.0]
+    """
+    n = _check_n(n)
+    k = np.arange(n)
+    i = np.arange(n)
+    f = np.cos(np.pi * np.outer(i, k) / (n - 1))
+    degree = np.full(n, 2.0)
+    degree[[0, -1]] = 1.0
+    vecs = np.sqrt(degree)[:, None] * f
+    vecs /= np.linalg.norm(vecs, axis=0, keepdims=True)
+    vecs, _ = svd_flip(vecs, None)
+    return 1.0 - np.cos(np.pi * k / (n - 1)), vecs
+
+
+def spectral_code(eigenvectors, columns, normalize: bool = False) -> np.ndarray:
+    """The code: the kept eigenvector columns, with each row (category) scaled to unit length if ``normalize``.
+
+    The full eigenvector matrix is orthogonal, so each category's row of it
+    has length 1; keeping only some columns shortens the rows by different
+    amounts. Normalising puts every category back on the unit sphere, so only
+    the direction of its code counts (the step Ng, Jordan and Weiss add
+    before k-means). The columns need no normalising: each is an eigenvector
+    of unit length, and dropping others does not change that. A category
+    whose kept entries are all 0 keeps a zero code.
+
+    Examples
+    --------
+    >>> U = np.array([[0.6, 0.8], [0.8, -0.6]])
+    >>> spectral_code(U, [1], normalize=True).tolist()
+    [[1.0], [-1.0]]
+    """
+    from sklearn.preprocessing import normalize as unit_rows
+
+    code = np.asarray(eigenvectors, dtype=np.float64)[:, list(columns)]
+    return unit_rows(code) if normalize else code
 
 
 def category_frequencies(values, categories) -> np.ndarray:
@@ -654,6 +829,9 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
     keep_trivial : bool, default=False
         Also keep the first (constant-direction) eigenvector; harmless for
         trees, collinear with the intercept for linear models.
+    normalize : bool, default=False
+        Scale each category's code (its row of kept eigenvectors) to unit
+        length (:func:`spectral_code`).
     target_transform : {None, "log1p"}, default=None
     bins, smoothing : histogram settings of the KL kernel.
     affinity, categories : the precomputed kernel and the category value of each of its rows.
@@ -696,6 +874,7 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         "gamma": [Interval(Real, 0, None, closed="neither")],
         "n_components": [StrOptions({"eigengap"}), Interval(Integral, 1, None, closed="left")],
         "keep_trivial": ["boolean"],
+        "normalize": ["boolean"],
         "target_transform": [None, StrOptions({"log1p"})],
         "bins": [Interval(Integral, 2, None, closed="left")],
         "smoothing": [Interval(Real, 0, None, closed="neither")],
@@ -712,6 +891,7 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         gamma: float = 1.0,
         n_components="eigengap",
         keep_trivial: bool = False,
+        normalize: bool = False,
         target_transform: str | None = None,
         bins: int = 32,
         smoothing: float = 0.5,
@@ -724,6 +904,7 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         self.gamma = gamma
         self.n_components = n_components
         self.keep_trivial = keep_trivial
+        self.normalize = normalize
         self.target_transform = target_transform
         self.bins = bins
         self.smoothing = smoothing
@@ -801,7 +982,7 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
             self.categories_.append(cats)
             self.affinity_.append(A)
             self.eigenvalues_.append(vals)
-            self.embedding_.append(vecs[:, kept])
+            self.embedding_.append(spectral_code(vecs, kept, self.normalize))
             self.n_components_.append(len(kept))
             self.frequencies_.append(category_frequencies(X[:, j], cats))
         return self

@@ -11,7 +11,7 @@ with ``notices`` (sentences for a person) and ``dropped`` (reason -> count).
 The package splits the work by kind of file: ``results`` (result types and
 :class:`DataError`), ``text`` (bytes, encodings and the grid of typed fields
 every text reader shares), ``vectors``, ``sets`` (sets, playlists, song tags),
-``tables`` (tables and documents), ``item_sets``, ``kinds`` (which kind of
+``tables`` (tables and documents), ``item_sets``, ``matrices`` (affinity matrices), ``kinds`` (which kind of
 data a file holds) and ``uploads`` (one upload, a file or a pair, read as a kind).
 """
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 from .arrays import as_arrays
 from .item_sets import read_item_sets
 from .kinds import guess_kind
+from .matrices import AffinityData, read_affinity_matrix
 from .results import (
     MAX_BYTES,
     MAX_VECTOR_ROWS,
@@ -51,6 +52,8 @@ __all__ = [
     "read_documents",
     "read_item_sets",
     "read_song_tags",
+    "read_affinity_matrix",
+    "AffinityData",
     "MAX_BYTES",
     "MAX_VECTOR_ROWS",
     "guess_kind",

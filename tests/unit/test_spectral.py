@@ -494,3 +494,140 @@ def test_median_distance_is_the_median_of_positive_off_diagonal_entries():
     upper = D[np.triu_indices(6, 1)]
     assert median_distance(D) == pytest.approx(np.median(upper[upper > 0]))
     assert median_distance(np.zeros((3, 3))) == 1.0
+
+
+# ---------------------------------------------------------------- histograms, special kernels, row normalisation
+
+
+def test_category_histograms_count_every_value_on_one_grid():
+    from embedcore.spectral import category_histograms
+
+    rng = np.random.default_rng(3)
+    samples = [rng.normal(m, 1.0, size) for m, size in ((0, 40), (2, 25), (5, 1))]
+    edges, counts = category_histograms(samples, bins=7)
+    pooled = np.concatenate(samples)
+    assert edges[0] == pooled.min() and edges[-1] == pooled.max() and len(edges) == 8
+    for s, row in zip(samples, counts):  # brute force: numpy's own histogram on the same edges
+        np.testing.assert_array_equal(row, np.histogram(s, bins=edges)[0])
+    assert counts.sum() == len(pooled)
+
+
+def test_kl_with_smoothing_by_hand_on_a_tiny_example():
+    from embedcore.spectral import smoothed_distributions
+
+    # two bins over [0, 1]: a = {0, 0, 0.2} -> counts (3, 0); b = {0.9} -> (0, 1); smoothing 1
+    samples = [np.array([0.0, 0.0, 0.2]), np.array([1.0])]
+    p = np.array([4 / 5, 1 / 5])  # (3 + 1, 0 + 1) / 5
+    q = np.array([1 / 3, 2 / 3])  # (0 + 1, 1 + 1) / 3
+    np.testing.assert_allclose(smoothed_distributions([[3, 0], [0, 1]], 1.0), [p, q])
+    by_hand = np.sum(p * np.log(p / q)) + np.sum(q * np.log(q / p))
+    D = symmetric_kl_distances(samples, bins=2, smoothing=1.0)
+    assert D[0, 1] == pytest.approx(by_hand) and D[1, 0] == pytest.approx(by_hand)
+    # more smoothing pulls both towards uniform: a smaller divergence
+    assert symmetric_kl_distances(samples, bins=2, smoothing=10.0)[0, 1] < by_hand
+    # more bins spread few values thinner, so the same smoothing weighs more: here the divergence shrinks
+    assert symmetric_kl_distances(samples, bins=8, smoothing=1.0)[0, 1] < by_hand
+
+
+@pytest.mark.parametrize("bins, smoothing, message", [
+    (1, 0.5, "bins must be"), (2.5, 0.5, "bins must be"), (4, 0.0, "smoothing must be"),
+    (4, -1.0, "smoothing must be"), (4, float("nan"), "smoothing must be"),
+])
+def test_histogram_and_smoothing_validation(bins, smoothing, message):
+    with pytest.raises(ValueError, match=message):
+        symmetric_kl_distances([np.array([0.0, 1.0]), np.array([2.0])], bins=bins, smoothing=smoothing)
+
+
+def test_one_hot_kernel_has_every_eigenvalue_zero_and_codes_one_hot():
+    from embedcore.spectral import one_hot_kernel
+
+    A = one_hot_kernel(5)
+    np.testing.assert_array_equal(normalized_laplacian(A), np.zeros((5, 5)))  # L = 0: every vector is an eigenvector
+    vals, vecs = laplacian_spectrum(A)
+    assert n_connected_components(vals) == 5 and np.all(vals == 0)
+    np.testing.assert_array_equal(vecs, np.eye(5))  # the basis returned: the components' indicators
+    kept = code_columns(vals)
+    np.testing.assert_array_equal(vecs[:, kept], np.eye(5)[:, 1:])  # one-hot with its first column dropped
+    np.testing.assert_array_equal(vecs[:, code_columns(vals, keep_trivial=True)], np.eye(5))
+
+
+def test_all_alike_kernel_has_no_gap_and_any_rotation_is_an_eigenbasis():
+    from embedcore.spectral import all_alike_kernel
+
+    n = 6
+    A = all_alike_kernel(n)
+    vals, vecs = laplacian_spectrum(A)
+    np.testing.assert_allclose(vals, [0.0] + [n / (n - 1)] * (n - 1), atol=1e-12)
+    L = normalized_laplacian(A)
+    # a random rotation of the eigenvectors after the first is as good an eigenbasis
+    Q, _ = np.linalg.qr(np.random.default_rng(0).normal(size=(n - 1, n - 1)))
+    rotated = vecs[:, 1:] @ Q
+    np.testing.assert_allclose(L @ rotated, rotated * (n / (n - 1)), atol=1e-12)
+    assert not np.allclose(np.abs(rotated), np.abs(vecs[:, 1:]), atol=1e-3)
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 12])
+def test_path_spectrum_is_the_dense_eigendecomposition_of_the_path(n):
+    from embedcore.spectral import order_distances, path_spectrum
+
+    path = (order_distances(n) == 1).astype(float)
+    L = normalized_laplacian(path)
+    ref_vals, ref_vecs = np.linalg.eigh(L)  # brute force
+    vals, vecs = path_spectrum(n)
+    np.testing.assert_allclose(vals, ref_vals, atol=1e-12)
+    np.testing.assert_allclose(vecs.T @ vecs, np.eye(n), atol=1e-12)
+    np.testing.assert_allclose(L @ vecs, vecs * vals, atol=1e-12)
+    # the eigenvalues are distinct, so each eigenvector is the reference's up to sign
+    np.testing.assert_allclose(np.abs((vecs * ref_vecs).sum(axis=0)), 1.0, atol=1e-10)
+    # D^-1/2 u_2 is a cosine over the order: monotone, the label encoding up to a monotone warp
+    fiedler = vecs[:, 1] / np.sqrt(path.sum(axis=1))
+    assert np.all(np.diff(fiedler) < 0) or np.all(np.diff(fiedler) > 0)
+
+
+def test_label_encoding_kernel_tends_to_the_path_as_gamma_grows():
+    from embedcore.spectral import order_distances, path_spectrum
+
+    n = 7
+    D = order_distances(n)
+    np.testing.assert_array_equal(D, np.abs(np.subtract.outer(np.arange(n), np.arange(n))))
+    p_vals, p_vecs = path_spectrum(n)
+    gaps = []
+    for gamma in (1.0, 3.0, 10.0):
+        vals, vecs = np.linalg.eigh(normalized_laplacian(kernel_from_distances(D, gamma)))
+        gaps.append(np.abs(vals - p_vals).max())
+        np.testing.assert_allclose(np.abs((vecs * p_vecs).sum(axis=0)), 1.0, atol=0.05)  # cosine-shaped already
+    assert gaps[0] > gaps[1] > gaps[2] and gaps[2] < 1e-3
+
+
+@pytest.mark.parametrize("make", ["one_hot_kernel", "all_alike_kernel", "order_distances", "path_spectrum"])
+@pytest.mark.parametrize("n", [1, 0, 2.0, True])
+def test_special_kernels_need_two_categories(make, n):
+    from embedcore import spectral
+
+    with pytest.raises(ValueError, match="at least 2"):
+        getattr(spectral, make)(n)
+
+
+def test_spectral_code_normalises_rows_not_columns():
+    from embedcore.spectral import spectral_code
+
+    vals, vecs = laplacian_spectrum(WEEK.matrix)
+    plain = spectral_code(vecs, [1, 2])
+    np.testing.assert_array_equal(plain, vecs[:, 1:3])
+    rows = spectral_code(vecs, [1, 2], normalize=True)
+    np.testing.assert_allclose(np.linalg.norm(rows, axis=1), 1.0)
+    np.testing.assert_allclose(rows, plain / np.linalg.norm(plain, axis=1, keepdims=True))
+    # every row of the whole orthogonal matrix is a unit vector already: nothing to do
+    np.testing.assert_allclose(spectral_code(vecs, range(7), normalize=True), vecs, atol=1e-12)
+    # a category whose kept entries are all zero keeps a zero code
+    np.testing.assert_array_equal(spectral_code(np.array([[0.0, 1.0], [0.0, 0.0]]), [1], True), [[1.0], [0.0]])
+
+
+def test_encoder_normalize_gives_unit_rows():
+    enc = SpectralCategoryEncoder(kernel="precomputed", affinity=WEEK.matrix, categories=WEEK.labels,
+                                  n_components=2, normalize=True).fit([["Mon"]])
+    codes = enc.transform([[d] for d in WEEK.labels])
+    np.testing.assert_allclose(np.linalg.norm(codes, axis=1), 1.0)
+    plain = SpectralCategoryEncoder(kernel="precomputed", affinity=WEEK.matrix, categories=WEEK.labels,
+                                    n_components=2).fit([["Mon"]]).transform([[d] for d in WEEK.labels])
+    np.testing.assert_allclose(codes, plain / np.linalg.norm(plain, axis=1, keepdims=True))
