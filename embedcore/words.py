@@ -9,6 +9,7 @@ Goldberg and Dagan, 2015), and every step can be looked at.
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 import unicodedata
@@ -333,6 +334,7 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
     counts_ : pandas Series of word counts (vocabulary order)
     vectors_ : (V, n_components) array, unit rows for cosine similarity in ``normed_``
     singular_values_ : (n_components,) array
+    left_singular_vectors_ : (V, n_components) array, U of the truncated SVD
     pmi_norm2_ : squared Frobenius norm of the PMI matrix (for the energy curve)
     fit_seconds_ : float
 
@@ -457,14 +459,40 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         self.pmi_norm2_ = float((P.data**2).sum())
         U, s = self._svd(P)
         self.singular_values_ = s
-        self.vectors_ = U * s**self.eig_weight
-        self.normed_ = normalize(self.vectors_)
+        self.left_singular_vectors_ = U
+        self._weigh()
         self.vocabulary_ = dict(zip(index, range(len(index))))
         self.words_ = index
         self.counts_ = counts
         # document frequencies of the training corpus: a document's tf-idf vector must not depend on its batch
         if document_frequency is not None:
             self.idf_ = smooth_idf(document_frequency, n_documents)
+
+    def _weigh(self) -> None:
+        self.vectors_ = self.left_singular_vectors_ * self.singular_values_**self.eig_weight
+        self.normed_ = normalize(self.vectors_)
+
+    def reweighted(self, eig_weight: float) -> PMIWordVectors:
+        """The same fit with another eigenvalue weight p, without a new SVD.
+
+        p only scales the columns of U (``vectors_ = U Sigma^p``), so the result
+        is what ``fit`` gives with ``eig_weight=p``, byte for byte. The copy
+        shares every other fitted array with this model (treat both as read-only).
+
+        Examples
+        --------
+        >>> docs = ["the cat sat on the mat", "the dog sat on the rug"] * 20
+        >>> wv = PMIWordVectors(n_components=3, eig_weight=0.5, random_state=0).fit(docs)
+        >>> again = PMIWordVectors(n_components=3, eig_weight=1.0, random_state=0).fit(docs)
+        >>> bool(np.array_equal(wv.reweighted(1.0).vectors_, again.vectors_))
+        True
+        """
+        check_is_fitted(self, "left_singular_vectors_")
+        other = copy.copy(self)
+        other.set_params(eig_weight=eig_weight)
+        other._validate_params()
+        other._weigh()
+        return other
 
     def _svd(self, P):
         from sklearn.utils.extmath import randomized_svd

@@ -87,11 +87,22 @@ def _counted(ref: data_service.DataRef, min_count: int, window: int, context: st
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
-def vectors(ref: data_service.DataRef, params: tuple) -> PMIWordVectors:
-    """A fitted PMIWordVectors, what ``PMIWordVectors(**params).fit(tokens)`` gives (shared, never mutated)."""
+def _decomposed(ref: data_service.DataRef, params: tuple) -> PMIWordVectors:
+    """The PMI and its SVD for every setting but p (``params`` holds p = 0): shared, never mutated."""
     p = dict(params)
     counts, C, df, n_docs, _ = _counted(ref, p["min_count"], p["window"], p["context"], p["weighted"])
     return PMIWordVectors.from_counts(counts, C, document_frequency=df, n_documents=n_docs, **p)
+
+
+@st.cache_resource(max_entries=12, show_spinner=False)
+def vectors(ref: data_service.DataRef, params: tuple) -> PMIWordVectors:
+    """A fitted PMIWordVectors, what ``PMIWordVectors(**params).fit(tokens)`` gives (shared, never mutated).
+
+    A change of the eigenvalue weight p only rescales the columns of the cached SVD.
+    """
+    p = dict(params)
+    base = _decomposed(ref, tuple(sorted({**p, "eig_weight": 0.0}.items())))
+    return base.reweighted(p["eig_weight"])
 
 
 @st.cache_data(max_entries=24, show_spinner=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from embedcore.words import (
     LabelEmbedding,
@@ -392,6 +393,25 @@ def test_vectors_from_counts_equal_the_fit_on_the_corpus():
     assert np.array_equal(bare.vectors_, wv.vectors_)
     with pytest.raises(ValueError, match="no idf, so weighting='tfidf' is not available"):
         bare.transform(["a b"], weighting="tfidf")
+
+
+def test_reweighted_is_the_fit_with_that_eigenvalue_weight_without_a_new_svd():
+    docs = _planted_corpus(n=300)
+    params = dict(window=2, min_count=2, n_components=6, random_state=0)
+    wv = PMIWordVectors(eig_weight=0.0, **params).fit(docs)
+    for p in (0.0, 0.25, 0.5, 1.0, 2.0):
+        fitted = PMIWordVectors(eig_weight=p, **params).fit(docs)
+        got = wv.reweighted(p)
+        assert got.eig_weight == p and got.get_params() == fitted.get_params()
+        for name in ("vectors_", "normed_", "singular_values_"):
+            assert np.array_equal(getattr(got, name), getattr(fitted, name)), (p, name)
+        assert got.most_similar(fitted.words_[0], 5).equals(fitted.most_similar(fitted.words_[0], 5))
+    assert wv.eig_weight == 0.0 and np.array_equal(wv.vectors_, wv.left_singular_vectors_)  # the original is kept
+    assert wv.reweighted(1.0).pmi_ is wv.pmi_  # shared, not recomputed
+    with pytest.raises(ValueError, match="The 'eig_weight' parameter of PMIWordVectors"):
+        wv.reweighted(-1.0)
+    with pytest.raises(NotFittedError):
+        PMIWordVectors().reweighted(1.0)
 
 
 @pytest.mark.parametrize(
