@@ -43,9 +43,31 @@ kind = sb.radio("Similarity", ["learned from a table", "given matrix", "from the
                 "python -m embedcore category-kernel learned from a table too big for memory.", bind="query-params")
 
 if kind == "given matrix":
-    titles = dict(svc.graph_options())
+    with st.expander("Your own similarity: upload an affinity matrix", icon=":material/upload_file:"):
+        st.markdown(
+            "A CSV (or TSV) with the category names across the first line and down the first column, and in every "
+            "other cell how alike the two categories are: a number ≥ 0, larger for more alike, 0 for not at all "
+            "(`pandas.DataFrame.to_csv` of a square frame writes this). The columns may list the names in another "
+            "order; they are matched by name. A matrix that is not symmetric is replaced by (A + Aᵀ) / 2 and the "
+            f"diagonal is set to 0, each with a note. {svc.MIN_LEVELS} to {svc.MAX_LEVELS:,} categories."
+        )
+        matrix_file = st.file_uploader("Affinity matrix", type=["csv", "tsv", "txt"], key="cat.matrix_file",
+                                       help="Read on this page only (the sidebar's Your data is for tables).")
+    digest = svc.matrix_upload(matrix_file)
+    problem = svc.matrix_problem(digest) if digest is not None else None
+    if problem is not None:
+        st.error(f"Your affinity matrix cannot be used: {md_escape(problem)}")
+    titles = svc.matrix_options(digest)
+    if st.session_state.get("cat.graph") not in (None, *titles):
+        del st.session_state["cat.graph"]
+    if "upload" in titles and st.session_state.get("cat.seen_matrix") != digest:
+        st.session_state["cat.graph"] = "upload"  # a new matrix is what the person wants to see: show it once
+    st.session_state["cat.seen_matrix"] = digest
     gid = sb.selectbox("Matrix", list(titles), format_func=titles.__getitem__, key="cat.graph", bind="query-params")
-    graph = svc.Graph(data_service.ref("graph", gid))
+    graph = svc.Graph(svc.matrix_ref(gid, digest))
+    if graph.uploaded_matrix:
+        for notice in svc.matrix_notices(digest):
+            st.info(md_escape(notice))
 elif kind == "from the command line":
     files = sb.file_uploader("Output of category-kernel", type=["npz", "zip", "csv", "json"],
                              accept_multiple_files=True, key="cat.kernel_files",
@@ -89,6 +111,15 @@ else:
     kernel = sb.radio("Kernel", ["wasserstein", "kl"], key="cat.kernel", horizontal=True,
                       help="1-Wasserstein distance between the target's distributions, or the symmetric "
                       "KL divergence of their smoothed histograms.", bind="query-params")
+    kl_bins, kl_smoothing = svc.KL_BINS, svc.KL_SMOOTHING
+    if kernel == "kl":
+        kl_bins = sb.slider("KL: histogram bins", 4, 100, svc.KL_BINS, key="cat.kl_bins", bind="query-params",
+                            help="Equal bins over the whole target's range; each category's values are counted in "
+                            "them. More bins see finer differences but leave each bin fewer rows.")
+        kl_smoothing = sb.select_slider("KL: smoothing (added to every bin)", svc.SMOOTHING_STEPS,
+                                        svc.KL_SMOOTHING, key="cat.kl_smoothing", bind="query-params",
+                                        help="Keeps every probability above 0 (log 0 is infinite). More smoothing "
+                                        "pulls every histogram, most of all a rare category's, towards flat.")
     transform = sb.radio("Target transform", ["none", "log1p"], key="cat.transform", horizontal=True,
                          help="log(1 + y) tames a skewed target, as the article does for sales.", bind="query-params")
     dropped, n_levels = svc.table_check(ref, column, target)
@@ -102,7 +133,8 @@ else:
         st.error(f"'{md_escape(column)}' has {n_levels} distinct value(s); a graph needs at least "
                  f"{svc.MIN_LEVELS} to say anything.")
         st.stop()
-    graph = svc.Graph(ref, column, target, kernel, None if transform == "none" else transform)
+    graph = svc.Graph(ref, column, target, kernel, None if transform == "none" else transform,
+                      bins=kl_bins, smoothing=float(kl_smoothing))
 
 try:
     base = svc.base(graph)
@@ -139,6 +171,9 @@ else:
                                help="The first eigenvector only reflects the degrees; trees can use it, linear "
                                "models find it collinear with the intercept.", bind="query-params")
     n_comp = "eigengap" if ncomp_mode == "eigengap" else n_fixed
+unit_rows = sb.checkbox("Scale each category's code to length 1", key="cat.row_norm", bind="query-params",
+                        help="Divide each category's row of kept eigenvectors by its length, so only its direction "
+                        "counts. The columns are eigenvectors of length 1 already.")
 
 with st.expander("What the controls change, and how the pictures can mislead"):
     st.markdown(
@@ -152,6 +187,20 @@ with st.expander("What the controls change, and how the pictures can mislead"):
   mass must move, KL at how much the histograms overlap (blind to how far apart bins are).
 * **Components / eigengap** chooses the code's width; **keep trivial** adds the first
   eigenvector.
+* **KL: histogram bins and smoothing** (KL kernel only). Each category's target is counted in
+  the same B equal bins, and s is added to every bin before dividing:
+  p_i(b) = (n_i(b) + s) / (n_i + B·s). More bins see finer differences, but with few rows per
+  category most bins are empty and the smoothing decides them; more smoothing pulls every
+  histogram (a rare category's most) towards flat, so divergences shrink (the γ slider is set
+  relative to their median, so it follows). The Target histograms tab draws exactly these p_i.
+* **Scale each code to length 1.** The full matrix of eigenvectors is orthogonal, so each
+  category's whole row has length 1; keeping k columns shortens the rows by different amounts
+  (a category the kept eigenvectors barely touch lands near 0). Dividing each row by its length
+  puts every category on the unit sphere, as spectral clustering does before k-means (Ng, Jordan
+  and Weiss). With a code of width 1 this leaves only the sign: ±1. Columns need no such step:
+  each is an eigenvector of length 1 already.
+* **Your own matrix** (given matrix): any similarity you trust (business rules, co-purchases,
+  distances turned into similarities) goes in as A, and the page treats it like the bundled ones.
 * *Misleading pictures.* Eigenvectors are defined up to sign (flips between runs mean
   nothing) and, when eigenvalues are nearly equal, up to rotation: a small γ change can swap
   them. A gap found in a spectrum of a handful of categories can be luck. A learned kernel
@@ -208,16 +257,16 @@ def affinity_and_laplacian(graph, gamma):
 
 
 @st.fragment
-def downstream_test(graph, gamma, n_comp, keep_trivial, seed):
+def downstream_test(graph, gamma, n_comp, keep_trivial, seed, unit_rows):
     if st.button("Run the downstream test", key="cat.run_bench", type="primary"):
         bar = st.progress(0.0, text="starting")
         try:
             svc.run_downstream(graph, gamma, n_comp, keep_trivial, seed,
-                               lambda f, t: bar.progress(f, text=f"done: {t}"))
+                               lambda f, t: bar.progress(f, text=f"done: {t}"), normalize=unit_rows)
         except ValueError as err:
             st.error(md_escape(err))
         bar.empty()
-    result = svc.downstream_result(graph, gamma, n_comp, keep_trivial, seed)
+    result = svc.downstream_result(graph, gamma, n_comp, keep_trivial, seed, unit_rows)
     if result is not None:
         st.dataframe(result, hide_index=True, key="cat.bench_table")
         plots.show(st, cat_charts.downstream(result), key="cat.chart.bench")
@@ -230,22 +279,137 @@ def clusters(graph, gamma, seed, most):
     st.dataframe(svc.clusters(graph, gamma, n_clusters, seed), hide_index=True, key="cat.clusters_table")
 
 
-tabs = lazy_tabs(["Affinity and Laplacian", "Spectrum", "Eigenvectors", "γ sweep", "Downstream test",
-                  "Clustering", "Download"], key="cat.tab")
+@st.fragment
+def target_histograms(graph, gamma):
+    if not graph.learned:
+        st.info("The histograms are those of a target within each category: pick *learned from a table* to see "
+                "what a learned kernel compares. A given matrix has no target behind it.")
+        return
+    scale = "log(1 + target)" if graph.transform == "log1p" else "the target as it is"
+    how = ("the symmetric KL divergence of these smoothed histograms" if graph.kernel == "kl" else
+           "the 1-Wasserstein distance, the area between the two CDFs (the histograms are drawn only to show the "
+           "shapes; Wasserstein uses the sorted values themselves, no bins)")
+    st.markdown(f"The kernel compares each category's distribution of **{md_escape(graph.target)}** on {scale} by "
+                f"{how}. Two categories whose rows below look alike get a large affinity on the right.")
+    if graph.kernel == "kl":
+        st.latex(r"p_i(b) = \frac{n_i(b) + s}{n_i + B s},\qquad D_{ij} = \sum_{b=1}^{B} p_i(b)\log\frac{p_i(b)}"
+                 r"{p_j(b)} + p_j(b)\log\frac{p_j(b)}{p_i(b)},\qquad A_{ij} = e^{-\gamma D_{ij}}")
+        st.caption("n_i(b): rows of category i in bin b, n_i its rows, B the bins and s the smoothing (sidebar).")
+    else:
+        st.latex(r"W_1(i, j) = \int \lvert F_i(x) - F_j(x) \rvert\, dx,\qquad A_{ij} = e^{-\gamma W_1(i, j)}")
+        st.caption("F_i: the share of category i's rows at or below x (its empirical CDF).")
+    view = svc.target_histograms(graph, gamma)
+    c1, c2 = st.columns(2)
+    plots.show(c1, cat_charts.histogram_heatmap(view), key="cat.chart.hists")
+    plots.show(c2, cat_charts.kernel_beside(view), key="cat.chart.hist_kernel")
+    st.caption("Both in the Fiedler order, so categories with alike histograms sit together on the left and form "
+               "a block on the right.")
+    which = st.radio("Compare two categories", svc.PAIRS, key="cat.pair", horizontal=True, bind="query-params",
+                     help="The pair with the largest affinity at this γ, one with the median affinity, or the "
+                     "pair with the smallest.")
+    pair = svc.pair_view(graph, gamma, which)
+    a, b = (md_escape(n) for n in pair["names"])
+    st.markdown(f"**{a}** and **{b}**: distance d = {pair['distance']:.4g}, affinity A = "
+                f"e^(−γ·d) = {pair['affinity']:.4g}.")
+    c1, c2 = st.columns(2)
+    plots.show(c1, cat_charts.pair_histograms(pair), key="cat.chart.pair_hist")
+    plots.show(c2, cat_charts.pair_cdfs(pair), key="cat.chart.pair_cdf")
+    pooled = svc.pooled_histograms(graph)
+    st.markdown("**Which scale?** The article looks at the whole target first: sales are very skewed, so it compares "
+                "log(1 + sales) instead. A long tail on the raw scale puts most rows of every category in the "
+                "first bins, and a few large values then decide the distances. The sidebar's *Target transform* "
+                "picks the scale; the kernel's is in orange.")
+    c1, c2 = st.columns(2)
+    raw, log = cat_charts.pooled_histograms(pooled)
+    plots.show(c1, raw, key="cat.chart.pooled_raw")
+    if log is not None:
+        plots.show(c2, log, key="cat.chart.pooled_log")
+    else:
+        c2.info("log(1 + target) needs every target value above −1.")
+    st.caption("How it can mislead: a category with few rows has a ragged histogram (and, for KL, one the smoothing "
+               "flattens), so its distances are noise as much as signal; the row counts are in the legend above.")
 
-with tabs[0]:
-    if tabs[0].open:
+
+@st.fragment
+def special_cases():
+    st.markdown(
+        "Two everyday encodings are spectral encodings of particular kernels. **One-hot** says no category is like "
+        "another: K(i, j) = 1 only for i = j. The graph then has no edges, L = 0, every eigenvalue is 0 and every "
+        "vector is an eigenvector; picking the components' indicators as the basis gives exactly one-hot (the page "
+        "drops the first column, as dummy coding does). Read the other way, as *every pair equally alike* "
+        "(K = 1 − I, the complete graph), the spectrum is 0 and then n/(n−1) repeated: no gap, and any rotation of "
+        "those eigenvectors is as good, so the code is whatever the solver happened to return. **Label encoding** "
+        "(0, 1, 2, … in the categories' order) puts Monday twice as far from Wednesday as from Tuesday and Sunday "
+        "six times as far from Monday: it matches the kernel exp(−γ|i − j|). As γ grows that kernel becomes the "
+        "path Mon–Tue–…–Sun, whose eigenvectors are cosines of the order: the first code column is monotone in "
+        "the order (the label encoding, bent), the next ones are higher harmonics."
+    )
+    st.latex(r"K = I:\ L = 0;\qquad K = \mathbf{1}\mathbf{1}^\top - I:\ L = \tfrac{nI - \mathbf{1}\mathbf{1}^"
+             r"\top}{n-1},\ \lambda \in \{0, \tfrac{n}{n-1}\};\qquad K_{ij} = e^{-\gamma|i-j|} \xrightarrow"
+             r"{\gamma\to\infty} \text{path}:\ \lambda_k = 1 - \cos\tfrac{\pi k}{n-1},\ "
+             r"u_k(i) \propto \sqrt{d_i}\cos\tfrac{\pi k i}{n-1}")
+    c1, c2, c3 = st.columns([2, 1, 1])
+    case = c1.radio("Kernel", svc.SPECIAL_CASES, key="cat.special", bind="query-params",
+                    help="One-hot's identity, the complete graph (every pair alike), or label encoding's "
+                    "exp(-γ|i - j|) over the categories' order.")
+    n = c2.slider("Categories", 3, 30, 7, key="cat.special_n", bind="query-params",
+                  help="7 are the days of the week, as in the article; otherwise c1 .. cn in their order.")
+    log_gamma = c3.slider("log10 γ (label encoding)", -1.0, 1.5, 0.0, 0.1, key="cat.special_gamma",
+                          bind="query-params", disabled=case != svc.SPECIAL_CASES[2],
+                          help="How fast similarity falls along the order: at γ = 10 only neighbours count.")
+    view = svc.special_case(case, n, float(10**log_gamma))
+    c1, c2 = st.columns(2)
+    plots.show(c1, cat_charts.special_kernel(view), key="cat.chart.special_kernel")
+    plots.show(c2, cat_charts.special_spectrum(view), key="cat.chart.special_spectrum")
+    plots.show(st, cat_charts.special_vectors(view), key="cat.chart.special_vectors")
+    if case == svc.SPECIAL_CASES[0]:
+        st.markdown(f"All {n} eigenvalues are 0 ({view['n_zero']} connected components: no category is joined to "
+                    f"another) and the largest off-diagonal |L| is {view['L_offdiag_max']:g}. The code below is "
+                    "one-hot without its first column.")
+    elif case == svc.SPECIAL_CASES[1]:
+        rest = view["eigenvalues"][1:]
+        st.markdown(f"λ₁ = 0, then {n - 1} eigenvalues between {rest.min():.6f} and {rest.max():.6f} (n/(n−1) = "
+                    f"{n / (n - 1):.6f}): the differences are rounding, so the 'largest gap' the eigengap rule finds "
+                    f"(here after {view['eigengap_k']} eigenvector(s)) is noise, and so are the eigenvectors drawn.")
+    else:
+        path = view["path"]
+        agree = ", ".join(f"u{c + 1}: {v:.4f}" for c, v in zip(view["shown"], path["agreement"]))
+        st.markdown(f"At γ = {10**log_gamma:.3g}: |⟨u_k, path's u_k⟩| = {agree} (1 is the same vector). The "
+                    f"eigenvalues differ from the path's by up to {path['max_eigenvalue_gap']:.3g}: the far pairs "
+                    "still add weight, but the shapes are the cosines already.")
+    st.caption("The spectral code (eigengap choice) of this kernel:")
+    st.dataframe(view["code"], hide_index=True, key="cat.special_code")
+    st.caption("How it can mislead: when eigenvalues are equal the eigenvectors are not defined one by one, only the "
+               "space they span; a picture of them shows one arbitrary basis of it. The label-encoding kernel "
+               "assumes the order is right and that neighbours are equally alike everywhere along it.")
+
+
+tabs = lazy_tabs(["Affinity and Laplacian", "Target histograms", "Spectrum", "Eigenvectors", "γ sweep",
+                  "Downstream test", "Clustering", "One-hot and label encoding", "Download"], key="cat.tab")
+(t_affinity, t_hist, t_spectrum, t_vectors, t_sweep, t_downstream, t_clusters, t_special, t_download) = tabs
+
+with t_affinity:
+    if t_affinity.open:
         affinity_and_laplacian(graph, gamma)
 
-with tabs[1]:
-    if tabs[1].open:
+with t_hist:
+    if t_hist.open:
+        target_histograms(graph, gamma)
+
+with t_spectrum:
+    if t_spectrum.open:
         table, gap_after, k_gap = svc.spectrum_view(graph, gamma, n_comp, keep_trivial)
         plots.show(st, cat_charts.spectrum(table, gap_after, k_gap), key="cat.chart.spectrum")
         st.dataframe(table, hide_index=True, height=220, key="cat.eigen_table")
 
-with tabs[2]:
-    if tabs[2].open:
-        code = svc.codes(graph, gamma, n_comp, keep_trivial)
+with t_vectors:
+    if t_vectors.open:
+        code = svc.codes(graph, gamma, n_comp, keep_trivial, unit_rows)
+        if unit_rows:
+            st.latex(r"x_i = \frac{(u_{c_1}(i), \dots, u_{c_k}(i))}{\lVert (u_{c_1}(i), \dots, u_{c_k}(i)) "
+                     r"\rVert}")
+            st.caption("Each category's code divided by its length (the kept columns c₁ … c_k): the bars and the map "
+                       "show these unit-length rows.")
         plots.show(st, cat_charts.eigenvector_bars(code.table, code.eigenvalues), key="cat.chart.vectors")
         tools = MapTools("cat", graph, code.table["category"], cat_charts.code_xy(code.table),
                          space=cat_charts.code_space(code.table), noun="category", id_name="category", name="codes")
@@ -260,8 +424,8 @@ with tabs[2]:
         if tools.view is not None:
             st.caption("The original space is the whole code (every kept eigenvector); the map shows the first two.")
 
-with tabs[3]:
-    if tabs[3].open:
+with t_sweep:
+    if t_sweep.open:
         if gamma is None:
             st.info("This matrix is a given affinity: there is no γ to sweep. Pick the liquor KL distances or a table.")
         else:
@@ -270,8 +434,8 @@ with tabs[3]:
                        "and, when affinities underflow, extra zeros appear as the graph splits. The useful γ shows a "
                        "few small eigenvalues, then a gap.")
 
-with tabs[4]:
-    if tabs[4].open:
+with t_downstream:
+    if t_downstream.open:
         if graph.from_file and not graph.labelled:
             st.info(f"The downstream test needs the table the kernel was learned from, with the columns "
                     f"'{md_escape(graph.column)}' and '{md_escape(graph.target)}': choose it under Data set in the "
@@ -289,10 +453,10 @@ with tabs[4]:
                 st.caption("The command's kernel was learned once from every row, the test folds' targets included, "
                            "so its score is optimistic next to the page's own encoder, which is learned again inside "
                            "each training fold.")
-            downstream_test(graph, gamma, n_comp, keep_trivial, seed)
+            downstream_test(graph, gamma, n_comp, keep_trivial, seed, unit_rows)
 
-with tabs[5]:
-    if tabs[5].open:
+with t_clusters:
+    if t_clusters.open:
         sweep, best = svc.fiedler(graph, gamma)
         c1, c2 = st.columns(2)
         plots.show(c1, cat_charts.fiedler_bars(sweep), key="cat.chart.fiedler")
@@ -304,17 +468,24 @@ with tabs[5]:
                        "side of every cut has zero volume. Lower γ.")
         clusters(graph, gamma, seed, info["clusters"])
 
-with tabs[6]:
-    if tabs[6].open:
-        code = svc.codes(graph, gamma, n_comp, keep_trivial)
-        encoding_csv, affinity_csv = svc.download_files(graph, gamma, n_comp, keep_trivial)
+with t_special:
+    if t_special.open:
+        special_cases()
+
+with t_download:
+    if t_download.open:
+        code = svc.codes(graph, gamma, n_comp, keep_trivial, unit_rows)
+        encoding_csv, affinity_csv = svc.download_files(graph, gamma, n_comp, keep_trivial, unit_rows)
         if graph.from_file:
             params = svc.kernel_manifest(graph)
         else:
             params = {"similarity": kind, "gamma": gamma, "components": code.columns, "keep_trivial": keep_trivial,
                       "seed": seed}
+        params["rows to unit length"] = unit_rows
         if graph.learned:
             params.update(column=graph.column, target=graph.target, kernel=graph.kernel, transform=transform)
+            if graph.kernel == "kl":
+                params.update(bins=graph.bins, smoothing=graph.smoothing)
         st.download_button("Encoding table (.csv)", encoding_csv, "spectral_encoding.csv", "text/csv",
                            key="cat.dl_enc", on_click="ignore")
         st.download_button("Affinity matrix (.csv)", affinity_csv, "affinity.csv", "text/csv", key="cat.dl_aff",
@@ -329,9 +500,12 @@ with tabs[6]:
             st.download_button("Table for the command line (.csv)", svc.table_for_command(graph.data),
                                svc.table_file_name(graph.data), "text/csv", key="cat.dl_table", on_click="ignore")
             st.code(svc.command_line(graph, gamma, n_comp, keep_trivial), language="bash")
+            if unit_rows:
+                st.caption("The command writes the codes as the eigenvectors give them; scale each row to length 1 "
+                           "afterwards (divide it by its length) to get the codes shown here.")
 
 share.panel("categories", None if graph.from_file else reproduce.lazy(
-    lambda: svc.recipe(graph, gamma, n_comp, keep_trivial)), uploaded=graph.data.source.startswith("upload:"),
+    lambda: svc.recipe(graph, gamma, n_comp, keep_trivial, unit_rows)), uploaded=graph.data.source.startswith("upload:"),
     what="A kernel from the command line is reproduced by its own command: its manifest (in the zip you "
     "uploaded) holds the settings." if graph.from_file else "the distances (or affinity), eigenvalues and codes "
     "shown, with the category names")

@@ -30,6 +30,7 @@ from app.services.shared import store
 from app.services.threads import JOBS
 from embedcore import spectral
 from embedcore.batch.categories import read_category_kernel, table_csv
+from embedcore.io import DataError, read_affinity_matrix
 
 #: The categorical column and the target each bundled table opens with.
 DEFAULT_COLUMNS = {"tips": ("day", "tip"), "gapminder": ("country", "lifeExp"), "wind": ("direction", "frequency")}
@@ -42,6 +43,15 @@ RESULTS = store("cat.downstream", max_entries=32)
 #: The data kind of an uploaded ``category-kernel`` output, and where a session keeps it.
 KERNEL_KIND = "category-kernel"
 _UPLOAD = "cat.kernel_upload"
+#: The data kind of an affinity matrix uploaded on the page, and where a session keeps it.
+MATRIX_KIND = "affinity"
+_MATRIX_UPLOAD = "cat.matrix_upload"
+#: The KL kernel's histogram settings by default (those of SpectralCategoryEncoder and the command line).
+KL_BINS, KL_SMOOTHING = 32, 0.5
+#: The smoothing values the page offers.
+SMOOTHING_STEPS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+#: Bins of the histograms drawn for a kernel that compares no histograms (Wasserstein compares CDFs).
+SHOWN_BINS = 32
 
 
 class Graph(NamedTuple):
@@ -53,6 +63,8 @@ class Graph(NamedTuple):
     kernel: str | None = None
     transform: str | None = None  # None or "log1p"
     table: data_service.DataRef | None = None  # a command-line kernel's table, when the page has it
+    bins: int = KL_BINS  # the KL kernel's histogram bins (the defaults for any other kernel)
+    smoothing: float = KL_SMOOTHING  # added to every bin of the KL kernel's histograms
 
     @property
     def learned(self) -> bool:
@@ -63,6 +75,11 @@ class Graph(NamedTuple):
     def from_file(self) -> bool:
         """Learned by ``python -m embedcore category-kernel`` and uploaded."""
         return self.data.kind == KERNEL_KIND
+
+    @property
+    def uploaded_matrix(self) -> bool:
+        """An affinity matrix uploaded on the page."""
+        return self.data.kind == MATRIX_KIND
 
     @property
     def labelled(self) -> bool:
@@ -119,22 +136,40 @@ def _complete(graph: Graph) -> pd.DataFrame:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
+def _distributions(data: data_service.DataRef, column: str, target: str, transform: str | None):
+    frame = spectral.complete_rows(data_service.load(data).frame, column, target)[0]
+    labels, samples = spectral.category_distributions(frame[column].astype(str), frame[target], transform)
+    _frozen(*samples)
+    return labels, samples
+
+
+def distributions(graph: Graph, transform: str | None | bool = False):
+    """(category values, each one's sorted target values) behind a learned kernel (read-only, shared).
+
+    ``transform``: the graph's own (False) or another, e.g. None for the target as it is.
+    """
+    return _distributions(graph.data, graph.column, graph.target, graph.transform if transform is False else transform)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
 def base(graph: Graph) -> Base:
     """Distances learned from the table (or the bundled matrix, or the uploaded kernel). Raises ValueError."""
     if graph.from_file:
         ck = _kernel(graph.data)
         return Base([str(v) for v in ck.categories], ck.distances, ck.counts, True, _describe(ck))
+    if graph.uploaded_matrix:
+        m = _matrix(graph.data)
+        return Base(m.labels, m.matrix, None, False, f"Your affinity matrix: {upload_matrix_label(graph.data)}, "
+                    f"{len(m.labels):,} categories.")
     if not graph.learned:
         g = data_service.load(graph.data)
         (matrix,) = _frozen(np.array(g.matrix, dtype=np.float64))
         return Base([str(v) for v in g.labels], matrix, None, g.kind == "distance", g.description)
-    frame = _complete(graph)
-    labels, samples = spectral.category_distributions(frame[graph.column].astype(str), frame[graph.target],
-                                                      graph.transform)
+    labels, samples = distributions(graph)
     if graph.kernel == "wasserstein":
         D = spectral.wasserstein_distances(samples, n_jobs=JOBS)
     else:
-        D = spectral.symmetric_kl_distances(samples)
+        D = spectral.symmetric_kl_distances(samples, bins=graph.bins, smoothing=graph.smoothing)
     counts = np.array([len(s) for s in samples])
     _frozen(D, counts)
     return Base([str(v) for v in labels], D, counts, True, "")
@@ -260,6 +295,73 @@ def kernel_agreement(graph: Graph) -> str | None:
             "their eigenvectors; the views show the file's spectrum and codes.")
 
 
+# ---------------------------------------------------------------- an affinity matrix uploaded on the page
+
+
+def matrix_upload(file) -> str | None:
+    """Keep the affinity matrix uploaded on the page for this session; its digest, or None when there is none."""
+    upload = data_service.keep_page_upload(_MATRIX_UPLOAD, file)
+    return None if upload is None else upload.digest
+
+
+def _matrix_upload(digest: str) -> data_service.Upload:
+    return data_service.page_upload(_MATRIX_UPLOAD, digest, "The affinity matrix")
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _read_matrix(digest: str, _upload: data_service.Upload):
+    """(the matrix, None) or (None, what is wrong with the file); read once per upload, shared by sessions."""
+    try:
+        m = read_affinity_matrix(_upload.blobs[0], _upload.names[0])
+    except DataError as err:
+        return None, str(err)
+    n = len(m.labels)
+    if n > MAX_LEVELS:
+        return None, f"{_upload.names[0]} has {n:,} categories; the page draws up to {MAX_LEVELS:,}."
+    if n < MIN_LEVELS:
+        return None, f"{_upload.names[0]} has {n} categories; a graph needs at least {MIN_LEVELS} to say anything."
+    _frozen(m.matrix)
+    return m, None
+
+
+def matrix_problem(digest: str) -> str | None:
+    """Why the uploaded matrix cannot be used (a sentence saying what to fix), or None."""
+    return _read_matrix(digest, _matrix_upload(digest))[1]
+
+
+def matrix_notices(digest: str) -> list[str]:
+    """What reading the matrix changed (symmetrised, diagonal set to 0, names matched), one sentence each."""
+    m, _ = _read_matrix(digest, _matrix_upload(digest))
+    return [] if m is None else list(m.notices)
+
+
+def matrix_options(digest: str | None) -> dict[str, str]:
+    """The given matrices the page offers, id -> title: the bundled ones, and the upload when it reads."""
+    out = dict(graph_options())
+    if digest is not None and matrix_problem(digest) is None:
+        out["upload"] = f"Your matrix: {_matrix_upload(digest).names[0]}"
+    return out
+
+
+def matrix_ref(choice: str, digest: str | None) -> data_service.DataRef:
+    """The reference to the chosen matrix: a bundled graph id, or the upload's ``upload:<digest>``."""
+    if choice == "upload" and digest is not None:
+        return data_service.DataRef(MATRIX_KIND, f"upload:{digest}", 0)
+    return data_service.ref("graph", choice)
+
+
+def upload_matrix_label(ref: data_service.DataRef) -> str:
+    return _matrix_upload(ref.source.removeprefix("upload:")).names[0]
+
+
+def _matrix(ref: data_service.DataRef):
+    digest = ref.source.removeprefix("upload:")
+    m, error = _read_matrix(digest, _matrix_upload(digest))
+    if error is not None:
+        raise ValueError(error)
+    return m
+
+
 # ---------------------------------------------------------------- the spectrum
 
 
@@ -340,15 +442,17 @@ class Codes(NamedTuple):
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def codes(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -> Codes:
-    """The encoding table for the current choice of eigenvectors (an uploaded kernel's own codes)."""
+def codes(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, normalize: bool = False) -> Codes:
+    """The encoding table for the current choice of eigenvectors (an uploaded kernel's own codes), its rows
+    scaled to unit length when ``normalize``."""
     if graph.from_file:
         ck = _kernel(graph.data)
-        vals, kept, emb = ck.eigenvalues, ck.columns, ck.embedding
+        vals, kept = ck.eigenvalues, ck.columns
+        emb = spectral.spectral_code(ck.embedding, range(len(kept)), normalize)
     else:
         _, _, vals, vecs = spectrum(graph, gamma)
         kept = spectral.choose_code(vals, n_components, keep_trivial).columns
-        emb = vecs[:, kept]
+        emb = spectral.spectral_code(vecs, kept, normalize)
     table = pd.DataFrame(emb, columns=[f"u{i + 1}" for i in kept])
     table.insert(0, "category", base(graph).labels)
     return Codes(table, table.round(5), [i + 1 for i in kept], [float(vals[i]) for i in kept])
@@ -378,6 +482,132 @@ def gamma_sweep(graph: Graph, gamma: float) -> pd.DataFrame:
     return spectral.gamma_sweep(base(graph).matrix, gamma, SWEEP_FACTORS)
 
 
+# ---------------------------------------------------------------- the target behind a learned kernel
+
+#: The pairs the histogram view compares: by rank of their affinity among all pairs.
+PAIRS = ("the most alike", "a typical pair", "the least alike")
+
+
+def _histogram_grid(graph: Graph, transform):
+    """(edges, counts, bins) of every category's target on the scale ``transform``, on one grid."""
+    _, samples = distributions(graph, transform)
+    bins = graph.bins if graph.kernel == "kl" else SHOWN_BINS
+    edges, counts = spectral.category_histograms(samples, bins=bins)
+    return edges, counts, bins
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def pooled_histograms(graph: Graph) -> dict:
+    """The whole target's histogram as it is and as log(1 + target) (None when some target is <= -1)."""
+    labels, samples = distributions(graph, None)
+    pooled = np.concatenate(samples)
+    out = {"target": graph.target, "kernel_scale": graph.transform}
+    for name, values in (("raw", pooled), ("log", np.log1p(pooled) if (pooled > -1).all() else None)):
+        if values is None:
+            out[name] = None
+            continue
+        edges, counts = spectral.category_histograms([values], bins=40)
+        out[name] = {"edges": edges.astype(np.float32), "counts": counts[0].astype(np.float32),
+                     "skew": float(pd.Series(values).skew())}
+    return out
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def target_histograms(graph: Graph, gamma: float | None) -> dict:
+    """Each category's histogram on the kernel's scale, in the Fiedler order of the affinity drawn beside it.
+
+    For the KL kernel the rows are the smoothed distributions it compares; otherwise each category's share of
+    its rows per bin (Wasserstein compares the CDFs, which the pair view draws).
+    """
+    A, _, _, vecs = spectrum(graph, gamma)
+    labels = base(graph).labels
+    edges, counts, bins = _histogram_grid(graph, graph.transform)
+    if graph.kernel == "kl":
+        shares = spectral.smoothed_distributions(counts, graph.smoothing)
+    else:
+        shares = counts / counts.sum(axis=1, keepdims=True)
+    order = spectral.fiedler_order(A, vecs)
+    return {"names": [labels[i] for i in order], "edges": edges.astype(np.float32),
+            "shares": shares[order].astype(np.float32), "A": A[np.ix_(order, order)].astype(np.float32),
+            "smoothed": graph.kernel == "kl", "bins": bins, "log": graph.transform == "log1p",
+            "target": graph.target}
+
+
+def _pair(A: np.ndarray, which: str) -> tuple[int, int]:
+    """The pair of distinct categories of the largest, the median or the smallest affinity (first in order)."""
+    i, j = np.triu_indices(len(A), 1)
+    a = A[i, j]
+    order = np.argsort(-a, kind="stable")
+    k = {"the most alike": order[0], "a typical pair": order[len(order) // 2], "the least alike": order[-1]}[which]
+    return int(i[k]), int(j[k])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pair_view(graph: Graph, gamma: float | None, which: str) -> dict:
+    """Two categories' histograms and CDFs on the kernel's scale, with their distance and affinity."""
+    A, _, _, _ = spectrum(graph, gamma)
+    b = base(graph)
+    i, j = _pair(np.asarray(A), which)
+    edges, counts, _ = _histogram_grid(graph, graph.transform)
+    if graph.kernel == "kl":
+        shares = spectral.smoothed_distributions(counts[[i, j]], graph.smoothing)
+    else:
+        shares = counts[[i, j]] / counts[[i, j]].sum(axis=1, keepdims=True)
+    _, samples = distributions(graph)
+    cdfs = [(np.sort(samples[k]).astype(np.float32), (np.arange(1, len(samples[k]) + 1) / len(samples[k])))
+            for k in (i, j)]
+    return {"names": [b.labels[i], b.labels[j]], "edges": edges.astype(np.float32), "shares": shares.astype(np.float32),
+            "cdfs": cdfs, "distance": float(b.matrix[i, j]), "affinity": float(A[i, j]), "kernel": graph.kernel,
+            "rows": (len(samples[i]), len(samples[j])), "log": graph.transform == "log1p", "target": graph.target}
+
+
+# ---------------------------------------------------------------- one-hot and label encoding as kernels
+
+#: The special cases the page draws: what each kernel says about the categories.
+SPECIAL_CASES = ("one-hot: K = I", "every pair alike: K = 1 - I", "label encoding: exp(-γ|i - j|)")
+_WEEK = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+#: Eigenvectors drawn for a special case (after the first).
+SPECIAL_VECTORS = 4
+
+
+def special_labels(n: int) -> list[str]:
+    """The days of the week for 7 categories (the article's example), else c1 .. cn in their order."""
+    return list(_WEEK) if n == 7 else [f"c{i + 1}" for i in range(n)]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def special_case(case: str, n: int, gamma: float) -> dict:
+    """A special-case kernel over ``n`` ordered categories: its affinity, spectrum, eigenvectors and code.
+
+    For label encoding, also the path graph's closed-form spectrum, the eigenvectors signed to agree with it,
+    and how close each is (``|<u_k, p_k>|``, 1 when they are the same vector).
+    """
+    labels = special_labels(n)
+    if case == SPECIAL_CASES[0]:
+        A = spectral.one_hot_kernel(n)
+    elif case == SPECIAL_CASES[1]:
+        A = spectral.all_alike_kernel(n)
+    else:
+        A = spectral.kernel_from_distances(spectral.order_distances(n), gamma)
+    L = spectral.normalized_laplacian(A)
+    vals, vecs = spectral.laplacian_spectrum(A)
+    choice = spectral.choose_code(vals)
+    shown = list(range(1, min(n, 1 + SPECIAL_VECTORS)))
+    out = {"labels": labels, "A": A.astype(np.float32), "L_offdiag_max": float(np.abs(L - np.diag(np.diag(L))).max()),
+           "eigenvalues": vals, "vectors": vecs[:, shown], "shown": shown, "n_zero": choice.n_connected,
+           "eigengap_k": choice.eigengap_k, "columns": choice.columns, "path": None}
+    if case == SPECIAL_CASES[2]:
+        p_vals, p_vecs = spectral.path_spectrum(n)
+        dots = (vecs * p_vecs).sum(axis=0)
+        out["vectors"] = vecs[:, shown] * np.where(dots[shown] < 0, -1.0, 1.0)
+        out["path"] = {"eigenvalues": p_vals, "vectors": p_vecs[:, shown], "agreement": np.abs(dots[shown]),
+                       "max_eigenvalue_gap": float(np.abs(vals - p_vals).max())}
+    table = pd.DataFrame(vecs[:, choice.columns], columns=[f"u{c + 1}" for c in choice.columns]).round(4)
+    table.insert(0, "category", labels)
+    out["code"] = table
+    return out
+
+
 # ---------------------------------------------------------------- clustering
 
 
@@ -402,9 +632,9 @@ def clusters(graph: Graph, gamma: float | None, n_clusters: int, seed: int) -> p
 # ---------------------------------------------------------------- downloads
 
 
-def download_files(graph: Graph, gamma: float | None, n_components, keep_trivial: bool):
+def download_files(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, normalize: bool = False):
     """(encoding CSV, affinity CSV) as callables: the text is made when a person clicks."""
-    table = codes(graph, gamma, n_components, keep_trivial).table
+    table = codes(graph, gamma, n_components, keep_trivial, normalize).table
     A = spectrum(graph, gamma)[0]
     labels = base(graph).labels
     return (lambda: table.to_csv(index=False),
@@ -429,6 +659,8 @@ def command_line(graph: Graph, gamma: float, n_components, keep_trivial: bool) -
     words = ["python", "-m", "embedcore", "category-kernel", table_file_name(graph.data), "--column", graph.column,
              "--target", graph.target, "--kernel", graph.kernel, "--gamma", repr(float(gamma)),
              "--components", str(n_components)]
+    if graph.kernel == "kl":
+        words += ["--bins", str(graph.bins), "--smoothing", repr(float(graph.smoothing))]
     words += ["--keep-trivial"] * bool(keep_trivial) + ["--log1p"] * (graph.transform == "log1p")
     return " ".join(shlex.quote(w) for w in words + ["--out", "codes.csv"])
 
@@ -436,31 +668,32 @@ def command_line(graph: Graph, gamma: float, n_components, keep_trivial: bool) -
 # ---------------------------------------------------------------- the downstream test
 
 
-def _bench_key(graph: Graph, gamma, n_components, keep_trivial: bool, seed: int) -> tuple:
-    return (graph, gamma, n_components, bool(keep_trivial), int(seed))
+def _bench_key(graph: Graph, gamma, n_components, keep_trivial: bool, seed: int, normalize: bool = False) -> tuple:
+    return (graph, gamma, n_components, bool(keep_trivial), int(seed)) + (("unit rows",) if normalize else ())
 
 
 def downstream_result(graph: Graph, gamma: float | None, n_components, keep_trivial: bool,
-                      seed: int) -> pd.DataFrame | None:
+                      seed: int, normalize: bool = False) -> pd.DataFrame | None:
     """The downstream test's table (rounded for display) for these settings if anyone has run it, else None."""
-    found = RESULTS.get(_bench_key(graph, gamma, n_components, keep_trivial, seed))
+    found = RESULTS.get(_bench_key(graph, gamma, n_components, keep_trivial, seed, normalize))
     return None if found is None else found.round(4)
 
 
 def run_downstream(graph: Graph, gamma: float, n_components, keep_trivial: bool, seed: int,
-                   progress=None) -> pd.DataFrame:
+                   progress=None, normalize: bool = False) -> pd.DataFrame:
     """Cross-validate one-hot, ordinal and spectral codes; kept for every session. Raises ValueError."""
-    key = _bench_key(graph, gamma, n_components, keep_trivial, seed)
+    key = _bench_key(graph, gamma, n_components, keep_trivial, seed, normalize)
     found = RESULTS.get(key)
     if found is not None:
         return found
     if graph.from_file:  # the command's kernel, as it is: learned once from every row
         ck = _kernel(graph.data)
         params = dict(kernel="precomputed", affinity=ck.affinity, categories=[str(c) for c in ck.categories],
-                      n_components=n_components, keep_trivial=keep_trivial)
+                      n_components=n_components, keep_trivial=keep_trivial, normalize=normalize)
     else:
         params = dict(kernel=graph.kernel, gamma=gamma, n_components=n_components, keep_trivial=keep_trivial,
-                      target_transform=graph.transform, n_jobs=JOBS)
+                      target_transform=graph.transform, n_jobs=JOBS, normalize=normalize,
+                      bins=graph.bins, smoothing=graph.smoothing)
     result = spectral.compare_category_encodings(_complete(graph), graph.column, graph.target,
                                                  encoder_params=params, random_state=seed, progress=progress,
                                                  n_jobs=JOBS)
@@ -471,23 +704,29 @@ def run_downstream(graph: Graph, gamma: float, n_components, keep_trivial: bool,
 # ---------------------------------------------------------------- reproduce
 
 
-def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -> Recipe:
+def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, normalize: bool = False) -> Recipe:
     """The distances (or affinity), spectrum and codes shown, and the embedcore code that computes them again.
 
-    For a graph learned from a table or a bundled matrix; a kernel uploaded from the command line is a file
-    already (the command's own manifest says how it was made).
+    For a graph learned from a table, a bundled matrix or an uploaded one; a kernel uploaded from the command line
+    is a file already (the command's own manifest says how it was made).
     """
     if graph.from_file:
         raise ValueError("A kernel from the command line is reproduced by its command (see its manifest).")
     b = base(graph)
     A, _, vals, vecs = spectrum(graph, gamma)
     kept = spectral.choose_code(vals, n_components, keep_trivial).columns
-    arrays = {"matrix": b.matrix, "eigenvalues": vals, "codes": vecs[:, kept], "categories": np.array(b.labels)}
-    params = {"gamma": gamma, "n_components": n_components, "keep_trivial": keep_trivial, "columns kept": list(kept)}
+    arrays = {"matrix": b.matrix, "eigenvalues": vals, "codes": spectral.spectral_code(vecs, kept, normalize),
+              "categories": np.array(b.labels)}
+    params = {"gamma": gamma, "n_components": n_components, "keep_trivial": keep_trivial, "columns kept": list(kept),
+              "rows to unit length": normalize}
+    load, files = None, None
     if graph.learned:
         params.update(column=graph.column, target=graph.target, kernel=graph.kernel, transform=graph.transform)
-        distances = ("spectral.wasserstein_distances(samples)" if graph.kernel == "wasserstein" else
-                     "spectral.symmetric_kl_distances(samples)")
+        if graph.kernel == "wasserstein":
+            distances = "spectral.wasserstein_distances(samples)"
+        else:
+            params.update(bins=graph.bins, smoothing=graph.smoothing)
+            distances = f"spectral.symmetric_kl_distances(samples, bins={graph.bins!r}, smoothing={graph.smoothing!r})"
         matrix_code = f"""
         frame = spectral.complete_rows(data.frame, {graph.column!r}, {graph.target!r})[0]
         labels, samples = spectral.category_distributions(frame[{graph.column!r}].astype(str),
@@ -498,6 +737,26 @@ def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) 
         matrix_code = """
         labels, matrix = data.labels, np.array(data.matrix, dtype=np.float64)
         """
+    if graph.uploaded_matrix:
+        up = _matrix_upload(graph.data.source.removeprefix("upload:"))
+        files = up.names
+        load = textwrap.dedent(f'''
+            FILE = {up.names[0]!r}  # the affinity matrix uploaded on the page
+            SHA1 = {up.digest!r}  # of its name and bytes
+
+
+            def load_data():
+                """The uploaded affinity matrix: give its path as the argument."""
+                from embedcore.io import read_affinity_matrix, upload_digest
+
+                if len(sys.argv) != 2:
+                    sys.exit(f"usage: python reproduce.py {{FILE}}  (the matrix you uploaded)")
+                blob = Path(sys.argv[1]).read_bytes()
+                if upload_digest([FILE], [blob]) != SHA1:
+                    sys.exit(f"This is not the file this view was made from (its SHA-1 differs); pass {{FILE}} "
+                             "with its original contents.")
+                return read_affinity_matrix(blob, FILE)
+            ''')
     affinity = "matrix" if gamma is None else f"spectral.kernel_from_distances(matrix, {gamma!r})"
     code = f"""
         from embedcore import spectral
@@ -505,10 +764,11 @@ def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) 
         A = {affinity}
         vals, vecs = spectral.laplacian_spectrum(A, labels=[str(v) for v in labels])
         kept = spectral.choose_code(vals, {n_components!r}, {keep_trivial!r}).columns
-        result = {{"matrix": matrix, "eigenvalues": vals, "codes": vecs[:, kept],
+        result = {{"matrix": matrix, "eigenvalues": vals, "codes": spectral.spectral_code(vecs, kept, {normalize!r}),
                   "categories": np.array([str(v) for v in labels])}}
         """
-    what = f"{graph.kernel} kernel of {graph.column} by {graph.target}" if graph.learned else "bundled category graph"
+    what = (f"{graph.kernel} kernel of {graph.column} by {graph.target}" if graph.learned else
+            "your affinity matrix" if graph.uploaded_matrix else "bundled category graph")
     return Recipe("categories", f"spectral codes ({what})", arrays, params, graph.data, code,
                   compare={"matrix": "close", "eigenvalues": "close", "codes": "columns up to sign",
-                           "categories": "exact"}, rtol=1e-6, atol=1e-9)
+                           "categories": "exact"}, rtol=1e-6, atol=1e-9, load=load, files=files)

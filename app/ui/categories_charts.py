@@ -146,3 +146,114 @@ def downstream(result: pd.DataFrame) -> go.Figure:
                              name=enc, marker_color=charts.PALETTE[j]))
     fig.update_yaxes(title="R²")
     return charts.layout(fig, "Cross-validated R² by model and encoding", 380)
+
+
+# ---------------------------------------------------------------- the target behind a learned kernel
+
+
+def _scale_title(target: str, log: bool) -> str:
+    return f"log(1 + {target})" if log else target
+
+
+def histogram_heatmap(view: dict) -> go.Figure:
+    """Each category's share of its rows per bin (one row per category, the Fiedler order of the affinity)."""
+    names = short_labels(view["names"])
+    edges = np.asarray(view["edges"], dtype=np.float64)
+    centres = _f32((edges[:-1] + edges[1:]) / 2)
+    what = "smoothed p_i(b), as KL compares them" if view["smoothed"] else "share of the category's rows"
+    fig = charts.heatmap(_f32(view["shares"]), x=centres, y=names, colorscale="Viridis", height=480,
+                         x_title=_scale_title(html_escape(view["target"]), view["log"]), hover="%{z:.3f}",
+                         title=f"Target histograms ({view['bins']} bins): {what}")
+    fig.update_xaxes(tickformat=".3~g")
+    return fig
+
+
+def kernel_beside(view: dict) -> go.Figure:
+    """The affinity in the same order as :func:`histogram_heatmap`."""
+    names = short_labels(view["names"])
+    return charts.heatmap(_f32(view["A"]), x=names, y=names, title="The learned kernel A, same order",
+                          colorscale="Blues", height=480)
+
+
+def pooled_histograms(view: dict) -> tuple[go.Figure, go.Figure | None]:
+    """The whole target as it is and as log(1 + target), as the article plots sales and log sales."""
+    figs = []
+    for key, log in (("raw", False), ("log", True)):
+        h = view[key]
+        if h is None:
+            figs.append(None)
+            continue
+        edges = np.asarray(h["edges"], dtype=np.float64)
+        kernel = (view["kernel_scale"] == "log1p") == log
+        fig = go.Figure(go.Bar(x=_f32((edges[:-1] + edges[1:]) / 2), y=_f32(h["counts"]), width=float(np.diff(edges)[0]),
+                               marker_color=charts.PALETTE[1] if kernel else charts.PALETTE[7], name="rows"))
+        fig.update_xaxes(title=_scale_title(html_escape(view["target"]), log))
+        fig.update_yaxes(title="rows")
+        mark = " (the kernel's scale)" if kernel else ""
+        figs.append(charts.layout(fig, f"All rows: {_scale_title(html_escape(view['target']), log)}{mark}, "
+                                       f"skewness {h['skew']:.2f}", 300))
+    return figs[0], figs[1]
+
+
+def pair_histograms(view: dict) -> go.Figure:
+    """Two categories' histograms on one grid, the kernel's scale."""
+    edges = np.asarray(view["edges"], dtype=np.float64)
+    centres = _f32((edges[:-1] + edges[1:]) / 2)
+    fig = go.Figure()
+    for k in range(2):
+        fig.add_trace(go.Scatter(x=centres, y=_f32(view["shares"][k]), mode="lines", line_shape="hvh",
+                                 name=f"{view['names'][k]} ({view['rows'][k]} rows)",
+                                 line=dict(color=charts.PALETTE[k], width=2.5), fill="tozeroy"))
+    fig.update_xaxes(title=_scale_title(html_escape(view["target"]), view["log"]))
+    fig.update_yaxes(title="smoothed p(b)" if view["kernel"] == "kl" else "share of rows")
+    return charts.layout(fig, "Their histograms" + (" (what KL compares)" if view["kernel"] == "kl" else ""), 340)
+
+
+def pair_cdfs(view: dict) -> go.Figure:
+    """Two categories' empirical CDFs: the 1-Wasserstein distance is the area between them."""
+    fig = go.Figure()
+    for k, (x, f) in enumerate(view["cdfs"]):
+        fig.add_trace(go.Scatter(x=_f32(x), y=_f32(f), mode="lines", line_shape="hv",
+                                 name=view["names"][k], line=dict(color=charts.PALETTE[k], width=2.5)))
+    fig.update_xaxes(title=_scale_title(html_escape(view["target"]), view["log"]))
+    fig.update_yaxes(title="share of rows ≤ x", range=[0, 1.02])
+    note = " (Wasserstein: the area between them)" if view["kernel"] == "wasserstein" else ""
+    return charts.layout(fig, "Their CDFs" + note, 340)
+
+
+# ---------------------------------------------------------------- one-hot and label encoding as kernels
+
+
+def special_kernel(view: dict) -> go.Figure:
+    names = short_labels(view["labels"])
+    return charts.heatmap(_f32(view["A"]), x=names, y=names, title="The kernel K", colorscale="Blues", height=360)
+
+
+def special_spectrum(view: dict) -> go.Figure:
+    """The eigenvalues, and for label encoding the path graph's beside them."""
+    vals = np.asarray(view["eigenvalues"])
+    idx = np.arange(1, vals.size + 1)
+    fig = go.Figure(go.Scatter(x=idx, y=_f32(vals), mode="markers+lines", name="this kernel",
+                               marker=dict(size=9, color=charts.PALETTE[0])))
+    if view["path"] is not None:
+        fig.add_trace(go.Scatter(x=idx, y=_f32(view["path"]["eigenvalues"]), mode="markers+lines",
+                                 name="path graph: 1 − cos(πk/(n−1))",
+                                 line=dict(dash="dot", color=charts.PALETTE[1]), marker=dict(symbol="x", size=8)))
+    fig.update_xaxes(title="index (ascending)", dtick=1 if vals.size <= 20 else None)
+    fig.update_yaxes(title="eigenvalue of L", range=[-0.05, 2.05])
+    return charts.layout(fig, "The spectrum", 360)
+
+
+def special_vectors(view: dict) -> go.Figure:
+    """The first eigenvectors after u1 over the categories' order; for label encoding, the path's cosines dotted."""
+    names = short_labels(view["labels"])
+    fig = go.Figure()
+    for j, col in enumerate(view["shown"]):
+        colour = charts.PALETTE[j % len(charts.PALETTE)]
+        fig.add_trace(go.Scatter(x=names, y=_f32(view["vectors"][:, j]), mode="lines+markers", name=f"u{col + 1}",
+                                 line=dict(color=colour, width=2.5)))
+        if view["path"] is not None:
+            fig.add_trace(go.Scatter(x=names, y=_f32(view["path"]["vectors"][:, j]), mode="lines",
+                                     name=f"path u{col + 1} (cosine)", line=dict(color=colour, dash="dot", width=1.5)))
+    fig.update_yaxes(title="entry of the eigenvector")
+    return charts.layout(fig, "Eigenvectors u2, u3, … over the categories' order", 380)

@@ -10,6 +10,7 @@ import shlex
 import zipfile
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from tests.conftest import chart_specs, metric, open_page, open_tab
@@ -122,6 +123,15 @@ def test_the_components_shown_match_the_zero_eigenvalues():
         vals = next(t.value for t in at.dataframe if "eigenvalue" in t.value.columns)["eigenvalue"].to_numpy()
         assert int(metric(at, "connected components")) == int(np.sum(vals < 1e-8))
     assert not [m for m in at.metric if "algebraic connectivity" in m.label]
+
+
+def _array(value) -> np.ndarray:
+    """A trace's array as sent: a list, or Plotly's typed binary ({"dtype", "bdata"}, base64)."""
+    import base64
+
+    if isinstance(value, dict):
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+    return np.asarray(value)
 
 
 def _traces(at, key: str) -> list[dict]:
@@ -305,3 +315,162 @@ def test_the_downstream_test_asks_for_the_table_when_the_page_lacks_it(command_l
     open_tab(at, "cat.tab", "Downstream test")
     assert not at.exception and not at.get("button")
     assert any("needs the table the kernel was learned from" in _plain(i.value) for i in at.info)
+
+
+# ---------------------------------------------------------------- target histograms, KL settings, unit rows
+
+
+def test_target_histograms_sit_beside_the_kernel_in_its_order():
+    at = open_page(PAGE)
+    open_tab(at, "cat.tab", "Target histograms")
+    assert not at.exception and not at.error
+    hists, kernel = _traces(at, "cat.chart.hists")[0], _traces(at, "cat.chart.hist_kernel")[0]
+    assert hists["y"] == kernel["y"] and sorted(hists["y"]) == ["Fri", "Sat", "Sun", "Thur"]
+    before = [m.value for m in at.markdown if "distance d" in m.value]
+    at.radio(key="cat.pair").set_value("the least alike").run()
+    after = [m.value for m in at.markdown if "distance d" in m.value]
+    assert len(before) == len(after) == 1 and before != after
+    # the most alike pair has the larger affinity
+    a_most, a_least = (float(re.search(r"affinity A = e\^\(−γ·d\) = ([0-9]+(\.[0-9]+)?(e-?[0-9]+)?)",
+                                       _plain(m[0])).group(1)) for m in (before, after))
+    assert a_most > a_least
+    # the whole target, as it is and as log(1 + target): the article's sales and log sales
+    assert _traces(at, "cat.chart.pooled_raw") and _traces(at, "cat.chart.pooled_log")
+
+
+def test_kl_bins_and_smoothing_change_the_kernel():
+    at = open_page(PAGE)
+    assert not [s for s in at.sidebar.slider if s.key == "cat.kl_bins"]  # Wasserstein has no bins
+    at.sidebar.radio(key="cat.kernel").set_value("kl").run()
+    open_tab(at, "cat.tab", "Target histograms")
+    base = _traces(at, "cat.chart.hist_kernel")[0]["z"]
+    assert len(_array(_traces(at, "cat.chart.hists")[0]["x"])) == 32
+    at.sidebar.slider(key="cat.kl_bins").set_value(8).run()
+    assert not at.exception and len(_array(_traces(at, "cat.chart.hists")[0]["x"])) == 8
+    binned = _traces(at, "cat.chart.hist_kernel")[0]["z"]
+    assert binned != base
+    at.sidebar.select_slider(key="cat.kl_smoothing").set_value(5.0).run()
+    assert not at.exception and _traces(at, "cat.chart.hist_kernel")[0]["z"] != binned
+    # the histograms drawn are the smoothed ones KL compares: rows sum to 1, and with s = 5 on 8 bins no bin
+    # holds less than 5 / (n_i + 40) of a category with n_i <= 87 rows (Saturday, the most)
+    shares = _array(_traces(at, "cat.chart.hists")[0]["z"]).reshape(4, 8)
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0, atol=1e-5)
+    assert shares.min() >= 5 / (87 + 40) - 1e-6
+    open_tab(at, "cat.tab", "Download")
+    command = shlex.split(at.main.code[0].value)
+    assert command[command.index("--bins") + 1] == "8" and command[command.index("--smoothing") + 1] == "5.0"
+
+
+def test_unit_rows_scale_every_code_to_length_one():
+    at = open_page(PAGE)
+    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.sidebar.slider(key="cat.n_fixed").set_value(2).run()
+    open_tab(at, "cat.tab", "Download")
+    plain = next(d.value for d in at.dataframe if "category" in d.value.columns).iloc[:, 1:].to_numpy(float)
+    at.sidebar.checkbox(key="cat.row_norm").check().run()
+    assert not at.exception
+    unit = next(d.value for d in at.dataframe if "category" in d.value.columns).iloc[:, 1:].to_numpy(float)
+    np.testing.assert_allclose(np.linalg.norm(unit, axis=1), 1.0, atol=1e-4)
+    np.testing.assert_allclose(unit, plain / np.linalg.norm(plain, axis=1, keepdims=True), atol=1e-4)
+
+
+# ---------------------------------------------------------------- one-hot and label encoding as kernels
+
+
+def test_special_cases_one_hot_all_alike_and_label_encoding():
+    at = open_page(PAGE)
+    open_tab(at, "cat.tab", "One-hot and label encoding")
+    assert not at.exception and not at.error
+    code = next(d.value for d in at.dataframe if "category" in d.value.columns)
+    # one-hot: identity kernel, every eigenvalue 0, the code is one-hot without its first column
+    assert list(code["category"]) == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    np.testing.assert_array_equal(code.iloc[:, 1:].to_numpy(float), np.eye(7)[:, 1:])
+    assert any("All 7 eigenvalues are 0" in m.value for m in at.markdown)
+    at.radio(key="cat.special").set_value(at.radio(key="cat.special").options[1]).run()
+    assert any("is noise" in m.value for m in at.markdown) and not at.exception
+    vals = _traces(at, "cat.chart.special_spectrum")[0]["y"]
+    assert vals is not None
+    at.radio(key="cat.special").set_value(at.radio(key="cat.special").options[2]).run()
+    assert not at.exception
+    names = [t["name"] for t in _traces(at, "cat.chart.special_vectors")]
+    assert "u2" in names and "path u2 (cosine)" in names
+    agree = [m.value for m in at.markdown if "|⟨u_k, path's u_k⟩|" in m.value]
+    at.slider(key="cat.special_gamma").set_value(1.5).run()
+    agree_far = [m.value for m in at.markdown if "|⟨u_k, path's u_k⟩|" in m.value]
+    assert agree and agree_far and agree != agree_far
+    at.slider(key="cat.special_n").set_value(12).run()
+    code = next(d.value for d in at.dataframe if "category" in d.value.columns)
+    assert len(code) == 12 and code["category"].iloc[0] == "c1"
+
+
+# ---------------------------------------------------------------- an affinity matrix uploaded on the page
+
+
+def _upload_matrix(blob: bytes, name: str = "kernel.csv"):
+    at = open_page(PAGE)
+    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    at.file_uploader(key="cat.matrix_file").set_value((name, blob, "text/csv")).run()
+    assert not at.exception
+    return at
+
+
+def test_an_uploaded_matrix_is_used_as_the_kernel():
+    from embedcore.datasets import load_weekday_similarity
+
+    week = load_weekday_similarity()
+    at = _upload_matrix(pd.DataFrame(week.matrix, index=week.labels, columns=week.labels).to_csv().encode())
+    assert not at.error, [e.value for e in at.error]
+    assert at.sidebar.selectbox(key="cat.graph").value == "upload"
+    # the article's weekday matrix, uploaded, gives the bundled one's figures
+    assert metric(at, "categories") == "7" and metric(at, "λ₂ of the normalised L") == "0.568"
+    open_tab(at, "cat.tab", "Download")
+    assert len(next(d.value for d in at.dataframe if "category" in d.value.columns)) == 7
+    # an asymmetric one is symmetrised, with a note
+    at.file_uploader(key="cat.matrix_file").set_value(
+        ("k2.csv", b",a,b,c,d\na,0,1,2,1\nb,3,0,1,1\nc,2,1,0,5\nd,1,1,5,0\n", "text/csv")).run()
+    assert not at.exception and not at.error and metric(at, "categories") == "4"
+    assert any("not symmetric" in _plain(i.value) and "(A + Aᵀ) / 2" in _plain(i.value) for i in at.info), \
+        [i.value for i in at.info]
+
+
+@pytest.mark.parametrize("blob, message", [
+    (b",a,b,c\na,0,-1,1\nb,-1,0,1\nc,1,1,0\n", "is negative"),
+    (b",a,b,c\na,0,1,1\nb,1,0,1\n", "it must be square"),
+    (b",a,b,c\na,0,1,1\nb,1,0,1\nz,1,1,0\n", "'z' names a row but no column"),
+    (b",a,b\na,0,1\nb,1,0\n", "a graph needs at least 3"),
+])
+def test_a_bad_matrix_is_named_and_the_page_keeps_working(blob, message):
+    at = _upload_matrix(blob)
+    assert len(at.error) == 1 and message in _plain(at.error[0].value), [e.value for e in at.error]
+    assert "upload" not in at.sidebar.selectbox(key="cat.graph").options
+    assert metric(at, "categories") == "7"  # the bundled weekday matrix is still shown
+
+
+def test_an_uploaded_matrix_export_reproduces_from_that_file(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from threadpoolctl import threadpool_limits
+
+    from app.services import categories as svc
+    from app.services import data as data_service
+    from app.services import reproduce
+    from embedcore.io import upload_digest
+    from tests.conftest import ROOT
+
+    blob = b",a,b,c,d\na,1,0.9,0.2,0.1\nb,0.9,1,0.3,0.1\nc,0.2,0.3,1,0.8\nd,0.1,0.1,0.8,1\n"
+    upload = data_service.Upload(("mine.csv",), (blob,), upload_digest(["mine.csv"], [blob]), "")
+    monkeypatch.setattr(data_service.st, "session_state", {svc._MATRIX_UPLOAD: upload})
+    graph = svc.Graph(data_service.DataRef(svc.MATRIX_KIND, f"upload:{upload.digest}", 0))
+    with threadpool_limits(1):
+        recipe = svc.recipe(graph, None, 2, False, True)
+        zipped = reproduce.bundle(recipe)
+    params = json.loads(zipfile.ZipFile(io.BytesIO(zipped)).read("params.json"))
+    assert params["data"]["files"] == ["mine.csv"] and params["parameters"]["rows to unit length"] is True
+    np.testing.assert_allclose(np.linalg.norm(recipe.arrays["codes"], axis=1), 1.0)
+    (tmp_path / "mine.csv").write_bytes(blob)
+    zipfile.ZipFile(io.BytesIO(zipped)).extractall(tmp_path / "a")
+    done = subprocess.run([sys.executable, "reproduce.py", str(tmp_path / "mine.csv")], cwd=tmp_path / "a",
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0 and "codes: reproduced" in done.stdout, done.stdout + done.stderr
