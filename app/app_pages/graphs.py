@@ -142,34 +142,43 @@ lap_name = "the normalised Laplacian" if normalized else "L = D − A"
 
 
 @st.fragment
-def fiedler_split(ref, weighted, normalized):
+def split_drawing(ref, weighted, normalized):
+    """The radio and the graph it cuts: a new split reruns and redraws only this."""
     rule = st.radio("Split", RULES, format_func=svc.RULE_TITLES.__getitem__, index=0, key="graphs.rule",
                     horizontal=True, bind="query-params",
                     help="Where the Fiedler vector is cut: at 0, at the median, or at the prefix of least conductance.")
     view = svc.side_view(ref, weighted, normalized, rule)
     s = view["split"]
-    c1, c2 = st.columns([3, 2])
-    plots.show(c1, charts.graph(pos, edges, names, view["labels"], view["legend"], cut_edges=view["cut_edges"],
+    plots.show(st, charts.graph(pos, edges, names, view["labels"], view["legend"], cut_edges=view["cut_edges"],
                                 groups=view["groups"], ring=view["misplaced"], colours=charts.SIDE_COLOURS,
                                 title=f"Split {svc.RULE_TITLES[rule]}: cut {s.cut:.4g}, conductance "
                                       f"{s.conductance:.3f}"), key="graphs.chart.graph")
-    table, found = svc.cuts(ref, weighted, normalized)
-    plots.show(c2, charts.sorted_vector(table, s.threshold, s.size, f"The Fiedler vector of {lap_name}, sorted",
-                                        "D^-½ u₂" if normalized else "x"), key="graphs.chart.vector")
-    marks = {svc.RULE_TITLES[r]: (found[r].size, found[r].conductance) for r in RULES}
-    plots.show(st, charts.sweep_profile(table, marks, svc.RULE_TITLES[rule],
-                                        "Sweep: the conductance of cutting after each node"), key="graphs.chart.sweep")
-    st.dataframe(svc.split_table(ref, weighted, normalized), hide_index=True, key="graphs.split_table",
-                 column_config={"threshold": st.column_config.NumberColumn(format="%.4g"),
-                                "cut": st.column_config.NumberColumn(format="%.4g"),
-                                "conductance": st.column_config.NumberColumn(format="%.4f"),
-                                "Rayleigh quotient of its indicator": st.column_config.NumberColumn(format="%.4f")})
     wrong = view["misplaced"]
     if wrong is not None:
         n = len(names)
         st.caption(f"Against the known split, {n - len(wrong)} of {n} nodes are on their club's side"
                    + (f"; ringed: {', '.join(md_escape(names[i]) for i in wrong)}." if len(wrong) else ".")
                    + " Shapes are the clubs, colours the sides.")
+
+
+def fiedler_split(ref, weighted, normalized):
+    c1, c2 = st.columns([3, 2])
+    with c1:
+        split_drawing(ref, weighted, normalized)
+    # The vector, the sweep and the table show all three splits at once, so they stay as they are when the
+    # split changes.
+    table, found = svc.cuts(ref, weighted, normalized)
+    marks = {svc.RULE_TITLES[r]: (found[r].size, found[r].conductance) for r in RULES}
+    thresholds = {svc.RULE_TITLES[r]: found[r].threshold for r in RULES}
+    plots.show(c2, charts.sorted_vector(table, thresholds, f"The Fiedler vector of {lap_name}, sorted",
+                                        "D^-½ u₂" if normalized else "x"), key="graphs.chart.vector")
+    plots.show(st, charts.sweep_profile(table, marks, "Sweep: the conductance of cutting after each node"),
+               key="graphs.chart.sweep")
+    st.dataframe(svc.split_table(ref, weighted, normalized), hide_index=True, key="graphs.split_table",
+                 column_config={"threshold": st.column_config.NumberColumn(format="%.4g"),
+                                "cut": st.column_config.NumberColumn(format="%.4g"),
+                                "conductance": st.column_config.NumberColumn(format="%.4f"),
+                                "Rayleigh quotient of its indicator": st.column_config.NumberColumn(format="%.4f")})
     lam2 = svc.fiedler(ref, weighted, normalized).value
     st.caption(f"Every split's indicator quotient is at least λ₂ = {lam2:.4g}: the Fiedler vector is the relaxed "
                "cut, allowed any values instead of two.")

@@ -83,23 +83,30 @@ def graph(pos: np.ndarray, edges: tuple, names: list[str], labels, legend: list[
     return fig
 
 
-def sorted_vector(table: pd.DataFrame, threshold: float, size: int, title: str, y_title: str) -> go.Figure:
-    """The Fiedler vector sorted, one bar per node, coloured by side, with the threshold as a line."""
+def sorted_vector(table: pd.DataFrame, thresholds: dict[str, float], title: str, y_title: str) -> go.Figure:
+    """The Fiedler vector sorted, one bar per node, with each split's threshold as a line (ties share one)."""
     n = len(table)
-    colours = np.where(np.arange(n) < size, SIDE_COLOURS[0], SIDE_COLOURS[1])
     names = [html_escape(v) for v in table["name"]]
-    fig = go.Figure(go.Bar(x=np.arange(1, n + 1), y=_f32(table["value"]), marker_color=colours.tolist(),
+    fig = go.Figure(go.Bar(x=np.arange(1, n + 1), y=_f32(table["value"]), marker_color=charts.PALETTE[7],
                            hovertext=names, hovertemplate="%{hovertext}<br>value %{y:.4f}<extra></extra>",
                            name="nodes"))
-    fig.add_hline(y=threshold, line=dict(color="#212529", dash="dash", width=1.5),
-                  annotation_text=f"threshold {threshold:.3g}", annotation_position="top left")
+    at: dict[float, list[str]] = {}
+    for label, t in thresholds.items():
+        at.setdefault(round(float(t), 12), []).append(label)
+    places = ["top left", "bottom right", "top right"]
+    order = list(thresholds)
+    for j, (t, labels) in enumerate(sorted(at.items())):
+        colour = charts.PALETTE[2 + order.index(labels[0])]  # the same colour as the split's mark on the sweep
+        fig.add_hline(y=t, line=dict(color=colour, dash="dash", width=1.5),
+                      annotation_text=f"{' = '.join(labels)}: {t:.3g}", annotation_position=places[j % 3],
+                      annotation_font_color=colour)
     fig.update_xaxes(title="nodes, sorted by their value")
     fig.update_yaxes(title=y_title)
     return charts.layout(fig, title, 380, showlegend=False, bargap=0.1)
 
 
-def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], chosen: str, title: str) -> go.Figure:
-    """Conductance of every prefix of the sorted vector; each rule's cut marked (a star for the chosen one)."""
+def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], title: str) -> go.Figure:
+    """Conductance of every prefix of the sorted vector, with each split's cut marked."""
     cond = table["conductance"].to_numpy()[:-1]
     fig = go.Figure(go.Scatter(x=np.arange(1, len(cond) + 1), y=_f32(cond), mode="lines+markers",
                                marker=dict(size=4, color=charts.PALETTE[7]), line=dict(color=charts.PALETTE[7]),
@@ -108,14 +115,13 @@ def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], chos
     at: dict[int, list[str]] = {}
     for label, (size, _) in marks.items():
         at.setdefault(size, []).append(label)
+    order = list(marks)
     for j, (size, labels) in enumerate(at.items()):  # rules that cut at the same place share one mark
         label = " = ".join(labels)
         value = marks[labels[0]][1]
-        big = chosen in labels
         fig.add_trace(go.Scatter(x=[size], y=[value], mode="markers+text", name=label, text=[label],
                                  textposition="top center" if j % 2 == 0 else "bottom center",
-                                 marker=dict(size=18 if big else 10, color=charts.PALETTE[2 + j],
-                                             symbol="star" if big else "circle", line=dict(width=1, color="white")),
+                                 marker=dict(size=12, color=charts.PALETTE[2 + order.index(labels[0])], line=dict(width=1, color="white")),
                                  hovertemplate=f"{label}: first %{{x}} nodes<br>conductance %{{y:.4f}}<extra></extra>"))
     fig.update_xaxes(title="cut after this many nodes (in Fiedler order)")
     fig.update_yaxes(title="conductance", rangemode="tozero")
