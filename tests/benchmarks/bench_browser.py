@@ -61,6 +61,8 @@ VIEWPORT = {"width": 1440, "height": 1000}
 REPORT = ARTIFACTS / "bench_browser.txt"
 SERVER_LOG = ARTIFACTS / "bench_browser_server.log"
 SEED_LABEL = "Random seed"
+#: A one-chart app (its own server): the seed +1 there redraws one 1,500-point map and nothing else.
+MAP_FLOOR_APP = Path(__file__).with_name("map_floor_app.py")
 WARM_UP_PAGE = "data"  # with Home, what the server has served before first visits are timed
 
 
@@ -218,12 +220,15 @@ def _free_port() -> int:
 class Server:
     """`streamlit run` on a free port, headless, without usage statistics; stopped on exit."""
 
+    def __init__(self, app: Path = APP):
+        self.app = app
+
     def __enter__(self) -> str:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.log = open(SERVER_LOG, "w")
         port = _free_port()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
+            [sys.executable, "-m", "streamlit", "run", str(self.app), "--server.port", str(port),
              "--server.headless", "true", "--browser.gatherUsageStats", "false",
              # The code as loaded at start is what is timed: no reloads, no watcher competing for the CPU.
              "--server.fileWatcherType", "none"],
@@ -366,6 +371,24 @@ class Bench:
             row.missing = str(err)
         finally:
             page.context.close()
+        return row
+
+    def map_floor(self) -> Row:
+        """The seed +1 on :data:`MAP_FLOOR_APP` (served by this bench's url): one map redrawn, nothing else."""
+        row = Row("(reference)", f'"{SEED_LABEL}" +1 redrawing one 1,500-point map', kind="reference")
+        context = self.browser.new_context(viewport=VIEWPORT)
+        context.add_init_script(PROBE_JS)
+        page = context.new_page()
+        try:
+            page.goto(self.url)
+            self.settle(page)
+            for _ in range(REPEATS):
+                row.samples.append(self.set_seed(page))
+            row.note = "tests/benchmarks/map_floor_app.py"
+        except (NotFound, PlaywrightError) as err:
+            row.missing = str(err).strip().splitlines()[0]
+        finally:
+            context.close()
         return row
 
     def warm_up(self) -> None:
@@ -558,6 +581,9 @@ def measure(pages: list[PageSpec]) -> list[Row]:
                 for control in CONTROLS.get(spec.url, []):
                     print(f"control: {spec.url} {control.label} ...", file=sys.stderr, flush=True)
                     rows.append(bench.control(spec, control))
+            print("reference: one map redrawn ...", file=sys.stderr, flush=True)
+            with Server(MAP_FLOOR_APP) as ref_url:
+                rows.insert(1, Bench(browser, ref_url).map_floor())
         finally:
             browser.close()
     return rows
@@ -571,6 +597,8 @@ def _verdict(row: Row, floor: float) -> tuple[str, str]:
     ratio_s = "" if math.isnan(ratio) else f"{ratio:.1f}x"
     if row.kind == "floor":
         return "1.0x", "(floor)"
+    if row.kind == "reference":
+        return ratio_s, "(reference)"
     if row.kind == "first visit":
         return ratio_s, ("ok" if row.median < FIRST_VISIT_BUDGET_S else "OVER") + f" (< {FIRST_VISIT_BUDGET_S:g} s)"
     if math.isnan(ratio):
