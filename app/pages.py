@@ -32,6 +32,7 @@ PAGES: list[PageSpec] = [
     PageSpec("app_pages/foundations.py", "Linear algebra", ":material/functions:", "Foundations", "foundations", "PCA two ways and the scaling pitfall, PCA versus Johnson-Lindenstrauss, SVD energy, autoencoders and feature hashing as experiments.", data=("vectors",), key="found"),
     PageSpec("app_pages/playlists.py", "Latent Markov embedding", ":material/queue_music:", "Playlists", "playlists", "Latent Markov Embedding of playlists trained live into a song map, with sampled playlists, baselines and tags for new songs.", data=("playlists",), key="pl"),
     PageSpec("app_pages/words.py", "PMI word vectors", ":material/text_fields:", "Words", "words", "Word vectors from PMI and SVD: the spectrum, nearest words and analogies, live t-SNE/UMAP word maps, Word2Vec comparison, document vectors and label embedding.", data=("documents",), key="words"),
+    PageSpec("app_pages/text.py", "Bag of words, TF-IDF and LSA", ":material/article:", "Words", "text", "Documents as sparse vectors: the document-term matrix, tf and idf against scikit-learn's, sparse inner products, n-grams, feature hashing and LSA's concept space.", data=("documents", "labelled_documents"), key="text"),
     PageSpec("app_pages/sets.py", "EMDE sketches", ":material/scatter_plot:", "Sets", "sets", "Sketch sets of vectors with EMDE: buckets, density, additivity and a benchmark against one-hot and mean vectors.", data=("item_sets",), key="sets"),
 ]
 

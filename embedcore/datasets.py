@@ -363,6 +363,13 @@ def load_mini_newsgroups() -> tuple[list[str], list[str]]:
     return [str(t) for t in bunch["data"]], [names[i] for i in bunch["target"]]
 
 
+def load_newsgroup_posts(seed: int = 0) -> DocumentData:
+    """The 200 labelled Usenet posts of :func:`load_mini_newsgroups` as a corpus, one document per post."""
+    texts, labels = load_mini_newsgroups()
+    return DocumentData("newsgroups", documents=texts,
+                        notices=[f"{labels.count(name)} posts from {name}" for name in sorted(set(labels))])
+
+
 def load_word_pairs(name: str = "wordsim353") -> pd.DataFrame:
     """Word-similarity judgements shipped with gensim: columns word1, word2, score."""
     files = {"wordsim353": "wordsim353.tsv", "simlex999": "simlex999.txt"}
@@ -436,6 +443,7 @@ DATASETS: dict[str, Dataset] = {
         Dataset("lesmis", "playlists", "Les Miserables walks", "Random walks on the character co-occurrence graph shipped with networkx.", load_lesmis_walks),
         Dataset("lee", "documents", "Lee news corpus", "300 Australian news articles, one per line (gensim test data).", lambda seed=0: load_corpus("lee")),
         Dataset("head500", "documents", "Wikipedia head500", "The first 500 articles of a Wikipedia dump, one per line (gensim test data).", lambda seed=0: load_corpus("head500")),
+        Dataset("newsgroups", "labelled_documents", "Newsgroup posts (labelled)", "200 Usenet posts from alt.atheism and sci.space, with their group (gensim test data).", load_newsgroup_posts),
     ]
 }
 

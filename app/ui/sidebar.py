@@ -49,15 +49,16 @@ def shared_sidebar() -> None:
 
 
 def data_source(kind: str, page: str, default: str | None = None, allowed: list[str] | None = None,
-                usable=None):
+                usable=None, more: tuple[str, ...] = ()):
     """A sidebar select box of bundled data sets of ``kind`` plus the upload, when the page can use it.
 
     Returns ``(source_id, data)``. An upload this page cannot read as ``kind``
     is not offered, and one line says why; one that reads but looks like
     another kind of data is offered without being chosen. A new upload that
-    suits the page is chosen once, as the person most likely wants to see it.
+    suits the page is chosen once, as the person most likely wants to see it. ``more`` names further kinds of
+    bundled data listed after those of ``kind`` (an upload is still read as ``kind``).
     """
-    options = [d for d in data_service.datasets_of_kind(kind) if allowed is None or d.id in allowed]
+    options = [d for k in (kind, *more) for d in data_service.datasets_of_kind(k) if allowed is None or d.id in allowed]
     ids = [d.id for d in options]
     titles = {d.id: d.title for d in options}
     upload = data_service.current_upload()

@@ -1,0 +1,344 @@
+import streamlit as st
+
+from app.services import data as data_service
+from app.services import reproduce
+from app.services import text as svc
+from app.ui import plots, share
+from app.ui import text_charts as charts
+from app.ui.controls import ranged_slider
+from app.ui.layout import lazy_tabs
+from app.ui.sidebar import data_source
+from app.ui.text import md_escape
+
+st.title("Text: bag of words, TF-IDF and LSA")
+st.markdown(
+    """
+The simplest way to turn a document into numbers forgets the order of its words and keeps how often each
+occurs: one column per word of the vocabulary, one row per document. That is the **bag of words**, and
+almost every entry of it is 0. Weighting the counts by **tf-idf** (how much of the document a word is,
+times how rare it is across documents) lifts the words that say what a document is about. The tabs take
+this apart: the matrix itself, the tf and idf formulas next to scikit-learn's, why inner products of such
+rows cost time linear in their non-zeros, what n-grams do to the vocabulary, how feature hashing folds
+any vocabulary into a fixed number of buckets, and how **latent semantic analysis** (LSA) factorises the
+weighted matrix into a few concepts that hold documents and terms together.
+"""
+)
+st.latex(r"x_{d,t} = f_{t,d}\ \ (\text{the count of term } t \text{ in document } d),\qquad "
+         r"X \in \mathbb{N}^{n \times V},\qquad \text{stored: only the } x_{d,t} \neq 0")
+
+sb = st.sidebar
+source, corpus = data_source("documents", "text", default="lee", more=("labelled_documents",))
+ref = data_service.ref("documents", source)
+min_count = sb.slider("Min count", 1, 10, 1, key="text.min_count", bind="query-params",
+                      help="Words seen fewer times in the whole corpus are left out of the vocabulary (every tab).")
+
+try:
+    with st.spinner("Counting ..."):
+        facts = svc.facts(ref, min_count)
+except ValueError as err:
+    st.error(f"{md_escape(err)} (or give a corpus with more text).")
+    st.stop()
+
+cols = st.columns(5)
+cols[0].metric("documents n", f"{facts['documents']:,}")
+cols[1].metric("vocabulary V", f"{facts['terms']:,}", help=f"Words seen at least {min_count} time(s).")
+cols[2].metric("tokens", f"{facts['tokens']:,}")
+cols[3].metric("stored entries", f"{facts['stored']:,}", help="Non-zero counts: (document, term) pairs that occur.")
+cols[4].metric("density", f"{facts['density']:.3%}", help="Stored entries over n · V.")
+
+with st.expander("What the controls change, and how the pictures can mislead"):
+    st.markdown(
+        """
+* **Data set.** Lee: 300 Australian news articles; head500: long Wikipedia articles; the newsgroup
+  posts come with their group (alt.atheism or sci.space), which colours the LSA plot, and still carry
+  their e-mail headers, which are words too. Your own text: one document per line.
+* **Min count** (sidebar) removes rare words from the vocabulary of every tab: V shrinks fast, since
+  most words of a corpus occur once or twice, and the matrix gets denser.
+* Each tab's own controls are described in the tab.
+
+*How the pictures can mislead.* The bag of words keeps no order: "dog bites man" and "man bites dog"
+are one row. The slice of the matrix shows the most frequent terms, which are the densest columns:
+the matrix as a whole is far emptier than the slice suggests. tf-idf values of different schemes are
+not on one scale; compare rankings, or rows scaled to length 1. A hashing curve measures one hash
+function on one vocabulary; another seed gives other collisions with the same expected share. In LSA a
+concept's sign is arbitrary (here its heaviest term is made positive), and with tf-idf rows of length
+1 the first concept is mostly "how typical a document is", not a topic; the 2-D plot shows two of the k
+concepts, and points that overlap there may be far apart in the others.
+"""
+    )
+
+n_docs = facts["documents"]
+names = svc.openings(ref)
+for key in ("text.doc", "text.a", "text.b"):  # a document number the new corpus does not have
+    if not 0 <= st.session_state.get(key, 0) < n_docs:
+        del st.session_state[key]
+
+
+@st.fragment
+def bag_section(ref, min_count):
+    st.markdown(
+        "Each row is a document, each column a term (most frequent first), each cell a count. A CSR matrix "
+        "keeps only the non-zero cells: their values, their column indices, and where each row starts.")
+    st.latex(r"\text{density} = \frac{\#\{(d,t): f_{t,d} > 0\}}{n\,V},\qquad "
+             r"\text{CSR bytes} = 8\,\text{nnz} + 4\,\text{nnz} + 4\,(n+1)\ \ \text{vs dense } 8\,n\,V")
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        first = ranged_slider("First document", 0, n_docs - 1, 0, key="text.first", bind="query-params",
+                              why="the corpus has one document")
+    with c2:
+        rows = ranged_slider("Documents shown", 1, min(25, n_docs), 10, key="text.rows", bind="query-params",
+                             why="the corpus has one document")
+    with c3:
+        V = svc.vocabulary_size(ref, min_count)
+        n_terms = ranged_slider("Terms shown", 1, min(40, V), 20, key="text.cols", bind="query-params",
+                                why="the vocabulary has one word")
+    table = svc.counts_slice(ref, min_count, first, rows, n_terms)
+    plots.show(st, charts.counts_heatmap(table, f"Counts of documents {table.index[0].split()[1]}–"
+                                                f"{table.index[-1].split()[1]} over the {table.shape[1]} most "
+                                                "frequent terms"), key="text.chart.counts")
+    f = svc.facts(ref, min_count)
+    m = st.columns(4)
+    m[0].metric("terms per document (mean)", f"{f['mean terms per document']:.1f}",
+                help="Distinct terms of a document: its stored entries.")
+    m[1].metric("dense matrix", f"{f['dense bytes'] / 2**20:,.1f} MB")
+    m[2].metric("CSR matrix", f"{f['CSR bytes'] / 2**20:,.2f} MB")
+    m[3].metric("empty documents", f"{f['empty documents']:,}", help="Documents left without a word of the "
+                "vocabulary (all their words are below the min count).")
+    nonzero = int((table.to_numpy() > 0).sum())
+    st.caption(f"This slice: {nonzero} of {table.size} cells are non-zero ({nonzero / table.size:.0%}); the whole "
+               f"matrix: {f['density']:.3%}. A document of {f['mean terms per document']:.0f} distinct terms "
+               f"stores {f['mean terms per document']:.0f} entries instead of {f['terms']:,}.")
+    plots.show(st, charts.zipf(svc.rank_frequency(ref, min_count),
+                               "Why it is sparse: a few terms are everywhere, most occur once or twice (Zipf)"),
+               key="text.chart.zipf")
+
+
+@st.fragment
+def tfidf_section(ref, min_count):
+    st.markdown(
+        "**Term frequency** scales a count by the document's length, so long documents do not win by being "
+        "long; the **log** variant damps repeats instead. **Inverse document frequency** lifts rare terms: a "
+        "term in every document gets 0, a term in one gets ln n. scikit-learn's `TfidfVectorizer` differs on "
+        "every count: raw f for tf, a smoothed idf (as if one more document held every term, plus 1, so no "
+        "term reaches 0), and each row scaled to length 1.")
+    st.latex(r"\mathrm{tf}(t,d) = \frac{f_{t,d}}{|d|}\ \ \text{or}\ \ \ln(1 + f_{t,d}),\qquad "
+             r"\mathrm{idf}(t) = \ln\frac{n}{\mathrm{df}(t)},\qquad w_{t,d} = \mathrm{tf}(t,d)\cdot\mathrm{idf}(t)")
+    st.latex(r"\text{scikit-learn: } w_{t,d} = f_{t,d}\left(\ln\frac{1+n}{1+\mathrm{df}(t)} + 1\right),\ "
+             r"\text{then } w_d \leftarrow w_d / \lVert w_d \rVert_2")
+    c1, c2, c3 = st.columns([3, 2, 2])
+    doc = c1.selectbox("Document", list(range(n_docs)), format_func=names.__getitem__, key="text.doc",
+                       bind="query-params")
+    TF = {"frequency": "f / |d|", "log": "ln(1 + f)"}
+    tf = c2.radio("Our tf", list(TF), format_func=TF.__getitem__, key="text.tf", horizontal=True,
+                  bind="query-params", help="Which term frequency our column uses (idf is ln(n/df) either way).")
+    with c3:
+        top = ranged_slider("Terms listed", 5, 30, 15, key="text.top", bind="query-params")
+    table = svc.term_table(ref, min_count, doc, tf, top)
+    if table.empty:
+        st.info("This document has no word of the vocabulary: lower the min count or pick another document.")
+        return
+    c1, c2 = st.columns(2)
+    plots.show(c1, charts.weights_bars(table, f"Document {doc}: its top {len(table)} terms by our tf · idf"),
+               key="text.chart.weights")
+    plots.show(c2, charts.idf_curves(svc.idf_curves(ref, min_count), n_docs, table,
+                                     "idf against document frequency: ours reaches 0, scikit-learn's stops at 1"),
+               key="text.chart.idf")
+    st.dataframe(table, hide_index=True, key="text.tfidf_table",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
+                                ("tf", "idf = ln(n/df)", "tf · idf", "sklearn idf", "sklearn tf-idf",
+                                 "ours, unit length", "sklearn − ours (unit length)")})
+    gap = svc.sklearn_agreement(ref, min_count)
+    st.caption(f"The scikit-learn columns are our code with scikit-learn's formula; scikit-learn's own "
+               f"TfidfTransformer on the same counts differs from them by at most {gap:.1e} over the whole "
+               "matrix. The last column is the difference the two schemes make per term, once each document's "
+               "vector has length 1: frequent terms (small idf) lose weight under ours, since ln(n/df) falls to "
+               "0 where scikit-learn's idf stays at 1 or more.")
+
+
+@st.fragment
+def dot_section(ref, min_count):
+    st.markdown(
+        "A sparse row is a sorted list of (index, value) pairs. Two rows are multiplied by walking both lists "
+        "at once: where the indices agree, multiply and add; otherwise move on in the list with the smaller "
+        "index. Each comparison moves at least one counter, so the walk takes at most |a| + |b| steps, "
+        "whatever the vocabulary size V; a dense dot multiplies all V pairs, almost all of them 0 · 0.")
+    st.latex(r"\langle a, b\rangle = \sum_{t \in \mathrm{idx}(a) \cap \mathrm{idx}(b)} a_t\, b_t,\qquad "
+             r"\text{comparisons} \le |a| + |b| - |\mathrm{idx}(a) \cap \mathrm{idx}(b)| \ \ll\ V")
+    if n_docs < 2:
+        st.info("An inner product needs two documents; this corpus has one.")
+        return
+    c1, c2 = st.columns(2)
+    a = c1.selectbox("Document a", list(range(n_docs)), index=0, format_func=names.__getitem__, key="text.a",
+                     bind="query-params")
+    b = c2.selectbox("Document b", list(range(n_docs)), index=1, format_func=names.__getitem__, key="text.b",
+                     bind="query-params")
+    info = svc.pair(ref, min_count, a, b)
+    m = st.columns(5)
+    m[0].metric("|a|, |b| (stored entries)", f"{info['|a|']:,}, {info['|b|']:,}")
+    m[1].metric("merge comparisons", f"{info['steps']:,}")
+    m[2].metric("shared terms (multiplications)", f"{info['matches']:,}")
+    m[3].metric("⟨a, b⟩ by the merge", f"{info['dot']:,.0f}")
+    m[4].metric("dense dot over V", f"{info['dense dot']:,.0f}", help=f"{info['vocabulary']:,} multiplications.")
+    c1, c2 = st.columns(2)
+    plots.show(c1, charts.merge_ops(info, f"Operations for documents {a} and {b}, V = {info['vocabulary']:,}"),
+               key="text.chart.ops")
+    sample = svc.pairs_sample(ref, min_count, ref.seed)
+    plots.show(c2, charts.merge_scatter(sample, (info["|a|"] + info["|b|"], info["steps"]),
+                                        f"{len(sample)} random pairs: the merge never passes |a| + |b|"),
+               key="text.chart.pairs")
+    st.caption(f"Counts are whole numbers, so the merge's ⟨a, b⟩ equals the dense one exactly here "
+               f"(difference {abs(info['dot'] - info['dense dot']):g}); over the random pairs the largest "
+               f"difference from scipy's sparse product is {sample['off the sparse product'].max():g}, and the "
+               f"most comparisons any pair needed is {sample['steps'].max():,}, against V = {info['vocabulary']:,}.")
+
+
+@st.fragment
+def ngram_section(ref):
+    st.markdown(
+        "An **n-gram** is n consecutive words; a document of m words has m − n + 1 of them. Longer n-grams "
+        "keep some word order and meaning (\"New York\", \"not good\"), but most of them are seen only once, "
+        "so the vocabulary grows almost as fast as the text and few documents share a column.")
+    st.latex(r"\text{n-grams of } d = (w_1 \ldots w_n),\ (w_2 \ldots w_{n+1}),\ \ldots,\ "
+             r"(w_{m-n+1} \ldots w_m)")
+    max_n = st.slider("Largest n", 1, svc.MAX_N, 3, key="text.max_n", bind="query-params",
+                      help="Curves for n = 1 up to this n.")
+    table = svc.growth(ref, ref.seed)
+    table = table[table["n"] <= max_n]
+    c1, c2 = st.columns(2)
+    plots.show(c1, charts.growth_curves(table, "distinct", "distinct n-grams (vocabulary size)",
+                                        "Vocabulary growth as the corpus is read", log_y=True),
+               key="text.chart.growth")
+    plots.show(c2, charts.growth_curves(table, "share seen once", "share of distinct n-grams seen once",
+                                        "Share of the vocabulary seen exactly once"), key="text.chart.once")
+    full = table[table["share"] == table["share"].max()]
+    st.dataframe(full[["n", "n-grams", "distinct", "seen once", "share seen once"]], hide_index=True,
+                 key="text.ngram_table", column_config={"share seen once": st.column_config.NumberColumn(
+                     format="%.3f")})
+    cols = st.columns(max_n)
+    for n, col in zip(range(1, max_n + 1), cols):
+        col.caption(f"Most frequent {n}-grams")
+        col.dataframe(svc.top_ngrams(ref, n), hide_index=True, key=f"text.top_ngrams_{n}")
+    st.caption("The documents are read in a random order (the sidebar's seed); n-grams never cross from one "
+               "document into the next. Stop words dominate the frequent n-grams: nothing here removes them.")
+
+
+@st.fragment
+def hashing_section(ref, min_count):
+    st.markdown(
+        "**Feature hashing** skips the vocabulary: a hash function h sends each term to one of m buckets, a "
+        "second one g gives it a sign, and the vector has m entries whatever the corpus. Two terms in one "
+        "bucket collide: their counts are added. With the signs, a collision adds ± a product to an inner "
+        "product, 0 on average; without them it only adds. The hash is scikit-learn's (MurmurHash3 of the "
+        "term, bucket |h| mod m, sign of h), seeded by the sidebar's seed (0 is scikit-learn's own).")
+    st.latex(r"\phi(u)_j = \sum_{t:\ h(t) = j} g(t)\, u_t,\qquad "
+             r"P(\text{a term shares its bucket}) = 1 - \left(1 - \tfrac{1}{m}\right)^{V-1},\qquad "
+             r"\mathbb{E}\,\langle \phi(u), \phi(v)\rangle = \langle u, v\rangle")
+    bits = st.slider("Bucket bits b (m = 2^b)", svc.HASH_BITS[0], svc.HASH_BITS[-1], 10, key="text.bits",
+                     bind="query-params")
+    table = svc.collisions(ref, min_count)
+    row = table[table["bits"] == bits].iloc[0]
+    dist = svc.distortion(ref, min_count)
+    m = st.columns(4)
+    m[0].metric("buckets m", f"{int(row['buckets']):,}", help=f"For V = {int(row['terms']):,} terms.")
+    m[1].metric("terms sharing a bucket", f"{row['colliding share']:.1%}",
+                help=f"Expected for a uniform hash: {row['expected colliding share']:.1%}.")
+    m[2].metric("buckets used", f"{int(row['buckets used']):,}",
+                help=f"Expected: {row['expected buckets used']:,.0f}.")
+    if len(dist):
+        d = dist[dist["bits"] == bits].iloc[0]
+        m[3].metric("RMS error of a cosine (signed)", f"{d['rmse (signed)']:.4f}",
+                    help=f"Unsigned: {d['rmse (unsigned)']:.4f}, mean error {d['bias (unsigned)']:+.4f}.")
+    c1, c2 = st.columns(2)
+    plots.show(c1, charts.collisions(table, bits, "Colliding terms: measured against 1 − (1 − 1/m)^(V−1)"),
+               key="text.chart.collisions")
+    if len(dist):
+        plots.show(c2, charts.distortion(dist, bits, f"Hashed inner products of the {int(dist['pairs'].iloc[0]):,} "
+                                                     f"pairs of up to {svc.N_HASH_DOCS} tf-idf rows (length 1)"),
+                   key="text.chart.distortion")
+    st.caption(f"At b = {bits}, {row['colliding share']:.1%} of the {int(row['terms']):,} terms share a bucket "
+               f"(expected {row['expected colliding share']:.1%}). The most crowded buckets:")
+    st.dataframe(svc.crowded_buckets(ref, min_count, bits), hide_index=True, key="text.buckets")
+
+
+@st.fragment
+def lsa_section(ref, min_count):
+    st.markdown(
+        "**LSA** keeps the k largest singular values of the weighted document-term matrix A and their "
+        "vectors: U_k holds documents against k concepts, V_k terms against the same concepts, Σ_k how strong "
+        "each concept is. A document is drawn at its row of U_k Σ_k (= A V_k, its projection on the "
+        "concepts) and a term at its row of V_k Σ_k (= A^T U_k), the same scaling on both sides, so the two "
+        "share axes. The columns of V are the eigenvectors of A^T A, with eigenvalues σ².")
+    st.latex(r"A \approx A_k = U_k \Sigma_k V_k^\top,\qquad \text{documents } U_k\Sigma_k = A V_k,\quad "
+             r"\text{terms } V_k\Sigma_k = A^\top U_k,\qquad A^\top A = V \Sigma^2 V^\top")
+    most = svc.max_concepts(ref, min_count)
+    if most < 2:
+        st.info("LSA needs at least two documents and two terms: lower the min count or give more text.")
+        return
+    c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
+    weighting = c1.radio("Weighting of A", list(svc.WEIGHTINGS), format_func=svc.WEIGHTINGS.__getitem__,
+                         key="text.weighting", horizontal=True, bind="query-params")
+    with c2:
+        k = ranged_slider("Concepts k", 2, most, min(10, most), key="text.k", bind="query-params",
+                          why="the matrix has two documents or two terms")
+    choices = list(range(1, k + 1))
+    if st.session_state.get("text.cx") not in (None, *choices):
+        del st.session_state["text.cx"]
+    if st.session_state.get("text.cy") not in (None, *choices):
+        del st.session_state["text.cy"]
+    cx = c3.selectbox("x: concept", choices, index=0, key="text.cx", bind="query-params")
+    cy = c4.selectbox("y: concept", choices, index=1, key="text.cy", bind="query-params")
+    plot = svc.concept_plot(ref, min_count, weighting, cx, cy)
+    plots.show(st, charts.concept_map(plot, cx, cy, f"Documents (U_k Σ_k) and the {len(plot['term names'])} terms "
+                                                    f"furthest out (V_k Σ_k), concepts {cx} and {cy}"),
+               key="text.chart.concepts")
+    st.caption("Both are scaled by Σ_k: a term far along a concept weighs much in it, a document far along it "
+               "holds much of it. The inner product of a document and a term point is not the matrix entry "
+               "(that would be U_k Σ_k against V_k); read directions, not exact positions.")
+    st.markdown(f"**Top terms of the first {k} concepts** (sign fixed so the heaviest term is positive)")
+    terms = svc.concept_terms(ref, min_count, weighting, k)
+    st.dataframe(terms, hide_index=True, key="text.concept_terms",
+                 column_config={"σ": st.column_config.NumberColumn(format="%.3f"),
+                                "share of ||A||²": st.column_config.NumberColumn(format="%.3f")})
+    geo = svc.geometry(ref, min_count, weighting, k)
+    c1, c2 = st.columns(2)
+    plots.show(c1, charts.svd_check(geo, "σ² from the SVD against the eigenvalues of A^T A"),
+               key="text.chart.svd_check")
+    share_k = float(svc.energy(ref, min_count, weighting)[k - 1])
+    plots.show(c2, charts.energy(svc.energy(ref, min_count, weighting), k,
+                                 f"Energy kept: {share_k:.1%} of ||A||²_F by {k} concepts"), key="text.chart.energy")
+    st.caption(f"Checked on these {k} concepts: the eigenvalues of A^T A (a symmetric eigen-solver on A^T A, not "
+               f"the SVD) match σ² to a relative {geo['relative difference'].max():.1e} of σ₁², and "
+               f"‖A^T A v_i − σ_i² v_i‖ ≤ {geo['residual'].max():.1e} · σ₁² for the SVD's own v_i.")
+
+
+tabs = lazy_tabs(["Bag of words", "TF and IDF", "Sparse inner products", "N-grams", "Feature hashing", "LSA"],
+                 key="text.tab")
+with tabs[0]:
+    if tabs[0].open:
+        bag_section(ref, min_count)
+with tabs[1]:
+    if tabs[1].open:
+        tfidf_section(ref, min_count)
+with tabs[2]:
+    if tabs[2].open:
+        dot_section(ref, min_count)
+with tabs[3]:
+    if tabs[3].open:
+        ngram_section(ref)
+with tabs[4]:
+    if tabs[4].open:
+        hashing_section(ref, min_count)
+with tabs[5]:
+    if tabs[5].open:
+        lsa_section(ref, min_count)
+
+most_now = svc.max_concepts(ref, min_count)
+k_now = min(max(int(st.session_state.get("text.k", 10)), 2), most_now)
+weighting_now = st.session_state.get("text.weighting", "tfidf")
+if most_now >= 2:
+    share.panel("text", reproduce.lazy(lambda: svc.recipe(ref, min_count, weighting_now, k_now)),
+                uploaded=source == "upload",
+                what=f"the vocabulary, document frequencies, idf, and LSA's {k_now} singular values and document "
+                     "coordinates")
+else:
+    share.panel("text", None, what="Nothing to reproduce: LSA needs at least two documents and two terms.")

@@ -1,0 +1,184 @@
+"""Chart builders for the Text page: tables and arrays in, Plotly figures out.
+
+Terms and document openings come from the corpus (an upload too): hover text and labels are escaped
+here (:func:`app.ui.text.html_escape`), and :func:`app.ui.plots.show` escapes the data fields.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from app.ui import charts
+from app.ui.text import html_escape
+
+P = charts.PALETTE
+
+
+def _r(values, digits: int = 5):
+    return np.round(np.asarray(values, dtype=np.float64), digits)
+
+
+def counts_heatmap(table: pd.DataFrame, title: str) -> go.Figure:
+    """The dense slice of the document-term matrix, each cell's count written in it (0 left blank)."""
+    z = table.to_numpy()
+    text = np.where(z > 0, z.astype(str), "")
+    fig = go.Figure(go.Heatmap(z=z, x=list(table.columns), y=list(table.index), colorscale="Blues", text=text,
+                               texttemplate="%{text}", textfont=dict(size=10), showscale=False,
+                               hovertemplate="%{y}, “%{x}”: %{z}<extra></extra>"))
+    fig.update_xaxes(tickangle=-45, type="category")
+    fig.update_yaxes(autorange="reversed", type="category")
+    return charts.layout(fig, title, height=max(300, 26 * len(table) + 140))
+
+
+def zipf(table: pd.DataFrame, title: str) -> go.Figure:
+    """Corpus count and document frequency against rank, log-log."""
+    step = max(1, len(table) // 2000)  # a log-log curve needs no more than a couple of thousand points
+    t = table.iloc[::step]
+    fig = go.Figure()
+    for i, (col, name) in enumerate((("count", "count in the corpus"), ("documents", "documents holding it"))):
+        fig.add_trace(go.Scattergl(x=t["rank"], y=t[col], mode="lines", name=name, line=dict(color=P[i], width=2),
+                                   text=[html_escape(w) for w in t["term"]],
+                                   hovertemplate="%{text}: %{y:,} (rank %{x})<extra></extra>"))
+    fig.update_xaxes(type="log", title="rank of the term")
+    fig.update_yaxes(type="log", title="count")
+    return charts.layout(fig, title, height=340)
+
+
+def idf_curves(curves: pd.DataFrame, n: int, marked: pd.DataFrame | None, title: str) -> go.Figure:
+    """ln(n/df) and scikit-learn's ln((1+n)/(1+df)) + 1 against df, the shown document's terms marked."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=curves["df"], y=_r(curves["plain"]), mode="lines", name="ln(n / df) (ours)",
+                             line=dict(color=P[0], width=2)))
+    fig.add_trace(go.Scatter(x=curves["df"], y=_r(curves["smooth"]), mode="lines",
+                             name="ln((1 + n) / (1 + df)) + 1 (scikit-learn)", line=dict(color=P[1], width=2)))
+    if marked is not None and len(marked):
+        fig.add_trace(go.Scatter(x=marked["df"], y=_r(marked["idf = ln(n/df)"]), mode="markers+text",
+                                 name="this document's terms", text=[html_escape(t) for t in marked["term"]],
+                                 textposition="top right", textfont=dict(size=9),
+                                 marker=dict(color=P[2], size=7)))
+    fig.update_xaxes(type="log", title=f"document frequency df (of n = {n:,})")
+    fig.update_yaxes(title="idf")
+    return charts.layout(fig, title, height=400)
+
+
+def weights_bars(table: pd.DataFrame, title: str) -> go.Figure:
+    """Per term of the document: our tf·idf at unit length next to scikit-learn's."""
+    terms = [html_escape(t) for t in table["term"]]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(y=terms, x=_r(table["ours, unit length"]), orientation="h", name="ours: tf · ln(n/df)",
+                         marker_color=P[0]))
+    fig.add_trace(go.Bar(y=terms, x=_r(table["sklearn tf-idf"]), orientation="h",
+                         name="scikit-learn: f · smooth idf", marker_color=P[1]))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(title="weight (each document's vector scaled to length 1)")
+    return charts.layout(fig, title, height=max(320, 22 * len(table) + 140), barmode="group")
+
+
+def merge_ops(info: dict, title: str) -> go.Figure:
+    """The merge's comparisons and multiplications against |a| + |b| and the dense dot's V multiplications."""
+    labels = ["merge: comparisons", "merge: multiplications", "|a| + |b|", "dense dot: V multiplications"]
+    values = [info["steps"], info["matches"], info["|a|"] + info["|b|"], info["vocabulary"]]
+    return charts.bars(labels, values, title=title, y_title="operations (log scale)", text_format="{:,}",
+                       log_y=True, horizontal=True, height=300)
+
+
+def merge_scatter(table: pd.DataFrame, chosen: tuple[int, int] | None, title: str) -> go.Figure:
+    """Comparisons against |a| + |b| over random pairs, under the line steps = |a| + |b|."""
+    fig = go.Figure()
+    x, y = table["|a| + |b|"].to_numpy(), table["steps"].to_numpy()
+    hi = float(max(x.max(), 1)) if len(x) else 1.0
+    fig.add_trace(go.Scatter(x=[0, hi], y=[0, hi], mode="lines", name="steps = |a| + |b|",
+                             line=dict(color="#868e96", dash="dot")))
+    fig.add_trace(go.Scattergl(x=x, y=y, mode="markers", name="random pairs of documents",
+                               marker=dict(color=P[0], size=6, opacity=0.6),
+                               text=[f"documents {a} and {b}" for a, b in zip(table["a"], table["b"])],
+                               hovertemplate="%{text}<br>|a| + |b| = %{x}, steps %{y}<extra></extra>"))
+    if chosen is not None:
+        fig.add_trace(go.Scatter(x=[chosen[0]], y=[chosen[1]], mode="markers", name="the pair above",
+                                 marker=dict(color=P[1], size=13, symbol="diamond")))
+    fig.update_xaxes(title="|a| + |b| (stored entries of the two rows)", rangemode="tozero")
+    fig.update_yaxes(title="comparisons made by the merge", rangemode="tozero")
+    return charts.layout(fig, title, height=400)
+
+
+def growth_curves(table: pd.DataFrame, column: str, y_title: str, title: str, log_y: bool = False) -> go.Figure:
+    """One line per n: ``column`` against the tokens read."""
+    fig = go.Figure()
+    for i, (n, sub) in enumerate(table.groupby("n")):
+        fig.add_trace(go.Scatter(x=sub["tokens"], y=_r(sub[column], 4), mode="lines+markers",
+                                 name=f"n = {n}", line=dict(color=P[i % len(P)], width=2), marker=dict(size=5)))
+    fig.update_xaxes(title="tokens read (documents in a random order)")
+    fig.update_yaxes(title=y_title, type="log" if log_y else None)
+    return charts.layout(fig, title, height=400)
+
+
+def collisions(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
+    """Measured share of colliding terms against the uniform hash's expectation, per b; the chosen b marked."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=table["bits"], y=_r(table["expected colliding share"]), mode="lines",
+                             name="expected 1 − (1 − 1/m)^(V−1)", line=dict(color="#868e96", width=2, dash="dot")))
+    fig.add_trace(go.Scatter(x=table["bits"], y=_r(table["colliding share"]), mode="markers+lines",
+                             name="measured", line=dict(color=P[0], width=2)))
+    row = table[table["bits"] == bits]
+    if len(row):
+        fig.add_trace(go.Scatter(x=row["bits"], y=_r(row["colliding share"]), mode="markers", name=f"b = {bits}",
+                                 marker=dict(color=P[1], size=14, symbol="diamond")))
+    fig.update_xaxes(title="b (m = 2^b buckets)", dtick=2)
+    fig.update_yaxes(title="share of terms sharing their bucket", range=[0, 1.02])
+    return charts.layout(fig, title, height=380)
+
+
+def distortion(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
+    """RMS error and bias of hashed cosines, with and without random signs, per b."""
+    fig = go.Figure()
+    for i, name in enumerate(("signed", "unsigned")):
+        fig.add_trace(go.Scatter(x=table["bits"], y=_r(table[f"rmse ({name})"]), mode="lines+markers",
+                                 name=f"RMS error, {name}", line=dict(color=P[i], width=2)))
+        fig.add_trace(go.Scatter(x=table["bits"], y=_r(table[f"bias ({name})"]), mode="lines",
+                                 name=f"mean error (bias), {name}", line=dict(color=P[i], width=1.5, dash="dash")))
+    fig.add_vline(x=bits, line=dict(color="#868e96", dash="dot"))
+    fig.update_xaxes(title="b (m = 2^b buckets)", dtick=2)
+    fig.update_yaxes(title="hashed inner product − cosine")
+    return charts.layout(fig, title, height=380)
+
+
+def concept_map(plot: dict, cx: int, cy: int, title: str) -> go.Figure:
+    """Documents (coloured by their label when known) and the terms reaching furthest, in one concept plane."""
+    D, T = plot["documents"], plot["terms"]
+    hover = np.array([html_escape(t) for t in plot["opening"]], dtype=object)
+    fig = go.Figure()
+    lab = plot["labels"]
+    groups = [("documents", np.ones(len(D), dtype=bool))] if lab is None else \
+        [(g, np.asarray(lab) == g) for g in sorted(set(lab))]
+    for i, (name, m) in enumerate(groups):
+        fig.add_trace(go.Scattergl(x=_r(D[m, 0]), y=_r(D[m, 1]), mode="markers", name=name,
+                                   marker=dict(color=P[i % len(P)], size=7, opacity=0.7),
+                                   text=hover[m], hovertemplate="%{text}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=_r(T[:, 0]), y=_r(T[:, 1]), mode="markers+text", name="terms (V_k Σ_k)",
+                             text=[html_escape(t) for t in plot["term names"]], textposition="top center",
+                             textfont=dict(size=11, color="#c2255c"),
+                             marker=dict(color="#c2255c", size=6, symbol="x")))
+    fig.update_xaxes(title=f"concept {cx}", zeroline=True, zerolinecolor="#dee2e6")
+    fig.update_yaxes(title=f"concept {cy}", zeroline=True, zerolinecolor="#dee2e6")
+    return charts.layout(fig, title, height=560)
+
+
+def svd_check(table: pd.DataFrame, title: str) -> go.Figure:
+    """σ_i² from the SVD next to the eigenvalues of A^T A from an eigen-solver, concept by concept."""
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=table["concept"], y=_r(table["squared"], 6), name="σ² (from the SVD of A)",
+                         marker_color=P[0]))
+    fig.add_trace(go.Scatter(x=table["concept"], y=_r(table["eigenvalue of A^T A"], 6), mode="markers",
+                             name="eigenvalue of A^T A (eigen-solver)",
+                             marker=dict(color=P[1], size=11, symbol="diamond")))
+    fig.update_xaxes(title="concept i", dtick=1 if len(table) <= 15 else 5)
+    fig.update_yaxes(title="σ_i² = λ_i", type="log")
+    return charts.layout(fig, title, height=380)
+
+
+def energy(values: np.ndarray, k: int, title: str) -> go.Figure:
+    df = pd.DataFrame({"k": np.arange(1, len(values) + 1), "energy": values})
+    return charts.lines(df, "k", {"energy": "share of ||A||²_F kept by the first k concepts"}, vline=k,
+                        vline_label=f"k = {k}", title=title, y_title="share", x_title="concepts k", height=340)
