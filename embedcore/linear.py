@@ -19,11 +19,17 @@ __all__ = [
     "rescale_feature", "axis_angle_deg", "ScalingPCA", "scaling_experiment",
     # PCA against Johnson-Lindenstrauss
     "k_grid", "distance_pairs", "JL_BLOCK", "projection_block", "nested_random_projection",
-    "prefix_distortion", "share_within", "jl_bound_curve",
+    "prefix_distortion", "share_within", "jl_bound_curve", "PROJECTION_KINDS", "orthonormal_frame",
+    "orthonormal_projection", "OrthonormalState", "extend_orthonormal", "jl_pair_failure", "jl_failure_bounds",
+    "jl_seed_dim", "jl_failure_curve",
+    # standardising new data
+    "fit_standardiser", "standardise_with", "split_rows", "BatchModel", "fit_batch_model", "place_batch",
+    "predict_batch",
+    "draw_batch", "batch_experiment",
     # SVD
     "SvdLayers", "svd_layers", "rank_k", "energy_profile", "grey_uint8",
     # autoencoders
-    "reconstruction_mse", "linear_autoencoder_vs_pca", "denoising_panel",
+    "reconstruction_mse", "linear_autoencoder_vs_pca", "denoising_panel", "encoder_jacobian_norm",
     # feature hashing
     "inverse_sqrt_trend",
 ]
@@ -289,6 +295,175 @@ def scaling_experiment(X, feature: int, log10_scale: float, *, standardise: bool
                       float(abs(eigen[0] @ greedy[0])))
 
 
+# --------------------------------------------------------------------------- standardising new data
+
+
+def fit_standardiser(X):
+    """Each feature's mean and standard deviation (``(mean, scale)``; a constant feature gets scale 1).
+
+    These are the numbers to keep: new data are standardised with them
+    (:func:`standardise_with`), not with statistics of their own.
+
+    Examples
+    --------
+    >>> mean, scale = fit_standardiser([[1.0, 5.0], [3.0, 5.0]])
+    >>> mean.tolist(), scale.tolist()
+    ([2.0, 5.0], [1.0, 1.0])
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or not len(X):
+        raise ValueError(f"Standardising needs a non-empty (rows, features) matrix; got shape {X.shape}.")
+    sd = X.std(axis=0)
+    return X.mean(axis=0), np.where(sd > 0, sd, 1.0)
+
+
+def standardise_with(X, mean, scale) -> np.ndarray:
+    """``(X - mean) / scale``, feature by feature.
+
+    Examples
+    --------
+    >>> standardise_with([[4.0, 1.0]], [2.0, 1.0], [2.0, 1.0]).tolist()
+    [[1.0, 0.0]]
+    """
+    return (np.asarray(X, dtype=np.float64) - mean) / scale
+
+
+def split_rows(y, test_share: float = 0.3, *, random_state=0):
+    """Indices ``(train, test)``: a seeded split that keeps each class's share (scikit-learn's stratified split).
+
+    Examples
+    --------
+    >>> train, test = split_rows(np.repeat([0, 1], 10), 0.3)
+    >>> len(train), len(test), int(np.repeat([0, 1], 10)[test].sum())
+    (14, 6, 3)
+    """
+    from sklearn.model_selection import train_test_split
+
+    y = np.asarray(y)
+    if not 0 < test_share < 1:
+        raise ValueError(f"test_share must be between 0 and 1, got {test_share}.")
+    train, test = train_test_split(np.arange(len(y)), test_size=test_share, random_state=int(random_state),
+                                   stratify=y)
+    return np.sort(train), np.sort(test)
+
+
+class BatchModel(NamedTuple):
+    """PCA and a nearest-class-mean classifier fitted on standardised training data (:func:`fit_batch_model`)."""
+
+    #: the training data's feature means and standard deviations (1 for a constant feature)
+    mean: np.ndarray
+    scale: np.ndarray
+    #: the top principal directions of the standardised training data (k, d)
+    components: np.ndarray
+    #: the training points' scores on them (n, k)
+    scores: np.ndarray
+    #: each class's mean score (classes, k), in the order of ``classes``
+    centroids: np.ndarray
+    classes: np.ndarray
+
+
+def fit_batch_model(X, y, *, n_components: int = 10) -> BatchModel:
+    """Standardise ``X`` with its own statistics, take its top principal directions, and each class's mean there.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [0.1, 0.0], [4.0, 1.0], [4.1, 1.0]])
+    >>> model = fit_batch_model(X, np.array([0, 0, 1, 1]), n_components=1)
+    >>> predict_batch(model, place_batch(model, X)).tolist()
+    [0, 0, 1, 1]
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    if len(X) != len(y):
+        raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels.")
+    mean, scale = fit_standardiser(X)
+    S = standardise_with(X, mean, scale)
+    _, basis, _ = pca_basis(S, _check_k(n_components, X.shape[1]))
+    scores = S @ basis  # S is centred: these are the PCA scores
+    classes = np.unique(y)
+    centroids = np.vstack([scores[y == c].mean(axis=0) for c in classes])
+    return BatchModel(mean, scale, basis.T, scores, centroids, classes)
+
+
+def place_batch(model: BatchModel, X, statistics: str = "training") -> np.ndarray:
+    """Scores (m, k) of new rows: standardised with the training statistics, or with the batch's own.
+
+    ``statistics="batch"`` is the mistake: the batch's own mean and standard
+    deviation describe the batch, not the data the model was fitted on, so
+    a batch of one kind of row is moved to the middle of the training cloud
+    and a batch of one row lands exactly at the origin.
+    """
+    if statistics not in ("training", "batch"):
+        raise ValueError(f"statistics must be 'training' or 'batch', got {statistics!r}.")
+    X = np.asarray(X, dtype=np.float64)
+    mean, scale = (model.mean, model.scale) if statistics == "training" else fit_standardiser(X)
+    return standardise_with(X, mean, scale) @ model.components.T
+
+
+def predict_batch(model: BatchModel, scores) -> np.ndarray:
+    """The class whose training mean is nearest to each row of ``scores``."""
+    Z = np.asarray(scores, dtype=np.float64)
+    d2 = ((Z[:, None, :] - model.centroids[None]) ** 2).sum(axis=2)
+    return model.classes[np.argmin(d2, axis=1)]
+
+
+def draw_batch(y, size: int, *, one_class=None, random_state=0) -> np.ndarray:
+    """Indices of a test batch: ``size`` rows at random, or (``one_class`` set) rows of that class only.
+
+    A one-class batch has at most as many rows as the class has.
+
+    Examples
+    --------
+    >>> draw_batch(np.array([0, 1, 1, 0, 1]), 5, one_class=1).tolist()
+    [1, 2, 4]
+    """
+    y = np.asarray(y)
+    if int(size) < 1:
+        raise ValueError(f"A batch needs at least one row, got size={size}.")
+    pool = np.arange(len(y)) if one_class is None else np.flatnonzero(y == one_class)
+    if not len(pool):
+        raise ValueError(f"No test row has the class {one_class!r}.")
+    rng = np.random.default_rng(random_state)
+    return np.sort(rng.choice(pool, min(int(size), len(pool)), replace=False))
+
+
+def batch_experiment(model: BatchModel, X, y, sizes, *, one_class: bool = False, n_batches: int = 20,
+                     min_rows: int = 500, random_state=0):
+    """Accuracy of new batches placed with the training statistics and with their own, for each batch size.
+
+    For every size, ``n_batches`` seeded batches are drawn from ``(X, y)``,
+    or more when they would hold fewer than ``min_rows`` rows in all (each
+    from one class, the classes in turn, when ``one_class``); both
+    placements go through the same model, so the only difference is which
+    mean and standard deviation standardise the batch. Returns a DataFrame:
+    ``size`` (the size asked), ``rows`` (the mean size drawn), ``training
+    statistics`` and ``batch statistics`` (accuracy over all rows drawn),
+    and ``displacement`` (the mean distance between a row's two placements,
+    relative to the training scores' root-mean-square distance from their
+    mean).
+    """
+    import pandas as pd
+
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    spread = float(np.sqrt((model.scores ** 2).sum(axis=1).mean())) or 1.0
+    rows = []
+    for size in sizes:
+        right = wrong = moved = drawn = 0.0
+        count = max(int(n_batches), -(-int(min_rows) // int(size)))
+        for b in range(count):
+            cls = model.classes[b % len(model.classes)] if one_class else None
+            idx = draw_batch(y, size, one_class=cls, random_state=[int(random_state), int(size), b])
+            Zt, Zb = place_batch(model, X[idx], "training"), place_batch(model, X[idx], "batch")
+            right += (predict_batch(model, Zt) == y[idx]).sum()
+            wrong += (predict_batch(model, Zb) == y[idx]).sum()
+            moved += np.linalg.norm(Zt - Zb, axis=1).sum()
+            drawn += len(idx)
+        rows.append({"size": int(size), "rows": drawn / count, "training statistics": right / drawn,
+                     "batch statistics": wrong / drawn, "displacement": moved / drawn / spread})
+    return pd.DataFrame(rows)
+
+
 def _check_k(k, d):
     if not 1 <= k <= d:
         raise ValueError(f"k must be between 1 and the number of features ({d}); got {k}.")
@@ -434,21 +609,197 @@ def distance_pairs(X, n_pairs: int = 4000, random_state=0):
 
 #: Columns of random coordinates drawn together (see :func:`projection_block`).
 JL_BLOCK = 256
+#: The random matrices :func:`projection_block` draws.
+PROJECTION_KINDS = ("orthonormal", "gaussian", "sparse")
+#: Up to this many dimensions the orthonormal frame is built in one Householder QR of the Gaussian draws; above
+#: it, a block at a time from the draws' Gram matrix (see :func:`extend_orthonormal`).
+_QR_DIMENSIONS = 2 * JL_BLOCK
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in PROJECTION_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(map(repr, PROJECTION_KINDS))}, got {kind!r}.")
+
+
+def _gaussian_slabs(d: int, blocks: int, width: int, random_state, rows: int):
+    """The Gaussian draws of blocks ``0 .. blocks - 1`` side by side, ``rows`` rows at a time: ``(a, b, slab)``.
+
+    Block ``c`` is the stream ``default_rng([random_state, c])`` read row after
+    row, the same numbers :func:`projection_block` draws for ``"gaussian"``
+    whatever the slab height.
+    """
+    rngs = [np.random.default_rng([int(random_state), c]) for c in range(blocks)]
+    for a in range(0, d, rows):
+        b = min(d, a + rows)
+        yield a, b, np.hstack([rng.standard_normal((b - a, width)) for rng in rngs])
+
+
+class OrthonormalState(NamedTuple):
+    """How far :func:`extend_orthonormal` has built a random orthonormal frame, applied to ``X``.
+
+    With ``G`` the Gaussian draws so far and ``Q`` the frame, ``G = Q L^T``
+    (``L`` lower triangular with a positive diagonal: Gram-Schmidt).
+    """
+
+    #: ``L``'s rows, a block at a time: block c is (its vectors, vectors up to its last)
+    rows: tuple
+    #: ``X Q``, a block of columns at a time (not yet scaled)
+    XQ: tuple
+    #: blocks of ``width`` vectors drawn so far
+    blocks: int
+
+
+def _lower(rows) -> np.ndarray:
+    """The lower-triangular matrix whose row blocks are ``rows``."""
+    n = sum(len(r) for r in rows)
+    L = np.zeros((n, n))
+    top = 0
+    for r in rows:
+        L[top:top + len(r), :r.shape[1]] = r
+        top += len(r)
+    return L
+
+
+@_one_blas_thread
+def extend_orthonormal(X, state: OrthonormalState | None = None, *, width: int = JL_BLOCK,
+                       random_state=0) -> OrthonormalState:
+    """Add the next ``width`` vectors of a uniformly random orthonormal frame to ``state`` (or start one).
+
+    The frame is the Gram-Schmidt orthonormalisation of the Gaussian columns
+    :func:`projection_block` draws for ``"gaussian"`` (same ``random_state``
+    and ``width``), so its first k vectors span a uniformly random
+    k-dimensional subspace for every k. Above :data:`_QR_DIMENSIONS`
+    dimensions only the new block's products are formed: ``C = G^T G_b``
+    over the draws so far and ``X G_b``; then ``L``'s new rows come from a
+    triangular solve and a Cholesky factor of the Schur complement, and
+    ``X Q_b = (X G_b - X Q_<b L_21^T) L_22^-T``. The draws' condition number
+    stays small while the frame is well short of ``d`` vectors, where the
+    Gram matrix is accurate; a frame in at most :data:`_QR_DIMENSIONS`
+    dimensions is built in one Householder QR instead. An orthonormal frame
+    has at most ``d`` vectors: the last block is narrower when ``d`` is not
+    a multiple of ``width``.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).standard_normal((5, 40))
+    >>> state = extend_orthonormal(X, width=16)
+    >>> state = extend_orthonormal(X, state, width=16)
+    >>> Q = orthonormal_frame(40, 32, width=16)
+    >>> bool(np.allclose(np.hstack(state.XQ), X @ Q))
+    True
+    """
+    from scipy.linalg import solve_triangular
+
+    X = np.asarray(X, dtype=np.float64)
+    n, d = X.shape
+    b = 0 if state is None else state.blocks
+    start = b * width
+    if start >= d:
+        raise ValueError(f"An orthonormal frame in {d} dimensions has {d} vectors; block {b} would start at "
+                         f"vector {start}. Ask for k <= {d}.")
+    cols = min(start + width, d)
+    bounds = [(c * width, min((c + 1) * width, cols)) for c in range(b + 1)]
+    if d <= _QR_DIMENSIONS:
+        G = next(_gaussian_slabs(d, b + 1, width, random_state, d))[2][:, :cols]
+        Q, R = np.linalg.qr(G)
+        sign = np.where(np.diag(R) < 0, -1.0, 1.0)
+        L, XQ = (R * sign[:, None]).T, X @ (Q * sign)
+        return OrthonormalState(tuple(L[lo:hi, :hi] for lo, hi in bounds), tuple(XQ[:, lo:hi] for lo, hi in bounds),
+                                b + 1)
+    rows = max(1, 2**21 // ((b + 1) * width))
+    C = np.zeros((cols, cols - start))
+    XG = np.zeros((n, cols - start))
+    for a, e, slab in _gaussian_slabs(d, b + 1, width, random_state, rows):
+        new = slab[:, start:cols]
+        C += slab[:, :cols].T @ new
+        XG += X[:, a:e] @ new
+    if state is None:
+        L21 = np.zeros((cols, 0))
+        rest = XG
+    else:
+        L21 = solve_triangular(_lower(state.rows), C[:start], lower=True).T
+        rest = XG - np.hstack(state.XQ) @ L21.T
+    L22 = np.linalg.cholesky(C[start:] - L21 @ L21.T)
+    XQ_b = solve_triangular(L22, rest.T, lower=True).T
+    old_rows, old_XQ = ((), ()) if state is None else (state.rows, state.XQ)
+    return OrthonormalState(old_rows + (np.hstack([L21, L22]),), old_XQ + (XQ_b,), b + 1)
+
+
+@_one_blas_thread
+def orthonormal_frame(d: int, k: int, *, width: int = JL_BLOCK, random_state=0) -> np.ndarray:
+    """A random d x k matrix with orthonormal columns spanning a uniformly random k-dimensional subspace.
+
+    The frame :func:`extend_orthonormal` builds (applied to the identity):
+    the frame for k is the first k columns of the frame for any larger k.
+    :func:`projection_block` with ``kind="orthonormal"`` gives ``sqrt(d) X``
+    times it, block by block.
+
+    Examples
+    --------
+    >>> Q = orthonormal_frame(50, 20, random_state=0)
+    >>> Q.shape, bool(np.allclose(Q.T @ Q, np.eye(20)))
+    ((50, 20), True)
+    >>> bool(np.allclose(orthonormal_frame(50, 5, random_state=0), Q[:, :5]))
+    True
+    """
+    d, k = int(d), int(k)
+    if not 1 <= k <= d:
+        raise ValueError(f"An orthonormal frame in {d} dimensions has 1 to {d} vectors; got k={k}.")
+    state = None
+    for _ in range(-(-k // width)):
+        state = extend_orthonormal(np.eye(d), state, width=width, random_state=random_state)
+    return np.hstack(state.XQ)[:, :k]
+
+
+@_one_blas_thread
+def orthonormal_projection(X, k: int, *, random_state=0) -> np.ndarray:
+    """The Johnson-Lindenstrauss transform as the lemma states it: onto a random k-subspace, times sqrt(d / k).
+
+    Projecting a d-dimensional vector onto a random k-dimensional subspace
+    keeps k/d of its squared length on average; the factor ``sqrt(d / k)``
+    makes every squared length, and so every squared distance, right in
+    expectation. The subspace is :func:`orthonormal_frame`'s.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(1).standard_normal((5, 200))
+    >>> Y = orthonormal_projection(X, 200)  # k = d: a rotation, every distance kept
+    >>> bool(np.allclose(np.linalg.norm(Y[0] - Y[1]), np.linalg.norm(X[0] - X[1])))
+    True
+    """
+    X = np.asarray(X, dtype=np.float64)
+    d, k = X.shape[1], int(k)
+    if not 1 <= k <= d:
+        raise ValueError(f"An orthonormal frame in {d} dimensions has 1 to {d} vectors; got k={k}.")
+    state = None
+    for _ in range(-(-k // JL_BLOCK)):  # X times the frame, without forming the d x k frame itself
+        state = extend_orthonormal(X, state, random_state=random_state)
+    return np.sqrt(d / k) * np.hstack(state.XQ)[:, :k]
 
 
 @_one_blas_thread
 def projection_block(X, block: int, *, kind: str = "gaussian", width: int = JL_BLOCK, random_state=0) -> np.ndarray:
     """Columns ``block * width`` to ``(block + 1) * width`` of ``X @ R``, unscaled.
 
-    ``R`` has as many columns as needed, with independent entries of mean 0
-    and variance 1: standard normal (``"gaussian"``) or, for ``"sparse"``,
-    ``+-sqrt(s)`` with probability ``1 / (2 s)`` each and 0 otherwise, with
-    ``s = sqrt(d)`` (Li, Hastie and Church's very sparse projections, the
-    density scikit-learn's ``SparseRandomProjection`` chooses). The first k
-    columns of ``X @ R`` divided by ``sqrt(k)`` are a Johnson-Lindenstrauss
-    map to k dimensions (:func:`nested_random_projection`); each block has a
-    random stream of its own, so the map to k dimensions is the first k
-    coordinates of the map to any larger k, and a new k needs no new draw.
+    ``R`` has as many columns as needed, with entries of mean 0 and variance
+    1: standard normal (``"gaussian"``); for ``"sparse"``, ``+-sqrt(s)`` with
+    probability ``1 / (2 s)`` each and 0 otherwise, with ``s = sqrt(d)`` (Li,
+    Hastie and Church's very sparse projections, the density scikit-learn's
+    ``SparseRandomProjection`` chooses; Achlioptas's original has ``s = 3``);
+    for ``"orthonormal"``, ``sqrt(d)`` times a uniformly random orthonormal
+    frame (:func:`orthonormal_frame`), so the first k columns divided by
+    ``sqrt(k)`` project onto a random k-dimensional subspace and scale by
+    ``sqrt(d / k)``, the transform as Johnson and Lindenstrauss state it. An
+    orthonormal frame has at most ``d`` columns: its last block is narrower
+    when ``d`` is not a multiple of ``width``, and a block past ``d`` is an
+    error.
+
+    The first k columns of ``X @ R`` divided by ``sqrt(k)`` are a
+    Johnson-Lindenstrauss map to k dimensions (:func:`nested_random_projection`);
+    each block has a random stream of its own, so the map to k dimensions is
+    the first k coordinates of the map to any larger k, and a new k needs no
+    new draw (the orthonormal kind reads the streams of every block up to its
+    own, to make its columns orthogonal to theirs).
 
     Examples
     --------
@@ -457,11 +808,17 @@ def projection_block(X, block: int, *, kind: str = "gaussian", width: int = JL_B
     True
     >>> projection_block(X, 0, kind="sparse", width=5).shape
     (4, 5)
+    >>> projection_block(X, 1, kind="orthonormal", width=3).shape  # a frame in 4 dimensions has 4 vectors
+    (4, 1)
     """
-    if kind not in ("gaussian", "sparse"):
-        raise ValueError(f"kind must be 'gaussian' or 'sparse', got {kind!r}.")
+    _check_kind(kind)
     X = np.asarray(X, dtype=np.float64)
     d = X.shape[1]
+    if kind == "orthonormal":
+        state = None
+        for _ in range(int(block) + 1):
+            state = extend_orthonormal(X, state, width=width, random_state=random_state)
+        return np.sqrt(d) * state.XQ[-1]
     rng = np.random.default_rng([int(random_state), int(block)])
     out = np.zeros((len(X), width))
     rows = max(1, 2**21 // width)  # R is drawn a slab of rows at a time: never a d x width temporary
@@ -551,6 +908,85 @@ def jl_bound_curve(n_samples: int, eps_grid=None):
 
     eps_grid = np.linspace(0.05, 0.95, 40) if eps_grid is None else np.asarray(eps_grid, dtype=np.float64)
     return pd.DataFrame({"eps": eps_grid, "k": [jl_min_dim(n_samples, e) for e in eps_grid]})
+
+
+def _jl_exponent(eps) -> np.ndarray:
+    eps = np.asarray(eps, dtype=np.float64)
+    if np.any((eps <= 0) | (eps >= 1)):
+        raise ValueError(f"eps must be between 0 and 1, got {eps}.")
+    return eps**2 / 2 - eps**3 / 3
+
+
+def jl_pair_failure(k, eps) -> np.ndarray:
+    """The bound on the chance that one pair's squared distance leaves ``1 +- eps`` under a k-dimensional map.
+
+    ``2 exp(-k (eps^2/2 - eps^3/3) / 2)``: Dasgupta and Gupta's tail bounds
+    (the upper tail; the lower one is smaller) for the projection onto a
+    random k-dimensional subspace scaled by ``sqrt(d / k)``. The same bounds
+    hold for a Gaussian matrix divided by ``sqrt(k)`` (chi-squared tails) and
+    for Achlioptas's +-1 and sparse matrices; for the very sparse matrix
+    (``s = sqrt(d)``) only as d grows.
+
+    Examples
+    --------
+    >>> float(np.round(jl_pair_failure(100, 0.5), 4))
+    0.031
+    """
+    return np.minimum(1.0, 2.0 * np.exp(-np.asarray(k, dtype=np.float64) * _jl_exponent(eps) / 2))
+
+
+def jl_failure_bounds(n_samples: int, k, eps):
+    """``(per_pair, all_pairs)``: :func:`jl_pair_failure`, and the union bound over the ``n (n - 1) / 2`` pairs.
+
+    The chance that some pair of ``n_samples`` points leaves ``1 +- eps`` is
+    at most ``all_pairs`` (capped at 1).
+
+    Examples
+    --------
+    >>> per, every = jl_failure_bounds(300, jl_seed_dim(300, 0.3), 0.3)
+    >>> bool(per <= 300.0**-3) and bool(every < 1 / 300)
+    True
+    """
+    per = jl_pair_failure(k, eps)
+    n = int(n_samples)
+    return per, np.minimum(1.0, per * n * (n - 1) / 2)
+
+
+def jl_seed_dim(n_samples: int, eps: float) -> int:
+    """The smallest k for which each pair fails with chance at most ``n^-3``: all pairs hold with chance >= 1 - 1/n.
+
+    ``k >= (6 ln n + 2 ln 2) / (eps^2/2 - eps^3/3)``: the proof sketch's
+    choice ``delta = 1/n^3`` made concrete with :func:`jl_pair_failure`'s
+    constants; about 12 ``eps^-2 ln n`` for small eps. scikit-learn's
+    :func:`jl_min_dim` (``4 ln n / (eps^2/2 - eps^3/3)``) asks each pair
+    to fail with chance at most ``2 / n^2``, which leaves all pairs holding
+    with chance at least ``1/n`` only: enough to show that a map exists.
+
+    Examples
+    --------
+    >>> jl_seed_dim(300, 0.3), jl_min_dim(300, 0.3)
+    (990, 633)
+    """
+    n = int(n_samples)
+    if n < 2:
+        raise ValueError(f"The bound needs at least 2 points, got {n}.")
+    return int(np.ceil((6 * np.log(n) + 2 * np.log(2)) / _jl_exponent(eps)))
+
+
+def jl_failure_curve(n_samples: int, eps: float, k_max: int, n_grid: int = 120):
+    """The failure bounds along k from 1 to ``k_max`` (a DataFrame: ``k``, ``per pair``, ``some pair``).
+
+    Examples
+    --------
+    >>> curve = jl_failure_curve(300, 0.3, 2000)
+    >>> bool(curve["per pair"].is_monotonic_decreasing and curve["some pair"].iloc[0] == 1.0)
+    True
+    """
+    import pandas as pd
+
+    ks = np.unique(np.geomspace(1, max(int(k_max), 1), n_grid).round().astype(int))
+    per, every = jl_failure_bounds(n_samples, ks, eps)
+    return pd.DataFrame({"k": ks, "per pair": per, "some pair": every})
 
 
 # --------------------------------------------------------------------------- SVD
@@ -787,6 +1223,57 @@ def denoising_panel(X, models: dict, noise: float, *, n_show: int = 6, image_sha
     errors = {name: float(((v - X[idx]) ** 2).mean()) for name, v in rows.items() if name != "original"}
     grid = np.vstack([np.hstack([r.reshape(image_shape) for r in v]) for v in rows.values()])
     return grid, list(rows), errors
+
+
+_DERIVATIVES = {
+    "identity": lambda a: np.ones_like(a),
+    "tanh": lambda a: 1.0 - a**2,
+    "logistic": lambda a: a * (1.0 - a),
+    "relu": lambda a: (a > 0).astype(np.float64),
+}
+
+
+def encoder_jacobian_norm(model, X) -> float:
+    """The mean over the rows of ``||dz/dx||_F^2``: how much the bottleneck ``z`` moves when the input moves.
+
+    ``model`` is a fitted MLPRegressor autoencoder; the bottleneck is its
+    narrowest hidden layer, the encoder every layer up to it. The Jacobian
+    of each row is the product of the layers' weights with the activations'
+    derivatives between them, formed for all rows at once; its squared
+    Frobenius norm is the contractive autoencoder's penalty (before the
+    weight lambda).
+
+    Examples
+    --------
+    >>> from sklearn.neural_network import MLPRegressor
+    >>> X = np.random.default_rng(0).standard_normal((40, 3))
+    >>> ae = MLPRegressor(hidden_layer_sizes=(2,), activation="identity", max_iter=5, random_state=0).fit(X, X)
+    >>> bool(np.isclose(encoder_jacobian_norm(ae, X), (ae.coefs_[0] ** 2).sum()))
+    True
+    """
+    X = np.asarray(X, dtype=np.float64)
+    sizes = list(model.hidden_layer_sizes) if np.ndim(model.hidden_layer_sizes) else [model.hidden_layer_sizes]
+    bottleneck = int(np.argmin(sizes))
+    derivative = _DERIVATIVES[model.activation]
+    a = X
+    J = None  # (n, d, units): d(layer)/dx for every row
+    for W, b in zip(model.coefs_[:bottleneck + 1], model.intercepts_[:bottleneck + 1]):
+        a = _activate(model.activation, a @ W + b)
+        step = W[None] * derivative(a)[:, None, :]
+        J = step if J is None else J @ step
+    return float((J ** 2).sum(axis=(1, 2)).mean())
+
+
+def _activate(name: str, z: np.ndarray) -> np.ndarray:
+    if name == "identity":
+        return z
+    if name == "tanh":
+        return np.tanh(z)
+    if name == "logistic":
+        return 1.0 / (1.0 + np.exp(-z))
+    if name == "relu":
+        return np.maximum(z, 0.0)
+    raise ValueError(f"Unknown activation {name!r}.")
 
 
 # --------------------------------------------------------------------------- feature hashing

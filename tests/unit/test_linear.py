@@ -7,7 +7,9 @@ import pytest
 import scipy.sparse as sp
 from sklearn.datasets import load_digits
 from sklearn.decomposition import PCA
+from sklearn.neural_network import MLPRegressor
 
+from embedcore import linear
 from embedcore.linear import (
     autoencoder_subspace,
     axis_angle_deg,
@@ -280,13 +282,13 @@ def test_projection_blocks_have_unit_variance_entries_and_nest(kind):
     small = nested_random_projection(X, 100, kind=kind, width=64, random_state=1)
     large = nested_random_projection(X, 250, kind=kind, width=64, random_state=1)
     np.testing.assert_allclose(small * np.sqrt(100), large[:, :100] * np.sqrt(250))
-    with pytest.raises(ValueError, match="kind must be 'gaussian' or 'sparse'"):
+    with pytest.raises(ValueError, match="kind must be one of 'orthonormal', 'gaussian', 'sparse'"):
         projection_block(X, 0, kind="dense")
     with pytest.raises(ValueError, match="k must be at least 1"):
         nested_random_projection(X, 0)
 
 
-@pytest.mark.parametrize("kind", ["gaussian", "sparse"])
+@pytest.mark.parametrize("kind", ["orthonormal", "gaussian", "sparse"])
 def test_prefix_distortion_is_the_nested_maps_distortion_and_meets_the_jl_bound(kind):
     rng = np.random.default_rng(1)
     X = rng.standard_normal((300, 2000))
@@ -411,3 +413,175 @@ def test_the_chained_products_run_on_one_blas_thread_and_restore_it():
     before = blas_threads()
     assert _one_blas_thread(blas_threads)() == [1] * len(before)
     assert blas_threads() == before
+
+
+# --------------------------------------------------------------------------- JL as the lemma states it
+
+
+@pytest.mark.parametrize("d, k", [(300, 200), (1500, 600)])  # one Householder QR; a block at a time (Cholesky)
+def test_orthonormal_frame_has_orthonormal_columns_nests_and_is_gram_schmidt_of_the_gaussian_draws(d, k):
+    Q = linear.orthonormal_frame(d, k, random_state=3)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(k), atol=1e-10)
+    np.testing.assert_allclose(linear.orthonormal_frame(d, 70, random_state=3), Q[:, :70], atol=1e-10)
+    assert not np.allclose(linear.orthonormal_frame(d, 70, random_state=4), Q[:, :70])
+    # Gram-Schmidt of the Gaussian kind's columns: G = Q R with R upper triangular and a positive diagonal
+    G = np.hstack([projection_block(np.eye(d), b, random_state=3) for b in range(-(-k // 256))])[:, :k]
+    R = Q.T @ G
+    np.testing.assert_allclose(np.tril(R, -1), 0, atol=1e-8)
+    assert (np.diag(R) > 0).all()
+    np.testing.assert_allclose(Q @ R, G, atol=1e-8)
+    # the block form: sqrt(d) X Q, one block at a time, and a last block cut at d
+    X = np.random.default_rng(0).standard_normal((15, d))
+    np.testing.assert_allclose(projection_block(X, 1, kind="orthonormal", random_state=3),
+                               np.sqrt(d) * X @ Q[:, 256:min(512, k)] if k >= 512 else
+                               np.sqrt(d) * X @ linear.orthonormal_frame(d, min(512, d), random_state=3)[:, 256:],
+                               atol=1e-8)
+    state = linear.extend_orthonormal(X, random_state=3)
+    state = linear.extend_orthonormal(X, state, random_state=3)
+    np.testing.assert_allclose(np.hstack(state.XQ)[:, :k], (X @ linear.orthonormal_frame(d, min(512, d),
+                                                                                        random_state=3))[:, :k],
+                               atol=1e-8)
+
+
+def test_an_orthonormal_frame_has_at_most_d_vectors():
+    X = np.random.default_rng(0).standard_normal((10, 40))
+    assert projection_block(X, 0, kind="orthonormal", width=32).shape == (10, 32)
+    assert projection_block(X, 1, kind="orthonormal", width=32).shape == (10, 8)
+    with pytest.raises(ValueError, match="has 40 vectors; block 2 would start at vector 64. Ask for k <= 40"):
+        projection_block(X, 2, kind="orthonormal", width=32)
+    with pytest.raises(ValueError, match="1 to 40 vectors; got k=41"):
+        linear.orthonormal_frame(40, 41)
+    # k = d: a rotation, which keeps every distance
+    Y = linear.orthonormal_projection(X, 40)
+    np.testing.assert_allclose(((Y[0] - Y[1:]) ** 2).sum(axis=1), ((X[0] - X[1:]) ** 2).sum(axis=1))
+
+
+def test_the_sqrt_d_over_k_scaling_keeps_squared_norms_in_expectation():
+    d, k = 60, 6
+    x = np.random.default_rng(0).standard_normal(d)
+    ratios = np.array([(linear.orthonormal_projection(x[None], k, random_state=s) ** 2).sum() / (x @ x)
+                       for s in range(600)])
+    # projecting alone keeps k/d of the squared length; the factor d/k restores it. The ratio's spread is
+    # sqrt(2 (d - k) / (k (d + 2))) = 0.54, so 600 draws put the mean within 0.03 of 1 (one standard error)
+    assert ratios.mean() == pytest.approx(1.0, abs=0.07)
+    assert ratios.std() == pytest.approx(np.sqrt(2 * (d - k) / (k * (d + 2))), rel=0.15)
+    unscaled = ratios * k / d
+    assert unscaled.mean() == pytest.approx(k / d, abs=0.007)
+
+
+def test_every_pair_holds_at_the_seeds_bound_and_pairs_fail_no_more_often_than_the_bound_says():
+    n, eps = 60, 0.4
+    X = np.random.default_rng(5).standard_normal((n, 2000))
+    k = linear.jl_seed_dim(n, eps)
+    per, every = linear.jl_failure_bounds(n, k, eps)
+    assert per <= n**-3 and every <= 1 / n
+    i, j = np.triu_indices(n, 1)
+    before = ((X[i] - X[j]) ** 2).sum(axis=1)
+    for seed in range(5):  # each run fails with chance at most 1/60: all five hold on these seeds
+        Y = linear.orthonormal_projection(X, k, random_state=seed)
+        ratios = ((Y[i] - Y[j]) ** 2).sum(axis=1) / before
+        assert np.all(np.abs(ratios - 1) <= eps), seed
+    # far below it the bound per pair is loose but true: the share outside stays under it
+    Y = linear.orthonormal_projection(X, 60, random_state=0)
+    outside = np.mean(np.abs(((Y[i] - Y[j]) ** 2).sum(axis=1) / before - 1) > 0.3)
+    assert 0 < outside <= linear.jl_pair_failure(60, 0.3)
+
+
+def test_jl_bounds_by_their_formulas_and_their_errors():
+    eps = np.array([0.1, 0.3, 0.45])
+    expo = eps**2 / 2 - eps**3 / 3
+    np.testing.assert_allclose(linear.jl_pair_failure(500, eps), 2 * np.exp(-500 * expo / 2))
+    assert linear.jl_pair_failure(1, 0.1) == 1.0  # a chance is at most 1
+    per, every = linear.jl_failure_bounds(100, 2000, 0.3)
+    assert every == pytest.approx(per * 4950)
+    for n, e in ((300, 0.3), (1000, 0.1), (2, 0.49)):
+        k = linear.jl_seed_dim(n, e)
+        assert linear.jl_pair_failure(k, e) <= n**-3 < linear.jl_pair_failure(k - 1, e)
+        assert k > jl_min_dim(n, e)  # scikit-learn's bound promises less
+    curve = linear.jl_failure_curve(300, 0.3, 2000)
+    assert curve["k"].iloc[0] == 1 and curve["k"].iloc[-1] == 2000 and curve["k"].is_monotonic_increasing
+    with pytest.raises(ValueError, match="at least 2 points"):
+        linear.jl_seed_dim(1, 0.3)
+    with pytest.raises(ValueError, match="eps must be between 0 and 1"):
+        linear.jl_pair_failure(10, 1.0)
+
+
+# --------------------------------------------------------------------------- standardising new data
+
+
+def _digit_split():
+    y = load_digits().target
+    train, test = linear.split_rows(y, 0.3, random_state=0)
+    return linear.fit_batch_model(DIGITS[train], y[train], n_components=10), DIGITS[test], y[test], train
+
+
+def test_the_batch_model_places_training_rows_at_their_scores_and_a_batch_of_one_at_the_origin():
+    model, X_test, y_test, train = _digit_split()
+    mean, scale = linear.fit_standardiser(DIGITS[train])
+    np.testing.assert_allclose(mean, DIGITS[train].mean(axis=0))
+    sd = DIGITS[train].std(axis=0)
+    np.testing.assert_allclose(scale, np.where(sd > 0, sd, 1.0))
+    np.testing.assert_allclose(linear.place_batch(model, DIGITS[train]), model.scores, atol=1e-9)
+    # PCA by scikit-learn on the standardised training digits: the same subspace
+    ref = PCA(10).fit(linear.standardise_with(DIGITS[train], mean, scale))
+    assert principal_angles_deg(ref.components_.T, model.components.T).max() < 1e-4
+    # the batch's own statistics: one row lands at the origin, and any batch is centred
+    np.testing.assert_allclose(linear.place_batch(model, X_test[:1], "batch"), 0.0)
+    threes = X_test[y_test == 3]
+    np.testing.assert_allclose(linear.place_batch(model, threes, "batch").mean(axis=0), 0.0, atol=1e-9)
+    assert np.linalg.norm(linear.place_batch(model, threes).mean(axis=0)) > 1.0
+    with pytest.raises(ValueError, match="statistics must be 'training' or 'batch'"):
+        linear.place_batch(model, threes, "test")
+
+
+def test_own_statistics_ruin_small_and_one_digit_batches_but_not_large_random_ones():
+    model, X_test, y_test, _ = _digit_split()
+    random = linear.batch_experiment(model, X_test, y_test, [1, 500], random_state=0).set_index("size")
+    assert random.loc[1, "training statistics"] > 0.75 and random.loc[1, "batch statistics"] < 0.2
+    assert abs(random.loc[500, "training statistics"] - random.loc[500, "batch statistics"]) < 0.03
+    assert random.loc[1, "displacement"] > 5 * random.loc[500, "displacement"]
+    one = linear.batch_experiment(model, X_test, y_test, [20, 500], one_class=True, random_state=0).set_index("size")
+    assert (one["training statistics"] > 0.75).all() and (one["batch statistics"] < 0.2).all()
+    assert one.loc[500, "rows"] < 60  # a digit has about 54 held-out rows
+    # the accuracy by hand for one batch
+    idx = linear.draw_batch(y_test, 50, random_state=3)
+    by_hand = np.mean([np.argmin(((model.centroids - z) ** 2).sum(axis=1)) == t
+                       for z, t in zip(linear.place_batch(model, X_test[idx]), y_test[idx])])
+    assert by_hand == pytest.approx(np.mean(linear.predict_batch(model, linear.place_batch(model, X_test[idx]))
+                                            == y_test[idx]))
+
+
+def test_standardising_says_what_to_fix():
+    with pytest.raises(ValueError, match="non-empty"):
+        linear.fit_standardiser(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="X has 3 rows but y has 2 labels"):
+        linear.fit_batch_model(np.zeros((3, 2)), [0, 1])
+    with pytest.raises(ValueError, match="at least one row"):
+        linear.draw_batch([0, 1], 0)
+    with pytest.raises(ValueError, match="No test row has the class 7"):
+        linear.draw_batch([0, 1], 2, one_class=7)
+    with pytest.raises(ValueError, match="test_share must be between 0 and 1"):
+        linear.split_rows([0, 1, 0, 1], 1.5)
+
+
+# --------------------------------------------------------------------------- the contractive penalty
+
+
+def test_encoder_jacobian_norm_matches_finite_differences():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 5))
+    ae = MLPRegressor(hidden_layer_sizes=(6, 2, 6), activation="tanh", max_iter=30, random_state=0).fit(X, X)
+
+    def encode(x):
+        h = np.tanh(x @ ae.coefs_[0] + ae.intercepts_[0])
+        return np.tanh(h @ ae.coefs_[1] + ae.intercepts_[1])
+
+    step = 1e-6
+    total = 0.0
+    for x in X:
+        J = np.column_stack([(encode(x + step * e) - encode(x - step * e)) / (2 * step) for e in np.eye(5)])
+        total += (J**2).sum()
+    assert linear.encoder_jacobian_norm(ae, X) == pytest.approx(total / len(X), rel=1e-6)
+    # a linear encoder's Jacobian is its weight matrix, the same at every input
+    lin = MLPRegressor(hidden_layer_sizes=(2,), activation="identity", max_iter=30, random_state=0).fit(X, X)
+    assert linear.encoder_jacobian_norm(lin, X) == pytest.approx((lin.coefs_[0] ** 2).sum())
