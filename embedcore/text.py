@@ -127,7 +127,7 @@ class BagOfWords(TransformerMixin, BaseEstimator):
 def _counts(X) -> sp.csr_array:
     X = sp.csr_array(X, dtype=np.float64)
     if X.nnz and X.data.min() < 0:
-        raise ValueError("Counts must be non-negative: give a document-term count matrix.")
+        raise ValueError("Negative values in data: counts are never negative; give a document-term count matrix.")
     return X
 
 
@@ -405,7 +405,8 @@ def ngram_counts(token_docs, n: int, top: int | None = None) -> pd.Series:
     counts = np.bincount(code[pos])
     first = np.full(counts.size, -1, dtype=np.int64)
     first[code[pos][::-1]] = pos[::-1]  # the last write wins: each code's first position
-    order = np.lexsort((first, -counts))[: top]
+    seen = np.flatnonzero(counts)  # a code made only where an n-gram would cross documents counts 0
+    order = seen[np.lexsort((first[seen], -counts[seen]))][:top]
     words = [" ".join(uniques[ids[p:p + n]]) for p in first[order]]
     return pd.Series(counts[order], index=pd.Index(words, dtype=object), name="count")
 
@@ -576,6 +577,12 @@ def hashing_distortion(X, hashes, bits, *, n_documents: int = 400, random_state=
 # --------------------------------------------------------------------------- LSA
 
 
+#: Matrices of at most this many entries are factorised whole (numpy's SVD).
+_DENSE_ENTRIES = 250_000
+#: Above that, with at most this many rows or columns, through the smaller Gram matrix; else by Lanczos (svds).
+_GRAM_SIDE = 1000
+
+
 def _gram_svd(X, k: int):
     """The top k singular triplets from the eigenvectors of the smaller Gram matrix (A A^T or A^T A), or
     (None, None, None) when some of the k singular values are too small to recover that way.
@@ -659,9 +666,10 @@ class LSA(TransformerMixin, BaseEstimator):
             raise ValueError(f"n_components={k} concepts need at least {k} documents and {k} terms; this matrix is "
                              f"{X.shape[0]} x {X.shape[1]}: ask for at most {small}.")
         U = None
-        if small <= 1000 and X.shape[0] * X.shape[1] > 250_000:
+        entries = X.shape[0] * X.shape[1]
+        if small <= _GRAM_SIDE and entries > _DENSE_ENTRIES:
             U, s, Vt = _gram_svd(X, k)
-        if U is None and (k >= small - 1 or X.shape[0] * X.shape[1] <= 250_000):
+        if U is None and (k >= small - 1 or entries <= _DENSE_ENTRIES):
             # small enough to factorise whole (and Lanczos needs k < min(shape))
             dense = X.toarray() if sp.issparse(X) else np.asarray(X)
             U, s, Vt = np.linalg.svd(dense, full_matrices=False)
