@@ -11,7 +11,7 @@ from app.ui.layout import lazy_tabs
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 
-TABS = ["PCA", "PCA vs JL", "Johnson-Lindenstrauss", "SVD", "Autoencoders", "Feature hashing"]
+TABS = ["PCA", "Standardising new data", "PCA vs JL", "Johnson-Lindenstrauss", "SVD", "Autoencoders", "Feature hashing"]
 SIDEBAR_STANDARDISED = "the sidebar data set (standardised)"
 NEWS = "news TF-IDF (300 documents)"
 PHOTO = "scikit-learn's sample photo"
@@ -19,8 +19,9 @@ PHOTO = "scikit-learn's sample photo"
 
 #: every control of the sections with its first value (buttons are not controls: they cannot be set)
 DEFAULTS = {"found.pca_feature": "z", "found.pca_scale": 0.0, "found.pca_std": False, "found.pca_3d": False,
+            "found.batch_size": 10, "found.batch_kind": "random",
             "found.pvj_data": SIDEBAR_STANDARDISED, "found.jl_data": NEWS, "found.jl_eps": 0.3,
-            "found.jl_kind": "gaussian", "found.svd_data": PHOTO, "found.svd_center": True, "found.ae_k": 4,
+            "found.jl_kind": "orthonormal", "found.svd_data": PHOTO, "found.svd_center": True, "found.ae_k": 4,
             "found.ae_noise": 1.0, "found.hash_w": 256}
 #: controls whose first value depends on the data (set where they are drawn)
 DATA_RANGED = ("found.pvj_k", "found.jl_k", "found.svd_k")
@@ -93,6 +94,56 @@ def pca_section(seed: int) -> None:
                    "there show what the view hides.")
 
 
+#: what the test batch is drawn from, by the name its radio shows
+BATCHES = {"random": "a random sample of the new digits", "one": f"only the digit {svc.BATCH_DIGIT} (a shifted mean)"}
+
+
+@st.fragment
+def standardising_section(seed: int) -> None:
+    st.markdown(
+        "A model fitted on standardised data lives in the coordinates that the **training** mean μ and standard "
+        "deviation σ define. New rows must be moved into the same coordinates: subtract the training μ, divide "
+        "by the training σ, then project onto the components Z found in training. Standardising a new batch "
+        "by **its own** μ and σ looks harmless but changes the coordinates: a batch of one row lands at the "
+        "origin whatever it shows, a small batch is stretched by its own noisy σ, and a batch of similar rows "
+        "(here: one digit, a batch whose mean is shifted away from the training mean) is moved to the middle "
+        "of the training cloud and loses exactly what made it different.")
+    st.latex(r"z = Z^\top\,\frac{x - \mu_{\text{train}}}{\sigma_{\text{train}}}\quad\text{(right)},\qquad "
+             r"z' = Z^\top\,\frac{x - \mu_{\text{batch}}}{\sigma_{\text{batch}}}\quad\text{(wrong)}")
+    st.caption(f"The digits: {100 * (1 - svc.TEST_SHARE):.0f}% fit the standardisation, {svc.BATCH_COMPONENTS} "
+               "principal components and each digit's mean there; the rest arrive as new batches and are "
+               "labelled by the nearest digit mean. Both placements use the same model.")
+    c1, c2 = st.columns(2)
+    size = c1.select_slider("Test batch size", svc.BATCH_SIZES, key="found.batch_size", bind="query-params",
+                            help="Rows standardised together; the batch's own μ and σ come from them.")
+    kind = c2.radio("Test batch", list(BATCHES), format_func=lambda v: BATCHES.get(v, v),
+                    key="found.batch_kind", bind="query-params",
+                    help="One digit: every row of the batch shows the same digit, so the batch's mean sits far from "
+                    "the training mean.")
+    one = kind == "one"
+    view = svc.batch_view(seed, int(size), one)
+    table = svc.batch_table(seed, one)
+    left, right = st.columns([3, 2])
+    what = f"{view.rows} new digit{'s' if view.rows != 1 else ''}" + (f" {svc.BATCH_DIGIT}" if one else "")
+    plots.show(left, fc.batch_map(view.train, view.train_labels, view.right, view.wrong,
+                                  title=f"A batch of {what} placed both ways (first two components)"),
+               key="found.chart.batch_map")
+    plots.show(right, fc.batch_accuracy(table, int(size)), key="found.chart.batch_acc")
+    row = table[table["size"] == int(size)].iloc[0]
+    m1, m2, m3 = st.columns(3)
+    m1.metric("accuracy, training μ and σ", f"{row['training statistics']:.1%}")
+    m2.metric("accuracy, the batch's own μ and σ", f"{row['batch statistics']:.1%}",
+              delta=f"{100 * (row['batch statistics'] - row['training statistics']):+.1f} points")
+    m3.metric("how far a row moves (× the training spread)", f"{row['displacement']:.2f}")
+    st.caption(f"Accuracies over at least {svc.BATCH_MIN_ROWS} new rows in seeded batches of this size"
+               + (f" (a one-digit batch holds at most the {int(row['rows'])} held-out rows of a digit; each digit "
+                  "in turn)" if one and row["rows"] < int(size) else (" (each digit in turn)" if one else ""))
+               + f"; the batch drawn on the map scores {view.accuracy[0]:.0%} and {view.accuracy[1]:.0%}. "
+               "Misleading: a large random batch has nearly the training μ and σ, so the mistake seems to do no "
+               "harm; it is the same mistake at size 1 or with a skewed batch. The map shows two of the "
+               f"{svc.BATCH_COMPONENTS} components the classifier uses.")
+
+
 @st.fragment
 def pca_vs_jl_section(ref, seed: int) -> None:
     st.markdown(
@@ -113,14 +164,35 @@ def pca_vs_jl_section(ref, seed: int) -> None:
     plots.show(c2, fc.pca_vs_jl_distortion(result.table, kmark), key="found.chart.pvj_dist")
 
 
+#: the JL section's matrices, by the name its radio shows
+KINDS = {"orthonormal": "orthonormal subspace × √(d/k)", "gaussian": "Gaussian / √k",
+         "sparse": "sparse (scikit-learn's) / √k"}
+
+
 @st.fragment
 def jl_section(ref, seed: int) -> None:
     st.markdown(
-        "Any n points can be mapped to k = O(ε⁻² log n) dimensions by a random matrix so that every squared "
-        "distance stays within a factor 1 ± ε, whatever the original dimension. The data here are TF-IDF "
+        "Any n points can be mapped to k = O(ε⁻² log n) dimensions so that every squared distance stays within a "
+        "factor 1 ± ε, whatever the original dimension d. The map is random and ignores the data: **project onto "
+        "a random k-dimensional subspace** (k orthonormal directions) and stretch by √(d/k), because a random "
+        "subspace keeps only k/d of a vector's squared length on average. A matrix of independent Gaussian "
+        "entries divided by √k does the same without orthogonalising, and a sparse matrix of 0 and ±√s "
+        "(Achlioptas's s = 3; scikit-learn's default here, s = √d) multiplies fastest. The data here are TF-IDF "
         "vectors of 300 news articles in thousands of dimensions.")
-    st.latex(r"(1-\varepsilon)\lVert x_i - x_j\rVert^2 \le \lVert f(x_i) - f(x_j)\rVert^2 \le "
-             r"(1+\varepsilon)\lVert x_i - x_j\rVert^2,\qquad k \ge \frac{4 \ln n}{\varepsilon^2/2 - \varepsilon^3/3}")
+    st.latex(r"f(x) = \sqrt{d/k}\;Q^\top x,\quad Q^\top Q = I_k:\qquad "
+             r"(1-\varepsilon)\lVert x_i - x_j\rVert^2 \le \lVert f(x_i) - f(x_j)\rVert^2 \le "
+             r"(1+\varepsilon)\lVert x_i - x_j\rVert^2")
+    st.markdown(
+        "How large must k be? For one pair, the chance of leaving the band falls exponentially with k (the "
+        "bound below, from Dasgupta and Gupta's proof, holds for all three matrices; for the very sparse one only "
+        "as d grows). The statement we follow asks for 0 < ε < 1/2 and a failure chance δ = 1/n³ for each pair: "
+        "there are fewer than n²/2 pairs, so all of them hold at once with chance at least 1 − 1/n. "
+        "scikit-learn's `johnson_lindenstrauss_min_dim` asks only δ = 2/n², which proves that a good map exists "
+        "(chance ≥ 1/n) but does not promise that this draw is one.")
+    st.latex(r"P\big(\text{a pair leaves } 1 \pm \varepsilon\big) \le 2\,e^{-k(\varepsilon^2/2 - \varepsilon^3/3)/2}"
+             r"\;\Rightarrow\; k \ge \frac{6 \ln n + 2 \ln 2}{\varepsilon^2/2 - \varepsilon^3/3}"
+             r"\text{ gives } P(\text{all pairs hold}) \ge 1 - \tfrac{1}{n};\qquad "
+             r"\text{scikit-learn: } k \ge \frac{4 \ln n}{\varepsilon^2/2 - \varepsilon^3/3}")
     which = st.radio("Data", [NEWS, SIDEBAR_STANDARDISED], key="found.jl_data", horizontal=True, bind="query-params")
     matrix = svc.NEWS if which == NEWS else ref
     info = svc.jl_data(matrix, seed)
@@ -131,21 +203,42 @@ def jl_section(ref, seed: int) -> None:
         st.info(info.problem)
         return
     c1, c2, c3 = st.columns(3)
-    eps = c1.slider("ε", 0.05, 0.9, step=0.05, key="found.jl_eps", bind="query-params")
+    eps = c1.slider("ε", 0.05, 0.9, step=0.05, key="found.jl_eps", bind="query-params",
+                    help="The statement asks for ε < 1/2; the bounds' formula holds up to ε < 1.")
     bound = svc.jl_bound(info.rows, eps)
     k = ranged_slider("k (dimensions)", 2, svc.JL_MAX_K, min(max(bound, 2), svc.JL_MAX_K), key="found.jl_k",
-                      where=c2, help="The bound for the chosen ε is marked on the right.", bind="query-params")
-    kind = c3.radio("Matrix", ["gaussian", "sparse"], key="found.jl_kind", horizontal=True, bind="query-params")
+                      where=c2, help="The bounds for the chosen ε are marked on the right.", bind="query-params")
+    kind = c3.radio("Matrix", list(KINDS), format_func=lambda v: KINDS.get(v, v), key="found.jl_kind",
+                    bind="query-params",
+                    help="Orthonormal: the transform as the lemma states it. The first k directions of one draw serve "
+                    "every k, so moving k does not draw again.")
+    used = svc.jl_usable_k(matrix, k, kind, seed)
+    if used < k:
+        st.info(f"A subspace of {info.columns:,} dimensions has at most {info.columns:,} orthonormal directions: "
+                f"shown at k = {used:,}, where the map is a rotation and keeps every distance exactly. Lower k "
+                "or pick another matrix to see a projection.")
     ratios = svc.jl_ratios(matrix, k, kind, seed)
-    m1, m2, m3 = st.columns(3)
+    promise = svc.jl_guarantee(matrix, k, kind, seed, eps)
+    m1, m2, m3, m4 = st.columns(4)
     m1.metric("original dimensions", f"{info.columns:,}")
-    m2.metric("JL bound for this ε", f"{bound:,}")
-    m3.metric("pairs within 1 ± ε", f"{svc.jl_within(matrix, k, kind, seed, eps):.1%}")
+    m2.metric("JL bound for this ε (scikit-learn)", f"{bound:,}")
+    m3.metric("k for all pairs with chance ≥ 1 − 1/n", f"{promise.seed_k:,}")
+    m4.metric("pairs within 1 ± ε", f"{1 - promise.outside:.1%}")
     left, right = st.columns(2)
-    plots.show(left, fc.jl_histogram(ratios, eps, k, info.pairs), key="found.chart.jl_hist")
-    plots.show(right, fc.jl_bound(svc.jl_curve(info.rows), eps, k, info.rows), key="found.chart.jl_bound")
-    st.caption("The bound is a worst-case guarantee for all pairs at once; in practice far fewer dimensions keep "
-               "most pairs within ε, as the histogram shows when you lower k below the bound.")
+    plots.show(left, fc.jl_histogram(ratios, eps, used, info.pairs), key="found.chart.jl_hist")
+    plots.show(right, fc.jl_bound(svc.jl_curve(info.rows), eps, used, info.rows), key="found.chart.jl_bound")
+    left, right = st.columns([3, 2])
+    plots.show(left, fc.jl_failure(svc.jl_failure(info.rows, eps), used, promise.outside, eps),
+               key="found.chart.jl_fail")
+    right.markdown(
+        f"At k = {used:,} and ε = {eps:g} the bound lets one pair fail with chance at most "
+        f"**{promise.per_pair:.2g}**, and some pair of the {info.rows:,} points ({info.rows * (info.rows - 1) // 2:,} "
+        f"pairs) with chance at most **{promise.some_pair:.2g}**. Of the {info.pairs:,} pairs measured, "
+        f"**{promise.outside:.1%}** fell outside.")
+    right.caption("Misleading: the bound is a worst case for every pair at once; in practice far fewer dimensions "
+                  "keep most pairs within ε, as the histogram shows when you lower k below it. The pairs measured "
+                  "are a random sample, so 0% outside says little about the rarest pair. Past ε = 1/2 the "
+                  "statement no longer applies, though the formula still holds.")
 
 
 @st.fragment
@@ -213,6 +306,27 @@ def autoencoder_section(seed: int) -> None:
     if panel is not None:
         plots.show(st, fc.ae_digits(panel.grid, panel.stages), key="found.chart.ae_images")
         st.caption(" · ".join(f"{name}: MSE {err:.3f}" for name, err in panel.errors.items()))
+    st.markdown(
+        "**Contractive autoencoders.** A denoising autoencoder makes the *output* insensitive to small changes "
+        "of the input. A contractive one asks the same of the *embedding*: it adds to the reconstruction loss "
+        "the squared Frobenius norm of the encoder's Jacobian, the sum over every bottleneck unit z_i and "
+        "every input x_h of (∂z_i/∂x_h)², weighted by λ. Directions along which the data actually vary are "
+        "kept because the reconstruction needs them; every other direction is flattened, so nearby inputs "
+        "get nearby codes.")
+    st.latex(r"\mathcal{L}_{\text{CAE}} = \frac{1}{n}\sum_{j=1}^{n} \lVert x_j - \mathrm{ae}(x_j)\rVert^2 + "
+             r"\lambda \sum_{j=1}^{n} \lVert J_z(x_j) \rVert_F^2,\qquad "
+             r"\lVert J_z(x)\rVert_F^2 = \sum_{i=1}^{k}\sum_{h=1}^{d} \Big(\frac{\partial z_i}{\partial x_h}\Big)^2")
+    if panel is not None and panel.sensitivity:
+        c1, c2 = st.columns(2)
+        for col, (name, value) in zip((c1, c2), panel.sensitivity.items()):
+            col.metric(f"{name}: mean ‖J_z‖²_F of its encoder", f"{value:.3f}")
+        st.caption("Measured on the clean digits for the two networks above, which were trained without the "
+                   "penalty: this is the quantity a contractive autoencoder would push down. Denoising "
+                   "protects the reconstruction, not necessarily the code, so its encoder need not be the "
+                   "smaller of the two.")
+    else:
+        st.caption("Train both networks to see their encoders' ‖J_z‖²_F, the penalty a contractive "
+                   "autoencoder would add.")
 
 
 @st.fragment
@@ -239,8 +353,8 @@ st.markdown(
     """
 Every page in the lab rests on a few ideas from linear algebra. Here each is an experiment
 with its own knob: change it and the chart answers. Sections: **PCA** (and why you
-standardise), **PCA versus Johnson-Lindenstrauss**, **random projections**, **SVD**,
-**autoencoders** and **feature hashing**.
+standardise), **standardising new data** (with the training statistics), **PCA versus
+Johnson-Lindenstrauss**, **random projections**, **SVD**, **autoencoders** and **feature hashing**.
 """
 )
 keep_controls()
@@ -255,18 +369,21 @@ with tabs[0]:
         pca_section(seed)
 with tabs[1]:
     if tabs[1].open:
-        pca_vs_jl_section(ref, seed)
+        standardising_section(seed)
 with tabs[2]:
     if tabs[2].open:
-        jl_section(ref, seed)
+        pca_vs_jl_section(ref, seed)
 with tabs[3]:
     if tabs[3].open:
-        svd_section(ref, seed)
+        jl_section(ref, seed)
 with tabs[4]:
     if tabs[4].open:
-        autoencoder_section(seed)
+        svd_section(ref, seed)
 with tabs[5]:
     if tabs[5].open:
+        autoencoder_section(seed)
+with tabs[6]:
+    if tabs[6].open:
         hashing_section(seed)
 
 svd_now = (svc.PHOTO if st.session_state["found.svd_data"] == PHOTO else ref, int(st.session_state.get("found.svd_k", 10)),

@@ -105,6 +105,65 @@ def pca_scores(seed: int, feature: int, log10_scale: float, standardise: bool) -
     return np.column_stack([pca.points, pca.points @ pca.eigen[:2].T])
 
 
+# ------------------------------------------------------------------ standardising new data
+
+#: the share of the digits held out as new data, and the test-batch sizes offered
+TEST_SHARE = 0.3
+BATCH_SIZES = (1, 2, 5, 10, 20, 50, 100, 200, 500)
+#: the digit of the one-digit batch drawn on the map
+BATCH_DIGIT = 3
+#: principal components the classifier works in
+BATCH_COMPONENTS = 10
+#: each accuracy of the table is measured on at least this many new rows (more batches of a small size)
+BATCH_MIN_ROWS = 500
+
+
+class BatchSplit(NamedTuple):
+    model: linear.BatchModel  # standardisation, PCA and class means fitted on the training digits
+    X_test: np.ndarray  # the held-out digits (raw pixels) and their labels
+    y_test: np.ndarray
+    y_train: np.ndarray
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _batch_split(seed: int) -> BatchSplit:
+    data = data_service.load(DIGITS)
+    y = data.meta["label"].to_numpy().astype(int)
+    train, test = linear.split_rows(y, TEST_SHARE, random_state=seed)
+    model = linear.fit_batch_model(data.X[train], y[train], n_components=BATCH_COMPONENTS)
+    return BatchSplit(model, data.X[test], y[test], y[train])
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def batch_table(seed: int, one_digit: bool) -> pd.DataFrame:
+    """Accuracy with the training statistics and with the batch's own, for every batch size."""
+    split = _batch_split(seed)
+    return linear.batch_experiment(split.model, split.X_test, split.y_test, BATCH_SIZES, one_class=one_digit,
+                                   min_rows=BATCH_MIN_ROWS, random_state=seed)
+
+
+class BatchView(NamedTuple):
+    train: np.ndarray  # training scores on PC1 and PC2 (n, 2)
+    train_labels: np.ndarray
+    right: np.ndarray  # the batch placed with the training statistics (m, 2)
+    wrong: np.ndarray  # the batch placed with its own statistics (m, 2)
+    accuracy: tuple  # (training statistics, batch statistics) on this batch
+    rows: int  # rows in the batch (a one-digit batch has at most as many as the digit has)
+    test_rows: int  # rows held out
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def batch_view(seed: int, size: int, one_digit: bool) -> BatchView:
+    """One seeded batch of new digits placed both ways (the first two components) and scored both ways."""
+    split = _batch_split(seed)
+    idx = linear.draw_batch(split.y_test, size, one_class=BATCH_DIGIT if one_digit else None, random_state=seed)
+    model, X, y = split.model, split.X_test[idx], split.y_test[idx]
+    right, wrong = linear.place_batch(model, X, "training"), linear.place_batch(model, X, "batch")
+    accuracy = tuple(float((linear.predict_batch(model, Z) == y).mean()) for Z in (right, wrong))
+    return BatchView(model.scores[:, :2], split.y_train, right[:, :2], wrong[:, :2], accuracy, len(idx),
+                     len(split.y_test))
+
+
 # ------------------------------------------------------------------ PCA versus JL
 
 
@@ -147,12 +206,25 @@ def _jl_pairs(matrix: Matrix, seed: int):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
+def _orthonormal_state(matrix: Matrix, seed: int, block: int) -> linear.OrthonormalState:
+    """The random orthonormal frame up to ``block``, applied to the rows: each block extends the one before."""
+    before = None if block == 0 else _orthonormal_state(matrix, seed, block - 1)
+    return linear.extend_orthonormal(_jl_rows(matrix, seed), before, random_state=seed)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
 def _jl_block(matrix: Matrix, kind: str, seed: int, block: int) -> np.ndarray:
     """One block of the random coordinates: a larger k adds blocks, a smaller one reads a prefix.
 
     Kept in float32 (the rows are standardised or TF-IDF, well inside its range): 3 MB a block at 3,000 rows.
+    The orthonormal frame's block is ``sqrt(d)`` times its new vectors applied to the rows, as
+    :func:`embedcore.linear.projection_block` gives it, built on the blocks before it instead of from scratch.
     """
-    return linear.projection_block(_jl_rows(matrix, seed), block, kind=kind, random_state=seed).astype(np.float32)
+    X = _jl_rows(matrix, seed)
+    if kind == "orthonormal":
+        block_XQ = _orthonormal_state(matrix, seed, block).XQ[block]
+        return (np.sqrt(X.shape[1]) * block_XQ).astype(np.float32)
+    return linear.projection_block(X, block, kind=kind, random_state=seed).astype(np.float32)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -167,9 +239,18 @@ def jl_data(matrix: Matrix, seed: int) -> JlData:
     return JlData(len(X), len(_scaled(matrix)), X.shape[1], len(i), problem)
 
 
+def jl_usable_k(matrix: Matrix, k: int, kind: str, seed: int) -> int:
+    """``k``, or the data's dimension when an orthonormal frame is asked for more vectors than it has."""
+    return min(int(k), jl_data(matrix, seed).columns) if kind == "orthonormal" else int(k)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def jl_ratios(matrix: Matrix, k: int, kind: str, seed: int) -> np.ndarray:
-    """Squared distance after / before of the random pairs, under a JL map to ``k`` dimensions."""
+    """Squared distance after / before of the random pairs, under a JL map to ``k`` dimensions.
+
+    For the orthonormal kind ``k`` is first lowered to the data's dimension (:func:`jl_usable_k`).
+    """
+    k = jl_usable_k(matrix, k, kind, seed)
     i, j, d2 = _jl_pairs(matrix, seed)
     n_blocks = -(-int(k) // linear.JL_BLOCK)
     blocks = [_jl_block(matrix, kind, seed, b) for b in range(n_blocks)]
@@ -188,8 +269,32 @@ def jl_bound(n_rows: int, eps: float) -> int:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def jl_curve(n_rows: int) -> pd.DataFrame:
-    """The bound along eps from 0.05 to 0.95."""
-    return linear.jl_bound_curve(n_rows)
+    """Both bounds along eps from 0.05 to 0.95: scikit-learn's (``k``) and the seed's, all pairs with 1 - 1/n."""
+    curve = linear.jl_bound_curve(n_rows)
+    curve["k (all pairs, 1 - 1/n)"] = [linear.jl_seed_dim(n_rows, e) for e in curve["eps"]]
+    return curve
+
+
+class JlGuarantee(NamedTuple):
+    seed_k: int  # dimensions for all pairs within 1 +- eps with chance >= 1 - 1/n
+    per_pair: float  # bound on one pair's chance to leave 1 +- eps at the chosen k
+    some_pair: float  # union bound on some pair leaving it (capped at 1)
+    outside: float  # share of the measured pairs outside 1 +- eps
+
+
+def jl_guarantee(matrix: Matrix, k: int, kind: str, seed: int, eps: float) -> JlGuarantee:
+    """What the lemma promises at (k, eps) for the section's rows, and what the measured pairs did."""
+    n = jl_data(matrix, seed).rows
+    k = jl_usable_k(matrix, k, kind, seed)
+    per, some = linear.jl_failure_bounds(n, k, eps)
+    return JlGuarantee(linear.jl_seed_dim(n, eps), float(per), float(some),
+                       1.0 - jl_within(matrix, k, kind, seed, eps))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def jl_failure(n_rows: int, eps: float) -> pd.DataFrame:
+    """The failure bounds along k (per pair and for some pair of the ``n_rows`` points) at this eps."""
+    return linear.jl_failure_curve(n_rows, eps, JL_MAX_K)
 
 
 # ------------------------------------------------------------------ SVD
@@ -257,6 +362,7 @@ class AePanel(NamedTuple):
     grid: np.ndarray  # six digits per row: original, corrupted, and each autoencoder's reconstruction
     stages: list  # the rows' names
     errors: dict  # each stage's MSE against the originals
+    sensitivity: dict = {}  # each autoencoder's mean squared Frobenius norm of its encoder's Jacobian
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -294,7 +400,8 @@ def ae_panel(k: int, noise: float, seed: int) -> AePanel | None:
 def train_ae_panel(k: int, noise: float, seed: int) -> AePanel:
     """Train the plain and the denoising autoencoder (seconds each) and keep their reconstructions for everyone."""
     models = {"plain": _nonlinear_ae(k, 0.0, seed), "denoising": _nonlinear_ae(k, noise, seed)}
-    panel = AePanel(*linear.denoising_panel(_digits(), models, noise, random_state=seed))
+    sensitivity = {name: linear.encoder_jacobian_norm(model, _digits()) for name, model in models.items()}
+    panel = AePanel(*linear.denoising_panel(_digits(), models, noise, random_state=seed), sensitivity)
     _panels().put((int(k), float(noise), int(seed)), panel)
     return panel
 

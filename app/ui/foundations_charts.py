@@ -104,6 +104,45 @@ def explained_variance(explained) -> go.Figure:
                        height=300)
 
 
+# ------------------------------------------------------------------ standardising new data
+
+
+def batch_map(train, train_labels, right, wrong, *, title: str, height: int = 460) -> go.Figure:
+    """The training digits on PC1-PC2 by label, and a batch placed two ways, each row's two places joined."""
+    fig = go.Figure()
+    pts = compact(train)
+    labels = np.asarray(train_labels)
+    for c in np.unique(labels):
+        keep = labels == c
+        fig.add_trace(go.Scatter(x=pts[keep, 0], y=pts[keep, 1], mode="markers", name=f"digit {c}",
+                                 legendgroup="train", marker=dict(size=4, opacity=0.35,
+                                                                  color=charts.PALETTE[int(c) % len(charts.PALETTE)])))
+    right, wrong = compact(right), compact(wrong)
+    gaps = np.full(len(right), np.nan, dtype=right.dtype)
+    fig.add_trace(go.Scatter(x=np.column_stack([right[:, 0], wrong[:, 0], gaps]).ravel(),
+                             y=np.column_stack([right[:, 1], wrong[:, 1], gaps]).ravel(), mode="lines",
+                             name="moved by the batch's own statistics", hoverinfo="skip",
+                             line=dict(color="#868e96", width=1)))
+    fig.add_trace(go.Scatter(x=right[:, 0], y=right[:, 1], mode="markers", name="batch, training μ and σ",
+                             marker=dict(size=9, color="#212529", symbol="circle-open", line=dict(width=2))))
+    fig.add_trace(go.Scatter(x=wrong[:, 0], y=wrong[:, 1], mode="markers", name="batch, its own μ and σ",
+                             marker=dict(size=9, color="#e03131", symbol="x")))
+    fig.update_xaxes(title="PC1 (training data)")
+    fig.update_yaxes(title="PC2", scaleanchor="x", scaleratio=1)
+    return charts.layout(fig, title, height)
+
+
+def batch_accuracy(table: pd.DataFrame, size: int) -> go.Figure:
+    """Accuracy against batch size, both ways, with the chosen size marked."""
+    fig = charts.lines(table, "size", {"training statistics": "training μ and σ",
+                                       "batch statistics": "the batch's own μ and σ"},
+                       title="Accuracy on new digits against batch size", y_title="accuracy", x_title="batch size",
+                       log_x=True, vline=size, vline_label=f"{size}", height=380)
+    fig.update_yaxes(range=[0, 1.05])
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.25, x=0))
+    return fig
+
+
 # ------------------------------------------------------------------ PCA versus JL
 
 
@@ -130,13 +169,40 @@ def jl_histogram(ratios, eps: float, k: int, pairs: int) -> go.Figure:
     return charts.layout(fig, f"Distortion of {pairs:,} random pairs at k={k}", 380)
 
 
+#: the column of :func:`app.services.foundations.jl_curve` with the seed's bound
+SEED_BOUND = "k (all pairs, 1 - 1/n)"
+
+
 def jl_bound(curve: pd.DataFrame, eps: float, k: int, n_rows: int) -> go.Figure:
-    """The bound against eps (log scale), with the chosen (eps, k) as a point."""
-    fig = charts.lines(curve, "eps", {"k": "bound"}, title=f"The bound: dimensions needed for n = {n_rows:,}",
+    """Both bounds against eps (log scale), the seed's range of eps shaded, and the chosen (eps, k) as a point."""
+    ys = {"k": "scikit-learn: all pairs with chance ≥ 1/n"}
+    if SEED_BOUND in curve:
+        ys[SEED_BOUND] = "δ = 1/n³ a pair: all pairs with chance ≥ 1 − 1/n"
+    fig = charts.lines(curve, "eps", ys, title=f"The bound: dimensions needed for n = {n_rows:,}",
                        y_title="k", x_title="ε", height=380)
+    fig.add_vrect(x0=float(curve["eps"].min()), x1=0.5, fillcolor="#e7f5ff", opacity=0.6, line_width=0, layer="below")
+    fig.add_annotation(x=0.27, y=1, yref="paper", yanchor="bottom", text="the seed's range ε < 1/2",
+                       showarrow=False, font=dict(size=11, color="#1864ab"))
     fig.add_trace(go.Scatter(x=[eps], y=[k], mode="markers", name="your choice",
-                             marker=dict(size=12, color=charts.PALETTE[1])))
+                             marker=dict(size=12, color=charts.PALETTE[2])))
     fig.update_yaxes(type="log")
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    return fig
+
+
+def jl_failure(curve: pd.DataFrame, k: int, outside: float, eps: float) -> go.Figure:
+    """The failure bounds against k (log-log), and the share of the measured pairs outside 1 +- eps at k."""
+    fig = charts.lines(curve, "k", {"per pair": "bound: one pair fails", "some pair": "bound: some pair fails"},
+                       title=f"Chance of leaving 1 ± {eps:g}: the bounds and the pairs measured", y_title="chance",
+                       x_title="k", log_x=True, height=380)
+    for trace in fig.data:
+        trace.mode = "lines"
+    shown = max(outside, 1e-4)  # a log axis has no 0: none outside is drawn at the floor, hollow
+    fig.add_trace(go.Scatter(x=[k], y=[shown], mode="markers", name=f"measured at k={k}: {outside:.1%} outside",
+                             marker=dict(size=12, color=charts.PALETTE[2],
+                                         symbol="circle" if outside > 0 else "circle-open")))
+    fig.update_yaxes(type="log", range=[-4.2, 0.1])
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
     return fig
 
 

@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import metric, open_page
 
 PAGE = "app_pages/foundations.py"
+SIDEBAR_STANDARDISED = "the sidebar data set (standardised)"
 
 
 def _by_key(at, key):
@@ -47,6 +48,10 @@ def _upload(at, X, name="data.csv"):
         ("Johnson-Lindenstrauss", "slider", "found.jl_k", 20, "found.chart.jl_hist"),
         ("Johnson-Lindenstrauss", "radio", "found.jl_kind", "sparse", "found.chart.jl_hist"),
         ("Johnson-Lindenstrauss", "slider", "found.jl_eps", 0.6, "found.chart.jl_bound"),
+        ("Johnson-Lindenstrauss", "slider", "found.jl_eps", 0.2, "found.chart.jl_fail"),
+        ("Johnson-Lindenstrauss", "radio", "found.jl_kind", "gaussian", "found.chart.jl_hist"),
+        ("Standardising new data", "select_slider", "found.batch_size", 1, "found.chart.batch_map"),
+        ("Standardising new data", "radio", "found.batch_kind", "one", "found.chart.batch_acc"),
         ("SVD", "slider", "found.svd_k", 60, "found.chart.svd_energy"),
         ("Autoencoders", "slider", "found.ae_k", 2, "found.chart.ae_angles"),
         ("Feature hashing", "select_slider", "found.hash_w", 2048, "found.chart.hash"),
@@ -106,6 +111,55 @@ def test_jl_at_the_bound_keeps_pairs_within_eps():
     assert float(metric(at, "pairs within").rstrip("%")) < 95
 
 
+def test_jl_is_the_orthonormal_transform_first_with_the_seeds_bound_and_its_failure_chance():
+    at = _open(open_page(PAGE), "Johnson-Lindenstrauss")
+    assert at.radio(key="found.jl_kind").value == "orthonormal"
+    assert metric(at, "k for all pairs") == "990"  # (6 ln 300 + 2 ln 2) / (0.045 - 0.009), up from 633
+    assert metric(at, "JL bound for this ε") == "633"
+    text = next(m.value for m in at.markdown if m.value.startswith("At k = 633 and ε = 0.3"))
+    assert "some pair of the 300 points (44,850 pairs)" in text and "0.0% outside" not in text
+    at.slider(key="found.jl_k").set_value(990).run()
+    text = next(m.value for m in at.markdown if m.value.startswith("At k = 990"))
+    per = float(text.split("at most **")[1].split("**")[0])
+    assert per <= 300.0**-3
+    # orthonormal and Gaussian draws are different maps of the same data
+    hist = _by_key(at, "found.chart.jl_hist")
+    at.radio(key="found.jl_kind").set_value("gaussian").run()
+    assert _by_key(at, "found.chart.jl_hist") != hist
+
+
+def test_an_orthonormal_frame_past_the_data_dimension_is_a_rotation_with_a_note():
+    at = _open(open_page(PAGE), "Johnson-Lindenstrauss")
+    at.radio(key="found.jl_data").set_value(SIDEBAR_STANDARDISED).run()  # digits: 64 dimensions
+    assert not at.exception and not at.error
+    assert any("at most 64 orthonormal directions: shown at k = 64" in i.value for i in at.info)
+    assert metric(at, "pairs within") == "100.0%"
+    at.slider(key="found.jl_k").set_value(20).run()
+    assert not any("orthonormal directions" in i.value for i in at.info)
+    assert float(metric(at, "pairs within").rstrip("%")) < 100
+
+
+def test_standardising_a_batch_by_its_own_statistics_loses_accuracy_when_it_is_small_or_one_digit():
+    at = _open(open_page(PAGE), "Standardising new data")
+    assert at.select_slider(key="found.batch_size").value == 10
+    at.select_slider(key="found.batch_size").set_value(500).run()
+    right = float(metric(at, "accuracy, training").rstrip("%"))
+    wrong = float(metric(at, "accuracy, the batch").rstrip("%"))
+    assert right > 75 and abs(right - wrong) < 3
+    at.select_slider(key="found.batch_size").set_value(1).run()
+    assert float(metric(at, "accuracy, the batch").rstrip("%")) < 20
+    at.select_slider(key="found.batch_size").set_value(200).run()
+    at.radio(key="found.batch_kind").set_value("one").run()
+    assert not at.exception
+    assert float(metric(at, "accuracy, the batch").rstrip("%")) < 20
+    assert float(metric(at, "accuracy, training").rstrip("%")) > 75
+    assert any("holds at most the" in c.value for c in at.caption)
+    spec = json.loads(_by_key(at, "found.chart.batch_map"))
+    assert "digits 3 placed both ways" in spec["layout"]["title"]["text"]
+    own = next(t for t in spec["data"] if t["name"] == "batch, its own μ and σ")
+    assert len(own["x"]) == len(next(t for t in spec["data"] if t["name"] == "batch, training μ and σ")["x"])
+
+
 def test_jl_eps_moves_the_bound_and_the_share():
     at = _open(open_page(PAGE), "Johnson-Lindenstrauss")
     bound = int(metric(at, "JL bound").replace(",", ""))
@@ -145,6 +199,8 @@ def test_nonlinear_autoencoders_train_from_the_button_and_are_shared():
     assert spec["data"][0]["type"] == "heatmap"
     caption = [c.value for c in at.caption if "denoising: MSE" in c.value][0]
     assert "plain: MSE" in caption
+    # the contractive penalty of both trained encoders, measured
+    assert float(metric(at, "plain: mean ‖J_z‖²_F")) > 0 and float(metric(at, "denoising: mean ‖J_z‖²_F")) > 0
     # another session with the same settings sees them without training
     other = _open(open_page(PAGE), "Autoencoders")
     other.slider(key="found.ae_k").set_value(8).run()
