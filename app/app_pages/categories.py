@@ -285,15 +285,15 @@ def target_histograms(graph, gamma):
         st.info("The histograms are those of a target within each category: pick *learned from a table* to see "
                 "what a learned kernel compares. A given matrix has no target behind it.")
         return
-    scale = "log(1 + target)" if graph.transform == "log1p" else "the target as it is"
+    scale = (f"as log(1 + {md_escape(graph.target)})" if graph.transform == "log1p" else "as it is")
     how = ("the symmetric KL divergence of these smoothed histograms" if graph.kernel == "kl" else
            "the 1-Wasserstein distance, the area between the two CDFs (the histograms are drawn only to show the "
            "shapes; Wasserstein uses the sorted values themselves, no bins)")
-    st.markdown(f"The kernel compares each category's distribution of **{md_escape(graph.target)}** on {scale} by "
+    st.markdown(f"The kernel compares each category's distribution of **{md_escape(graph.target)}**, {scale}, by "
                 f"{how}. Two categories whose rows below look alike get a large affinity on the right.")
     if graph.kernel == "kl":
-        st.latex(r"p_i(b) = \frac{n_i(b) + s}{n_i + B s},\qquad D_{ij} = \sum_{b=1}^{B} p_i(b)\log\frac{p_i(b)}"
-                 r"{p_j(b)} + p_j(b)\log\frac{p_j(b)}{p_i(b)},\qquad A_{ij} = e^{-\gamma D_{ij}}")
+        st.latex(r"p_i(b) = \frac{n_i(b) + s}{n_i + B s},\qquad D_{ij} = \sum_{b=1}^{B} \Big[p_i(b)\log\frac{p_i(b)}"
+                 r"{p_j(b)} + p_j(b)\log\frac{p_j(b)}{p_i(b)}\Big],\qquad A_{ij} = e^{-\gamma D_{ij}}")
         st.caption("n_i(b): rows of category i in bin b, n_i its rows, B the bins and s the smoothing (sidebar).")
     else:
         st.latex(r"W_1(i, j) = \int \lvert F_i(x) - F_j(x) \rvert\, dx,\qquad A_{ij} = e^{-\gamma W_1(i, j)}")
@@ -341,13 +341,15 @@ def special_cases():
         "those eigenvectors is as good, so the code is whatever the solver happened to return. **Label encoding** "
         "(0, 1, 2, … in the categories' order) puts Monday twice as far from Wednesday as from Tuesday and Sunday "
         "six times as far from Monday: it matches the kernel exp(−γ|i − j|). As γ grows that kernel becomes the "
-        "path Mon–Tue–…–Sun, whose eigenvectors are cosines of the order: the first code column is monotone in "
-        "the order (the label encoding, bent), the next ones are higher harmonics."
+        "path Mon–Tue–…–Sun, whose eigenvectors are cosines of the order (times √d_i, which pulls in the two "
+        "ends, where a category has one neighbour instead of two): u₂ divided by √d_i is monotone along the order, "
+        "the label encoding bent into a cosine, and the next eigenvectors are its higher harmonics."
     )
     st.latex(r"K = I:\ L = 0;\qquad K = \mathbf{1}\mathbf{1}^\top - I:\ L = \tfrac{nI - \mathbf{1}\mathbf{1}^"
-             r"\top}{n-1},\ \lambda \in \{0, \tfrac{n}{n-1}\};\qquad K_{ij} = e^{-\gamma|i-j|} \xrightarrow"
-             r"{\gamma\to\infty} \text{path}:\ \lambda_k = 1 - \cos\tfrac{\pi k}{n-1},\ "
-             r"u_k(i) \propto \sqrt{d_i}\cos\tfrac{\pi k i}{n-1}")
+             r"\top}{n-1},\ \lambda \in \{0, \tfrac{n}{n-1}\}")
+    st.latex(r"K_{ij} = e^{-\gamma|i-j|} \xrightarrow{\gamma\to\infty} \text{path}:\quad "
+             r"\lambda_k = 1 - \cos\tfrac{\pi k}{n-1},\quad u_k(i) \propto \sqrt{d_i}\,\cos\tfrac{\pi k i}{n-1},"
+             r"\quad k = 0, \dots, n-1")
     c1, c2, c3 = st.columns([2, 1, 1])
     case = c1.radio("Kernel", svc.SPECIAL_CASES, key="cat.special", bind="query-params",
                     help="One-hot's identity, the complete graph (every pair alike), or label encoding's "
@@ -374,9 +376,11 @@ def special_cases():
     else:
         path = view["path"]
         agree = ", ".join(f"u{c + 1}: {v:.4f}" for c, v in zip(view["shown"], path["agreement"]))
+        monotone = "is" if view["fiedler_monotone"] else "is not"
         st.markdown(f"At γ = {10**log_gamma:.3g}: |⟨u_k, path's u_k⟩| = {agree} (1 is the same vector). The "
                     f"eigenvalues differ from the path's by up to {path['max_eigenvalue_gap']:.3g}: the far pairs "
-                    "still add weight, but the shapes are the cosines already.")
+                    f"still add weight, but the shapes are the cosines already. D^(−1/2) u₂ {monotone} monotone "
+                    "along the order.")
     st.caption("The spectral code (eigengap choice) of this kernel:")
     st.dataframe(view["code"], hide_index=True, key="cat.special_code")
     st.caption("How it can mislead: when eigenvalues are equal the eigenvectors are not defined one by one, only the "

@@ -554,7 +554,9 @@ def pair_view(graph: Graph, gamma: float | None, which: str) -> dict:
     else:
         shares = counts[[i, j]] / counts[[i, j]].sum(axis=1, keepdims=True)
     _, samples = distributions(graph)
-    cdfs = [(np.sort(samples[k]).astype(np.float32), (np.arange(1, len(samples[k]) + 1) / len(samples[k])))
+    # each CDF from 0 at the pooled minimum to 1 at the pooled maximum, so the two span the same range
+    cdfs = [(np.concatenate([[edges[0]], samples[k], [edges[-1]]]).astype(np.float32),
+             np.concatenate([[0.0], np.arange(1, len(samples[k]) + 1) / len(samples[k]), [1.0]]).astype(np.float32))
             for k in (i, j)]
     return {"names": [b.labels[i], b.labels[j]], "edges": edges.astype(np.float32), "shares": shares.astype(np.float32),
             "cdfs": cdfs, "distance": float(b.matrix[i, j]), "affinity": float(A[i, j]), "kernel": graph.kernel,
@@ -600,6 +602,8 @@ def special_case(case: str, n: int, gamma: float) -> dict:
         p_vals, p_vecs = spectral.path_spectrum(n)
         dots = (vecs * p_vecs).sum(axis=0)
         out["vectors"] = vecs[:, shown] * np.where(dots[shown] < 0, -1.0, 1.0)
+        step = np.diff(spectral.fiedler_vector(A, vecs))
+        out["fiedler_monotone"] = bool((step > 0).all() or (step < 0).all())
         out["path"] = {"eigenvalues": p_vals, "vectors": p_vecs[:, shown], "agreement": np.abs(dots[shown]),
                        "max_eigenvalue_gap": float(np.abs(vals - p_vals).max())}
     table = pd.DataFrame(vecs[:, choice.columns], columns=[f"u{c + 1}" for c in choice.columns]).round(4)

@@ -394,6 +394,7 @@ def test_special_cases_one_hot_all_alike_and_label_encoding():
     assert not at.exception
     names = [t["name"] for t in _traces(at, "cat.chart.special_vectors")]
     assert "u2" in names and "path u2 (cosine)" in names
+    assert any("u₂ is monotone along the order" in _plain(m.value) for m in at.markdown)
     agree = [m.value for m in at.markdown if "|⟨u_k, path's u_k⟩|" in m.value]
     at.slider(key="cat.special_gamma").set_value(1.5).run()
     agree_far = [m.value for m in at.markdown if "|⟨u_k, path's u_k⟩|" in m.value]
