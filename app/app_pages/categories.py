@@ -39,8 +39,9 @@ st.caption(
 seed = data_service.seed()
 sb = st.sidebar
 kind = sb.radio("Similarity", ["learned from a table", "given matrix", "from the command line"], key="cat.kind",
-                help="Learn the kernel from a table's target, use a bundled precomputed matrix, or open what "
-                "python -m embedcore category-kernel learned from a table too big for memory.", bind="query-params")
+                help="Learn the kernel from a table's target, use a bundled precomputed matrix or your own, or open "
+                "what python -m embedcore category-kernel learned from a table too big for memory.",
+                bind="query-params")
 
 if kind == "given matrix":
     with st.expander("Your own similarity: upload an affinity matrix", icon=":material/upload_file:"):
@@ -414,7 +415,7 @@ with t_vectors:
                      r"\rVert}")
             st.caption("Each category's code divided by its length (the kept columns c₁ … c_k): the bars and the map "
                        "show these unit-length rows.")
-        plots.show(st, cat_charts.eigenvector_bars(code.table, code.eigenvalues), key="cat.chart.vectors")
+        plots.show(st, cat_charts.eigenvector_bars(code.table, code.eigenvalues, unit_rows), key="cat.chart.vectors")
         tools = MapTools("cat", graph, code.table["category"], cat_charts.code_xy(code.table),
                          space=cat_charts.code_space(code.table), noun="category", id_name="category", name="codes")
         tools.show(st, cat_charts.code_map(code.table), "cat.chart.codes")
@@ -509,7 +510,8 @@ with t_download:
                            "afterwards (divide it by its length) to get the codes shown here.")
 
 share.panel("categories", None if graph.from_file else reproduce.lazy(
-    lambda: svc.recipe(graph, gamma, n_comp, keep_trivial, unit_rows)), uploaded=graph.data.source.startswith("upload:"),
+    lambda: svc.recipe(graph, gamma, n_comp, keep_trivial, unit_rows)),
+    uploaded=graph.data.source.startswith("upload:"),
     what="A kernel from the command line is reproduced by its own command: its manifest (in the zip you "
     "uploaded) holds the settings." if graph.from_file else "the distances (or affinity), eigenvalues and codes "
     "shown, with the category names")

@@ -65,14 +65,18 @@ def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int) -> go.
     return charts.layout(fig, "The spectrum: kept eigenvalues in orange", 380)
 
 
-def eigenvector_bars(table: pd.DataFrame, eigenvalues: list[float]) -> go.Figure:
-    """The first :data:`BARS` kept eigenvectors, one bar per category."""
+def eigenvector_bars(table: pd.DataFrame, eigenvalues: list[float], unit_rows: bool = False) -> go.Figure:
+    """The first :data:`BARS` kept eigenvectors, one bar per category (each category's row scaled to length 1
+    when ``unit_rows``)."""
     names = short_labels(table["category"])
     fig = go.Figure()
     for j, (col, lam) in enumerate(list(zip(table.columns[1:], eigenvalues))[:BARS]):
         fig.add_trace(go.Bar(x=names, y=_f32(table[col]), name=f"{col} (λ={lam:.3f})", marker_color=charts.PALETTE[j]))
     fig.update_layout(barmode="group")
-    return charts.layout(fig, "Kept eigenvectors, one bar per category", 380)
+    title = "Kept eigenvectors, one bar per category"
+    if unit_rows:
+        title += ", each category's row scaled to length 1"
+    return charts.layout(fig, title, 380)
 
 
 def code_space(table: pd.DataFrame) -> np.ndarray:
@@ -185,8 +189,9 @@ def pooled_histograms(view: dict) -> tuple[go.Figure, go.Figure | None]:
             continue
         edges = np.asarray(h["edges"], dtype=np.float64)
         kernel = (view["kernel_scale"] == "log1p") == log
-        fig = go.Figure(go.Bar(x=_f32((edges[:-1] + edges[1:]) / 2), y=_f32(h["counts"]), width=float(np.diff(edges)[0]),
-                               marker_color=charts.PALETTE[1] if kernel else charts.PALETTE[7], name="rows"))
+        fig = go.Figure(go.Bar(x=_f32((edges[:-1] + edges[1:]) / 2), y=_f32(h["counts"]),
+                               width=float(np.diff(edges)[0]), name="rows",
+                               marker_color=charts.PALETTE[1] if kernel else charts.PALETTE[7]))
         fig.update_xaxes(title=_scale_title(html_escape(view["target"]), log))
         fig.update_yaxes(title="rows")
         mark = " (the kernel's scale)" if kernel else ""

@@ -76,8 +76,9 @@ def _layout(cells: np.ndarray, name: str) -> tuple[list[str], list[str], np.ndar
     if r >= 2 and c >= 2 and ((~numbers[0]).any() or (~numbers[:, 0]).any()):
         rows, cols, values = cells[1:, 0].tolist(), cells[0, 1:].tolist(), cells[1:, 1:]
         if values.shape[0] != values.shape[1]:
-            raise DataError(f"{name}: the matrix is {values.shape[0]} x {values.shape[1]} ({_plural(values.shape[0], 'row')} "
-                            f"below the names, {_plural(values.shape[1], 'column')} right of them); it must be "
+            r_, c_ = values.shape
+            raise DataError(f"{name}: the matrix is {r_} x {c_} ({_plural(r_, 'row')} below the names, "
+                            f"{_plural(c_, 'column')} right of them); it must be "
                             "square, one row and one column per category.")
         return rows, cols, values, 1, True
     raise DataError(f"{name}: {_plural(r, 'line')} of {_plural(c, 'field')} cannot be a square matrix. Put the "
