@@ -136,8 +136,8 @@ def standardising_section(seed: int) -> None:
               delta=f"{100 * (row['batch statistics'] - row['training statistics']):+.1f} points")
     m3.metric("how far a row moves (× the training spread)", f"{row['displacement']:.2f}")
     st.caption(f"Accuracies over at least {svc.BATCH_MIN_ROWS} new rows in seeded batches of this size"
-               + (f" (a one-digit batch holds at most the {int(row['rows'])} held-out rows of a digit; each digit "
-                  "in turn)" if one and row["rows"] < int(size) else (" (each digit in turn)" if one else ""))
+               + (f" (a one-digit batch holds only the held-out rows of its digit, {row['rows']:.0f} on average; "
+                  "each digit in turn)" if one and row["rows"] < int(size) else (" (each digit in turn)" if one else ""))
                + f"; the batch drawn on the map scores {view.accuracy[0]:.0%} and {view.accuracy[1]:.0%}. "
                "Misleading: a large random batch has nearly the training μ and σ, so the mistake seems to do no "
                "harm; it is the same mistake at size 1 or with a skewed batch. The map shows two of the "
@@ -190,8 +190,9 @@ def jl_section(ref, seed: int) -> None:
         "scikit-learn's `johnson_lindenstrauss_min_dim` asks only δ = 2/n², which proves that a good map exists "
         "(chance ≥ 1/n) but does not promise that this draw is one.")
     st.latex(r"P\big(\text{a pair leaves } 1 \pm \varepsilon\big) \le 2\,e^{-k(\varepsilon^2/2 - \varepsilon^3/3)/2}"
-             r"\;\Rightarrow\; k \ge \frac{6 \ln n + 2 \ln 2}{\varepsilon^2/2 - \varepsilon^3/3}"
-             r"\text{ gives } P(\text{all pairs hold}) \ge 1 - \tfrac{1}{n};\qquad "
+             r"\qquad P(\text{some pair leaves it}) \le \tbinom{n}{2}\, 2\,e^{-k(\varepsilon^2/2 - \varepsilon^3/3)/2}")
+    st.latex(r"k \ge \frac{6 \ln n + 2 \ln 2}{\varepsilon^2/2 - \varepsilon^3/3}\;\Rightarrow\;"
+             r"P(\text{all pairs hold}) \ge 1 - \tfrac{1}{n};\qquad "
              r"\text{scikit-learn: } k \ge \frac{4 \ln n}{\varepsilon^2/2 - \varepsilon^3/3}")
     which = st.radio("Data", [NEWS, SIDEBAR_STANDARDISED], key="found.jl_data", horizontal=True, bind="query-params")
     matrix = svc.NEWS if which == NEWS else ref
@@ -232,9 +233,11 @@ def jl_section(ref, seed: int) -> None:
                key="found.chart.jl_fail")
     right.markdown(
         f"At k = {used:,} and ε = {eps:g} the bound lets one pair fail with chance at most "
-        f"**{promise.per_pair:.2g}**, and some pair of the {info.rows:,} points ({info.rows * (info.rows - 1) // 2:,} "
-        f"pairs) with chance at most **{promise.some_pair:.2g}**. Of the {info.pairs:,} pairs measured, "
-        f"**{promise.outside:.1%}** fell outside.")
+        f"**{promise.per_pair:.2g}**; for some pair of the {info.rows:,} points ({info.rows * (info.rows - 1) // 2:,} "
+        "pairs) it "
+        + (f"gives at most **{promise.some_pair:.2g}**" if promise.some_pair < 1 else
+           "exceeds 1, so it promises nothing for all pairs at once")
+        + f". Of the {info.pairs:,} pairs measured, **{promise.outside:.1%}** fell outside.")
     right.caption("Misleading: the bound is a worst case for every pair at once; in practice far fewer dimensions "
                   "keep most pairs within ε, as the histogram shows when you lower k below it. The pairs measured "
                   "are a random sample, so 0% outside says little about the rarest pair. Past ε = 1/2 the "

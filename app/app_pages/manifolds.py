@@ -161,8 +161,8 @@ with tabs[0]:
             "solves all points' systems at once; here the formula is evaluated for this point alone, with C "
             "inverted explicitly, and set beside the weights the fit used.")
         st.latex(r"w = \frac{C^{-1}\mathbf{1}}{\mathbf{1}^\top C^{-1}\mathbf{1}},\qquad "
-                 r"C_{jk} = (x_i - x_j)^\top (x_i - x_k) + r\,\delta_{jk},\qquad r = \mathrm{reg}\cdot\operatorname{tr}"
-                 r"\big((x_i - x_j)^\top (x_i - x_k)\big)_{jk}")
+                 r"C_{jk} = (x_i - x_j)^\top (x_i - x_k) + r\,\delta_{jk},\qquad "
+                 r"r = \mathrm{reg}\cdot\sum_{j \in N_B(i)} \lVert x_i - x_j\rVert^2")
         cf = svc.closed_form(pts, B, reg, point)
         st.dataframe(cf["table"], hide_index=True, key="man.closed_form", height=min(36 + 35 * B, 320),
                      column_config={"difference": st.column_config.NumberColumn(format="%.1e")})

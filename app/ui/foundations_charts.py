@@ -108,28 +108,28 @@ def explained_variance(explained) -> go.Figure:
 
 
 def batch_map(train, train_labels, right, wrong, *, title: str, height: int = 460) -> go.Figure:
-    """The training digits on PC1-PC2 by label, and a batch placed two ways, each row's two places joined."""
+    """The training digits on PC1-PC2 coloured by label, and a batch placed two ways, each row's two places joined."""
     fig = go.Figure()
     pts = compact(train)
     labels = np.asarray(train_labels)
-    for c in np.unique(labels):
-        keep = labels == c
-        fig.add_trace(go.Scatter(x=pts[keep, 0], y=pts[keep, 1], mode="markers", name=f"digit {c}",
-                                 legendgroup="train", marker=dict(size=4, opacity=0.35,
-                                                                  color=charts.PALETTE[int(c) % len(charts.PALETTE)])))
+    colours = np.asarray(charts.PALETTE)[labels.astype(int) % len(charts.PALETTE)]
+    fig.add_trace(go.Scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name="training digits (colour: digit)",
+                             text=[f"digit {v}" for v in labels], hoverinfo="text",
+                             marker=dict(size=4, opacity=0.3, color=colours.tolist())))
     right, wrong = compact(right), compact(wrong)
     gaps = np.full(len(right), np.nan, dtype=right.dtype)
     fig.add_trace(go.Scatter(x=np.column_stack([right[:, 0], wrong[:, 0], gaps]).ravel(),
                              y=np.column_stack([right[:, 1], wrong[:, 1], gaps]).ravel(), mode="lines",
-                             name="moved by the batch's own statistics", hoverinfo="skip",
-                             line=dict(color="#868e96", width=1)))
+                             name="moved", hoverinfo="skip", line=dict(color="#868e96", width=1)))
     fig.add_trace(go.Scatter(x=right[:, 0], y=right[:, 1], mode="markers", name="batch, training μ and σ",
                              marker=dict(size=9, color="#212529", symbol="circle-open", line=dict(width=2))))
     fig.add_trace(go.Scatter(x=wrong[:, 0], y=wrong[:, 1], mode="markers", name="batch, its own μ and σ",
                              marker=dict(size=9, color="#e03131", symbol="x")))
-    fig.update_xaxes(title="PC1 (training data)")
-    fig.update_yaxes(title="PC2", scaleanchor="x", scaleratio=1)
-    return charts.layout(fig, title, height)
+    fig.update_xaxes(title="PC1 (of the training digits)")
+    fig.update_yaxes(title="PC2")
+    charts.layout(fig, title, height)
+    fig.update_layout(legend=dict(y=-0.22))  # below the axis title
+    return fig
 
 
 def batch_accuracy(table: pd.DataFrame, size: int) -> go.Figure:
@@ -139,6 +139,7 @@ def batch_accuracy(table: pd.DataFrame, size: int) -> go.Figure:
                        title="Accuracy on new digits against batch size", y_title="accuracy", x_title="batch size",
                        log_x=True, vline=size, vline_label=f"{size}", height=380)
     fig.update_yaxes(range=[0, 1.05])
+    fig.update_xaxes(tickvals=[int(v) for v in table["size"]])
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.25, x=0))
     return fig
 
@@ -185,7 +186,7 @@ def jl_bound(curve: pd.DataFrame, eps: float, k: int, n_rows: int) -> go.Figure:
                        showarrow=False, font=dict(size=11, color="#1864ab"))
     fig.add_trace(go.Scatter(x=[eps], y=[k], mode="markers", name="your choice",
                              marker=dict(size=12, color=charts.PALETTE[2])))
-    fig.update_yaxes(type="log")
+    fig.update_yaxes(type="log", dtick=1)
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
     return fig
 
@@ -201,7 +202,8 @@ def jl_failure(curve: pd.DataFrame, k: int, outside: float, eps: float) -> go.Fi
     fig.add_trace(go.Scatter(x=[k], y=[shown], mode="markers", name=f"measured at k={k}: {outside:.1%} outside",
                              marker=dict(size=12, color=charts.PALETTE[2],
                                          symbol="circle" if outside > 0 else "circle-open")))
-    fig.update_yaxes(type="log", range=[-4.2, 0.1])
+    fig.update_yaxes(type="log", range=[-4.2, 0.1], dtick=1, exponentformat="power")
+    fig.update_xaxes(dtick=1)
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
     return fig
 

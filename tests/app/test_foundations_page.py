@@ -153,7 +153,7 @@ def test_standardising_a_batch_by_its_own_statistics_loses_accuracy_when_it_is_s
     assert not at.exception
     assert float(metric(at, "accuracy, the batch").rstrip("%")) < 20
     assert float(metric(at, "accuracy, training").rstrip("%")) > 75
-    assert any("holds at most the" in c.value for c in at.caption)
+    assert any("holds only the held-out rows of its digit" in c.value for c in at.caption)
     spec = json.loads(_by_key(at, "found.chart.batch_map"))
     assert "digits 3 placed both ways" in spec["layout"]["title"]["text"]
     own = next(t for t in spec["data"] if t["name"] == "batch, its own μ and σ")
