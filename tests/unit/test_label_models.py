@@ -216,3 +216,16 @@ def test_at_full_rank_the_label_embedding_model_loses_less_to_noise(measured):
 
     assert drop(40)[COSINE] < drop(40)[SIGMOIDS]
     assert drop(8)[COSINE] / MEASURED[(8, 0.0)][0] > drop(8)[SIGMOIDS] / MEASURED[(8, 0.0)][1]
+
+
+@pytest.mark.parametrize("check", [
+    "check_param_validation", "check_no_attributes_set_in_init", "check_parameters_default_constructible",
+    "check_get_params_invariance", "check_set_params", "check_do_not_raise_errors_in_init_or_set_params",
+])
+@pytest.mark.parametrize("estimator", [CosineLabelRegressor(n_components=2), LogisticLabelClassifier()])
+def test_the_estimator_checks_that_need_no_target(estimator, check):
+    """scikit-learn's generic checks feed classifiers and regressors a 1-D y; these models learn from a label
+    indicator matrix Y (one column per label), so only the checks that do not fit on such a y run."""
+    from sklearn.utils import estimator_checks
+
+    getattr(estimator_checks, check)(type(estimator).__name__, estimator)
