@@ -32,6 +32,7 @@ ACCEPTS = {
     "vectors": {"vectors", "table"},
     "table": {"table", "vectors"},
     "documents": {"documents"},
+    "labelled_documents": {"documents"},  # bundled corpora with labels; an upload is read as plain documents
     "playlists": {"playlists"},
     "sets": {"sets", "playlists"},
     "item_sets": {"item_sets"},

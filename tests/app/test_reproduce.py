@@ -19,6 +19,7 @@ from app.services import (
     playlists,
     reproduce,
     sets,
+    text,
     words,
 )
 from app.services import data as data_service
@@ -155,6 +156,11 @@ def test_playlists_export_reproduces(tmp_path, source, model, stop_after):
     key = playlists.ModelKey(spec, None if stop_after is None else int(fitted.n_iter_))
     playlists._models().put(key, playlists.Trained(fitted, None))
     _reproduces(playlists.recipe(key), tmp_path)
+
+
+@pytest.mark.parametrize("source,min_count,weighting,k", [("lee", 2, "tfidf", 6)])
+def test_text_export_reproduces(tmp_path, source, min_count, weighting, k):
+    _reproduces(text.recipe(data_service.DataRef("documents", source, 1), min_count, weighting, k), tmp_path)
 
 
 @pytest.mark.parametrize("source,setting", [

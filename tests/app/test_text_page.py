@@ -1,0 +1,130 @@
+"""Text page: it renders on the Lee corpus, every tab's controls change what they should, the labelled posts colour
+the LSA plot, an upload too small for the page is refused with what to change, and the export reproduces (tests/app/test_reproduce.py)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import chart_specs, metric, open_page, open_tab
+
+PAGE = "app_pages/text.py"
+
+
+def _ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def _table(at, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def _caption(at, start: str) -> str:
+    return next(c.value for c in at.caption if c.value.startswith(start))
+
+
+def _figure(at, title_start: str) -> dict:
+    for spec in chart_specs(at):
+        fig = json.loads(spec)
+        if fig["layout"].get("title", {}).get("text", "").startswith(title_start):
+            return fig
+    raise AssertionError(f"no chart titled {title_start!r}")
+
+
+def test_renders_the_bag_of_words_and_its_controls_change_the_slice():
+    at = open_page(PAGE)
+    _ok(at)
+    assert at.title[0].value == "Text: bag of words, TF-IDF and LSA"
+    assert metric(at, "documents n") == "300" and metric(at, "vocabulary V") == "7,381"
+    heat = _figure(at, "Counts of documents 0–9 over the 20 most frequent terms")["data"][0]
+    assert heat["x"][:3] == ["the", "to", "of"] and len(heat["y"]) == 10
+    at.slider(key="text.rows").set_value(4).run()
+    at.slider(key="text.cols").set_value(7).run()
+    at.slider(key="text.first").set_value(100).run()
+    heat = _figure(at, "Counts of documents 100–103 over the 7 most frequent terms")["data"][0]
+    assert len(heat["x"]) == 7 and heat["y"] == ["doc 100", "doc 101", "doc 102", "doc 103"]
+    at.sidebar.slider(key="text.min_count").set_value(3).run()
+    _ok(at)
+    assert int(metric(at, "vocabulary V").replace(",", "")) < 7381 / 2
+
+
+def test_tf_idf_table_follows_the_document_and_the_tf_and_matches_sklearn():
+    at = open_tab(open_page(PAGE), "text.tab", "TF and IDF")
+    _ok(at)
+    table = _table(at, "idf = ln(n/df)")
+    assert len(table) == 15
+    row = table.iloc[0]
+    assert abs(row["tf"] - row["f"] / row["|d|"]) < 1e-12
+    assert abs(row["tf · idf"] - row["tf"] * row["idf = ln(n/df)"]) < 1e-12
+    gap = float(_caption(at, "The scikit-learn columns").split("by at most ")[1].split(" ")[0])
+    assert gap < 1e-12
+    at.radio(key="text.tf").set_value("log").run()
+    logged = _table(at, "idf = ln(n/df)")
+    assert abs(logged.iloc[0]["tf"] - __import__("math").log1p(logged.iloc[0]["f"])) < 1e-12
+    at.selectbox(key="text.doc").set_value(5).run()
+    at.slider(key="text.top").set_value(5).run()
+    _ok(at)
+    other = _table(at, "idf = ln(n/df)")
+    assert len(other) == 5 and list(other["term"]) != list(logged["term"][:5])
+
+
+def test_the_merge_counts_its_steps_for_the_chosen_documents():
+    at = open_tab(open_page(PAGE), "text.tab", "Sparse inner products")
+    _ok(at)
+    first = (metric(at, "merge comparisons"), metric(at, "⟨a, b⟩ by the merge"))
+    assert metric(at, "⟨a, b⟩ by the merge") == metric(at, "dense dot over V")
+    at.selectbox(key="text.b").set_value(7).run()
+    _ok(at)
+    assert (metric(at, "merge comparisons"), metric(at, "⟨a, b⟩ by the merge")) != first
+    sizes = [int(v.replace(",", "")) for v in metric(at, "|a|, |b|").split(", ")]
+    assert int(metric(at, "merge comparisons").replace(",", "")) <= sum(sizes)
+    assert "the merge never passes |a| + |b|" in json.dumps([json.loads(s)["layout"]["title"] for s in chart_specs(at)])
+
+
+def test_ngram_curves_and_hashing_follow_their_controls():
+    at = open_tab(open_page(PAGE), "text.tab", "N-grams")
+    _ok(at)
+    assert len(_figure(at, "Vocabulary growth")["data"]) == 3
+    at.slider(key="text.max_n").set_value(5).run()
+    assert len(_figure(at, "Vocabulary growth")["data"]) == 5
+    table = _table(at, "share seen once")
+    assert table["distinct"].is_monotonic_increasing and table.iloc[-1]["share seen once"] > 0.9
+    open_tab(at, "text.tab", "Feature hashing")
+    _ok(at)
+    assert metric(at, "buckets m") == "1,024"
+    before = metric(at, "terms sharing a bucket")
+    at.slider(key="text.bits").set_value(16).run()
+    _ok(at)
+    assert metric(at, "buckets m") == "65,536" and metric(at, "terms sharing a bucket") != before
+    shared = float(metric(at, "terms sharing a bucket").rstrip("%")) / 100
+    expected = 1 - (1 - 1 / 65536) ** (7381 - 1)
+    assert abs(shared - expected) < 0.02
+
+
+def test_lsa_controls_and_the_labelled_posts():
+    at = open_tab(open_page(PAGE), "text.tab", "LSA")
+    _ok(at)
+    assert len(_table(at, "+ terms")) == 10
+    check = _caption(at, "Checked on these 10 concepts")
+    assert float(check.split("relative ")[1].split(" ")[0]) < 1e-9
+    before = chart_specs(at)
+    at.slider(key="text.k").set_value(4).run()
+    assert len(_table(at, "+ terms")) == 4
+    at.selectbox(key="text.cy").set_value(3).run()
+    assert _figure(at, "Documents (U_k Σ_k)")["layout"]["yaxis"]["title"]["text"] == "concept 3"
+    at.radio(key="text.weighting").set_value("counts").run()
+    _ok(at)
+    assert chart_specs(at) != before
+    at.sidebar.selectbox(key="text.dataset").set_value("newsgroups").run()
+    _ok(at)
+    names = [t["name"] for t in _figure(at, "Documents (U_k Σ_k)")["data"]]
+    assert names[:2] == ["alt.atheism", "sci.space"]
+
+
+def test_an_upload_too_small_is_refused_with_what_to_change():
+    at = open_page(PAGE)
+    at.sidebar.file_uploader[0].set_value(("tiny.txt", b"one two\nthree\n", "text/plain")).run()
+    at.sidebar.slider(key="text.min_count").set_value(2).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "lower min" in at.error[0].value
+
