@@ -10,7 +10,7 @@ from app.ui.layout import lazy_tabs
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
-st.title("Text: bag of words, TF-IDF and LSA")
+st.title("Words: bag of words, TF-IDF and LSA")
 st.markdown(
     """
 The simplest way to turn a document into numbers forgets the order of its words and keeps how often each

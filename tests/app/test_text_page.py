@@ -34,7 +34,7 @@ def _figure(at, title_start: str) -> dict:
 def test_renders_the_bag_of_words_and_its_controls_change_the_slice():
     at = open_page(PAGE)
     _ok(at)
-    assert at.title[0].value == "Text: bag of words, TF-IDF and LSA"
+    assert at.title[0].value == "Words: bag of words, TF-IDF and LSA"
     assert metric(at, "documents n") == "300" and metric(at, "vocabulary V") == "7,381"
     heat = _figure(at, "Counts of documents 0–9 over the 20 most frequent terms")["data"][0]
     assert heat["x"][:3] == ["the", "to", "of"] and len(heat["y"]) == 10
