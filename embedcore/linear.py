@@ -622,7 +622,7 @@ def _check_kind(kind: str) -> None:
 
 
 def _gaussian_slabs(d: int, blocks: int, width: int, random_state, rows: int):
-    """The Gaussian draws of blocks ``0 .. blocks - 1`` side by side, ``rows`` rows at a time: ``(a, b, slab)``.
+    """The Gaussian draws of blocks ``0 .. blocks - 1``, ``rows`` rows at a time: ``(a, b, [slab of each block])``.
 
     Block ``c`` is the stream ``default_rng([random_state, c])`` read row after
     row, the same numbers :func:`projection_block` draws for ``"gaussian"``
@@ -631,7 +631,7 @@ def _gaussian_slabs(d: int, blocks: int, width: int, random_state, rows: int):
     rngs = [np.random.default_rng([int(random_state), c]) for c in range(blocks)]
     for a in range(0, d, rows):
         b = min(d, a + rows)
-        yield a, b, np.hstack([rng.standard_normal((b - a, width)) for rng in rngs])
+        yield a, b, [rng.standard_normal((b - a, width)) for rng in rngs]
 
 
 class OrthonormalState(NamedTuple):
@@ -700,18 +700,20 @@ def extend_orthonormal(X, state: OrthonormalState | None = None, *, width: int =
     cols = min(start + width, d)
     bounds = [(c * width, min((c + 1) * width, cols)) for c in range(b + 1)]
     if d <= _QR_DIMENSIONS:
-        G = next(_gaussian_slabs(d, b + 1, width, random_state, d))[2][:, :cols]
+        G = np.hstack(next(_gaussian_slabs(d, b + 1, width, random_state, d))[2])[:, :cols]
         Q, R = np.linalg.qr(G)
         sign = np.where(np.diag(R) < 0, -1.0, 1.0)
         L, XQ = (R * sign[:, None]).T, X @ (Q * sign)
         return OrthonormalState(tuple(L[lo:hi, :hi] for lo, hi in bounds), tuple(XQ[:, lo:hi] for lo, hi in bounds),
                                 b + 1)
     rows = max(1, 2**21 // ((b + 1) * width))
-    C = np.zeros((cols, cols - start))
+    C = np.zeros((cols, cols - start))  # the draws so far against the new block's
     XG = np.zeros((n, cols - start))
-    for a, e, slab in _gaussian_slabs(d, b + 1, width, random_state, rows):
-        new = slab[:, start:cols]
-        C += slab[:, :cols].T @ new
+    for a, e, slabs in _gaussian_slabs(d, b + 1, width, random_state, rows):
+        new = slabs[-1][:, :cols - start]
+        for c, part in enumerate(slabs[:-1]):  # the earlier blocks' draws against the new ones
+            C[c * width:(c + 1) * width] += part.T @ new
+        C[start:] += new.T @ new
         XG += X[:, a:e] @ new
     if state is None:
         L21 = np.zeros((cols, 0))

@@ -211,8 +211,9 @@ def jl_section(ref, seed: int) -> None:
                       where=c2, help="The bounds for the chosen ε are marked on the right.", bind="query-params")
     kind = c3.radio("Matrix", list(KINDS), format_func=lambda v: KINDS.get(v, v), key="found.jl_kind",
                     bind="query-params",
-                    help="Orthonormal: the transform as the lemma states it. The first k directions of one draw serve "
-                    "every k, so moving k does not draw again.")
+                    help="Orthonormal: the transform as the lemma states it. The first k directions of one frame serve "
+                    "every k: a smaller k reads a prefix, a larger one adds directions 256 at a time (a fraction of "
+                    "a second each on the news vectors, then kept for everyone).")
     used = svc.jl_usable_k(matrix, k, kind, seed)
     if used < k:
         st.info(f"A subspace of {info.columns:,} dimensions has at most {info.columns:,} orthonormal directions: "
