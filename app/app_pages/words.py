@@ -119,10 +119,9 @@ def trained_labels_section(seed: int) -> None:
     facts = lsvc.facts(name, seed)
     k = c2.slider("Label vector dimensions k", 2, facts["labels"], min(8, facts["labels"]), key="words.lm_k",
                   bind="query-params", help="Outputs of the label-embedding model (the sigmoid model has one per label).")
-    share = c3.select_slider("Training labels corrupted", lsvc.SHARES, value=0.0, key="words.lm_noise",
-                             format_func=lambda v: f"{v:.0%}", bind="query-params",
-                             help="This share of the training labels is swapped for labels the example does not "
-                                  "have; test labels stay clean.")
+    share = c3.slider("Training labels corrupted", 0, 60, 0, 10, key="words.lm_noise", format="%d%%",
+                      bind="query-params", help="This share of the training labels is swapped for labels the "
+                                                "example does not have; test labels stay clean.") / 100
     top_k = c4.slider("Top k scored", 1, 5, 3, key="words.lm_topk", bind="query-params",
                       help="Precision at k: the share of each test example's k best-scored labels that are true. "
                            "Each model's penalty is chosen by it.")

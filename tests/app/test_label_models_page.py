@@ -42,7 +42,7 @@ def test_run_gives_the_table_and_the_corruption_share_changes_it():
     gap = float(metric(at, "label embedding minus sigmoids"))
     assert gap == round(clean["test P@3"].iloc[0] - clean["test P@3"].iloc[1], 3)
 
-    at.select_slider(key="words.lm_noise").set_value(0.4).run()
+    at.slider(key="words.lm_noise").set_value(40).run()
     assert _table(at) is None  # not run with this share yet: nothing stale is shown
     at.button(key="words.lm_run").click().run(timeout=180)
     noisy = _table(at)
@@ -52,5 +52,5 @@ def test_run_gives_the_table_and_the_corruption_share_changes_it():
     assert all(xs == [0.0, 0.4] for xs in _noise_curve(at).values())
 
     # back at the clean share, the stored run is shown at once, without training again
-    at.select_slider(key="words.lm_noise").set_value(0.0).run()
+    at.slider(key="words.lm_noise").set_value(0).run()
     assert _table(at).equals(clean)
