@@ -141,7 +141,7 @@ def tfidf_section(ref, min_count):
     plots.show(c1, charts.weights_bars(table, f"Document {doc}: its top {len(table)} terms by our tf · idf"),
                key="text.chart.weights")
     plots.show(c2, charts.idf_curves(svc.idf_curves(ref, min_count), n_docs, table,
-                                     "idf against document frequency: ours reaches 0, scikit-learn's stops at 1"),
+                                     "idf against df: ours falls to 0, scikit-learn's to 1"),
                key="text.chart.idf")
     st.dataframe(table, hide_index=True, key="text.tfidf_table",
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
@@ -219,7 +219,8 @@ def ngram_section(ref):
         col.caption(f"Most frequent {n}-grams")
         col.dataframe(svc.top_ngrams(ref, n), hide_index=True, key=f"text.top_ngrams_{n}")
     st.caption("The documents are read in a random order (the sidebar's seed); n-grams never cross from one "
-               "document into the next. Stop words dominate the frequent n-grams: nothing here removes them.")
+               "document into the next. Every token counts here, whatever the min count. Stop words dominate the "
+               "frequent n-grams: nothing here removes them.")
 
 
 @st.fragment
@@ -252,9 +253,10 @@ def hashing_section(ref, min_count):
     plots.show(c1, charts.collisions(table, bits, "Colliding terms: measured against 1 − (1 − 1/m)^(V−1)"),
                key="text.chart.collisions")
     if len(dist):
-        plots.show(c2, charts.distortion(dist, bits, f"Hashed inner products of the {int(dist['pairs'].iloc[0]):,} "
-                                                     f"pairs of up to {svc.N_HASH_DOCS} tf-idf rows (length 1)"),
-                   key="text.chart.distortion")
+        plots.show(c2, charts.distortion(dist, bits, f"Hashed cosines: {int(dist['pairs'].iloc[0]):,} pairs of "
+                                                     "tf-idf rows"), key="text.chart.distortion")
+        st.caption(f"All pairs of up to {svc.N_HASH_DOCS} documents drawn at random (the sidebar's seed), their "
+                   "tf-idf rows scaled to length 1: the exact inner product is their cosine.")
     st.caption(f"At b = {bits}, {row['colliding share']:.1%} of the {int(row['terms']):,} terms share a bucket "
                f"(expected {row['expected colliding share']:.1%}). The most crowded buckets:")
     st.dataframe(svc.crowded_buckets(ref, min_count, bits), hide_index=True, key="text.buckets")
@@ -274,7 +276,7 @@ def lsa_section(ref, min_count):
     if most < 2:
         st.info("LSA needs at least two documents and two terms: lower the min count or give more text.")
         return
-    c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
+    c1, c2, c3, c4, c5 = st.columns([3, 2, 2, 1, 1])
     weighting = c1.radio("Weighting of A", list(svc.WEIGHTINGS), format_func=svc.WEIGHTINGS.__getitem__,
                          key="text.weighting", horizontal=True, bind="query-params")
     with c2:
@@ -285,15 +287,25 @@ def lsa_section(ref, min_count):
         del st.session_state["text.cx"]
     if st.session_state.get("text.cy") not in (None, *choices):
         del st.session_state["text.cy"]
-    cx = c3.selectbox("x: concept", choices, index=0, key="text.cx", bind="query-params")
-    cy = c4.selectbox("y: concept", choices, index=1, key="text.cy", bind="query-params")
-    plot = svc.concept_plot(ref, min_count, weighting, cx, cy)
+    SCALES = {"sigma": "V_k Σ_k", "unit": "V_k"}
+    scale = c3.radio("Terms at", list(SCALES), format_func=SCALES.__getitem__, key="text.term_scale",
+                     horizontal=True, bind="query-params",
+                     help="V_k Σ_k scales terms as the documents are scaled; V_k leaves each concept's term weights "
+                          "at unit length, so that a document's point · a term's point is A_k's entry.")
+    cx = c4.selectbox("x: concept", choices, index=0, key="text.cx", bind="query-params")
+    cy = c5.selectbox("y: concept", choices, index=1, key="text.cy", bind="query-params")
+    plot = svc.concept_plot(ref, min_count, weighting, cx, cy, scale == "sigma")
     plots.show(st, charts.concept_map(plot, cx, cy, f"Documents (U_k Σ_k) and the {len(plot['term names'])} terms "
-                                                    f"furthest out (V_k Σ_k), concepts {cx} and {cy}"),
-               key="text.chart.concepts")
-    st.caption("Both are scaled by Σ_k: a term far along a concept weighs much in it, a document far along it "
-               "holds much of it. The inner product of a document and a term point is not the matrix entry "
-               "(that would be U_k Σ_k against V_k); read directions, not exact positions.")
+                                                    f"furthest out ({SCALES[scale]}), concepts {cx} and {cy}",
+                                      SCALES[scale]), key="text.chart.concepts")
+    if scale == "sigma":
+        st.caption("Both are scaled by Σ_k: a term far along a concept weighs much in it, a document far along it "
+                   "holds much of it. The inner product of a document and a term point is then not the matrix "
+                   "entry; read directions, not exact positions.")
+    else:
+        st.caption("Terms at V_k: the inner product of a document's point and a term's point is the rank-k matrix's "
+                   "entry A_k[d, t] (over all k concepts; the plane shows two of them). The terms' scale differs "
+                   "from the documents': compare directions across the two, lengths within each.")
     st.markdown(f"**Top terms of the first {k} concepts** (sign fixed so the heaviest term is positive)")
     terms = svc.concept_terms(ref, min_count, weighting, k)
     st.dataframe(terms, hide_index=True, key="text.concept_terms",

@@ -273,11 +273,13 @@ def lsa(ref: data_service.DataRef, min_count: int, weighting: str) -> dict:
             "terms": _frozen(model.term_coordinates())}
 
 
-def concept_plot(ref: data_service.DataRef, min_count: int, weighting: str, cx: int, cy: int) -> dict:
-    """Documents and the terms that reach furthest in the plane of concepts ``cx`` and ``cy`` (1-based)."""
+def concept_plot(ref: data_service.DataRef, min_count: int, weighting: str, cx: int, cy: int,
+                 scaled: bool = True) -> dict:
+    """Documents and the terms that reach furthest in the plane of concepts ``cx`` and ``cy`` (1-based); terms at
+    V_k Σ_k when ``scaled``, else at V_k."""
     fit = lsa(ref, min_count, weighting)
     D = fit["model"].document_coordinates_[:, [cx - 1, cy - 1]]
-    T = fit["terms"][:, [cx - 1, cy - 1]]
+    T = (fit["terms"] if scaled else fit["model"].components_.T)[:, [cx - 1, cy - 1]]
     reach = np.hypot(T[:, 0], T[:, 1])
     keep = np.argsort(-reach, kind="stable")[:PLOT_TERMS]
     vocab = bag(ref, min_count)[0]

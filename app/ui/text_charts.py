@@ -54,10 +54,11 @@ def idf_curves(curves: pd.DataFrame, n: int, marked: pd.DataFrame | None, title:
     fig.add_trace(go.Scatter(x=curves["df"], y=_r(curves["smooth"]), mode="lines",
                              name="ln((1 + n) / (1 + df)) + 1 (scikit-learn)", line=dict(color=P[1], width=2)))
     if marked is not None and len(marked):
-        fig.add_trace(go.Scatter(x=marked["df"], y=_r(marked["idf = ln(n/df)"]), mode="markers+text",
-                                 name="this document's terms", text=[html_escape(t) for t in marked["term"]],
-                                 textposition="top right", textfont=dict(size=9),
-                                 marker=dict(color=P[2], size=7)))
+        fig.add_trace(go.Scatter(x=marked["df"], y=_r(marked["idf = ln(n/df)"]), mode="markers",
+                                 name="this document's terms (hover for the term)",
+                                 text=[html_escape(t) for t in marked["term"]],
+                                 hovertemplate="%{text}: df %{x}, idf %{y:.3f}<extra></extra>",
+                                 marker=dict(color=P[2], size=8)))
     fig.update_xaxes(type="log", title=f"document frequency df (of n = {n:,})")
     fig.update_yaxes(title="idf")
     return charts.layout(fig, title, height=400)
@@ -144,7 +145,7 @@ def distortion(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
     return charts.layout(fig, title, height=380)
 
 
-def concept_map(plot: dict, cx: int, cy: int, title: str) -> go.Figure:
+def concept_map(plot: dict, cx: int, cy: int, title: str, term_scale: str = "V_k Σ_k") -> go.Figure:
     """Documents (coloured by their label when known) and the terms reaching furthest, in one concept plane."""
     D, T = plot["documents"], plot["terms"]
     hover = np.array([html_escape(t) for t in plot["opening"]], dtype=object)
@@ -156,7 +157,7 @@ def concept_map(plot: dict, cx: int, cy: int, title: str) -> go.Figure:
         fig.add_trace(go.Scattergl(x=_r(D[m, 0]), y=_r(D[m, 1]), mode="markers", name=name,
                                    marker=dict(color=P[i % len(P)], size=7, opacity=0.7),
                                    text=hover[m], hovertemplate="%{text}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=_r(T[:, 0]), y=_r(T[:, 1]), mode="markers+text", name="terms (V_k Σ_k)",
+    fig.add_trace(go.Scatter(x=_r(T[:, 0]), y=_r(T[:, 1]), mode="markers+text", name=f"terms ({term_scale})",
                              text=[html_escape(t) for t in plot["term names"]], textposition="top center",
                              textfont=dict(size=11, color="#c2255c"),
                              marker=dict(color="#c2255c", size=6, symbol="x")))

@@ -3,7 +3,10 @@ the LSA plot, an upload too small for the page is refused with what to change, a
 
 from __future__ import annotations
 
+import base64
 import json
+
+import numpy as np
 
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
@@ -21,6 +24,13 @@ def _table(at, column: str):
 
 def _caption(at, start: str) -> str:
     return next(c.value for c in at.caption if c.value.startswith(start))
+
+
+def _values(v) -> np.ndarray:
+    """A trace's numbers as Plotly sends them: a list, or a typed array in base64."""
+    if isinstance(v, dict):
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+    return np.asarray(v, dtype=float)
 
 
 def _figure(at, title_start: str) -> dict:
@@ -112,6 +122,11 @@ def test_lsa_controls_and_the_labelled_posts():
     assert len(_table(at, "+ terms")) == 4
     at.selectbox(key="text.cy").set_value(3).run()
     assert _figure(at, "Documents (U_k Σ_k)")["layout"]["yaxis"]["title"]["text"] == "concept 3"
+    scaled = _figure(at, "Documents (U_k Σ_k)")["data"][-1]
+    at.radio(key="text.term_scale").set_value("unit").run()
+    unit = _figure(at, "Documents (U_k Σ_k)")["data"][-1]
+    assert scaled["name"] == "terms (V_k Σ_k)" and unit["name"] == "terms (V_k)"
+    assert np.abs(_values(unit["x"])).max() <= 1 < np.abs(_values(scaled["x"])).max()
     at.radio(key="text.weighting").set_value("counts").run()
     _ok(at)
     assert chart_specs(at) != before
