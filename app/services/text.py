@@ -287,11 +287,20 @@ def concept_plot(ref: data_service.DataRef, min_count: int, weighting: str, cx: 
             "terms": T[keep], "term names": [str(v) for v in vocab[keep]]}
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
 def concept_terms(ref: data_service.DataRef, min_count: int, weighting: str, k: int) -> pd.DataFrame:
     fit = lsa(ref, min_count, weighting)
-    table = top_terms(fit["model"], bag(ref, min_count)[0], top=8).head(k)
+    table = top_terms(_first(fit["model"], k), bag(ref, min_count)[0], top=8)
     table["share of ||A||²"] = (fit["model"].singular_values_[:k] ** 2) / fit["model"].total_energy_
     return table
+
+
+def _first(model: LSA, k: int) -> LSA:
+    """A view of the fitted model keeping its first k concepts (the top terms of only those are sorted)."""
+    view = LSA(n_components=k, random_state=model.random_state)
+    view.components_, view.singular_values_ = model.components_[:k], model.singular_values_[:k]
+    view.document_coordinates_, view.total_energy_ = model.document_coordinates_[:, :k], model.total_energy_
+    return view
 
 
 def energy(ref: data_service.DataRef, min_count: int, weighting: str) -> np.ndarray:
