@@ -394,4 +394,4 @@ svd_now = (svc.PHOTO if st.session_state["found.svd_data"] == PHOTO else ref, in
            bool(st.session_state["found.svd_center"]))  # read here: the download builds its zip on another thread
 share.panel("foundations", reproduce.lazy(lambda: svc.recipe(ref, seed, *svd_now)), uploaded=source == "upload",
             what="the SVD section's singular values and rank-k picture (at its current settings, whichever tab "
-            "is open) and the PCA-vs-JL table of the sidebar data")
+            "is open), the PCA-vs-JL table of the sidebar data and the Standardising section's accuracy table")

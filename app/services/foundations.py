@@ -429,7 +429,8 @@ def hashing(seed: int) -> Hashing:
 
 
 def recipe(ref: DataRef, seed: int, svd_matrix: Matrix, k: int, center: bool) -> Recipe:
-    """The SVD section's layers and rank-k picture, and PCA against JL on the sidebar data, as embedcore computes them."""
+    """The SVD section's layers and rank-k picture, PCA against JL on the sidebar data and the Standardising
+    section's accuracy table, as embedcore computes them."""
     photo = svd_matrix == PHOTO
     layers = _svd(svd_matrix, center)
     k = min(int(k), len(layers.s))
@@ -438,9 +439,15 @@ def recipe(ref: DataRef, seed: int, svd_matrix: Matrix, k: int, center: bool) ->
     table = pca_vs_jl(ref, seed).table
     if table is not None:
         arrays["pca_vs_jl"] = table.to_numpy(dtype=float)
+    # the Standardising section's table, random batches then one-digit batches (size, rows, both accuracies, moved)
+    arrays["batch_accuracy"] = np.vstack([batch_table(seed, one).to_numpy(dtype=float) for one in (False, True)])
     params = {"svd": {"matrix": "photo" if photo else "sidebar data", "k": k, "center": center,
                       "rows kept": None if photo else SVD_ROWS, "columns shown": None if photo else SVD_COLS},
-              "pca_vs_jl": {"columns": None if table is None else list(table.columns), "seed": seed}}
+              "pca_vs_jl": {"columns": None if table is None else list(table.columns), "seed": seed},
+              "batch_accuracy": {"columns": list(batch_table(seed, False).columns), "sizes": list(BATCH_SIZES),
+                                 "test share": TEST_SHARE, "components": BATCH_COMPONENTS,
+                                 "min rows": BATCH_MIN_ROWS, "seed": seed,
+                                 "rows": "random batches, then one-digit batches"}}
     code = f"""
         from embedcore import linear
 
@@ -454,8 +461,19 @@ def recipe(ref: DataRef, seed: int, svd_matrix: Matrix, k: int, center: bool) ->
         if {table is not None}:
             table = linear.pca_vs_jl(S, list(linear.k_grid(min(S.shape))), random_state={seed})
             result["pca_vs_jl"] = table.to_numpy(dtype=float)
+        # new digits standardised with the training statistics or their batch's own, whatever the sidebar shows
+        from embedcore import datasets
+
+        digits = datasets.load_digits()
+        y = digits.meta["label"].to_numpy().astype(int)
+        train, test = linear.split_rows(y, {TEST_SHARE}, random_state={seed})
+        model = linear.fit_batch_model(digits.X[train], y[train], n_components={BATCH_COMPONENTS})
+        result["batch_accuracy"] = np.vstack([
+            linear.batch_experiment(model, digits.X[test], y[test], {list(BATCH_SIZES)}, one_class=one,
+                                    min_rows={BATCH_MIN_ROWS}, random_state={seed}).to_numpy(dtype=float)
+            for one in (False, True)])
         """
     return Recipe("foundations", f"rank-{k} SVD of the {'photo' if photo else 'sidebar data'} and PCA vs JL",
                   arrays, params, ref, code,
                   compare={"singular_values": "close", "reconstruction": "exact" if photo else "close",
-                           "error": "close", "pca_vs_jl": "close"}, rtol=1e-6, atol=1e-9)
+                           "error": "close", "pca_vs_jl": "close", "batch_accuracy": "close"}, rtol=1e-6, atol=1e-9)

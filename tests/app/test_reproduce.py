@@ -117,7 +117,7 @@ def test_the_export_names_data_parameters_and_versions():
 def test_foundations_export_reproduces(tmp_path, svd_matrix, source, k, center):
     ref = data_service.DataRef("vectors", source, 3)
     recipe = foundations.recipe(ref, 3, foundations.PHOTO if svd_matrix == "photo" else ref, k, center)
-    assert "pca_vs_jl" in recipe.arrays
+    assert "pca_vs_jl" in recipe.arrays and recipe.arrays["batch_accuracy"].shape == (18, 5)
     _reproduces(recipe, tmp_path)
 
 
