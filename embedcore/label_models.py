@@ -43,6 +43,7 @@ __all__ = [
     "make_topic_labels",
     "corrupt_labels",
     "precision_at_k",
+    "decoding_ceiling",
     "cosine_loss",
     "logistic_loss",
     "CosineLabelRegressor",
@@ -190,6 +191,17 @@ def precision_at_k(Y_true, scores, k: int) -> float:
     has = Y_true.any(axis=1)
     top = np.argsort(-scores[has], axis=1, kind="stable")[:, :k]
     return float(np.take_along_axis(Y_true[has], top, axis=1).mean()) if has.any() else float("nan")
+
+
+def decoding_ceiling(Y, n_components: int, k: int) -> float:
+    """Precision at ``k`` of decoding the true label vectors themselves: the best a model predicting them can do.
+
+    Fits :class:`~embedcore.words.LabelEmbedding` with ``n_components`` on Y,
+    encodes every label set and ranks the labels by cosine to its vector. Below
+    1 when the label vectors lose labels (a small ``n_components``).
+    """
+    le = LabelEmbedding(n_components=n_components).fit(Y)
+    return precision_at_k(Y, le.encode(Y) @ le.embedding_.T, k)
 
 
 # --------------------------------------------------------------------------- losses

@@ -141,6 +141,10 @@ def trained_labels_section(seed: int) -> None:
                f"per example on average ({facts['without labels']} without any). A third of the examples is held "
                f"out as the test set; each model picks its penalty α from the same grid ({lsvc.alphas()}) by "
                f"precision at {top_k} on a quarter of the training rows, with their corrupted labels.")
+    st.metric(f"ceiling at k = {k}: precision at {top_k} of decoding the true label vectors",
+              f"{lsvc.ceiling(name, k, top_k, seed):.3f}",
+              help="Each example's own label vector t, decoded by cosine: no model that predicts t can rank better. "
+                   "Below 1 when k dimensions cannot keep every label apart.")
     result = lsvc.stored(name, k, share, top_k, seed)
     if st.button("Train both models", key="words.lm_run", type="primary",
                  help="Tunes and fits both models: seconds, kept for every visitor."):
@@ -156,8 +160,9 @@ def trained_labels_section(seed: int) -> None:
     m2.metric(f"sigmoids, test P@{top_k}", f"{table[f'test P@{top_k}'].iloc[1]:.3f}")
     m3.metric("label embedding minus sigmoids", f"{gap:+.3f}",
               help="Positive: the label-embedding model ranks the true labels higher on this run.")
+    three = {c: st.column_config.NumberColumn(format="%.3f") for c in table.columns if "P@" in c or "seconds" in c}
     st.dataframe(table, hide_index=True, key="words.lm_table",
-                 column_config={"alpha": st.column_config.NumberColumn(format="%.0e")})
+                 column_config={"alpha": st.column_config.NumberColumn(format="%.0e"), **three})
     st.caption(f"Trained on {result['train']} examples ({result['corrupted']} of their labels swapped), scored on "
                f"{result['test']}. A difference of a few hundredths is within the noise of a test set this size: "
                "change the seed in the sidebar to see how much a figure moves.")

@@ -19,6 +19,7 @@ from embedcore.label_models import (
     COSINE,
     SIGMOIDS,
     compare_label_models,
+    decoding_ceiling,
     keyword_tags,
     make_topic_labels,
 )
@@ -52,6 +53,12 @@ def facts(name: str, seed: int) -> dict:
     return {"examples": X.shape[0], "features": X.shape[1], "labels": Y.shape[1],
             "labels per example": float(Y.sum(axis=1).mean()), "without labels": int((Y.sum(axis=1) == 0).sum()),
             "counts": counts}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def ceiling(name: str, k: int, top_k: int, seed: int) -> float:
+    """Precision at ``top_k`` of decoding every example's true label vector at this k (milliseconds)."""
+    return decoding_ceiling(task(name, seed)[1], k, top_k)
 
 
 def run_key(name: str, k: int, corruption: float, top_k: int, seed: int) -> tuple:

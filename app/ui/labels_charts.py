@@ -44,6 +44,6 @@ def tuning(table: pd.DataFrame, top_k: int, chosen: dict) -> go.Figure:
         fig.add_trace(go.Scatter(x=best["alpha"], y=best[col], mode="markers", showlegend=False, hoverinfo="skip",
                                  marker=dict(size=16, symbol="circle-open", color=charts.PALETTE[i],
                                              line=dict(width=2))))
-    fig.update_xaxes(title="penalty α (log scale)", type="log")
+    fig.update_xaxes(title="penalty α (log scale)", type="log", dtick=1, exponentformat="power")
     fig.update_yaxes(title=f"validation precision at {top_k}")
     return charts.layout(fig, "Tuning: each model's penalty chosen on held-out training rows (ringed)", 380)

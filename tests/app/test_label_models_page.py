@@ -54,3 +54,12 @@ def test_run_gives_the_table_and_the_corruption_share_changes_it():
     # back at the clean share, the stored run is shown at once, without training again
     at.slider(key="words.lm_noise").set_value(0).run()
     assert _table(at).equals(clean)
+
+
+def test_the_ceiling_follows_k_at_once():
+    """k is a live control: the decoding ceiling it imposes is shown without a run, and rises with k."""
+    at = open_tab(open_page(PAGE), "words.tab", "Label embedding")
+    label = "ceiling at k = {k}: precision at 3 of decoding the true label vectors"
+    low = float(metric(at, label.format(k=8)))
+    at.slider(key="words.lm_k").set_value(30).run()
+    assert not at.exception and float(metric(at, label.format(k=30))) > low + 0.1  # 0.701 -> 0.889 on Lee
