@@ -74,13 +74,30 @@ for key in ("text.doc", "text.a", "text.b"):  # a document number the new corpus
         del st.session_state[key]
 
 
-@st.fragment
 def bag_section(ref, min_count):
     st.markdown(
         "Each row is a document, each column a term (most frequent first), each cell a count. A CSR matrix "
         "keeps only the non-zero cells: their values, their column indices, and where each row starts.")
     st.latex(r"\text{density} = \frac{\#\{(d,t): f_{t,d} > 0\}}{n\,V},\qquad "
              r"\text{CSR bytes} = 8\,\text{nnz} + 4\,\text{nnz} + 4\,(n+1)\ \ \text{vs dense } 8\,n\,V")
+    counts_view(ref, min_count)
+    f = svc.facts(ref, min_count)
+    m = st.columns(4)
+    m[0].metric("terms per document (mean)", f"{f['mean terms per document']:.1f}",
+                help="Distinct terms of a document: its stored entries.")
+    m[1].metric("dense matrix", f"{f['dense bytes'] / 2**20:,.1f} MB")
+    m[2].metric("CSR matrix", f"{f['CSR bytes'] / 2**20:,.2f} MB")
+    m[3].metric("empty documents", f"{f['empty documents']:,}", help="Documents left without a word of the "
+                "vocabulary (all their words are below the min count).")
+    st.caption(f"A document of {f['mean terms per document']:.0f} distinct terms stores "
+               f"{f['mean terms per document']:.0f} entries instead of {f['terms']:,}.")
+    plots.show(st, charts.zipf(svc.rank_frequency(ref, min_count),
+                               "Why it is sparse: a few terms are everywhere, most occur once or twice (Zipf)"),
+               key="text.chart.zipf")
+
+
+@st.fragment
+def counts_view(ref, min_count):
     c1, c2, c3 = st.columns(3)
     with c1:
         first = ranged_slider("First document", 0, n_docs - 1, 0, key="text.first", bind="query-params",
@@ -96,21 +113,9 @@ def bag_section(ref, min_count):
     plots.show(st, charts.counts_heatmap(table, f"Counts of documents {table.index[0].split()[1]}–"
                                                 f"{table.index[-1].split()[1]} over the {table.shape[1]} most "
                                                 "frequent terms"), key="text.chart.counts")
-    f = svc.facts(ref, min_count)
-    m = st.columns(4)
-    m[0].metric("terms per document (mean)", f"{f['mean terms per document']:.1f}",
-                help="Distinct terms of a document: its stored entries.")
-    m[1].metric("dense matrix", f"{f['dense bytes'] / 2**20:,.1f} MB")
-    m[2].metric("CSR matrix", f"{f['CSR bytes'] / 2**20:,.2f} MB")
-    m[3].metric("empty documents", f"{f['empty documents']:,}", help="Documents left without a word of the "
-                "vocabulary (all their words are below the min count).")
     nonzero = int((table.to_numpy() > 0).sum())
     st.caption(f"This slice: {nonzero} of {table.size} cells are non-zero ({nonzero / table.size:.0%}); the whole "
-               f"matrix: {f['density']:.3%}. A document of {f['mean terms per document']:.0f} distinct terms "
-               f"stores {f['mean terms per document']:.0f} entries instead of {f['terms']:,}.")
-    plots.show(st, charts.zipf(svc.rank_frequency(ref, min_count),
-                               "Why it is sparse: a few terms are everywhere, most occur once or twice (Zipf)"),
-               key="text.chart.zipf")
+               f"matrix: {svc.facts(ref, min_count)['density']:.3%}.")
 
 
 @st.fragment
@@ -223,7 +228,6 @@ def ngram_section(ref):
                "frequent n-grams: nothing here removes them.")
 
 
-@st.fragment
 def hashing_section(ref, min_count):
     st.markdown(
         "**Feature hashing** skips the vocabulary: a hash function h sends each term to one of m buckets, a "
@@ -234,6 +238,21 @@ def hashing_section(ref, min_count):
     st.latex(r"\phi(u)_j = \sum_{t:\ h(t) = j} g(t)\, u_t,\qquad "
              r"P(\text{a term shares its bucket}) = 1 - \left(1 - \tfrac{1}{m}\right)^{V-1},\qquad "
              r"\mathbb{E}\,\langle \phi(u), \phi(v)\rangle = \langle u, v\rangle")
+    table = svc.collisions(ref, min_count)
+    dist = svc.distortion(ref, min_count)
+    c1, c2 = st.columns(2)
+    plots.show(c1, charts.collisions(table, None, "Colliding terms: measured against 1 − (1 − 1/m)^(V−1)"),
+               key="text.chart.collisions")
+    if len(dist):
+        plots.show(c2, charts.distortion(dist, None, f"Hashed cosines: {int(dist['pairs'].iloc[0]):,} pairs of "
+                                                     "tf-idf rows"), key="text.chart.distortion")
+        st.caption(f"All pairs of up to {svc.N_HASH_DOCS} documents drawn at random (the sidebar's seed), their "
+                   "tf-idf rows scaled to length 1: the exact inner product is their cosine.")
+    hashing_detail(ref, min_count)
+
+
+@st.fragment
+def hashing_detail(ref, min_count):
     bits = st.slider("Bucket bits b (m = 2^b)", svc.HASH_BITS[0], svc.HASH_BITS[-1], 10, key="text.bits",
                      bind="query-params")
     table = svc.collisions(ref, min_count)
@@ -249,20 +268,11 @@ def hashing_section(ref, min_count):
         d = dist[dist["bits"] == bits].iloc[0]
         m[3].metric("RMS error of a cosine (signed)", f"{d['rmse (signed)']:.4f}",
                     help=f"Unsigned: {d['rmse (unsigned)']:.4f}, mean error {d['bias (unsigned)']:+.4f}.")
-    c1, c2 = st.columns(2)
-    plots.show(c1, charts.collisions(table, bits, "Colliding terms: measured against 1 − (1 − 1/m)^(V−1)"),
-               key="text.chart.collisions")
-    if len(dist):
-        plots.show(c2, charts.distortion(dist, bits, f"Hashed cosines: {int(dist['pairs'].iloc[0]):,} pairs of "
-                                                     "tf-idf rows"), key="text.chart.distortion")
-        st.caption(f"All pairs of up to {svc.N_HASH_DOCS} documents drawn at random (the sidebar's seed), their "
-                   "tf-idf rows scaled to length 1: the exact inner product is their cosine.")
     st.caption(f"At b = {bits}, {row['colliding share']:.1%} of the {int(row['terms']):,} terms share a bucket "
                f"(expected {row['expected colliding share']:.1%}). The most crowded buckets:")
     st.dataframe(svc.crowded_buckets(ref, min_count, bits), hide_index=True, key="text.buckets")
 
 
-@st.fragment
 def lsa_section(ref, min_count):
     st.markdown(
         "**LSA** keeps the k largest singular values of the weighted document-term matrix A and their "
@@ -276,24 +286,33 @@ def lsa_section(ref, min_count):
     if most < 2:
         st.info("LSA needs at least two documents and two terms: lower the min count or give more text.")
         return
-    c1, c2, c3, c4, c5 = st.columns([3, 2, 2, 1, 1])
-    weighting = c1.radio("Weighting of A", list(svc.WEIGHTINGS), format_func=svc.WEIGHTINGS.__getitem__,
-                         key="text.weighting", horizontal=True, bind="query-params")
-    with c2:
-        k = ranged_slider("Concepts k", 2, most, min(10, most), key="text.k", bind="query-params",
-                          why="the matrix has two documents or two terms")
-    choices = list(range(1, k + 1))
-    if st.session_state.get("text.cx") not in (None, *choices):
-        del st.session_state["text.cx"]
-    if st.session_state.get("text.cy") not in (None, *choices):
-        del st.session_state["text.cy"]
+    weighting = st.radio("Weighting of A", list(svc.WEIGHTINGS), format_func=svc.WEIGHTINGS.__getitem__,
+                         key="text.weighting", horizontal=True, bind="query-params",
+                         help=f"The matrix factorised; its first {most} concepts are computed once per weighting.")
+    concept_plane(ref, min_count, weighting, most)
+    concept_table(ref, min_count, weighting, most)
+    geo = svc.geometry(ref, min_count, weighting, most)
+    c1, c2 = st.columns(2)
+    plots.show(c1, charts.svd_check(geo, "σ² from the SVD against the eigenvalues of A^T A"),
+               key="text.chart.svd_check")
+    plots.show(c2, charts.energy(svc.energy(ref, min_count, weighting), None,
+                                 "Energy kept by the first k concepts (share of ||A||²_F)"), key="text.chart.energy")
+    st.caption(f"Checked on all {most} concepts computed: the eigenvalues of A^T A (a symmetric eigen-solver on "
+               f"A^T A, not the SVD) match σ² to a relative {geo['relative difference'].max():.1e} of σ₁², and "
+               f"‖A^T A v_i − σ_i² v_i‖ ≤ {geo['residual'].max():.1e} · σ₁² for the SVD's own v_i.")
+
+
+@st.fragment
+def concept_plane(ref, min_count, weighting, most):
+    choices = list(range(1, most + 1))
+    c1, c2, c3 = st.columns([2, 1, 1])
     SCALES = {"sigma": "V_k Σ_k", "unit": "V_k"}
-    scale = c3.radio("Terms at", list(SCALES), format_func=SCALES.__getitem__, key="text.term_scale",
+    scale = c1.radio("Terms at", list(SCALES), format_func=SCALES.__getitem__, key="text.term_scale",
                      horizontal=True, bind="query-params",
                      help="V_k Σ_k scales terms as the documents are scaled; V_k leaves each concept's term weights "
                           "at unit length, so that a document's point · a term's point is A_k's entry.")
-    cx = c4.selectbox("x: concept", choices, index=0, key="text.cx", bind="query-params")
-    cy = c5.selectbox("y: concept", choices, index=1, key="text.cy", bind="query-params")
+    cx = c2.selectbox("x: concept", choices, index=0, key="text.cx", bind="query-params")
+    cy = c3.selectbox("y: concept", choices, index=1, key="text.cy", bind="query-params")
     plot = svc.concept_plot(ref, min_count, weighting, cx, cy, scale == "sigma")
     plots.show(st, charts.concept_map(plot, cx, cy, f"Documents (U_k Σ_k) and the {len(plot['term names'])} terms "
                                                     f"furthest out ({SCALES[scale]}), concepts {cx} and {cy}",
@@ -303,24 +322,24 @@ def lsa_section(ref, min_count):
                    "holds much of it. The inner product of a document and a term point is then not the matrix "
                    "entry; read directions, not exact positions.")
     else:
-        st.caption("Terms at V_k: the inner product of a document's point and a term's point is the rank-k matrix's "
-                   "entry A_k[d, t] (over all k concepts; the plane shows two of them). The terms' scale differs "
-                   "from the documents': compare directions across the two, lengths within each.")
+        st.caption("Terms at V_k: the inner product of a document's point and a term's point, summed over all k "
+                   "concepts kept, is the rank-k matrix's entry A_k[d, t] (the plane shows two of them). The terms' "
+                   "scale differs from the documents': compare directions across the two, lengths within each.")
+
+
+@st.fragment
+def concept_table(ref, min_count, weighting, most):
+    c1, c2 = st.columns([3, 1])
+    with c1:
+        k = ranged_slider("Concepts k", 2, most, min(10, most), key="text.k", bind="query-params",
+                          why="the matrix has two documents or two terms",
+                          help="Concepts kept: the rank of A_k, the rows of the table and the export.")
+    c2.metric(f"||A_k||² / ||A||² at k = {k}", f"{float(svc.energy(ref, min_count, weighting)[k - 1]):.1%}",
+              help="The share of the matrix's energy (sum of squared entries) the first k concepts keep.")
     st.markdown(f"**Top terms of the first {k} concepts** (sign fixed so the heaviest term is positive)")
-    terms = svc.concept_terms(ref, min_count, weighting, k)
-    st.dataframe(terms, hide_index=True, key="text.concept_terms",
+    st.dataframe(svc.concept_terms(ref, min_count, weighting, k), hide_index=True, key="text.concept_terms",
                  column_config={"σ": st.column_config.NumberColumn(format="%.3f"),
                                 "share of ||A||²": st.column_config.NumberColumn(format="%.3f")})
-    geo = svc.geometry(ref, min_count, weighting, k)
-    c1, c2 = st.columns(2)
-    plots.show(c1, charts.svd_check(geo, "σ² from the SVD against the eigenvalues of A^T A"),
-               key="text.chart.svd_check")
-    share_k = float(svc.energy(ref, min_count, weighting)[k - 1])
-    plots.show(c2, charts.energy(svc.energy(ref, min_count, weighting), k,
-                                 f"Energy kept: {share_k:.1%} of ||A||²_F by {k} concepts"), key="text.chart.energy")
-    st.caption(f"Checked on these {k} concepts: the eigenvalues of A^T A (a symmetric eigen-solver on A^T A, not "
-               f"the SVD) match σ² to a relative {geo['relative difference'].max():.1e} of σ₁², and "
-               f"‖A^T A v_i − σ_i² v_i‖ ≤ {geo['residual'].max():.1e} · σ₁² for the SVD's own v_i.")
 
 
 tabs = lazy_tabs(["Bag of words", "TF and IDF", "Sparse inner products", "N-grams", "Feature hashing", "LSA"],

@@ -115,7 +115,7 @@ def growth_curves(table: pd.DataFrame, column: str, y_title: str, title: str, lo
     return charts.layout(fig, title, height=400)
 
 
-def collisions(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
+def collisions(table: pd.DataFrame, bits: int | None, title: str) -> go.Figure:
     """Measured share of colliding terms against the uniform hash's expectation, per b; the chosen b marked."""
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=table["bits"], y=_r(table["expected colliding share"]), mode="lines",
@@ -123,7 +123,7 @@ def collisions(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
     fig.add_trace(go.Scatter(x=table["bits"], y=_r(table["colliding share"]), mode="markers+lines",
                              name="measured", line=dict(color=P[0], width=2)))
     row = table[table["bits"] == bits]
-    if len(row):
+    if bits is not None and len(row):
         fig.add_trace(go.Scatter(x=row["bits"], y=_r(row["colliding share"]), mode="markers", name=f"b = {bits}",
                                  marker=dict(color=P[1], size=14, symbol="diamond")))
     fig.update_xaxes(title="b (m = 2^b buckets)", dtick=2)
@@ -131,7 +131,7 @@ def collisions(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
     return charts.layout(fig, title, height=380)
 
 
-def distortion(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
+def distortion(table: pd.DataFrame, bits: int | None, title: str) -> go.Figure:
     """RMS error and bias of hashed cosines, with and without random signs, per b."""
     fig = go.Figure()
     for i, name in enumerate(("signed", "unsigned")):
@@ -139,7 +139,8 @@ def distortion(table: pd.DataFrame, bits: int, title: str) -> go.Figure:
                                  name=f"RMS error, {name}", line=dict(color=P[i], width=2)))
         fig.add_trace(go.Scatter(x=table["bits"], y=_r(table[f"bias ({name})"]), mode="lines",
                                  name=f"mean error (bias), {name}", line=dict(color=P[i], width=1.5, dash="dash")))
-    fig.add_vline(x=bits, line=dict(color="#868e96", dash="dot"))
+    if bits is not None:
+        fig.add_vline(x=bits, line=dict(color="#868e96", dash="dot"))
     fig.update_xaxes(title="b (m = 2^b buckets)", dtick=2)
     fig.update_yaxes(title="hashed inner product − cosine")
     return charts.layout(fig, title, height=380)
@@ -179,7 +180,8 @@ def svd_check(table: pd.DataFrame, title: str) -> go.Figure:
     return charts.layout(fig, title, height=380)
 
 
-def energy(values: np.ndarray, k: int, title: str) -> go.Figure:
+def energy(values: np.ndarray, k: int | None, title: str) -> go.Figure:
     df = pd.DataFrame({"k": np.arange(1, len(values) + 1), "energy": values})
     return charts.lines(df, "k", {"energy": "share of ||A||²_F kept by the first k concepts"}, vline=k,
-                        vline_label=f"k = {k}", title=title, y_title="share", x_title="concepts k", height=340)
+                        vline_label=f"k = {k}" if k else "", title=title, y_title="share", x_title="concepts k",
+                        height=340)

@@ -115,11 +115,12 @@ def test_lsa_controls_and_the_labelled_posts():
     at = open_tab(open_page(PAGE), "text.tab", "LSA")
     _ok(at)
     assert len(_table(at, "+ terms")) == 10
-    check = _caption(at, "Checked on these 10 concepts")
+    check = _caption(at, "Checked on all 30 concepts computed")
+    assert metric(at, "||A_k||² / ||A||² at k = 10").endswith("%")
     assert float(check.split("relative ")[1].split(" ")[0]) < 1e-9
     before = chart_specs(at)
     at.slider(key="text.k").set_value(4).run()
-    assert len(_table(at, "+ terms")) == 4
+    assert len(_table(at, "+ terms")) == 4 and metric(at, "||A_k||² / ||A||² at k = 4")
     at.selectbox(key="text.cy").set_value(3).run()
     assert _figure(at, "Documents (U_k Σ_k)")["layout"]["yaxis"]["title"]["text"] == "concept 3"
     scaled = _figure(at, "Documents (U_k Σ_k)")["data"][-1]
