@@ -87,6 +87,8 @@ CONTROLS: dict[str, list[Control]] = {
     "foundations": [Control("Rank k", "slider", section="SVD")],
     "graphs": [Control("Split", "radio", new_seed_first=True),
                Control("Turn away from the Fiedler vector (degrees)", "slider", section="Rayleigh quotient")],
+    "text": [Control("Documents shown", "slider"), Control("Bucket bits b (m = 2^b)", "slider", section="Feature hashing"),
+             Control("Concepts k", "slider", section="LSA")],
 }
 
 #: Installed in every page before the app's scripts: the script-state log and the event stamp.
