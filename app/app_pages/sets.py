@@ -40,10 +40,19 @@ st.caption(
 source, _ = data_source("item_sets", "sets", default="hotdog")
 ref = data_service.ref("item_sets", source)
 sb = st.sidebar
-K = sb.slider("K: hyperplanes per partitioning", 1, 12, 4, key="sets.K", bind="query-params",
-              help="More planes, smaller buckets: finer detail, but fewer items share a bucket.")
-N = sb.slider("N: partitionings", 1, 64, 16, key="sets.N", bind="query-params",
-              help="More independent cuts: a smoother, more reliable estimate; width grows linearly.")
+K = sb.slider("K: hyperplanes per partitioning", 1, svc.MAX_K, 4, key="sets.K", bind="query-params",
+              help="More planes, smaller buckets: finer detail, but fewer items share a bucket. Above "
+              f"K={svc.FIXED_MAX_K} only the occupied buckets are kept (the post's K=30, N=1).")
+N = sb.select_slider("N: partitionings", svc.N_STEPS, 16, key="sets.N", bind="query-params",
+                     help="More independent cuts: a smoother, more reliable estimate; width grows linearly. "
+                     "Large N on many items waits for a Compute button.")
+drop = sb.toggle("Only occupied buckets (variable width)", key="sets.drop", bind="query-params",
+                 help="Keep only the buckets some item falls in, as the post's CountVectorizer did, instead of all "
+                 f"N·2^K. Always on above K={svc.FIXED_MAX_K}.")
+vectors = sb.radio("Item vectors", svc.VECTORS, key="sets.vectors", horizontal=True, bind="query-params",
+                   format_func={"data": "the data's own", "word2vec": "Word2Vec on the sets"}.get,
+                   help="The data's own vectors (PMI-SVD for the newsgroup posts), or Word2Vec trained on the "
+                   "sets read as sentences, as the post did.")
 offsets = sb.radio("Plane offsets", ["data", "quantile"], key="sets.offsets", horizontal=True,
                    help="data: each plane passes through a random item. quantile: at a random 5-95% "
                    "quantile of the items' projections.", bind="query-params")
@@ -54,7 +63,10 @@ norm = sb.selectbox("Normalisation", ["none", "l1", "l2", "max"], index=0, key="
                     help="Scale each sketch so sets of different sizes compare.", bind="query-params")
 scope = sb.radio("Normalise", ["row", "partition"], key="sets.scope", horizontal=True,
                  help="The whole sketch at once, or each partitioning's block on its own.", bind="query-params")
-setting = svc.setting(K, N, offsets, weighting, norm, scope)
+setting = svc.setting(K, N, offsets, weighting, norm, scope, drop, vectors)
+if setting.drop and not drop:
+    sb.caption(f"K={K} > {svc.FIXED_MAX_K}: only the occupied buckets are kept (2^{K} columns per partitioning "
+               "would be almost all empty).")
 
 with st.expander("What the controls change, and how the pictures can mislead"):
     st.markdown(
@@ -64,6 +76,15 @@ with st.expander("What the controls change, and how the pictures can mislead"):
   one-hot code of the items, which no longer uses the geometry.
 * **N** repeats the cut. One partitioning puts dissimilar items together by bad luck; over
   many partitionings near items still share most buckets while far items rarely do.
+* **Only occupied buckets** keeps a column only for a bucket some item falls in, as the post's
+  CountVectorizer did. The sketch is the same numbers without its all-zero columns, so the
+  width varies with the data: at most N times the number of items, whatever K is. That is what
+  makes the post's K=30, N=1 possible: 2^30 (about a billion) buckets, of which at most one per
+  item is ever used. Above K=12 it is always on; the heatmap then lists each partitioning's
+  occupied buckets in code order, blank past its last one.
+* **Item vectors.** The data's own, or Word2Vec (gensim CBOW, 50 dimensions) trained on the
+  sets read as sentences, as the post trained it on the documents: items that share sets get
+  near vectors. Items in no set get no training and sit at the mean vector.
 * **Offsets** decide where cuts fall; both choices keep every plane inside the data.
 * **Weighting and normalisation** act on the set's counts before and after summing.
 * *Misleading pictures.* For items with more than two dimensions the map is a PCA
@@ -75,26 +96,48 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 """
     )
 
-info = svc.summary(ref, setting)
-cols = st.columns(5)
-cols[0].metric("items", f"{info['items']:,}")
-cols[1].metric("sets", f"{info['sets']:,}")
-cols[2].metric("sketch width N·2^K", f"{info['width']:,}")
-cols[3].metric("occupied buckets", f"{info['occupied']:,}",
-               help="Buckets holding at least one item (the seed's variable width).")
-cols[4].metric("fit + sketch", f"{info['milliseconds']:.0f} ms",
-               help="Time to draw the hyperplanes and sketch every set, measured when this setting was first computed.")
-if info["description"]:
-    st.caption(md_escape(info["description"]))
+refused = svc.too_large(ref, setting)
+waiting = None if refused else svc.pending(ref, setting)
+if refused:
+    st.error(refused)
+elif waiting:
+    st.info(f"This setting needs {waiting}, which is too slow to follow the sliders: press Compute. The result is "
+            "kept for every visitor, so the next one with these settings sees it at once.")
+    if st.button("Compute", key="sets.compute", type="primary"):
+        with st.spinner(f"Computing {waiting} ..."):
+            svc.compute(ref, setting)
+        st.rerun()
+ready = not refused and not waiting
+
+if ready:
+    info = svc.summary(ref, setting)
+    cols = st.columns(6)
+    cols[0].metric("items", f"{info['items']:,}")
+    cols[1].metric("sets", f"{info['sets']:,}")
+    cols[2].metric("sketch width N·2^K", f"{info['width']:,}",
+                   help="Columns of the fixed-width sketch: N partitionings of 2^K buckets.")
+    cols[3].metric("occupied buckets", f"{info['occupied']:,}",
+                   help="Buckets holding at least one item (the post's variable width).")
+    cols[4].metric("columns kept", f"{info['columns']:,}",
+                   help="The sketch's width as computed: all N·2^K, or only the occupied buckets.")
+    cols[5].metric("fit + sketch", f"{info['milliseconds']:.0f} ms",
+                   help="Time to draw the hyperplanes and sketch every set, measured when this setting was first "
+                   "computed.")
+    if info["description"]:
+        st.caption(md_escape(info["description"]))
+    if vectors == "word2vec":
+        st.caption(f"Item vectors: Word2Vec, {info['dimensions']}-D, trained on the {info['sets']:,} sets as sentences"
+                   + (f"; {info['unused']:,} items are in no set and sit at the mean vector." if info["unused"] else "."))
 
 tabs = lazy_tabs(TABS, key="sets.tab")
+n_sets = info["sets"] if ready else 0
 one_set_only = "the data hold one set"
 
 
 # ------------------------------------------------------------------ 1. buckets
-def item_tools(ref, view, name: str, where=None) -> MapTools:
+def item_tools(ref, view, name: str, where=None, vectors: str = "data") -> MapTools:
     """Selection on an item map (the bucket map, the density map): both share the page's selection."""
-    return MapTools("sets", ref, view["names"], view["coords"], space=svc.item_space(ref), noun="item",
+    return MapTools("sets", ref, view["names"], view["coords"], space=svc.item_space(ref, vectors), noun="item",
                     id_name="item", name=name, where=where)
 
 
@@ -109,13 +152,14 @@ def item_panel(ref, tools: MapTools, extra: dict) -> None:
 
 
 @st.fragment
-def buckets_section(ref, K: int, N: int, offsets: str) -> None:
-    part = ranged_slider("Partitioning to draw", 0, N - 1, 0, key="sets.partition", why="N is 1", bind="query-params")
-    view = svc.item_map(ref)
-    drawn = svc.buckets(ref, K, N, offsets, part)
-    fig = sets_charts.bucket_map(view["coords"], drawn["codes"], view["names"], drawn["lines"], K=K,
+def buckets_section(ref, setting) -> None:
+    part = ranged_slider("Partitioning to draw", 0, setting.N - 1, 0, key="sets.partition", why="N is 1",
+                         bind="query-params")
+    view = svc.item_map(ref, setting.vectors)
+    drawn = svc.buckets(ref, setting.geometry(), part)
+    fig = sets_charts.bucket_map(view["coords"], drawn["codes"], view["names"], drawn["lines"], K=setting.K,
                                  partition=part, occupied=drawn["occupied"], projected=view["projected"])
-    tools = item_tools(ref, view, "buckets")
+    tools = item_tools(ref, view, "buckets", vectors=setting.vectors)
     tools.show(st, fig, "sets.chart.buckets")
     if view["projected"]:
         st.caption(f"The items have {view['dimensions']} dimensions: this is their PCA view; dashed "
@@ -124,8 +168,8 @@ def buckets_section(ref, K: int, N: int, offsets: str) -> None:
 
 
 with tabs[0]:
-    if tabs[0].open:
-        buckets_section(ref, K, N, offsets)
+    if tabs[0].open and ready:
+        buckets_section(ref, setting)
 
 
 # ------------------------------------------------------------------ 2. one set
@@ -134,11 +178,12 @@ def set_section(ref, setting, n_sets: int) -> None:
     i = ranged_number("Set", 0, n_sets - 1, 0, key="sets.set", why=one_set_only, help="Which set to look at.",
                       bind="query-params")
     shown = svc.one_set(ref, setting, i)
-    view = svc.item_map(ref)
+    view = svc.item_map(ref, setting.vectors)
     st.caption(md_escape(shown["title"]))
     left, right = st.columns(2)
-    plots.show(left, sets_charts.sketch_heatmap(shown["grid"]), key="sets.chart.sketch")
-    tools = item_tools(ref, view, "density", where=right)
+    plots.show(left, sets_charts.sketch_heatmap(shown["grid"], shown["codes"], partitions=setting.N),
+               key="sets.chart.sketch")
+    tools = item_tools(ref, view, "density", where=right, vectors=setting.vectors)
     tools.show(right, sets_charts.density_map(view["coords"], shown["density"], shown["members"], view["names"]),
                "sets.chart.density")
     st.caption("Density: the geometric mean over partitionings of the share of the set's weight in the "
@@ -148,18 +193,18 @@ def set_section(ref, setting, n_sets: int) -> None:
 
 
 with tabs[1]:
-    if tabs[1].open:
-        set_section(ref, setting, info["sets"])
+    if tabs[1].open and ready:
+        set_section(ref, setting, n_sets)
 
 
 # ------------------------------------------------------------------ 3. additivity
 @st.fragment
-def additivity_section(ref, K: int, N: int, offsets: str, n_sets: int) -> None:
+def additivity_section(ref, setting, n_sets: int) -> None:
     c1, c2 = st.columns(2)
     a = ranged_number("Set A", 0, n_sets - 1, 0, key="sets.add_a", where=c1, why=one_set_only, bind="query-params")
     b = ranged_number("Set B", 0, n_sets - 1, min(1, n_sets - 1), key="sets.add_b", where=c2, why=one_set_only,
                       bind="query-params")
-    check = svc.additivity(ref, K, N, offsets, a, b)
+    check = svc.additivity(ref, setting.geometry(), a, b)
     st.metric("max |s(A+B) − (s(A) + s(B))|", f"{check['max_difference']:g}")
     plots.show(st, sets_charts.additivity_heatmap(check["table"], check["touched"]), key="sets.chart.additivity")
     st.caption("Raw count sketches (no weighting, no normalisation): the bottom row is the sum of the two "
@@ -167,19 +212,22 @@ def additivity_section(ref, K: int, N: int, offsets: str, n_sets: int) -> None:
 
 
 with tabs[2]:
-    if tabs[2].open:
-        additivity_section(ref, K, N, offsets, info["sets"])
+    if tabs[2].open and ready:
+        additivity_section(ref, setting, n_sets)
 
 # ------------------------------------------------------------------ 4. K and N
 with tabs[3]:
-    if tabs[3].open:
-        stats = svc.bucket_stats(ref, N, offsets)
+    if tabs[3].open and ready:
+        stats = svc.bucket_stats(ref, N, offsets, vectors)
         sharing, empty = sets_charts.bucket_sharing(stats, K)
         c1, c2 = st.columns(2)
         plots.show(c1, sharing, key="sets.chart.share")
         plots.show(c2, empty, key="sets.chart.empty")
         st.dataframe(stats, hide_index=True, key="sets.stats")
-        st.caption(f"Measured with N={N} partitionings and the current offsets and seed. Good sketches keep "
+        st.caption(f"Measured with N={svc.stats_partitions(N)} partitionings"
+                   + (f" (the first {svc.STATS_PARTITIONS} of N={N}: these are means over partitionings, more only "
+                      "adds digits)" if N > svc.STATS_PARTITIONS else "")
+                   + " and the current offsets, item vectors and seed. Good sketches keep "
                    "near pairs together much more often than random pairs; when the two curves meet, the "
                    "buckets are too large to tell regions apart, when near pairs stop sharing, too small.")
 
@@ -232,10 +280,18 @@ def benchmark_section(ref, setting) -> None:
         st.warning(f"The smallest class has {classes['smallest']} sets; 5-fold cross-validation needs at least 5 "
                    "per class.")
     st.markdown(
-        "Logistic regression with 5-fold cross-validation (stratified, shuffled with the seed) on "
-        f"EMDE sketches for K, N in {', '.join(f'({k}, {n})' for k, n in svc.GRID)} (L2-normalised, empty "
-        "buckets dropped), against the bag of items (one-hot counts) and the mean item vector. Sketches made "
-        "by the command line can be scored beside them, with the same classifier and folds.")
+        "The post's benchmark: logistic regression with 5-fold cross-validation (stratified, shuffled with the seed) "
+        f"on EMDE sketches at the post's grid points K, N = {', '.join(f'({k}, {n})' for k, n in svc.GRID)} "
+        "(L2-normalised, only occupied buckets kept), against the bag of items (one-hot counts, L2-normalised) and "
+        "the mean item vector. EMDE and the mean vector are built on both kinds of item vectors, the data's own "
+        "and Word2Vec trained on the sets. Every row gets the same classifier, the same folds and the same search "
+        f"over the regularisation C in {{{', '.join(f'{c:g}' for c in svc.C_GRID)}}}; the table shows each "
+        "row's chosen C and its accuracy at the default C=1 beside the tuned one. Sketches made by the command "
+        "line can be scored beside them, with the same classifier, folds and search.")
+    st.caption("How it can mislead: C is chosen on the same folds it is scored on, which flatters every row alike "
+               "by a little; with 200-300 sets one set is 0.3-0.5 points of accuracy, so differences below a "
+               "point or two (see accuracy_std) are noise. One draw of hyperplanes per row: another seed moves "
+               "EMDE's rows by about a point.")
     upload = outside_sketches(ref, setting)
     if st.button("Run the benchmark", key="sets.run_bench", type="primary", disabled=classes["smallest"] < 5):
         bar = st.progress(0.0, text="starting")
@@ -250,12 +306,12 @@ def benchmark_section(ref, setting) -> None:
 
 
 with tabs[4]:
-    if tabs[4].open:
+    if tabs[4].open and ready:
         benchmark_section(ref, setting)
 
 # ------------------------------------------------------------------ 6. downloads
 with tabs[5]:
-    if tabs[5].open:
+    if tabs[5].open and ready:
         files = svc.sketch_files(ref, setting, norm)
         st.download_button("Sketches (.npz, sparse CSR + parameters)", files.npz, "emde_sketches.npz",
                            "application/octet-stream", key="sets.dl_npz", on_click="ignore")
@@ -264,5 +320,7 @@ with tabs[5]:
         st.caption(f"{files.sets:,} sets x {files.columns:,} columns, {files.nonzeros:,} non-zeros. Load the .npz "
                    "with scipy.sparse.csr_array((f['data'], f['indices'], f['indptr']), shape=f['shape']).")
 
-share.panel("sets", reproduce.lazy(lambda: svc.recipe(ref, setting)), uploaded=source == "upload",
-            what="the sets' sketches (row, column, value) and every item's bucket codes")
+share.panel("sets", reproduce.lazy(lambda: svc.recipe(ref, setting)) if ready else None,
+            uploaded=source == "upload",
+            what="the sets' sketches (row, column, value) and every item's bucket codes" if ready else
+            "Nothing to reproduce until this setting's sketches are computed.")

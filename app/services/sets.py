@@ -3,9 +3,14 @@
 Every cached function takes the data's :class:`~app.services.data.DataRef`
 and the parameters of its own stage, and loads the data itself, so a cache
 entry is found by what identifies the data and the stage, in every session.
-The hyperplanes depend only on K, N, the offsets and the seed: the stages
-that draw buckets or check additivity use the raw count sketch of those
-(:func:`raw`), and a change of weighting or normalisation does not redo them.
+The hyperplanes depend only on K, N, the offsets, the item vectors and the
+seed: the stages that draw buckets or check additivity use the raw count
+sketch of those (:func:`raw`), and a change of weighting or normalisation
+does not redo them.
+
+Settings that take long (a large N on many items, Word2Vec vectors not yet
+trained) are computed only when asked (:func:`pending`, :func:`compute`) and
+kept for every session; cheap ones are computed as the controls move.
 """
 
 from __future__ import annotations
@@ -29,14 +34,36 @@ from embedcore.emde import EMDE
 
 DataRef = data_service.DataRef
 
-#: The (K, N) settings the benchmark compares with the one-hot and mean-vector baselines.
-GRID: tuple[tuple[int, int], ...] = ((2, 16), (4, 16), (4, 64), (6, 32), (8, 32))
+#: The (K, N) settings the benchmark compares with the one-hot and mean-vector baselines: the post's grid.
+GRID: tuple[tuple[int, int], ...] = core.SEED_GRID
+#: The regularisation strengths every benchmark row searches (the same for every encoding).
+C_GRID = core.C_GRID
+#: The item vectors a sketch can be built on: the data's own, or Word2Vec trained on the sets.
+VECTORS = ("data", "word2vec")
+#: Above this K a sketch keeps only the occupied buckets: 2**K columns per partitioning would be mostly empty.
+FIXED_MAX_K = 12
+#: The sidebar's largest K and N.
+MAX_K, MAX_N = core.MAX_OCCUPIED_HYPERPLANES, 2000
+#: The values the N slider steps through: fine where N is small, the post's 1000 and 2000 at the end.
+N_STEPS = (1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 30, 32, 48, 64, 100, 128, 200, 256, 500, 1000, MAX_N)
+#: Estimated seconds above which a setting waits for its button instead of following the sliders.
+LIVE_SECONDS = 0.25
+#: Estimated non-zeros of every set's sketch above which a setting is refused (about 12 bytes each).
+MAX_SKETCH_NONZEROS = 40_000_000
+#: Cells of a sketch heatmap at most (the first partitionings that fit are drawn).
+HEATMAP_CELLS = 60_000
+#: Partitionings the K-and-N statistics use at most: they are means over partitionings, more only adds digits.
+STATS_PARTITIONS = 64
 #: Buckets shown in the additivity heatmap at most (the first ones either set touches).
 ADDITIVITY_COLUMNS = 80
 #: Finished benchmark tables, shared by every session (the rows are also cached one by one).
 _BENCHMARKS = shared.store("sets.benchmark", max_entries=16)
 #: Benchmark rows of uploaded sketches, by the data and the upload's digest.
 _UPLOADED_ROWS = shared.store("sets.uploaded_rows", max_entries=32)
+#: Word2Vec item vectors, by the data (trained once, for every session).
+_WORD2VEC = shared.store("sets.word2vec", max_entries=8)
+#: Heavy settings someone has computed: their fitted models and sketches, for every session.
+_HEAVY = shared.store("sets.heavy", max_entries=6)
 
 
 class Setting(NamedTuple):
@@ -48,11 +75,22 @@ class Setting(NamedTuple):
     weighting: str = "counts"
     norm: str | None = None
     scope: str = "row"
+    drop: bool = False  # keep only the occupied buckets (a variable width)
+    vectors: str = "data"  # "data" or "word2vec"
+
+    def geometry(self) -> Setting:
+        """The raw count setting of the same hyperplanes: no weighting, no normalisation."""
+        return Setting(self.K, self.N, self.offsets, drop=self.drop, vectors=self.vectors)
 
 
-def setting(K: int, N: int, offsets: str, weighting: str, norm: str, scope: str) -> Setting:
-    """The sketch setting of the sidebar's controls (``norm="none"`` is no normalisation)."""
-    return Setting(int(K), int(N), offsets, weighting, None if norm == "none" else norm, scope)
+def setting(K: int, N: int, offsets: str, weighting: str, norm: str, scope: str, drop: bool = False,
+            vectors: str = "data") -> Setting:
+    """The sketch setting of the sidebar's controls (``norm="none"`` is no normalisation).
+
+    Above :data:`FIXED_MAX_K` only occupied buckets are kept, whatever ``drop`` says.
+    """
+    return Setting(int(K), int(N), offsets, weighting, None if norm == "none" else norm, scope,
+                   bool(drop) or int(K) > FIXED_MAX_K, vectors)
 
 
 # ------------------------------------------------------------------ data and fitted models
@@ -70,13 +108,42 @@ def weights(ref: DataRef):
     return item_sets(ref).weight_matrix()
 
 
+def _trained_word2vec(ref: DataRef) -> np.ndarray:
+    data = item_sets(ref)
+    return core.word2vec_item_vectors(data.items, data.sets, random_state=ref.seed)
+
+
+def vectors_of(ref: DataRef, vectors: str = "data") -> np.ndarray:
+    """The item vectors a sketch is built on: the data's own, or Word2Vec trained on the sets (kept for all)."""
+    if vectors == "data":
+        return item_sets(ref).vectors
+    got = _WORD2VEC.get(ref)
+    if got is None:
+        got = _trained_word2vec(ref)
+        _WORD2VEC.put(ref, got)
+    return got
+
+
+def vectors_label(ref: DataRef, vectors: str) -> str:
+    """How the page and the benchmark name a kind of item vectors."""
+    if vectors == "word2vec":
+        return "Word2Vec"
+    return "PMI-SVD" if ref.source == "newsgroup_words" else "as given"
+
+
+def _model(ref: DataRef, s: Setting) -> EMDE:
+    model = EMDE(n_hyperplanes=s.K, n_partitions=s.N, offsets=s.offsets, weighting=s.weighting, norm=s.norm,
+                 norm_scope=s.scope, drop_empty=s.drop, random_state=ref.seed, n_jobs=threads.JOBS)
+    return model.fit(vectors_of(ref, s.vectors), sets=weights(ref) if s.weighting == "tfidf" else None)
+
+
 @st.cache_resource(max_entries=24, show_spinner=False)
 def _fit(ref: DataRef, s: Setting) -> tuple[EMDE, float]:
+    heavy = _HEAVY.get((ref, s))
+    if heavy is not None:
+        return heavy["model"], heavy["fit_seconds"]
     t0 = time.perf_counter()
-    data = item_sets(ref)
-    model = EMDE(n_hyperplanes=s.K, n_partitions=s.N, offsets=s.offsets, weighting=s.weighting, norm=s.norm,
-                 norm_scope=s.scope, random_state=ref.seed, n_jobs=threads.JOBS)
-    model.fit(data.vectors, sets=weights(ref) if s.weighting == "tfidf" else None)
+    model = _model(ref, s)
     return model, time.perf_counter() - t0
 
 
@@ -85,21 +152,83 @@ def fitted(ref: DataRef, s: Setting) -> EMDE:
     return _fit(ref, s)[0]
 
 
-def raw(ref: DataRef, K: int, N: int, offsets: str) -> EMDE:
-    """The raw count EMDE of K, N and the offsets: the same hyperplanes as every weighting and norm."""
-    return fitted(ref, Setting(int(K), int(N), offsets))
+def raw(ref: DataRef, s: Setting) -> EMDE:
+    """The raw count EMDE of the setting's hyperplanes: the same planes as every weighting and norm."""
+    return fitted(ref, s.geometry())
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
 def _sketch(ref: DataRef, s: Setting):
+    heavy = _HEAVY.get((ref, s))
+    if heavy is not None:
+        return heavy["sketches"], heavy["sketch_seconds"]
     t0 = time.perf_counter()
     S = fitted(ref, s).sketch(weights(ref))
     return S, time.perf_counter() - t0
 
 
 def sketches(ref: DataRef, s: Setting):
-    """Every set's sketch: a sparse (n_sets x N*2**K) array (shared, never mutated)."""
+    """Every set's sketch: a sparse (n_sets x columns) array (shared, never mutated)."""
     return _sketch(ref, s)[0]
+
+
+# ------------------------------------------------------------------ what waits for a button
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def estimate(ref: DataRef, s: Setting) -> dict:
+    """Rough seconds and sketch non-zeros of a setting, from the sizes alone (nothing is fitted).
+
+    The planes cost ``n_items * N * K * d`` multiply-adds; the sketches hold
+    at most ``N`` non-zeros per set per item, and at most ``min(2**K,
+    n_items)`` per set per partitioning. The rates were measured on this
+    machine's bundled data; the figure only decides what waits for a button.
+    """
+    data = item_sets(ref)
+    W = weights(ref)
+    n, d = data.vectors.shape
+    if s.vectors == "word2vec":
+        d = 50
+    per_set = min(2**min(s.K, 40), n)
+    nonzeros = s.N * min(W.nnz, W.shape[0] * per_set)
+    seconds = 3e-9 * n * s.N * s.K * d + 4e-8 * nonzeros + 1e-7 * n * s.N
+    return {"seconds": float(seconds), "nonzeros": int(nonzeros)}
+
+
+def pending(ref: DataRef, s: Setting) -> str | None:
+    """What a setting still needs computed before the page can draw it (None: nothing, or cheap enough)."""
+    if s.vectors == "word2vec" and ref not in _WORD2VEC:
+        return "Word2Vec item vectors, trained on these sets"
+    if (ref, s) in _HEAVY:
+        return None
+    cost = estimate(ref, s)
+    if cost["seconds"] <= LIVE_SECONDS:
+        return None
+    return f"the sketches for K={s.K}, N={s.N} (about {cost['seconds']:.0f} s)" if cost["seconds"] >= 1 else \
+        f"the sketches for K={s.K}, N={s.N} (under a second)"
+
+
+def too_large(ref: DataRef, s: Setting) -> str | None:
+    """Why a setting is refused (its sketches would not fit the server's memory), or None."""
+    cost = estimate(ref, s)
+    if cost["nonzeros"] <= MAX_SKETCH_NONZEROS:
+        return None
+    return (f"K={s.K}, N={s.N} would give about {cost['nonzeros']:,} non-zeros in the sketches of these sets, more "
+            f"than the lab keeps ({MAX_SKETCH_NONZEROS:,}); lower N (or K).")
+
+
+def compute(ref: DataRef, s: Setting) -> None:
+    """Compute what :func:`pending` names and keep it for every session."""
+    vectors_of(ref, s.vectors)
+    for each in dict.fromkeys((s, s.geometry())):  # the sketch shown and the raw one the buckets come from
+        if (ref, each) in _HEAVY or estimate(ref, each)["seconds"] <= LIVE_SECONDS:
+            continue
+        t0 = time.perf_counter()
+        model = _model(ref, each)
+        t1 = time.perf_counter()
+        S = model.sketch(weights(ref))
+        _HEAVY.put((ref, each), {"model": model, "sketches": S, "fit_seconds": t1 - t0,
+                                 "sketch_seconds": time.perf_counter() - t1})
 
 
 # ------------------------------------------------------------------ the header
@@ -111,14 +240,18 @@ def summary(ref: DataRef, s: Setting) -> dict:
     data = item_sets(ref)
     fit_s = _fit(ref, s)[1]
     sketch_s = _sketch(ref, s)[1]
+    model = fitted(ref, s)
     return {
         "items": len(data.items),
         "sets": len(data.sets),
         "width": s.N * 2**s.K,
-        "occupied": core.occupied_buckets(raw(ref, s.K, s.N, s.offsets)),
+        "occupied": core.occupied_buckets(model),
+        "columns": int(model.n_features_out_),
         "milliseconds": (fit_s + sketch_s) * 1000,
         "description": data.description,
-        "dimensions": int(data.vectors.shape[1]),
+        "dimensions": int(vectors_of(ref, s.vectors).shape[1]),
+        "vectors": vectors_label(ref, s.vectors),
+        "unused": int((np.asarray(weights(ref).sum(axis=0)).ravel() == 0).sum()),
     }
 
 
@@ -126,22 +259,22 @@ def summary(ref: DataRef, s: Setting) -> dict:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _view(ref: DataRef) -> core.ItemView:
-    return core.item_view(item_sets(ref).vectors)
+def _view(ref: DataRef, vectors: str) -> core.ItemView:
+    return core.item_view(vectors_of(ref, vectors))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def item_map(ref: DataRef) -> dict:
+def item_map(ref: DataRef, vectors: str = "data") -> dict:
     """The items on a plane (their PCA plane above two dimensions), with their names."""
     data = item_sets(ref)
-    view = _view(ref)
+    view = _view(ref, vectors)
     return {"coords": view.coords, "names": list(map(str, data.items)), "projected": view.projected,
-            "dimensions": int(data.vectors.shape[1])}
+            "dimensions": int(vectors_of(ref, vectors).shape[1])}
 
 
-def item_space(ref: DataRef):
+def item_space(ref: DataRef, vectors: str = "data"):
     """The item vectors: the original space of the item map (a PCA plane above two dimensions)."""
-    return item_sets(ref).vectors
+    return vectors_of(ref, vectors)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -167,9 +300,9 @@ def selection_sets(ref: DataRef, rows: tuple, top: int = 15) -> dict:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def buckets(ref: DataRef, K: int, N: int, offsets: str, partition: int) -> dict:
+def buckets(ref: DataRef, s: Setting, partition: int) -> dict:
     """One partitioning on the item map: every item's bucket, and the hyperplanes' lines on the plane."""
-    pv = core.partition_view(raw(ref, K, N, offsets), partition, _view(ref))
+    pv = core.partition_view(raw(ref, s), partition, _view(ref, s.vectors))
     return {"codes": pv.codes, "lines": pv.lines, "occupied": pv.occupied}
 
 
@@ -183,10 +316,17 @@ def one_set(ref: DataRef, s: Setting, i: int) -> dict:
     model = fitted(ref, s)
     row = sketches(ref, s)[[i], :]
     label = f" ({data.labels[i]})" if data.labels is not None else ""
+    if s.drop:
+        grid, codes = model.occupied_grid(row)
+    else:
+        grid, codes = model.sketch_grid(row), None
+    shown = max(1, min(s.N, HEATMAP_CELLS // max(grid.shape[1], 1)))
     return {
         "title": f"set {i}{label}: {len(data.sets[i])} items",
-        "grid": model.sketch_grid(row),
-        "density": model.decode(row, data.vectors),
+        "grid": grid[:shown],
+        "codes": None if codes is None else codes[:shown],
+        "partitions_shown": shown,
+        "density": model.decode(row, vectors_of(ref, s.vectors)),
         "members": weights(ref)[[i], :].indices,
     }
 
@@ -195,9 +335,9 @@ def one_set(ref: DataRef, s: Setting, i: int) -> dict:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def additivity(ref: DataRef, K: int, N: int, offsets: str, a: int, b: int) -> dict:
+def additivity(ref: DataRef, s: Setting, a: int, b: int) -> dict:
     """Raw count sketches of sets a, b and their pooled multiset, in the buckets either touches."""
-    check = core.additivity(raw(ref, K, N, offsets), weights(ref), a, b)
+    check = core.additivity(raw(ref, s), weights(ref), a, b)
     return {"max_difference": check.max_difference, "touched": len(check.table),
             "table": check.table.iloc[:ADDITIVITY_COLUMNS]}
 
@@ -205,11 +345,17 @@ def additivity(ref: DataRef, K: int, N: int, offsets: str, a: int, b: int) -> di
 # ------------------------------------------------------------------ 4. K and N
 
 
+def stats_partitions(N: int) -> int:
+    """The partitionings the K-and-N statistics are measured with: N, at most :data:`STATS_PARTITIONS`."""
+    return min(int(N), STATS_PARTITIONS)
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
-def bucket_stats(ref: DataRef, N: int, offsets: str) -> pd.DataFrame:
-    """Bucket statistics for every K worth measuring on these items, with N partitionings."""
-    X = item_sets(ref).vectors
-    stats = core.bucket_statistics(X, core.statistics_grid(len(X)), N, offsets=offsets, random_state=ref.seed)
+def bucket_stats(ref: DataRef, N: int, offsets: str, vectors: str = "data") -> pd.DataFrame:
+    """Bucket statistics for every K worth measuring on these items, with N partitionings (at most 64)."""
+    X = vectors_of(ref, vectors)
+    stats = core.bucket_statistics(X, core.statistics_grid(len(X)), stats_partitions(N), offsets=offsets,
+                                   random_state=ref.seed)
     return stats.round(3)
 
 
@@ -226,19 +372,29 @@ def classes(ref: DataRef) -> dict:
     return {"labels": int(counts.size), "smallest": int(counts.min())}
 
 
+def benchmark_jobs() -> list[tuple[tuple, str | None]]:
+    """Every (encoding, item vectors) pair the benchmark scores: EMDE and the mean vector on each kind of item
+    vectors, the bag of items (which uses no vectors) once."""
+    encodings = [e for e in core.set_encodings(GRID) if e[0] != "one-hot"]
+    return [(e, v) for v in VECTORS for e in encodings] + [(("one-hot",), None)]
+
+
 def benchmark_names() -> list[str]:
     """The encodings the benchmark compares, as its table names them."""
     return [core.encoding_name(e) for e in core.set_encodings(GRID)]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _encoding_row(ref: DataRef, encoding: tuple) -> dict:
+@st.cache_data(max_entries=128, show_spinner=False)
+def _encoding_row(ref: DataRef, encoding: tuple, vectors: str | None) -> dict:
     data = item_sets(ref)
-    return core.evaluate_set_encoding(data.vectors, weights(ref), data.labels, encoding, random_state=ref.seed)
+    row = core.evaluate_set_encoding(vectors_of(ref, vectors or "data"), weights(ref), data.labels, encoding,
+                                     random_state=ref.seed)
+    return {"features": row.pop("features"), "item vectors": vectors_label(ref, vectors) if vectors else "none",
+            **row}
 
 
 def _rounded(rows) -> pd.DataFrame:
-    return core.benchmark_table(rows).round({"accuracy": 4, "accuracy_std": 4, "seconds": 2})
+    return core.benchmark_table(rows).round({"accuracy": 4, "accuracy_std": 4, "accuracy_at_1": 4, "seconds": 2})
 
 
 def benchmark(ref: DataRef, upload: SketchUpload | None = None) -> pd.DataFrame | None:
@@ -265,24 +421,25 @@ def run_benchmark(ref: DataRef, progress: Callable[[float, str], None] | None = 
     ``progress(fraction, name)`` is called after each encoding; a run that
     is interrupted keeps the rows it finished for the next one. Uploaded
     sketches that fit the sets (see :func:`uploaded_sketches`) are scored
-    last, with the same classifier and folds.
+    last, with the same classifier, folds and C search. Word2Vec vectors are
+    trained first if no session has trained them.
     """
-    jobs = core.set_encodings(GRID)
+    jobs = benchmark_jobs()
     scored = upload is not None and uploaded_sketches(ref, upload)["error"] is None
     total = len(jobs) + scored
     rows = []
-    for n, encoding in enumerate(jobs, start=1):
-        rows.append(_encoding_row(ref, encoding))
+    for n, (encoding, vectors) in enumerate(jobs, start=1):
+        rows.append(_encoding_row(ref, encoding, vectors))
         if progress is not None:
-            progress(n / total, rows[-1]["features"])
+            progress(n / total, f"{rows[-1]['features']} ({rows[-1]['item vectors']} vectors)")
     table = _rounded(rows)
     _BENCHMARKS.put((ref, GRID), table)
     if scored:
         key = (ref, upload.digest)
         if key not in _UPLOADED_ROWS:
             got = _read_upload(upload.digest, upload)[0]
-            _UPLOADED_ROWS.put(key, core.evaluate_features(got.sketches, item_sets(ref).labels, got.label,
-                                                           random_state=ref.seed))
+            row = core.evaluate_features(got.sketches, item_sets(ref).labels, got.label, random_state=ref.seed)
+            _UPLOADED_ROWS.put(key, {"features": row.pop("features"), "item vectors": "items.npy", **row})
         if progress is not None:
             progress(1.0, _UPLOADED_ROWS.get(key)["features"])
     return benchmark(ref, upload)
@@ -371,11 +528,14 @@ def command_input(ref: DataRef, s: Setting) -> CommandInput:
     note = None
     if s.weighting == "tfidf":
         note = "The command line has no tf-idf weighting: the command sketches counts."
-    data, W = item_sets(ref), weights(ref)
+    data, W, X = item_sets(ref), weights(ref), vectors_of(ref, s.vectors)
     command = handover.sketch_command(s.K, s.N, seed=ref.seed, offsets=s.offsets, weighting=weighting,
                                       weighted=handover.needs_weights(W))
+    if s.drop:  # the same occupied-bucket columns as the page's sketch
+        first, _, rest = command.partition("\n")
+        command = first.replace(" --out ", " --drop-empty --out ", 1) + "\n" + rest
     # written when a button is pressed, from the data cached now: the functions need no session of their own
-    return CommandInput(items=lambda: handover.items_npy(data.vectors), sets=lambda: handover.sets_csv(W, data.labels),
+    return CommandInput(items=lambda: handover.items_npy(X), sets=lambda: handover.sets_csv(W, data.labels),
                         command=command, note=note)
 
 
@@ -402,7 +562,8 @@ def sketch_files(ref: DataRef, s: Setting, norm_label: str) -> SketchFiles:
     model = fitted(ref, s)
     columns = [str(c) for c in model.get_feature_names_out()]
     params = {"K": s.K, "N": s.N, "offsets": s.offsets, "weighting": s.weighting, "norm": norm_label,
-              "norm_scope": s.scope, "seed": ref.seed, "data": ref.source}
+              "norm_scope": s.scope, "drop_empty": s.drop, "item_vectors": s.vectors, "seed": ref.seed,
+              "data": ref.source}
     return SketchFiles(
         npz=lambda: core.sketches_npz(S, {**params, "columns": columns}),
         csv=lambda: core.sketches_csv(S, columns, params),
@@ -420,13 +581,18 @@ def recipe(ref: DataRef, s: Setting) -> Recipe:
     S = sketches(ref, s).tocoo()
     arrays = {"sketch_rows": S.row, "sketch_columns": S.col, "sketch_values": S.data,
               "item_codes": np.asarray(model.item_codes_)}
+    if s.vectors == "word2vec":
+        vectors = f"word2vec_item_vectors(data.items, data.sets, random_state={ref.seed})  # trained on the sets"
+    else:
+        vectors = "data.vectors"
     code = f"""
-        from embedcore.emde import EMDE
+        from embedcore.emde import EMDE, word2vec_item_vectors
 
         model = EMDE(n_hyperplanes={s.K}, n_partitions={s.N}, offsets={s.offsets!r}, weighting={s.weighting!r},
-                     norm={s.norm!r}, norm_scope={s.scope!r}, random_state={ref.seed})
+                     norm={s.norm!r}, norm_scope={s.scope!r}, drop_empty={s.drop}, random_state={ref.seed})
         W = data.weight_matrix()  # sets x items
-        model.fit(data.vectors, sets=W if {s.weighting!r} == "tfidf" else None)
+        X = {vectors}
+        model.fit(X, sets=W if {s.weighting!r} == "tfidf" else None)
         S = model.sketch(W).tocoo()
         result = {{"sketch_rows": S.row, "sketch_columns": S.col, "sketch_values": S.data,
                   "item_codes": np.asarray(model.item_codes_)}}

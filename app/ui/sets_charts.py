@@ -111,14 +111,31 @@ def bucket_map(coords, codes, names: list[str], lines, *, K: int, partition: int
     planes = plane_lines(lines, xr, yr)
     if planes is not None:
         fig.add_trace(planes)
-    title = f"Items coloured by their bucket in partitioning {partition} ({occupied} of {2**K} buckets occupied)"
+    title = f"Items coloured by their bucket in partitioning {partition} ({occupied:,} of {2**K:,} buckets occupied)"
     return charts.layout(fig, title, 460)
 
 
-def sketch_heatmap(grid) -> go.Figure:
-    """One set's sketch as an N x 2**K heatmap: a row per partitioning."""
-    return charts.heatmap(_compact_grid(grid), title="The sketch: one row per partitioning", x_title="bucket",
-                          y_title="partitioning", colorscale="Blues")
+def sketch_heatmap(grid, codes=None, *, partitions: int | None = None) -> go.Figure:
+    """One set's sketch as a heatmap, a row per partitioning.
+
+    Without ``codes`` the columns are all 2**K buckets (the fixed width). With
+    ``codes`` (from an occupied-bucket grid) the columns are each
+    partitioning's occupied buckets in code order, blank past its last one (the
+    variable width), and the hover names the bucket's code. ``partitions`` is
+    N when only the first rows are drawn.
+    """
+    grid = np.asarray(grid, dtype=np.float64)
+    shown = grid.shape[0]
+    more = f" (the first {shown} of {partitions})" if partitions and partitions > shown else ""
+    if codes is None:
+        return charts.heatmap(_compact_grid(grid), title=f"The sketch: one row per partitioning{more}",
+                              x_title="bucket", y_title="partitioning", colorscale="Blues")
+    # NaN marks the cells past a partitioning's last occupied bucket: drawn blank, not as zero
+    fig = go.Figure(go.Heatmap(z=_f32(grid), colorscale="Blues", customdata=np.asarray(codes).astype(str),
+                               hovertemplate="partitioning %{y}<br>bucket %{customdata}<br>%{z:.3g}<extra></extra>"))
+    fig.update_xaxes(title="occupied bucket (in the order of its code)")
+    fig.update_yaxes(title="partitioning", autorange="reversed")
+    return charts.layout(fig, f"The sketch over occupied buckets only: one row per partitioning{more}", 360)
 
 
 def density_map(coords, density, members, names: list[str]) -> go.Figure:
@@ -162,7 +179,14 @@ def bucket_sharing(stats: pd.DataFrame, K: int) -> tuple[go.Figure, go.Figure]:
 
 
 def benchmark_bars(table: pd.DataFrame) -> go.Figure:
-    """Cross-validated accuracy of every encoding, EMDE's (in the lab or uploaded) highlighted."""
-    return charts.bars(table["features"], table["accuracy"], errors=table["accuracy_std"],
-                       title="Cross-validated accuracy", y_title="accuracy", horizontal=True,
-                       highlight=lambda f: f.startswith(("EMDE", "uploaded sketches")))
+    """Cross-validated accuracy of every encoding, EMDE's (in the lab or uploaded) highlighted.
+
+    With an ``item vectors`` column, each bar names the vectors it was built on.
+    """
+    names = table["features"]
+    if "item vectors" in table:
+        names = [f if v in ("none", "items.npy") else f"{f} · {v}" for f, v in zip(table["features"],
+                                                                                   table["item vectors"])]
+    return charts.bars(pd.Series(names), table["accuracy"], errors=table["accuracy_std"],
+                       title="Cross-validated accuracy (each encoding at its best C)", y_title="accuracy",
+                       horizontal=True, height=max(360, 24 * len(names) + 100), highlight=lambda f: f.startswith(("EMDE", "uploaded sketches")))

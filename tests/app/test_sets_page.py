@@ -30,7 +30,7 @@ def test_k_and_n_change_the_sketch_and_redraw_fast():
     assert after != before
     print(f"Sets: K change redraw {redraw:.2f} s")
     assert redraw < 1.0
-    at.sidebar.slider(key="sets.N").set_value(4).run()
+    at.sidebar.select_slider(key="sets.N").set_value(4).run()
     assert metric(at, "sketch width N·2^K") == "256" and chart_specs(at) != after
 
 
@@ -78,7 +78,7 @@ def test_k_and_n_tab_follows_n_and_marks_k():
     share = _chart(at, "sets.chart.share")
     at.sidebar.slider(key="sets.K").set_value(7).run()
     assert "K=7" in _chart(at, "sets.chart.share") and _chart(at, "sets.chart.share") != share
-    at.sidebar.slider(key="sets.N").set_value(2).run()
+    at.sidebar.select_slider(key="sets.N").set_value(2).run()
     assert not next(d.value for d in at.dataframe if "near_share" in d.value.columns).equals(table)
     assert any("N=2 partitionings" in c.value for c in at.caption)
 
@@ -191,20 +191,23 @@ def _upload(at, files):
 def test_uploaded_command_line_sketches_are_scored_beside_the_in_app_methods():
     at = open_tab(open_page(PAGE), TAB, "Benchmark")
     at.sidebar.number_input(key="global.seed").set_value(12).run()  # data no other test benchmarks
+    at.sidebar.slider(key="sets.K").set_value(8).run()
+    at.sidebar.select_slider(key="sets.N").set_value(10).run()  # one of the post's grid points
     assert {b.key for b in at.get("download_button")} >= {"sets.dl_items", "sets.dl_sets"}
     command = next(c.value for c in at.code)
-    assert "python -m embedcore sketch items.npy sets.csv -K 4 -N 16 --seed 12 --out sketches" in command
-    _upload(at, [("sketches.zip", _sketch_output(12), "application/zip")])
+    assert "python -m embedcore sketch items.npy sets.csv -K 8 -N 10 --seed 12 --out sketches" in command
+    _upload(at, [("sketches.zip", _sketch_output(12, K=8, N=10), "application/zip")])
     assert not at.exception and not at.error
-    assert any("300 sets x 256 columns" in s.value and "K=4, N=16, seed 12" in s.value for s in at.success)
+    assert any("300 sets x 2,560 columns" in s.value and "K=8, N=10, seed 12" in s.value for s in at.success)
     at.button(key="sets.run_bench").click().run(timeout=180)
     assert not at.exception
     table = next(d.value for d in at.dataframe if "features" in d.value.columns)
-    acc = dict(zip(table["features"], table["accuracy"]))
+    own = table[table["item vectors"].isin(["as given", "none", "items.npy"])]
+    acc = dict(zip(own["features"], own["accuracy"]))
     # the same hyperplanes from the same seed: the batch step's sketches score as the in-app EMDE does
-    assert acc["uploaded sketches K=4 N=16"] == acc["EMDE K=4 N=16"]
+    assert acc["uploaded sketches K=8 N=10"] == acc["EMDE K=8 N=10"]
     assert {"mean vector", "one-hot (bag of items)"} <= set(acc)
-    assert "uploaded sketches K=4 N=16" in _chart(at, "sets.chart.bench")
+    assert "uploaded sketches K=8 N=10" in _chart(at, "sets.chart.bench")
 
 
 def test_a_bad_sketch_upload_is_explained_and_the_page_keeps_working():
