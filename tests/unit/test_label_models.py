@@ -250,3 +250,17 @@ def test_a_small_k_caps_the_label_embedding_before_training():
     _, Y, _ = make_topic_labels(600, n_labels=40, random_state=0)
     ceiling = {k: decoding_ceiling(Y, k, 3) for k in (5, 40)}
     assert ceiling[5] == pytest.approx(0.504, abs=0.005) and ceiling[40] == pytest.approx(0.913, abs=0.005)
+
+
+def test_the_usenet_cross_posts_are_too_few_for_a_multilabel_task():
+    """The page's reason for deriving its own task: the Newsgroups headers of gensim's 200 Usenet posts name 36
+    groups, 34 of them on fewer than 25 posts."""
+    import re
+    from collections import Counter
+
+    from embedcore.datasets import load_mini_newsgroups
+
+    texts, _ = load_mini_newsgroups()
+    groups = Counter(g.strip() for t in texts
+                     for g in re.search(r"^Newsgroups:(.*)$", t, re.M).group(1).split(","))
+    assert len(groups) == 36 and sum(c < 25 for c in groups.values()) == 34
