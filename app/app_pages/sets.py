@@ -11,6 +11,7 @@ from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
 TABS = ["Buckets", "A set's sketch", "Additivity", "K and N", "Benchmark", "Download"]
+VECTOR_LABELS = {"data": "the data's own", "word2vec": "Word2Vec on the sets"}
 
 st.title("Sets: EMDE sketches")
 st.markdown(
@@ -50,7 +51,7 @@ drop = sb.toggle("Only occupied buckets (variable width)", key="sets.drop", bind
                  help="Keep only the buckets some item falls in, as the post's CountVectorizer did, instead of all "
                  f"N·2^K. Always on above K={svc.FIXED_MAX_K}.")
 vectors = sb.radio("Item vectors", svc.VECTORS, key="sets.vectors", horizontal=True, bind="query-params",
-                   format_func={"data": "the data's own", "word2vec": "Word2Vec on the sets"}.get,
+                   format_func=lambda v: VECTOR_LABELS.get(v, v),
                    help="The data's own vectors (PMI-SVD for the newsgroup posts), or Word2Vec trained on the "
                    "sets read as sentences, as the post did.")
 offsets = sb.radio("Plane offsets", ["data", "quantile"], key="sets.offsets", horizontal=True,
