@@ -50,6 +50,9 @@ N = sb.select_slider("N: partitionings", svc.N_STEPS, 16, key="sets.N", bind="qu
 drop = sb.toggle("Only occupied buckets (variable width)", key="sets.drop", bind="query-params",
                  help="Keep only the buckets some item falls in, as the post's CountVectorizer did, instead of all "
                  f"N·2^K. Always on above K={svc.FIXED_MAX_K}.")
+if K > svc.FIXED_MAX_K and not drop:
+    sb.caption(f"K={K} > {svc.FIXED_MAX_K}: only the occupied buckets are kept (2^{K} columns per partitioning "
+               "would be almost all empty).")
 vectors = sb.radio("Item vectors", svc.VECTORS, key="sets.vectors", horizontal=True, bind="query-params",
                    format_func=lambda v: VECTOR_LABELS.get(v, v),
                    help="The data's own vectors (PMI-SVD for the newsgroup posts), or Word2Vec trained on the "
@@ -65,9 +68,6 @@ norm = sb.selectbox("Normalisation", ["none", "l1", "l2", "max"], index=0, key="
 scope = sb.radio("Normalise", ["row", "partition"], key="sets.scope", horizontal=True,
                  help="The whole sketch at once, or each partitioning's block on its own.", bind="query-params")
 setting = svc.setting(K, N, offsets, weighting, norm, scope, drop, vectors)
-if setting.drop and not drop:
-    sb.caption(f"K={K} > {svc.FIXED_MAX_K}: only the occupied buckets are kept (2^{K} columns per partitioning "
-               "would be almost all empty).")
 
 with st.expander("What the controls change, and how the pictures can mislead"):
     st.markdown(
@@ -115,8 +115,8 @@ if ready:
     cols = st.columns(6)
     cols[0].metric("items", f"{info['items']:,}")
     cols[1].metric("sets", f"{info['sets']:,}")
-    cols[2].metric("sketch width N·2^K", f"{info['width']:,}",
-                   help="Columns of the fixed-width sketch: N partitionings of 2^K buckets.")
+    cols[2].metric("sketch width N·2^K", svc.big_number(info["width"]),
+                   help=f"Columns of the fixed-width sketch: N partitionings of 2^K buckets ({info['width']:,}).")
     cols[3].metric("occupied buckets", f"{info['occupied']:,}",
                    help="Buckets holding at least one item (the post's variable width).")
     cols[4].metric("columns kept", f"{info['columns']:,}",

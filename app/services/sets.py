@@ -235,6 +235,18 @@ def compute(ref: DataRef, s: Setting) -> None:
 # ------------------------------------------------------------------ the header
 
 
+def big_number(n: int) -> str:
+    """A count as the header shows it: with thousands separators below ten million, then as ``1.1e9``.
+
+    >>> big_number(4096), big_number(2**30), big_number(3 * 10**13)
+    ('4,096', '1.1e9', '3e13')
+    """
+    if n < 10**7:
+        return f"{n:,}"
+    mantissa, exponent = f"{n:.2g}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def summary(ref: DataRef, s: Setting) -> dict:
     """The figures above the tabs: items, sets, sketch width, occupied buckets, fit + sketch time."""

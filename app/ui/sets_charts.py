@@ -134,7 +134,7 @@ def sketch_heatmap(grid, codes=None, *, partitions: int | None = None) -> go.Fig
     fig = go.Figure(go.Heatmap(z=_f32(grid), colorscale="Blues", customdata=np.asarray(codes).astype(str),
                                hovertemplate="partitioning %{y}<br>bucket %{customdata}<br>%{z:.3g}<extra></extra>"))
     fig.update_xaxes(title="occupied bucket (in the order of its code)")
-    fig.update_yaxes(title="partitioning", autorange="reversed")
+    fig.update_yaxes(title="partitioning", autorange="reversed", dtick=1 if shown <= 16 else None)
     return charts.layout(fig, f"The sketch over occupied buckets only: one row per partitioning{more}", 360)
 
 
