@@ -339,7 +339,7 @@ def one_set(ref: DataRef, s: Setting, i: int) -> dict:
         "grid": grid[:shown],
         "codes": None if codes is None else codes[:shown],
         "partitions_shown": shown,
-        "density": model.decode(row, vectors_of(ref, s.vectors)),
+        "density": model.decode(row),  # the fitted items, from their stored codes
         "members": weights(ref)[[i], :].indices,
     }
 

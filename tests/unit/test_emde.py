@@ -179,6 +179,7 @@ def test_decode_ranks_a_single_item_sets_own_item_top():
     e = fitted()
     for i in (0, 17, 256):
         scores = e.decode(e.sketch([[i]]), ITEMS)
+        np.testing.assert_allclose(e.decode(e.sketch([[i]])), scores, rtol=1e-12)  # the fitted items, sparse
         assert scores[i] == scores.max()
         assert (scores == scores.max()).sum() < 10  # and only a few items tie with it
 
@@ -538,6 +539,8 @@ def test_occupied_path_is_the_fixed_width_sketch_without_its_all_zero_columns():
         fresh = np.random.default_rng(9).standard_normal((50, 6)) * 3
         np.testing.assert_array_equal(full.transform(fresh).toarray()[:, small.columns_], small.transform(fresh).toarray())
         np.testing.assert_allclose(small.decode(small.sketch([[3, 4]]), fresh), full.decode(full.sketch([[3, 4]]), fresh))
+        np.testing.assert_allclose(small.decode(small.sketch([[3, 4]])), full.decode(full.sketch([[3, 4]]), ITEMS),
+                                   rtol=1e-12)
 
 
 def test_occupied_grid_lays_each_partitionings_buckets_out_in_code_order():
