@@ -9,11 +9,12 @@ tests/e2e/test_browser.py does; the server runs without a file watcher, so what 
 as loaded at start. What is timed, always from inside the page:
 
 * **a control change to idle**: ``t0`` is ``performance.now()`` taken by a capturing listener when
-  the key or pointer event that changes the control is dispatched; the end is the moment the app's
-  ``data-test-script-state`` (on ``[data-testid="stApp"]``, watched by a MutationObserver) last went
-  back to ``notRunning``, once it has gone to ``running`` after ``t0`` and stayed idle for
-  :data:`QUIET_S` (so a second rerun, e.g. from a query parameter, is included) with no spinner
-  left. If no run starts within :data:`NO_RUN_S`, the sample ends at that check and is flagged
+  the key or pointer event that changes the control is dispatched; the end is the first idle moment
+  of the browser (``requestIdleCallback``) after the app's ``data-test-script-state`` (on
+  ``[data-testid="stApp"]``, watched by a MutationObserver) last went back to ``notRunning``: the
+  charts that the run's last messages brought are drawn by then. The state must have gone to
+  ``running`` after ``t0`` and stayed idle for :data:`QUIET_S` (so a second rerun, e.g. from a query
+  parameter, is included) with no spinner left. If no run starts within :data:`NO_RUN_S`, the sample ends at that check and is flagged
   "no rerun seen".
 * **the floor**: on Home, the sidebar's "Random seed" gets a new value (typed, then Enter): a rerun
   that draws nothing. Every control is reported as a ratio to it (budget :data:`CONTROL_BUDGET`).
@@ -102,7 +103,12 @@ PROBE_JS = """
       if (r.attributeName !== ATTR) continue;
       const s = r.target.getAttribute(ATTR);
       const last = b.log[b.log.length - 1];
-      if (!last || last.s !== s) b.log.push({t: performance.now(), s});
+      if (!last || last.s !== s) {
+        const entry = {t: performance.now(), s};
+        b.log.push(entry);
+        // The run's end as the user sees it: the browser idle again, the charts the last messages brought drawn.
+        if (s !== 'running') requestIdleCallback(() => { entry.idle = performance.now(); }, {timeout: 10000});
+      }
     }
   }).observe(document, {attributes: true, attributeFilter: [ATTR], subtree: true});
   const stamp = () => { if (b.armed) { b.t0 = performance.now(); b.armed = false; } };
@@ -126,11 +132,11 @@ DONE_JS = """
     return now - b.t0 >= noRunMs ? {t0: b.t0, end: now, ran: false, runs: 0} : false;
   }
   const last = after[after.length - 1];
-  if (now - last.t < quietMs) return false;
+  if (now - last.t < quietMs || last.idle === undefined) return false;
   // A spinner still shown once the script is idle: the change is done when it goes.
   if (document.querySelector('[data-testid="stSpinner"]')) { b.spinnerSeen = true; return false; }
   const first = after.find((e) => e.s === 'running');
-  return {t0: b.t0, start: first ? first.t : b.t0, end: b.spinnerSeen ? Math.max(last.t, now) : last.t, ran: true, runs};
+  return {t0: b.t0, start: first ? first.t : b.t0, end: b.spinnerSeen ? Math.max(last.idle, now) : last.idle, ran: true, runs};
 }
 """
 
