@@ -81,6 +81,8 @@ def test_k_and_n_tab_follows_n_and_marks_k():
     at.sidebar.select_slider(key="sets.N").set_value(2).run()
     assert not next(d.value for d in at.dataframe if "near_share" in d.value.columns).equals(table)
     assert any("N=2 partitionings" in c.value for c in at.caption)
+    width = next(m.value for m in at.markdown if "The width at K=7, N=2" in m.value)
+    assert "N·2^K = 256 columns" in width and "N × items = 400" in width
 
 
 def test_downloads_describe_the_current_sketches():
