@@ -233,7 +233,7 @@ with tabs[3]:
                    "buckets are too large to tell regions apart, when near pairs stop sharing, too small.")
         st.markdown(
             f"**The width at K={K}, N={N}.** The fixed-width sketch has N·2^K = {info['width']:,} columns; "
-            f"{info['occupied']:,} of those buckets hold an item ({100 * info['occupied'] / info['width']:.3g}%). "
+            f"{info['occupied']:,} of those buckets hold an item ({svc.share_text(info['occupied'], info['width'])}). "
             f"A sketch of occupied buckets only (the post's variable width) keeps those {info['occupied']:,}: never "
             f"more than N × items = {N * info['items']:,}, however large K is, and fewer when items share buckets. "
             "It is the same sketch without its all-zero columns, so a linear model scores it the same; it only "

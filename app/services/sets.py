@@ -247,6 +247,16 @@ def big_number(n: int) -> str:
     return f"{mantissa}e{int(exponent)}"
 
 
+def share_text(part: int, whole: int) -> str:
+    """A share as a percentage, or in scientific notation when it is below a thousandth.
+
+    >>> share_text(119, 256), share_text(79, 2**30)
+    ('46.5%', 'a share of 7.4e-08')
+    """
+    share = part / whole if whole else 0.0
+    return f"{100 * share:.3g}%" if share >= 1e-3 else f"a share of {share:.1e}"
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def summary(ref: DataRef, s: Setting) -> dict:
     """The figures above the tabs: items, sets, sketch width, occupied buckets, fit + sketch time."""

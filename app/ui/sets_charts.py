@@ -175,6 +175,9 @@ def bucket_sharing(stats: pd.DataFrame, K: int) -> tuple[go.Figure, go.Figure]:
                          vline=K, vline_label=f"K={K}")
     empty = charts.lines(stats, "K", {"empty_fraction": "empty buckets"}, vline=K, vline_label=f"K={K}",
                          title="Empty buckets", y_title="fraction of 2^K")
+    if len(stats) and K >= stats["K"].max():  # the marker is the rightmost thing drawn: label it on its left
+        for fig in (share, empty):
+            fig.update_traces(textposition="top left", selector=dict(name=f"K={K}"))
     return share, empty
 
 
