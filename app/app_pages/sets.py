@@ -302,7 +302,8 @@ def benchmark_section(ref, setting) -> None:
                "by a little; with 200-300 sets one set is 0.3-0.5 points of accuracy, so differences below a "
                "point or two (see accuracy_std) are noise. One draw of hyperplanes per row: another seed moves "
                "EMDE's rows by about a point.")
-    upload = outside_sketches(ref, setting)
+    # the command line's files and command follow the sidebar's setting: offered once that setting is computed
+    upload = outside_sketches(ref, setting) if ready else None
     if st.button("Run the benchmark", key="sets.run_bench", type="primary", disabled=classes["smallest"] < 5):
         bar = st.progress(0.0, text="starting")
         svc.run_benchmark(ref, lambda f, name: bar.progress(f, text=f"done: {name}"), upload)
@@ -316,7 +317,7 @@ def benchmark_section(ref, setting) -> None:
 
 
 with tabs[4]:
-    if tabs[4].open and ready:
+    if tabs[4].open:  # the benchmark does not depend on the sidebar's setting: open while it waits, too
         benchmark_section(ref, setting)
 
 # ------------------------------------------------------------------ 6. downloads

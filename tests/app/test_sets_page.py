@@ -281,6 +281,9 @@ def test_a_slow_setting_waits_for_compute_and_every_session_then_sees_it():
     at.sidebar.select_slider(key="sets.N").set_value(500).run()
     assert not at.exception and not at.error
     assert any("press Compute" in i.value for i in at.info) and not at.get("plotly_chart") and not at.metric
+    open_tab(at, TAB, "Benchmark")  # the benchmark does not wait for the sidebar's setting
+    assert at.button(key="sets.run_bench") and not at.exception
+    open_tab(at, TAB, "Buckets")
     t = time.perf_counter()
     at.button(key="sets.compute").click().run(timeout=180)
     print(f"Sets: digit ink K=8, N=500 computed in {time.perf_counter() - t:.2f} s")
