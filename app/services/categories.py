@@ -25,6 +25,7 @@ import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
+from app.services import reproduce
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from app.services.threads import JOBS
@@ -744,23 +745,8 @@ def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, 
     if graph.uploaded_matrix:
         up = _matrix_upload(graph.data.source.removeprefix("upload:"))
         files = up.names
-        load = textwrap.dedent(f'''
-            FILE = {up.names[0]!r}  # the affinity matrix uploaded on the page
-            SHA1 = {up.digest!r}  # of its name and bytes
-
-
-            def load_data():
-                """The uploaded affinity matrix: give its path as the argument."""
-                from embedcore.io import read_affinity_matrix, upload_digest
-
-                if len(sys.argv) != 2:
-                    sys.exit(f"usage: python reproduce.py {{FILE}}  (the matrix you uploaded)")
-                blob = Path(sys.argv[1]).read_bytes()
-                if upload_digest([FILE], [blob]) != SHA1:
-                    sys.exit(f"This is not the file this view was made from (its SHA-1 differs); pass {{FILE}} "
-                             "with its original contents.")
-                return read_affinity_matrix(blob, FILE)
-            ''')
+        load = reproduce.single_file_loader(up.names[0], up.digest, "affinity matrix",
+                                            "from embedcore.io import read_affinity_matrix", "read_affinity_matrix")
     affinity = "matrix" if gamma is None else f"spectral.kernel_from_distances(matrix, {gamma!r})"
     code = f"""
         from embedcore import spectral

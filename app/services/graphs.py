@@ -307,24 +307,8 @@ def recipe(data: data_service.DataRef, weighted: bool, normalized: bool, k: int,
     if data.source.startswith("upload:"):
         up = _upload(data.source.removeprefix("upload:"))
         files = up.names
-        load = textwrap.dedent(f'''
-            FILE = {up.names[0]!r}  # the edge list uploaded on the page
-            SHA1 = {up.digest!r}  # of its name and bytes
-
-
-            def load_data():
-                """The uploaded edge list: give its path as the argument."""
-                from embedcore.io import upload_digest
-                from embedcore.io.edges import read_edge_list
-
-                if len(sys.argv) != 2:
-                    sys.exit(f"usage: python reproduce.py {{FILE}}  (the edge list you uploaded)")
-                blob = Path(sys.argv[1]).read_bytes()
-                if upload_digest([FILE], [blob]) != SHA1:
-                    sys.exit(f"This is not the file this view was made from (its SHA-1 differs); pass {{FILE}} "
-                             "with its original contents.")
-                return read_edge_list(blob, FILE)
-            ''')
+        load = reproduce.single_file_loader(up.names[0], up.digest, "edge list",
+                                            "from embedcore.io.edges import read_edge_list", "read_edge_list")
     else:
         load = textwrap.dedent(f'''
             def load_data():

@@ -121,6 +121,29 @@ def _default_loader(ref: data_service.DataRef, files: list[str] | None) -> str:
         ''')
 
 
+def single_file_loader(name: str, digest: str, what: str, reader_import: str, reader: str) -> str:
+    """``load_data`` for a file a page reads itself (an edge list, an affinity matrix): it takes the file's
+    path, checks its SHA-1 against the view's and reads it with ``reader(blob, FILE)``."""
+    return textwrap.dedent(f'''
+        FILE = {name!r}  # the {what} uploaded on the page
+        SHA1 = {digest!r}  # of its name and bytes
+
+
+        def load_data():
+            """The uploaded {what}: give its path as the argument."""
+            from embedcore.io import upload_digest
+            {reader_import}
+
+            if len(sys.argv) != 2:
+                sys.exit(f"usage: python reproduce.py {{FILE}}  (the {what} you uploaded)")
+            blob = Path(sys.argv[1]).read_bytes()
+            if upload_digest([FILE], [blob]) != SHA1:
+                sys.exit(f"This is not the file this view was made from (its SHA-1 differs); pass {{FILE}} "
+                         "with its original contents.")
+            return {reader}(blob, FILE)
+        ''')
+
+
 _FOOTER = '''
 
 def _check(name, how, ours, theirs):
