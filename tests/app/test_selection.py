@@ -264,7 +264,11 @@ def test_a_selection_in_the_method_comparison_is_ringed_in_every_panel_and_on_th
     at.sidebar.slider(key="man.n").set_value(400).run()
     at = open_tab(at, "man.tab", "Quality")
     at.selectbox(key="man.quality_map").set_value("PCA").run()
-    at.button(key="man.quality_run").click().run()  # PCA only: the comparison shows what has been computed
+    # PCA only: the comparison shows what has been computed (kept for every session, so another test in this
+    # process may have computed it already and the page then offers no button)
+    run = [b for b in at.button if b.key == "man.quality_run"]
+    if run:
+        run[0].click().run()
     at = open_tab(at, "man.tab", "Method comparison")
     spec = _spec(at, "man.chart.compare")
     assert spec["layout"]["dragmode"] == "select" and event_indices_of(spec["data"][0]) == list(range(400))
