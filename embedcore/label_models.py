@@ -262,7 +262,18 @@ def _lbfgs(fun, x0, max_iter: int, tol: float):
 # --------------------------------------------------------------------------- models
 
 
-class CosineLabelRegressor(BaseEstimator):
+class _LabelMatrixModel(BaseEstimator):
+    """What both label models declare to scikit-learn: sparse X, and a required label matrix Y."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        tags.target_tags.multi_output = True
+        return tags
+
+
+class CosineLabelRegressor(_LabelMatrixModel):
     """Predict an example's label vector: k linear outputs trained with a cosine loss.
 
     Fits :class:`~embedcore.words.LabelEmbedding` on the training labels, encodes
@@ -311,13 +322,6 @@ class CosineLabelRegressor(BaseEstimator):
         self.n_components = n_components
         self.alpha = alpha
         self.max_iter = max_iter
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.target_tags.required = True
-        tags.target_tags.multi_output = True
-        return tags
 
     def fit(self, X, Y):
         """Fit the label vectors on Y, then the linear map from X to them.
@@ -368,7 +372,7 @@ class CosineLabelRegressor(BaseEstimator):
         return self.label_embedding_.decode(self.transform(X))
 
 
-class LogisticLabelClassifier(BaseEstimator):
+class LogisticLabelClassifier(_LabelMatrixModel):
     """One sigmoid output per label, trained with binary cross-entropy over all labels at once.
 
     The objective is that of one L2-penalised logistic regression per label
@@ -406,13 +410,6 @@ class LogisticLabelClassifier(BaseEstimator):
     def __init__(self, *, alpha: float = 1e-3, max_iter: int = 300):
         self.alpha = alpha
         self.max_iter = max_iter
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.target_tags.required = True
-        tags.target_tags.multi_output = True
-        return tags
 
     def fit(self, X, Y):
         """Fit every label's weights and intercept.
