@@ -310,7 +310,7 @@ def load_wind(seed: int = 0) -> TableData:
 
 _CORPORA = {
     "lee": ("lee_background.cor", "Lee background corpus: 300 Australian news articles"),
-    "head500": ("head500.noblanks.cor", "First 500 articles of an English Wikipedia dump (text8 style)"),
+    "head500": ("head500.noblanks.cor", "250 articles from the head of an English Wikipedia dump (text8 style; gensim names the file head500)"),
 }
 
 
@@ -442,7 +442,7 @@ DATASETS: dict[str, Dataset] = {
         Dataset("planted_dual", "playlists", "Planted playlists (dual-point)", "Playlists sampled from a known asymmetric LME over 200 songs (generated).", lambda seed=0: load_planted_playlists(seed, "dual")),
         Dataset("lesmis", "playlists", "Les Miserables walks", "Random walks on the character co-occurrence graph shipped with networkx.", load_lesmis_walks),
         Dataset("lee", "documents", "Lee news corpus", "300 Australian news articles, one per line (gensim test data).", lambda seed=0: load_corpus("lee")),
-        Dataset("head500", "documents", "Wikipedia head500", "The first 500 articles of a Wikipedia dump, one per line (gensim test data).", lambda seed=0: load_corpus("head500")),
+        Dataset("head500", "documents", "Wikipedia head500", "250 articles from the head of a Wikipedia dump, one per line (gensim test data; the file is named head500).", lambda seed=0: load_corpus("head500")),
         Dataset("newsgroups", "labelled_documents", "Newsgroup posts (labelled)", "200 Usenet posts from alt.atheism and sci.space, with their group (gensim test data).", load_newsgroup_posts),
     ]
 }
