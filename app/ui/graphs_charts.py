@@ -93,16 +93,16 @@ def sorted_vector(table: pd.DataFrame, thresholds: dict[str, float], title: str,
     at: dict[float, list[str]] = {}
     for label, t in thresholds.items():
         at.setdefault(round(float(t), 12), []).append(label)
-    places = ["top left", "bottom right", "top right"]
     order = list(thresholds)
-    for j, (t, labels) in enumerate(sorted(at.items())):
+    for t, labels in sorted(at.items()):
         colour = charts.PALETTE[2 + order.index(labels[0])]  # the same colour as the split's mark on the sweep
-        fig.add_hline(y=t, line=dict(color=colour, dash="dash", width=1.5),
-                      annotation_text=f"{' = '.join(labels)}: {t:.3g}", annotation_position=places[j % 3],
-                      annotation_font_color=colour)
-    fig.update_xaxes(title="nodes, sorted by their value")
+        # a line trace rather than an annotated hline: the legend names it, and labels of near lines cannot collide
+        fig.add_trace(go.Scatter(x=[0.5, n + 0.5], y=[t, t], mode="lines", name=f"{' = '.join(labels)} (threshold {t:.3g})",
+                                 line=dict(color=colour, dash="dash", width=1.5), hoverinfo="skip"))
+    fig.update_xaxes(title="nodes, sorted by their value", range=[0.5, n + 0.5])
     fig.update_yaxes(title=y_title)
-    return charts.layout(fig, title, 380, showlegend=False, bargap=0.1)
+    fig.update_traces(showlegend=False, selector=dict(type="bar"))
+    return charts.layout(fig, title, 420, bargap=0.1)
 
 
 def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], title: str) -> go.Figure:
