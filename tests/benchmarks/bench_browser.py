@@ -55,6 +55,8 @@ REPEATS = 3
 RUN_TIMEOUT_S = 120  # one control change or page visit, to idle
 LOAD_TIMEOUT_S = 180  # an untimed page load (the first one may import and compute a lot)
 NO_RUN_S = 2.0  # no rerun started this long after the event: the change is counted as done then
+IDLE_WAIT_S = 1.0  # after a run, how long the browser may stay busy drawing before the sample is cut
+FIRST_VISIT_IDLE_WAIT_S = 5.0  # the same for a first visit, which also loads and starts the page's chart libraries
 QUIET_S = 0.5  # idle this long after a run before the app counts as idle (a second rerun is included)
 CONTROL_BUDGET = 2.5  # a control change to idle, as a multiple of the Home floor
 FIRST_VISIT_BUDGET_S = 3.0
@@ -95,8 +97,9 @@ CONTROLS: dict[str, list[Control]] = {
 #: Installed in every page before the app's scripts: the script-state log and the event stamp.
 PROBE_JS = """
 (() => {
+  const IDLE_WAIT_MS = %d;
   if (window.__bench) return;
-  const b = window.__bench = {log: [], t0: null, armed: false, spinnerSeen: false};
+  const b = window.__bench = {log: [], t0: null, armed: false, spinnerSeen: false, idleWait: IDLE_WAIT_MS};
   const ATTR = 'data-test-script-state';
   new MutationObserver((records) => {
     for (const r of records) {
@@ -107,7 +110,9 @@ PROBE_JS = """
         const entry = {t: performance.now(), s};
         b.log.push(entry);
         // The run's end as the user sees it: the browser idle again, the charts the last messages brought drawn.
-        if (s !== 'running') requestIdleCallback(() => { entry.idle = performance.now(); }, {timeout: 10000});
+        // (at most IDLE_WAIT_MS later: a page that never idles is cut there, and the sample says so)
+        if (s !== 'running') requestIdleCallback((d) => { entry.idle = performance.now(); entry.busy = d.didTimeout; },
+                                                {timeout: b.idleWait});
       }
     }
   }).observe(document, {attributes: true, attributeFilter: [ATTR], subtree: true});
@@ -116,6 +121,7 @@ PROBE_JS = """
   b.arm = () => { b.armed = true; b.t0 = null; b.spinnerSeen = false; };
 })();
 """
+PROBE_JS = PROBE_JS.replace("IDLE_WAIT_MS = %d", f"IDLE_WAIT_MS = {round(IDLE_WAIT_S * 1000)}")
 
 #: False until the app is idle after the stamped event; then {t0, start, end, ran, runs} (start: the first run began).
 DONE_JS = """
@@ -136,7 +142,8 @@ DONE_JS = """
   // A spinner still shown once the script is idle: the change is done when it goes.
   if (document.querySelector('[data-testid="stSpinner"]')) { b.spinnerSeen = true; return false; }
   const first = after.find((e) => e.s === 'running');
-  return {t0: b.t0, start: first ? first.t : b.t0, end: b.spinnerSeen ? Math.max(last.idle, now) : last.idle, ran: true, runs};
+  return {t0: b.t0, start: first ? first.t : b.t0, end: b.spinnerSeen ? Math.max(last.idle, now) : last.idle, ran: true, runs,
+          busy: !!last.busy};
 }
 """
 
@@ -180,6 +187,7 @@ class Sample:
     runs: int = 1
     exception: bool = False
     timeout: bool = False
+    busy: bool = False  # the browser did not idle within IDLE_WAIT_S of the run's end: the sample ends there
 
 
 @dataclass
@@ -211,6 +219,9 @@ class Row:
             out.append("two or more runs after one change")
         if any(s.timeout for s in self.samples):
             out.append(f"timed out (counted as {RUN_TIMEOUT_S} s)")
+        if any(s.busy for s in self.samples):
+            wait = FIRST_VISIT_IDLE_WAIT_S if self.kind == "first visit" else IDLE_WAIT_S
+            out.append(f"the browser still busy {wait:g} s after a run (cut there)")
         if any(s.exception for s in self.samples):
             out.append("an exception element was shown")
         return "; ".join(out)
@@ -314,7 +325,7 @@ class Bench:
             return Sample(float(RUN_TIMEOUT_S), timeout=True)  # a lower bound, kept in the median
         exception = page.locator('[data-testid="stException"]').count() > 0
         return Sample((done["end"] - done["t0"]) / 1000, wait=(done.get("start", done["t0"]) - done["t0"]) / 1000,
-                      ran=done["ran"], runs=done["runs"], exception=exception)
+                      ran=done["ran"], runs=done["runs"], exception=exception, busy=done.get("busy", False))
 
     # -------------------------------------------------------------- finding controls by label
 
@@ -428,6 +439,7 @@ class Bench:
             link = page.locator(_link(spec)).first
             if link.count() == 0:
                 raise NotFound(f"no sidebar link to /{spec.url}")
+            page.evaluate(f"window.__bench.idleWait = {round(FIRST_VISIT_IDLE_WAIT_S * 1000)}")
             row.samples.append(self.timed(page, link.click))
             if spec.url == WARM_UP_PAGE or spec.default:
                 row.note = "served once in the warm-up"
