@@ -7,7 +7,7 @@ from app.services import selection as picked
 from app.ui import foundations_charts as fc
 from app.ui import plots, share
 from app.ui.controls import ranged_select_slider, ranged_slider
-from app.ui.layout import lazy_tabs
+from app.ui.layout import tab_sections
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 
@@ -367,28 +367,15 @@ source, _ = data_source("vectors", "found", default="digits")
 ref = data_service.ref("vectors", source)
 st.sidebar.caption("The sidebar data set feeds the PCA-vs-JL and JL sections (as an alternative to the news "
                    "articles) and the SVD section (as an alternative to the photo).")
-tabs = lazy_tabs(TABS, key="found.tab")
-with tabs[0]:
-    if tabs[0].open:
-        pca_section(seed)
-with tabs[1]:
-    if tabs[1].open:
-        standardising_section(seed)
-with tabs[2]:
-    if tabs[2].open:
-        pca_vs_jl_section(ref, seed)
-with tabs[3]:
-    if tabs[3].open:
-        jl_section(ref, seed)
-with tabs[4]:
-    if tabs[4].open:
-        svd_section(ref, seed)
-with tabs[5]:
-    if tabs[5].open:
-        autoencoder_section(seed)
-with tabs[6]:
-    if tabs[6].open:
-        hashing_section(seed)
+tab_sections(dict(zip(TABS, [
+    lambda: pca_section(seed),
+    lambda: standardising_section(seed),
+    lambda: pca_vs_jl_section(ref, seed),
+    lambda: jl_section(ref, seed),
+    lambda: svd_section(ref, seed),
+    lambda: autoencoder_section(seed),
+    lambda: hashing_section(seed),
+], strict=True)), key="found.tab")
 
 svd_now = (svc.PHOTO if st.session_state["found.svd_data"] == PHOTO else ref, int(st.session_state.get("found.svd_k", 10)),
            bool(st.session_state["found.svd_center"]))  # read here: the download builds its zip on another thread

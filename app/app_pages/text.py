@@ -6,7 +6,7 @@ from app.services import text as svc
 from app.ui import plots, share
 from app.ui import text_charts as charts
 from app.ui.controls import ranged_slider
-from app.ui.layout import lazy_tabs
+from app.ui.layout import tab_sections
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
@@ -342,26 +342,14 @@ def concept_table(ref, min_count, weighting, most):
                                 "share of ||A||²": st.column_config.NumberColumn(format="%.3f")})
 
 
-tabs = lazy_tabs(["Bag of words", "TF and IDF", "Sparse inner products", "N-grams", "Feature hashing", "LSA"],
-                 key="text.tab")
-with tabs[0]:
-    if tabs[0].open:
-        bag_section(ref, min_count)
-with tabs[1]:
-    if tabs[1].open:
-        tfidf_section(ref, min_count)
-with tabs[2]:
-    if tabs[2].open:
-        dot_section(ref, min_count)
-with tabs[3]:
-    if tabs[3].open:
-        ngram_section(ref)
-with tabs[4]:
-    if tabs[4].open:
-        hashing_section(ref, min_count)
-with tabs[5]:
-    if tabs[5].open:
-        lsa_section(ref, min_count)
+tab_sections({
+    "Bag of words": lambda: bag_section(ref, min_count),
+    "TF and IDF": lambda: tfidf_section(ref, min_count),
+    "Sparse inner products": lambda: dot_section(ref, min_count),
+    "N-grams": lambda: ngram_section(ref),
+    "Feature hashing": lambda: hashing_section(ref, min_count),
+    "LSA": lambda: lsa_section(ref, min_count),
+}, key="text.tab")
 
 most_now = svc.max_concepts(ref, min_count)
 k_now = min(max(int(st.session_state.get("text.k", 10)), 2), most_now)

@@ -22,3 +22,12 @@ def lazy_tabs(labels: list[str], key: str, where=None):
     if key in st.session_state and st.session_state[key] not in labels:
         del st.session_state[key]  # a link or an old session named a tab this page no longer has
     return (where or st).tabs(labels, key=key, on_change="rerun", bind="query-params")
+
+
+def tab_sections(sections: dict, key: str) -> None:
+    """Lazy tabs named by ``sections``' keys, each drawn by its value (a function of no arguments) when open."""
+    tabs = lazy_tabs(list(sections), key=key)
+    for tab, draw in zip(tabs, sections.values()):
+        with tab:
+            if tab.open:
+                draw()
