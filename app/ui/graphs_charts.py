@@ -116,11 +116,10 @@ def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], titl
     for label, (size, _) in marks.items():
         at.setdefault(size, []).append(label)
     order = list(marks)
-    for j, (size, labels) in enumerate(at.items()):  # rules that cut at the same place share one mark
+    for size, labels in at.items():  # rules that cut at the same place share one mark
         label = " = ".join(labels)
         value = marks[labels[0]][1]
-        fig.add_trace(go.Scatter(x=[size], y=[value], mode="markers+text", name=label, text=[label],
-                                 textposition="top center" if j % 2 == 0 else "bottom center",
+        fig.add_trace(go.Scatter(x=[size], y=[value], mode="markers", name=label,  # named in the legend
                                  marker=dict(size=12, color=charts.PALETTE[2 + order.index(labels[0])], line=dict(width=1, color="white")),
                                  hovertemplate=f"{label}: first %{{x}} nodes<br>conductance %{{y:.4f}}<extra></extra>"))
     fig.update_xaxes(title="cut after this many nodes (in Fiedler order)")
