@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
-from .words import _token_docs, build_vocabulary, term_counts
+from .words import DocumentInput, _token_docs, build_vocabulary, term_counts
 
 __all__ = [
     "TF_SCHEMES",
@@ -56,7 +56,7 @@ IDF_SCHEMES = {"none": "1", "plain": "ln(n / df)", "smooth": "ln((1 + n) / (1 + 
 # --------------------------------------------------------------------------- bag of words
 
 
-class BagOfWords(TransformerMixin, BaseEstimator):
+class BagOfWords(DocumentInput, TransformerMixin, BaseEstimator):
     """Documents -> sparse document-term counts over a vocabulary learned in ``fit``.
 
     Parameters
@@ -89,12 +89,6 @@ class BagOfWords(TransformerMixin, BaseEstimator):
     def __init__(self, *, min_count: int = 1, max_terms: int | None = None):
         self.min_count = min_count
         self.max_terms = max_terms
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.two_d_array = False
-        return tags
 
     def fit(self, documents, y=None):
         """Learn the vocabulary.

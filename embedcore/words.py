@@ -304,7 +304,17 @@ def check_vocabulary(counts: pd.Series, min_count: int, n_components) -> None:
                          f"(min_count={min_count}). Use n_components < {len(counts)}.")
 
 
-class PMIWordVectors(TransformerMixin, BaseEstimator):
+class DocumentInput:
+    """Declares documents (strings or token lists) as the input, as scikit-learn's text vectorizers do."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.two_d_array = False
+        return tags
+
+
+class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
     """Word vectors by truncated SVD of a (shifted, positive) PMI matrix.
 
     Parameters
@@ -374,13 +384,6 @@ class PMIWordVectors(TransformerMixin, BaseEstimator):
         self.n_components = n_components
         self.eig_weight = eig_weight
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        # documents (strings or token lists) in, as scikit-learn's text vectorizers take them
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.two_d_array = False
-        return tags
 
     def fit(self, documents, y=None):
         """Build the vocabulary, counts, PMI and its truncated SVD.
