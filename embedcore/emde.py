@@ -543,12 +543,12 @@ class EMDE(TransformerMixin, BaseEstimator):
             raise ValueError(f"The sketch has {s.size} values; this EMDE makes {self.n_features_out_}.")
         return s
 
-    def sketch_grid(self, sketch) -> np.ndarray:
+    def sketch_grid(self, sketch, n_rows: int | None = None) -> np.ndarray:
         """One sketch laid out as an (N, 2**K) array: a row per partitioning, a column per bucket.
 
         ``sketch`` is one row of :meth:`sketch` (sparse or dense). Columns
         dropped by ``drop_empty`` come back as zeros, so every sketch of this
-        EMDE has the same grid.
+        EMDE has the same grid. ``n_rows`` lays out only the first partitionings.
 
         Examples
         --------
@@ -560,10 +560,13 @@ class EMDE(TransformerMixin, BaseEstimator):
         """
         s = self._one_row(sketch)
         N, K = self.n_partitions, self.n_hyperplanes
+        if n_rows is not None:
+            N = max(0, min(N, int(n_rows)))
         if N * 2**K > MAX_WIDTH:
             raise ValueError(f"An N x 2**K grid of {N} x 2**{K} cells is too large to lay out; use occupied_grid.")
         full = np.zeros(N * 2**K)
-        full[self.columns_] = s
+        keep = self.columns_ < N * 2**K  # the columns of the partitionings laid out
+        full[self.columns_[keep]] = s[keep]
         return full.reshape(N, 2**K)
 
     def occupied_grid(self, sketch) -> tuple[np.ndarray, np.ndarray]:
@@ -1131,13 +1134,14 @@ def additivity(emde: EMDE, W, a: int, b: int) -> Additivity:
     for name, i in (("a", a), ("b", b)):
         if not 0 <= i < W.shape[0]:
             raise ValueError(f"Set {name}={i} is out of range: there are {W.shape[0]} sets (0..{W.shape[0] - 1}).")
-    SA = emde.sketch(W[[a], :]).toarray().ravel()
-    SB = emde.sketch(W[[b], :]).toarray().ravel()
-    SAB = emde.sketch(W[[a], :] + W[[b], :]).toarray().ravel()
+    rows = [sp.csr_array(emde.sketch(w)) for w in (W[[a], :], W[[b], :], W[[a], :] + W[[b], :])]
+    # only the columns some side touches: a fixed-width sketch has N·2^K of them, almost all zero
+    touched = np.unique(np.concatenate([r.indices[r.data != 0] for r in rows]))
+    SA, SB, SAB = (r[:, touched].toarray().ravel() if touched.size else np.zeros(0) for r in rows)
     diff = float(np.abs(SAB - (SA + SB)).max()) if SAB.size else 0.0
-    touched = np.flatnonzero((SA + SB) + SAB)
-    table = pd.DataFrame({"s(A)": SA[touched], "s(B)": SB[touched], "s(A+B)": SAB[touched]},
-                         index=emde.get_feature_names_out()[touched])
+    B = 2**emde.n_hyperplanes
+    names = [f"p{c // B}_b{c % B}" for c in emde.columns_[touched]]  # as get_feature_names_out names them
+    table = pd.DataFrame({"s(A)": SA, "s(B)": SB, "s(A+B)": SAB}, index=pd.Index(names, dtype=object))
     return Additivity(diff, table)
 
 

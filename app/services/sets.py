@@ -341,9 +341,10 @@ def one_set(ref: DataRef, s: Setting, i: int) -> dict:
     label = f" ({data.labels[i]})" if data.labels is not None else ""
     if s.drop:
         grid, codes = model.occupied_grid(row)
-    else:
-        grid, codes = model.sketch_grid(row), None
-    shown = max(1, min(s.N, HEATMAP_CELLS // max(grid.shape[1], 1)))
+        shown = max(1, min(s.N, HEATMAP_CELLS // max(grid.shape[1], 1)))
+    else:  # only the partitionings the heatmap shows are laid out
+        shown = max(1, min(s.N, HEATMAP_CELLS // 2**s.K))
+        grid, codes = model.sketch_grid(row, n_rows=shown), None
     return {
         "title": f"set {i}{label}: {len(data.sets[i])} items",
         "grid": grid[:shown],
@@ -373,11 +374,16 @@ def stats_partitions(N: int) -> int:
     return min(int(N), STATS_PARTITIONS)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
 def bucket_stats(ref: DataRef, N: int, offsets: str, vectors: str = "data") -> pd.DataFrame:
     """Bucket statistics for every K worth measuring on these items, with N partitionings (at most 64)."""
+    return _bucket_stats(ref, stats_partitions(N), offsets, vectors)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _bucket_stats(ref: DataRef, partitions: int, offsets: str, vectors: str) -> pd.DataFrame:
+    """Keyed on the partitionings measured, so every N from 64 up shares one table."""
     X = vectors_of(ref, vectors)
-    stats = core.bucket_statistics(X, core.statistics_grid(len(X)), stats_partitions(N), offsets=offsets,
+    stats = core.bucket_statistics(X, core.statistics_grid(len(X)), partitions, offsets=offsets,
                                    random_state=ref.seed)
     return stats.round(3)
 
@@ -583,13 +589,16 @@ def sketch_files(ref: DataRef, s: Setting, norm_label: str) -> SketchFiles:
     """
     S = sketches(ref, s)
     model = fitted(ref, s)
-    columns = [str(c) for c in model.get_feature_names_out()]
     params = {"K": s.K, "N": s.N, "offsets": s.offsets, "weighting": s.weighting, "norm": norm_label,
               "norm_scope": s.scope, "drop_empty": s.drop, "item_vectors": s.vectors, "seed": ref.seed,
               "data": ref.source}
+
+    def columns() -> list[str]:  # named only when a file is asked for: N·2^K names at the fixed width
+        return [str(c) for c in model.get_feature_names_out()]
+
     return SketchFiles(
-        npz=lambda: core.sketches_npz(S, {**params, "columns": columns}),
-        csv=lambda: core.sketches_csv(S, columns, params),
+        npz=lambda: core.sketches_npz(S, {**params, "columns": columns()}),
+        csv=lambda: core.sketches_csv(S, columns(), params),
         sets=int(S.shape[0]), columns=int(S.shape[1]), nonzeros=int(S.nnz),
     )
 

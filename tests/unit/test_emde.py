@@ -362,6 +362,9 @@ def test_sketch_grid_is_the_fixed_width_sketch_one_row_per_partitioning():
     np.testing.assert_array_equal(grid.sum(axis=1), 4)  # every item lands once in every partitioning
     small = fitted(drop_empty=True)  # dropped columns come back as zeros: the same grid
     np.testing.assert_array_equal(small.sketch_grid(small.sketch([[1, 2, 2, 40]])), grid)
+    for rows in (1, 3, 7, 50):  # the first partitionings only, as the page's heatmap shows them
+        np.testing.assert_array_equal(e.sketch_grid(S, n_rows=rows), grid[:rows])
+        np.testing.assert_array_equal(small.sketch_grid(small.sketch([[1, 2, 2, 40]]), n_rows=rows), grid[:rows])
     with pytest.raises(ValueError, match="The sketch has 3 values"):
         e.sketch_grid(np.zeros(3))
 
