@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
-from .words import DocumentInput, _token_docs, build_vocabulary, term_counts
+from .words import DocumentInput, _token_docs, build_vocabulary, smooth_idf, term_counts
 
 __all__ = [
     "TF_SCHEMES",
@@ -185,7 +185,7 @@ def inverse_document_frequency(document_frequency, n_documents: int, scheme: str
     if scheme == "none":
         return np.ones_like(df)
     if scheme == "smooth":
-        return np.log((1.0 + n_documents) / (1.0 + df)) + 1.0
+        return smooth_idf(df, n_documents)
     out = np.zeros_like(df)
     seen = df > 0
     out[seen] = np.log(n_documents / df[seen])
@@ -474,7 +474,7 @@ def _buckets(hashes, n_buckets: int) -> np.ndarray:
     if not isinstance(n_buckets, Integral) or n_buckets < 1:
         raise ValueError(f"n_buckets must be a positive integer, got {n_buckets!r}.")
     h = np.asarray(hashes, dtype=np.int64)
-    return np.where(h == -(2**31), 2**31 - 1, np.abs(h)) % n_buckets  # scikit-learn's rule for the one odd hash
+    return np.abs(h) % n_buckets  # int64, so |-2**31| is 2**31, as scikit-learn defines that one hash's bucket
 
 
 def hash_matrix(hashes, n_buckets: int, *, signed: bool = True) -> sp.csr_array:

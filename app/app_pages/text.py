@@ -30,7 +30,8 @@ sb = st.sidebar
 source, corpus = data_source("documents", "text", default="lee", more=("labelled_documents",))
 ref = data_service.ref("documents", source)
 min_count = sb.slider("Min count", 1, 10, 1, key="text.min_count", bind="query-params",
-                      help="Words seen fewer times in the whole corpus are left out of the vocabulary (every tab).")
+                      help="Words seen fewer times in the whole corpus are left out of the vocabulary (every tab but "
+                      "N-grams, which counts every token).")
 
 try:
     with st.spinner("Counting ..."):
@@ -52,8 +53,9 @@ with st.expander("What the controls change, and how the pictures can mislead"):
 * **Data set.** Lee: 300 Australian news articles; head500: long Wikipedia articles; the newsgroup
   posts come with their group (alt.atheism or sci.space), which colours the LSA plot, and still carry
   their e-mail headers, which are words too. Your own text: one document per line.
-* **Min count** (sidebar) removes rare words from the vocabulary of every tab: V shrinks fast, since
-  most words of a corpus occur once or twice, and the matrix gets denser.
+* **Min count** (sidebar) removes rare words from the vocabulary of every tab but N-grams (which
+  counts every token): V shrinks fast, since most words of a corpus occur once or twice, and the
+  matrix gets denser.
 * Each tab's own controls are described in the tab.
 
 *How the pictures can mislead.* The bag of words keeps no order: "dog bites man" and "man bites dog"

@@ -288,3 +288,12 @@ def test_every_validation_error_says_what_to_change():
 @parametrize_with_checks([TfIdf(), LSA(n_components=1)])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_the_one_hash_without_an_absolute_value_in_int32_lands_where_scikit_learn_puts_it():
+    from embedcore.text import _buckets
+
+    for m in (1, 3, 7, 2**10, 2**20):
+        # scikit-learn's _hashing_fast: (2147483647 - (n_features - 1)) % n_features for h = -2**31
+        assert int(_buckets([-(2**31)], m)[0]) == (2147483647 - (m - 1)) % m
+    assert _buckets([5, -5, 2**31 - 1], 4).tolist() == [1, 1, 3]
