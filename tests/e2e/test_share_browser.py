@@ -4,6 +4,7 @@ browser context (a new session) and find the same control values and the same ch
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -101,6 +102,17 @@ def _choose_radio(page) -> list[str]:
     return []
 
 
+def _controls_once_drawn(page, expected: dict, timeout_s: float = 20.0) -> dict:
+    """The page's controls once they read ``expected``, or as they are when the time is up: a widget can be
+    drawn a moment after the app first reports itself idle."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        got = page.evaluate(CONTROLS_JS)
+        if got == expected or time.monotonic() > deadline:
+            return got
+        page.wait_for_timeout(200)
+
+
 @pytest.mark.parametrize("spec", [p for p in PAGES if not p.default], ids=lambda p: p.url)
 def test_a_copied_link_restores_controls_and_charts(server, browser, spec):  # noqa: F811 (fixtures)
     url, _ = server
@@ -123,7 +135,7 @@ def test_a_copied_link_restores_controls_and_charts(server, browser, spec):  # n
         other.wait_for_function(DRAWN_JS, arg=len(charts), timeout=60_000)
         assert_no_exception(other, spec.url)
         assert not other.locator('[data-testid="stAlert"]', has_text="is not possible here").count()
-        assert other.evaluate(CONTROLS_JS) == controls
+        assert _controls_once_drawn(other, controls) == controls
         assert json.dumps(other.evaluate(CHARTS_JS)) == json.dumps(charts), f"{spec.url}: the charts differ"
     finally:
         first.close()
