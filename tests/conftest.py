@@ -46,3 +46,18 @@ def open_tab(at, key: str, label: str, timeout: float = 120):
     at.session_state[key] = label
     at.run(timeout=timeout)
     return at
+
+
+def assert_clean(at) -> None:
+    """No exception and no error message on the page."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def table_with(at, column: str):
+    """The shown table with this column (AppTest does not keep a dataframe's key)."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def caption_starting(at, start: str) -> str:
+    return next(c.value for c in at.caption if c.value.startswith(start))

@@ -18,23 +18,12 @@ from embedcore.io import upload_digest
 from tests.app.sweep import rendered_markup
 from tests.app.uploads import MARKUP
 from tests.conftest import ROOT, chart_specs, metric, open_page, open_tab
+from tests.conftest import assert_clean as _ok
+from tests.conftest import caption_starting as _caption
+from tests.conftest import table_with as _table
 
 PAGE = "app_pages/graphs.py"
 LAMBDA = "λ₂ of the"
-
-
-def _ok(at):
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def _table(at, column: str):
-    """The shown table with this column (AppTest does not keep a dataframe's key)."""
-    return next(d.value for d in at.dataframe if column in d.value.columns)
-
-
-def _caption(at, start: str) -> str:
-    return next(c.value for c in at.caption if c.value.startswith(start))
 
 
 def test_renders_the_karate_club_split_at_zero():

@@ -8,22 +8,12 @@ import json
 
 import numpy as np
 
+from tests.conftest import assert_clean as _ok
+from tests.conftest import caption_starting as _caption
 from tests.conftest import chart_specs, metric, open_page, open_tab
+from tests.conftest import table_with as _table
 
 PAGE = "app_pages/text.py"
-
-
-def _ok(at):
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def _table(at, column: str):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
-
-
-def _caption(at, start: str) -> str:
-    return next(c.value for c in at.caption if c.value.startswith(start))
 
 
 def _values(v) -> np.ndarray:
