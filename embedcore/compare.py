@@ -34,6 +34,7 @@ __all__ = [
     "neighbour_overlap",
     "procrustes",
     "procrustes_align",
+    "align_to",
     "point_neighbours",
     "match_items",
     "compare_embeddings",
@@ -155,6 +156,48 @@ def procrustes(reference, moving):
         raise ValueError("Procrustes alignment needs at least 2 items.")
     width = max(R.shape[1], M.shape[1])
     return procrustes_align(_pad(M, width), _pad(R, width))
+
+
+def align_to(moving, reference, moving_ids=None, reference_ids=None):
+    """Every row of ``moving`` carried by the rotation (or reflection), scale and shift that best lays its
+    items shared with ``reference`` onto them, and the disparity of those shared items.
+
+    The transform is fitted on the items both hold (matched by id, or row by row when no ids are
+    given) and applied to all of ``moving``, so items new to it move with the rest. With fewer than
+    3 shared items there is nothing to fit: ``moving`` comes back as it is, with a disparity of NaN.
+    A map redrawn for a new setting is aligned this way to the map on screen, so what changes is
+    what the setting moved, not an arbitrary turn.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> A = rng.normal(size=(30, 2))
+    >>> B = 2 * A @ np.array([[0.0, 1.0], [-1.0, 0.0]]) + 7
+    >>> aligned, d = align_to(B, A)
+    >>> bool(np.allclose(aligned, A)), round(d, 12)
+    (True, 0.0)
+    """
+    M = np.asarray(moving, dtype=np.float64)
+    R = np.asarray(reference, dtype=np.float64)
+    if moving_ids is None or reference_ids is None:
+        n = min(len(M), len(R))
+        im = ir = np.arange(n)
+    else:
+        ir, im = match_items(reference_ids, moving_ids)
+    ok = np.isfinite(M[im]).all(1) & np.isfinite(R[ir]).all(1)
+    im, ir = im[ok], ir[ok]
+    if len(im) < 3 or M.shape[1] != R.shape[1]:
+        return M.copy(), float("nan")
+    from scipy.linalg import orthogonal_procrustes
+
+    A, B = M[im], R[ir]
+    ma, mb = A.mean(0), B.mean(0)
+    A0, B0 = A - ma, B - mb
+    rot, _ = orthogonal_procrustes(A0, B0)
+    scale = np.trace(B0.T @ A0 @ rot) / max(np.trace(A0.T @ A0), 1e-300)
+    aligned = scale * (M - ma) @ rot + mb
+    disparity = float(((aligned[im] - B) ** 2).sum() / max((B0**2).sum(), 1e-300))
+    return aligned, disparity
 
 
 class PointNeighbours(NamedTuple):

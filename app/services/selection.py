@@ -26,10 +26,8 @@ import streamlit as st
 
 from embedcore.compare import common_neighbours, compare_embeddings, point_neighbours
 
-#: The map's mouse modes, as the radio shows them, and Plotly's drag mode for each.
-MODES = {"select a box": "select", "select a lasso": "lasso", "click a point": "pan"}
-#: What a selectable map listens to.
-SELECTION_MODES = ("points", "box", "lasso")
+#: The map's mouse modes, as the radio shows them, and the map component's mode for each.
+MODES = {"select a box": "box", "select a lasso": "lasso", "click a point": "click"}
 
 
 @dataclass(frozen=True)
@@ -118,6 +116,22 @@ def on_select(page: str, data, ids, chart_key: str, whole_page: bool = False):
         indices, dragged = event_indices(st.session_state.get(chart_key))
         select(page, data, ids, indices, dragged=dragged,
                on=(chart_key, st.session_state.get(drawn_key(page, chart_key))))
+        if whole_page:
+            st.session_state[f"{page}.rerun_page"] = True
+
+    return handle
+
+
+def on_map_select(page: str, data, ids, whole_page: bool = False):
+    """The map component's ``on_select``: its event (``{"kind": "box" | "lasso" | "click" | "clear",
+    "indices": [...]}``) becomes the page's selection or its inspected point. With ``whole_page`` (a map
+    inside a fragment whose selection the page shows elsewhere too) the next run of the fragment asks
+    for a run of the whole page (:func:`page_rerun_asked`)."""
+
+    def handle(event: dict) -> None:
+        kind = event.get("kind")
+        indices = [int(i) for i in event.get("indices") or [] if isinstance(i, (int, float)) and float(i).is_integer()]
+        select(page, data, ids, indices, dragged=kind != "click")
         if whole_page:
             st.session_state[f"{page}.rerun_page"] = True
 

@@ -27,6 +27,7 @@ import streamlit as st
 
 from app.services import selection as sel
 from app.ui import charts, plots
+from app.ui import map as lab_map
 from app.ui.controls import ranged_slider
 from app.ui.text import html_escape, md_escape
 
@@ -141,7 +142,43 @@ class MapTools:
                                    help="Drag a box or a lasso to select points; or click one to compare its "
                                    "nearest neighbours in the data and on the map. Double-click the map to "
                                    "clear the selection.")
-        self.dragmode = sel.MODES[mode]
+        self.mode = sel.MODES[mode]
+        self.dragmode = {"box": "select", "lasso": "lasso", "click": "pan"}[self.mode]
+        self.drawn = self.coords
+
+    # ------------------------------------------------------------ the map (the lab's map component)
+    def marks(self, legend: bool = True) -> list[dict]:
+        """Map layers for the inspected point: its neighbours in both spaces (green rings), in the data only
+        (red), on the map only (orange crosses), and the point itself (a labelled diamond)."""
+        view = self.view
+        if view is None:
+            return []
+        data_idx, map_idx = np.asarray(view["data_idx"]), np.asarray(view["map_idx"])
+        out = []
+        for idx, name, colour, shape in (
+                (np.intersect1d(data_idx, map_idx), "neighbour in both", BOTH, "circle"),
+                (np.setdiff1d(data_idx, map_idx), "neighbour in the data only", DATA_ONLY, "circle"),
+                (np.setdiff1d(map_idx, data_idx), "neighbour on the map only", MAP_ONLY, "x")):
+            if idx.size:
+                out.append(lab_map.ring(idx, name=name, color=colour, shape=shape, size=7, width=2.5, legend=legend))
+        out.append(lab_map.ring([view["point"]], name=f"{self.noun} {self.ids[view['point']]}", color=POINT,
+                                shape="diamond", size=8, label=True, legend=legend))
+        return out
+
+    def draw(self, where, key: str, xy=None, *, rings=(), selection: bool = True, **kw) -> np.ndarray:
+        """Draw ``xy`` (default: this map's coordinates; another view of the same items, row for row)
+        with the lab's map component in ``where``: the selection ringed, the inspected point and its
+        neighbours marked, box / lasso / click answering in the chosen mode. ``kw`` goes to
+        :func:`app.ui.map.draw` (colour, labels, hover, layers, title, height). Returns the
+        coordinates drawn (aligned to the map this key showed before)."""
+        xy = self.coords if xy is None else xy
+        drawn = lab_map.draw(where, xy, key=key, ids=self.ids, mode=self.mode,
+                             selected=self.rows if selection else (), rings=list(rings) + self.marks(),
+                             on_select=sel.on_map_select(self.page, self.data, self.ids, whole_page=self.linked),
+                             **kw)
+        if xy is self.coords:
+            self.drawn = drawn
+        return drawn
 
     # ------------------------------------------------------------ the map
     def decorate(self, fig: go.Figure, *, panels: list | None = None, rings: bool = True) -> go.Figure:
@@ -265,9 +302,15 @@ class MapTools:
                   help="What remains after the best rotation, reflection, scale and shift of the pinned map onto "
                        "this one: 0 = the same picture, turned; 1 = nothing in common.")
         m4.metric(f"{self.nouns} in both", f"{found['shared']:,}")
-        plots.show(st, overlap_map(self.coords, found["overlap"], found["k"],
-                                   f"This map coloured by each {html_escape(self.noun)}'s neighbour overlap with the "
-                                   "pinned one"), key=f"{page}.{name}.chart.overlap")
+        overlap = np.asarray(found["overlap"], dtype=np.float64)
+        lab_map.draw(st, self.coords, key=f"{page}.{name}.overlap", ids=self.ids,
+                     color=lab_map.continuous(overlap, scale="rdylgn", vmin=0, vmax=1,
+                                              title=f"overlap@{found['k']} (grey: not in the pinned map)"),
+                     labels=None if self.labels is None or len(self.ids) > 5000 else
+                     [str(i) for i in self.ids], label_priority=-np.nan_to_num(overlap, nan=1.0),
+                     hover={f"overlap@{found['k']}": np.round(overlap, 2)}, size=4,
+                     title=f"This map coloured by each {self.noun}'s neighbour overlap with the pinned one",
+                     height=460)
         st.caption("A low disparity with a high overlap: the setting only turned or scaled the picture. A high "
                    "disparity with a high overlap: the neighbourhoods held but moved relative to each other. Red "
                    "points lost their neighbours.")

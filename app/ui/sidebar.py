@@ -33,6 +33,14 @@ def shared_sidebar() -> None:
             help="Every random choice in the lab (hyperplanes, samples, initialisations) "
             "follows this seed: the same seed redraws the same pictures.",
         )
+        st.toggle(
+            "Align redrawn maps",
+            value=True,
+            key="global.align_maps",
+            help="When a setting redraws a map of the same items, turn, mirror, scale and shift the new map to "
+            "fit the one on screen (Procrustes) before the points glide there, so what moves is what the setting "
+            "changed. Off: each map is drawn as its method returned it.",
+        )
         files = st.file_uploader(
             "Your data",
             type=UPLOAD_TYPES,

@@ -1,0 +1,223 @@
+"""The lab's map: one function, :func:`draw`, puts every embedding map of the lab on the page.
+
+A Streamlit component (Components v2, no iframe) draws the points on a plain 2-D canvas in
+the browser (``map.js`` on top of the pure ``logic.js``, both shipped in this folder and sent
+inline, no build step). Coordinates travel as base64 float32, 8 bytes a point. It draws:
+
+* points coloured by a category (:func:`categories`; a legend whose entries hide and show
+  them), by a continuous value (:func:`continuous`; a colour bar), or in one colour; sized and
+  faded as asked;
+* labels placed without overlap, most important first (``label_priority``), more as one zooms;
+  ``always_label``, the selection and the hovered point are always labelled, at 12 px;
+* layers from the same call: :func:`ring` (the selection, neighbours, a highlighted item),
+  :func:`edges` (a graph's edges, cut edges, the kNN graph), :func:`arrows` (a playlist, next-song
+  probabilities), :func:`line` (a hyperplane a x + b y = c) and :func:`markers` (points that are
+  not items: tag positions, an exit point);
+* one scale on both axes, always; a scale bar in data units;
+* a tooltip with the label and the page's own fields; pan, wheel zoom, double-click to reset;
+  a PNG of the view.
+
+It answers box, lasso and click selections as point indices (the ``on_select`` callback gets
+``{"kind": "box" | "lasso" | "click" | "clear", "indices": [...]}``).
+
+It moves: a map drawn again under the same ``key`` with new coordinates is first aligned to
+the one on screen (:func:`embedcore.compare.align_to`: rotation, reflection, scale and shift
+fitted on the items both hold), then the browser glides each point to its new place. The
+sidebar's "Align redrawn maps" switch turns the alignment off. A live optimisation sends its
+frames to the same element, which updates in place.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from embedcore.compare import align_to
+
+HERE = Path(__file__).parent
+PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e67700", "#495057",
+           "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
+#: The session-state switch (drawn in the shared sidebar) that turns alignment to the map on screen off.
+ALIGN_KEY = "global.align_maps"
+
+
+def _script() -> str:
+    """logic.js (its ``export`` words dropped) followed by map.js: one ES module."""
+    logic = (HERE / "logic.js").read_text(encoding="utf-8").replace("export function", "function")
+    logic = logic.replace("export const", "const")
+    return logic + "\n" + (HERE / "map.js").read_text(encoding="utf-8")
+
+
+_COMPONENT = st.components.v2.component(
+    "embedding_lab.map", js=_script(), css=(HERE / "map.css").read_text(encoding="utf-8"))
+
+
+def b64(values, dtype=np.float32) -> str:
+    """Little-endian bytes of ``values`` as ``dtype``, in base64 (what logic.js's ``decode`` reads)."""
+    return base64.b64encode(np.ascontiguousarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()).decode()
+
+
+# ------------------------------------------------------------ colours
+def categories(values, *, names=None, colors=None, title: str | None = None) -> dict:
+    """Colour by category: ``values`` are the categories of the points (any hashable values, or codes
+    into ``names``). The legend lists them in ``names`` order (default: sorted)."""
+    values = np.asarray(values, dtype=object)
+    if names is None:
+        uniq = list(dict.fromkeys(values.tolist()))
+        try:
+            uniq = sorted(uniq)
+        except TypeError:
+            pass
+        names = uniq
+    index = {v: k for k, v in enumerate(names)}
+    codes = np.fromiter((index.get(v, -1) for v in values), dtype=np.int32, count=len(values))
+    if (codes < 0).any():  # codes given directly
+        codes = values.astype(np.int64).astype(np.int32)
+    return {"kind": "category", "codes": b64(codes, np.int32), "names": [str(n) for n in names],
+            "colors": list(colors or PALETTE), "title": title or ""}
+
+
+def continuous(values, *, scale: str = "viridis", title: str = "", vmin=None, vmax=None) -> dict:
+    """Colour by a number (NaN: grey), on ``scale`` (viridis, plasma, rdylgn, rdbu) from vmin to vmax."""
+    v = np.asarray(values, dtype=np.float64)
+    finite = v[np.isfinite(v)]
+    lo = float(vmin if vmin is not None else (finite.min() if finite.size else 0.0))
+    hi = float(vmax if vmax is not None else (finite.max() if finite.size else 1.0))
+    return {"kind": "continuous", "values": b64(v), "scale": scale, "title": title, "min": lo, "max": hi}
+
+
+def single(colour: str) -> dict:
+    return {"kind": "single", "color": colour}
+
+
+# ------------------------------------------------------------ layers
+def ring(indices, *, name: str = "", color: str = "#212529", shape: str = "circle", size: float = 8,
+         width: float = 1.5, label: bool = False, legend: bool = True) -> dict:
+    """Marks over some points: ``shape`` circle (a ring), x, diamond, dot, square or star; ``label``
+    labels every marked point."""
+    return {"indices": [int(i) for i in np.asarray(indices, dtype=np.int64).ravel()], "name": name, "color": color,
+            "shape": shape, "size": size, "width": width, "label": label, "legend": legend}
+
+
+def edges(pairs, *, name: str = "", color: str = "rgba(120,120,120,0.35)", width: float = 1.0,
+          dash: bool = False) -> dict:
+    """Segments between points, as an (m, 2) array of point indices."""
+    p = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    return {"pairs": b64(p.ravel(), np.int32), "name": name, "color": color, "width": width, "dash": dash}
+
+
+def arrows(starts, ends, *, name: str = "", color: str = "#e8590c", width: float = 1.5, widths=None,
+           alphas=None) -> dict:
+    """Arrows from each start to its end: a point index, or an (x, y) pair in map units."""
+    def where(p):
+        return [float(p[0]), float(p[1])] if np.ndim(p) else int(p)
+
+    out = {"from": [where(p) for p in starts], "to": [where(p) for p in ends], "name": name, "color": color,
+           "width": width}
+    if widths is not None:
+        out["widths"] = [float(w) for w in widths]
+    if alphas is not None:
+        out["alphas"] = [float(a) for a in alphas]
+    return out
+
+
+def line(a: float, b: float, c: float, *, name: str = "", color: str = "#495057", width: float = 1.5,
+         dash: bool = False) -> dict:
+    """The line a x + b y = c across the whole view."""
+    return {"a": float(a), "b": float(b), "c": float(c), "name": name, "color": color, "width": width, "dash": dash}
+
+
+def markers(x, y, *, name: str = "", color: str = "#212529", shape: str = "dot", size: float = 6,
+            text=None, legend: bool = True) -> dict:
+    """Points that are not items of the map (tag positions, an exit point), optionally with text."""
+    return {"x": [float(v) for v in np.ravel(x)], "y": [float(v) for v in np.ravel(y)], "name": name, "color": color,
+            "shape": shape, "size": size, "text": None if text is None else [str(t) for t in text],
+            "legend": legend}
+
+
+# ------------------------------------------------------------ drawing
+def _items_token(ids) -> str:
+    h = hashlib.sha1()
+    for v in ids:
+        h.update(str(v).encode("utf-8", "surrogatepass"))
+        h.update(b"\x1f")
+    return h.hexdigest()[:16]
+
+
+def aligned(key: str, xy: np.ndarray, ids=None) -> np.ndarray:
+    """``xy`` aligned to the map last drawn under ``key`` (when the switch is on and they share at least 3
+    items); what is drawn is remembered for the next call."""
+    xy = np.asarray(xy, dtype=np.float64)
+    store = f"{key}.__drawn"
+    previous = st.session_state.get(store)
+    out = xy
+    if previous is not None and st.session_state.get(ALIGN_KEY, True):
+        prev_ids, prev_xy = previous
+        if ids is None and prev_ids is None and len(prev_xy) == len(xy):
+            out, _ = align_to(xy, prev_xy)
+        elif ids is not None and prev_ids is not None:
+            try:
+                out, _ = align_to(xy, prev_xy, list(ids), list(prev_ids))
+            except ValueError:  # repeated ids: nothing to match by
+                out = xy
+        if not np.isfinite(out).all():
+            out = xy
+    st.session_state[store] = (None if ids is None else np.asarray(ids, dtype=object), out)
+    return out
+
+
+def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, always_label=(), color=None,
+         size=5.0, opacity: float = 0.85, hover: dict | None = None, rings=(), edges=(), arrows=(), lines=(),
+         markers=(), title: str = "", x_title: str = "", y_title: str = "", height: int = 480,
+         mode: str = "pan", selected=(), align: bool = True, glide_ms: int = 400, on_select=None):
+    """Draw ``xy`` (n x 2) as a map in ``where`` (a container, a column, ``st.empty()``; None: here).
+
+    ``ids`` name the points (kept to align and glide the next map drawn under ``key``; default: the
+    row numbers); ``labels`` are drawn next to the points as room allows; ``hover`` maps a field name
+    to one value per point, shown in the tooltip. ``mode`` is what a drag does: ``box``, ``lasso``,
+    ``click`` (a click picks a point; drags pan) or ``pan``. ``selected`` are the indices ringed as
+    the selection. ``on_select(event)`` is called with a selection made on the map. ``align`` aligns
+    the map to the one last drawn under ``key``; ``glide_ms`` is how long points glide (0: jump).
+    Returns the coordinates drawn (after alignment).
+    """
+    xy = np.asarray(xy, dtype=np.float64)
+    n = len(xy)
+    drawn = aligned(key, xy, ids) if align else xy
+    labels_list = None if labels is None else ["" if v is None else str(v) for v in labels]
+    hover_fields = [{"name": str(k), "values": [str(v) for v in vals]} for k, vals in (hover or {}).items()]
+    sel = sorted({int(i) for i in selected})
+    ring_layers = list(rings)
+    if sel:
+        ring_layers.insert(0, ring(sel, name=f"selected ({len(sel):,})", color="rgba(33,37,41,0.85)", size=7.5,
+                                   width=1.3))
+    data = {
+        "mapId": key, "n": n, "x": b64(drawn[:, 0] if n else []), "y": b64(drawn[:, 1] if n else []),
+        "items": _items_token(range(n) if ids is None else ids),
+        "ids": None if ids is None or n > 20000 else [str(v) for v in ids],
+        "labels": labels_list,
+        "labelPriority": None if label_priority is None else b64(label_priority),
+        "alwaysLabel": [int(i) for i in always_label],
+        "color": color if isinstance(color, dict) else single(color or PALETTE[0]),
+        "size": float(size) if np.ndim(size) == 0 else b64(size), "opacity": float(opacity),
+        "hover": {"fields": hover_fields}, "rings": ring_layers, "edges": list(edges), "arrows": list(arrows),
+        "lines": list(lines), "markers": list(markers), "title": title, "xTitle": x_title, "yTitle": y_title,
+        "height": int(height), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
+    }
+    data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:20]
+
+    def handle():
+        event = (st.session_state.get(key) or {}).get("select")
+        if on_select is not None and isinstance(event, dict):
+            on_select(event)
+
+    if where is None or where is st:
+        _COMPONENT(key=key, data=data, height="content", on_select_change=handle)
+    else:
+        with where:
+            _COMPONENT(key=key, data=data, height="content", on_select_change=handle)
+    return drawn

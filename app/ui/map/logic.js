@@ -1,0 +1,197 @@
+// The map's pure logic: decoding, the view, hit tests, label placement and frame matching.
+// No DOM here, so node's test runner checks it (tests/js/). map.js is drawn on top of it;
+// the Python side inlines this file ahead of map.js (the `export` words are dropped there).
+
+// Float32 (or Int32, Uint16) values sent from Python as base64 of their little-endian bytes.
+export function decode(b64, Type = Float32Array) {
+  if (b64 == null) return null;
+  const bin = typeof atob === "function" ? atob(b64) : Buffer.from(b64, "base64").toString("binary");
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new Type(bytes.buffer);
+}
+
+// Bounds of the points drawn (skipping NaN), as [x0, y0, x1, y1]; a single point gets a unit box.
+export function bounds(xs, ys, keep) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < xs.length; i++) {
+    if (keep && !keep[i]) continue;
+    const x = xs[i], y = ys[i];
+    if (!(x === x && y === y)) continue;
+    if (x < x0) x0 = x; if (x > x1) x1 = x;
+    if (y < y0) y0 = y; if (y > y1) y1 = y;
+  }
+  if (x0 === Infinity) return [-1, -1, 1, 1];
+  if (x1 - x0 < 1e-12) { x0 -= 0.5; x1 += 0.5; }
+  if (y1 - y0 < 1e-12) { y0 -= 0.5; y1 += 0.5; }
+  return [x0, y0, x1, y1];
+}
+
+// The view that fits a box into a w x h canvas with one scale for both axes (an embedding's
+// distances are what the eye reads): centre (cx, cy) and pixels per unit s.
+export function fitView(box, w, h, pad = 24) {
+  const [x0, y0, x1, y1] = box;
+  const s = Math.min((w - 2 * pad) / (x1 - x0), (h - 2 * pad) / (y1 - y0));
+  return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, s: s > 0 && isFinite(s) ? s : 1 };
+}
+
+export function toScreen(view, w, h, x, y) {
+  return [w / 2 + (x - view.cx) * view.s, h / 2 - (y - view.cy) * view.s];
+}
+
+export function toData(view, w, h, px, py) {
+  return [view.cx + (px - w / 2) / view.s, view.cy - (py - h / 2) / view.s];
+}
+
+// Zoom by factor f about the screen point (px, py), which stays where it is.
+export function zoomAt(view, w, h, px, py, f) {
+  const [x, y] = toData(view, w, h, px, py);
+  const s = view.s * f;
+  return { s, cx: x - (px - w / 2) / s, cy: y + (py - h / 2) / s };
+}
+
+// Indices of the points inside the data box [x0, x1] x [y0, y1] (either corner order).
+export function boxHits(xs, ys, keep, ax, ay, bx, by) {
+  const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), y0 = Math.min(ay, by), y1 = Math.max(ay, by);
+  const out = [];
+  for (let i = 0; i < xs.length; i++) {
+    if (keep && !keep[i]) continue;
+    const x = xs[i], y = ys[i];
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1) out.push(i);
+  }
+  return out;
+}
+
+// Whether (x, y) lies inside the polygon [[x, y], ...] (even-odd rule: crossings of a ray to +x).
+export function inPolygon(poly, x, y) {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i], [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+// Indices of the points inside a lasso drawn in data coordinates.
+export function lassoHits(xs, ys, keep, poly) {
+  if (poly.length < 3) return [];
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of poly) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
+  const out = [];
+  for (let i = 0; i < xs.length; i++) {
+    if (keep && !keep[i]) continue;
+    const x = xs[i], y = ys[i];
+    if (x < x0 || x > x1 || y < y0 || y > y1) continue;
+    if (inPolygon(poly, x, y)) out.push(i);
+  }
+  return out;
+}
+
+// The point nearest to the data point (x, y) within r data units, or -1.
+export function nearest(xs, ys, keep, x, y, r) {
+  let best = -1, bestD = r * r;
+  for (let i = 0; i < xs.length; i++) {
+    if (keep && !keep[i]) continue;
+    const dx = xs[i] - x, dy = ys[i] - y, d = dx * dx + dy * dy;
+    if (d <= bestD) { bestD = d; best = i; }
+  }
+  return best;
+}
+
+export function overlaps(a, b) {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
+// Greedy label placement without overlap. `cands` are {i, x, y, w, h, must} in screen pixels,
+// in order of importance (those with `must` are placed first, at their first position, even over
+// others). Each label tries four spots around its point; one that would cover an already placed
+// label or leave the w x h canvas is skipped. Returns [{i, box: [x0, y0, x1, y1]}].
+// A grid of cells keeps each test local, so 20,000 candidates cost a few milliseconds.
+export function placeLabels(cands, w, h, gap = 4) {
+  const cell = 64, cols = Math.ceil(w / cell) + 1, grid = new Map(), placed = [];
+  const cellsOf = (b) => {
+    const out = [];
+    for (let cx = Math.max(0, Math.floor(b[0] / cell)); cx <= Math.floor(b[2] / cell); cx++)
+      for (let cy = Math.max(0, Math.floor(b[1] / cell)); cy <= Math.floor(b[3] / cell); cy++) out.push(cy * cols + cx);
+    return out;
+  };
+  const free = (b) => {
+    for (const c of cellsOf(b)) for (const o of grid.get(c) || []) if (overlaps(b, o)) return false;
+    return true;
+  };
+  const put = (i, b) => {
+    placed.push({ i, box: b });
+    for (const c of cellsOf(b)) { if (!grid.has(c)) grid.set(c, []); grid.get(c).push(b); }
+  };
+  const ordered = cands.filter((c) => c.must).concat(cands.filter((c) => !c.must));
+  for (const c of ordered) {
+    const spots = [
+      [c.x + gap, c.y - gap - c.h], [c.x - gap - c.w, c.y - gap - c.h],
+      [c.x + gap, c.y + gap], [c.x - gap - c.w, c.y + gap],
+    ];
+    let done = false;
+    for (const [bx, by] of spots) {
+      const b = [bx, by, bx + c.w, by + c.h];
+      if (b[0] < 0 || b[1] < 0 || b[2] > w || b[3] > h) continue;
+      if (free(b)) { put(c.i, b); done = true; break; }
+    }
+    if (!done && c.must) {
+      // a label that must show goes at its first spot inside the canvas, and later ones avoid it
+      const bx = Math.min(Math.max(0, c.x + gap), w - c.w), by = Math.min(Math.max(0, c.y - gap - c.h), h - c.h);
+      put(c.i, [bx, by, bx + c.w, by + c.h]);
+    }
+  }
+  return placed;
+}
+
+// For a glide from the frame on screen to a new one: for each new point, the index of the same
+// item in the old frame, or -1. Items are matched by id when both frames carry ids, otherwise by
+// position when both frames hold the same items (same `items` token).
+export function matchFrames(oldFrame, newFrame) {
+  const n = newFrame.n, out = new Int32Array(n).fill(-1);
+  if (!oldFrame) return out;
+  if (oldFrame.items != null && oldFrame.items === newFrame.items && oldFrame.n === n) {
+    for (let i = 0; i < n; i++) out[i] = i;
+    return out;
+  }
+  if (oldFrame.ids && newFrame.ids) {
+    const at = new Map();
+    oldFrame.ids.forEach((id, j) => at.set(id, j));
+    for (let i = 0; i < n; i++) { const j = at.get(newFrame.ids[i]); if (j !== undefined) out[i] = j; }
+  }
+  return out;
+}
+
+// Positions t of the way (0..1, eased) from `from` to `to`; points with no old place appear at `to`.
+export function tween(fromX, fromY, toX, toY, match, t) {
+  const e = t >= 1 ? 1 : 1 - Math.pow(1 - t, 3);
+  const n = toX.length, x = new Float32Array(n), y = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = match[i];
+    if (j < 0 || !(fromX[j] === fromX[j])) { x[i] = toX[i]; y[i] = toY[i]; continue; }
+    x[i] = fromX[j] + (toX[i] - fromX[j]) * e;
+    y[i] = fromY[j] + (toY[i] - fromY[j]) * e;
+  }
+  return [x, y];
+}
+
+// A colour scale as [position, [r, g, b]] stops; `ramp` gives the colour of t in 0..1.
+export const SCALES = {
+  viridis: [[0, [68, 1, 84]], [0.25, [59, 82, 139]], [0.5, [33, 145, 140]], [0.75, [94, 201, 98]], [1, [253, 231, 37]]],
+  rdylgn: [[0, [215, 48, 39]], [0.25, [252, 141, 89]], [0.5, [255, 255, 191]], [0.75, [145, 207, 96]], [1, [26, 152, 80]]],
+  rdbu: [[0, [178, 24, 43]], [0.25, [239, 138, 98]], [0.5, [247, 247, 247]], [0.75, [103, 169, 207]], [1, [33, 102, 172]]],
+  plasma: [[0, [13, 8, 135]], [0.25, [126, 3, 168]], [0.5, [204, 71, 120]], [0.75, [248, 149, 64]], [1, [240, 249, 33]]],
+};
+
+export function ramp(stops, t) {
+  if (!(t === t)) return "rgb(190,190,190)";
+  t = Math.min(1, Math.max(0, t));
+  for (let k = 1; k < stops.length; k++) {
+    if (t <= stops[k][0]) {
+      const [p0, c0] = stops[k - 1], [p1, c1] = stops[k], u = (t - p0) / (p1 - p0 || 1);
+      return `rgb(${Math.round(c0[0] + (c1[0] - c0[0]) * u)},${Math.round(c0[1] + (c1[1] - c0[1]) * u)},${Math.round(c0[2] + (c1[2] - c0[2]) * u)})`;
+    }
+  }
+  const c = stops[stops.length - 1][1];
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}

@@ -1,0 +1,570 @@
+// The lab's map: points on a 2-D canvas, one scale for both axes, with layers (rings, edges,
+// arrows, lines, markers), labels placed without overlap, hover, pan and zoom, box / lasso /
+// click selection sent back to Python as point indices, and a glide from the frame on screen to
+// a new one. The pure parts live in logic.js (inlined above this file by app/ui/map/__init__.py).
+
+const FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+const BOLD = "600 12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+const LABEL_CANDIDATES = 4000; // labels tried per draw, most important first (the rest wait for a zoom)
+const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
+
+function el(tag, cls, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+class LabMap {
+  constructor(root) {
+    this.root = root;
+    this.box = el("div", "lab-map", null);
+    root.appendChild(this.box);
+    this.head = el("div", "lab-head", this.box);
+    this.title = el("div", "lab-title", this.head);
+    this.tools = el("div", "lab-tools", this.head);
+    this.btnReset = el("button", "lab-btn", this.tools);
+    this.btnReset.textContent = "Reset view";
+    this.btnReset.title = "Fit every point (or double-click the map)";
+    this.btnPng = el("button", "lab-btn", this.tools);
+    this.btnPng.textContent = "PNG";
+    this.btnPng.title = "Download the view as a PNG image";
+    this.stage = el("div", "lab-stage", this.box);
+    this.canvas = el("canvas", "lab-canvas", this.stage);
+    this.overlay = el("canvas", "lab-overlay", this.stage);
+    this.tip = el("div", "lab-tip", this.stage);
+    this.bar = el("div", "lab-colorbar", this.box);
+    this.legend = el("div", "lab-legend", this.box);
+    this.hidden = new Set();
+    this.view = null;
+    this.auto = true; // the view follows the data until the user pans or zooms
+    this.frame = null;
+    this.shown = null; // {x, y} positions as drawn right now (mid-glide included)
+    this.anim = null;
+    this.labelBoxes = [];
+    this.frames = 0;
+    this.hover = -1;
+    this.drag = null;
+    this.w = 600; this.h = 400;
+    this.bind();
+  }
+
+  // ------------------------------------------------------------ data in
+  update(data, api) {
+    this.api = api;
+    const sigSame = this.frame && this.frame.sig === data.sig;
+    if (sigSame) return;
+    const f = {
+      sig: data.sig, n: data.n, items: data.items ?? null, mapId: data.mapId,
+      x: decode(data.x), y: decode(data.y), ids: data.ids || null, labels: data.labels || null,
+      priority: decode(data.labelPriority), always: new Set(data.alwaysLabel || []),
+      color: data.color || { kind: "single", color: "#3b5bdb" }, size: data.size ?? 5,
+      opacity: data.opacity ?? 0.85, hover: data.hover || null, rings: data.rings || [],
+      edges: (data.edges || []).map((e) => ({ ...e, pairs: decode(e.pairs, Int32Array) })),
+      arrows: data.arrows || [], lines: data.lines || [], markers: data.markers || [],
+      mode: data.mode || "pan", height: data.height || 480, title: data.title || "",
+      glideMs: data.glideMs ?? 400, selected: new Set(data.selected || []), xTitle: data.xTitle || "",
+      yTitle: data.yTitle || "",
+    };
+    if (f.color.kind === "category") f.codes = decode(f.color.codes, Int32Array);
+    if (f.color.kind === "continuous") f.values = decode(f.color.values);
+    if (typeof f.size === "string") f.sizes = decode(f.size);
+    const old = this.frame;
+    if (old && old.color.kind === "category" && f.color.kind === "category" &&
+        JSON.stringify(old.color.names) === JSON.stringify(f.color.names)) {
+      // the hidden legend entries stay hidden while the categories are the same
+    } else this.hidden = new Set();
+    const match = old && f.glideMs > 0 ? matchFrames(old, f) : null;
+    const from = this.shown;
+    this.frame = f;
+    this.frames += 1;
+    this.keep = this.visibility();
+    this.title.textContent = f.title;
+    this.stage.style.height = `${f.height}px`;
+    this.stage.dataset.mode = f.mode;
+    this.resize();
+    this.drawLegend();
+    const target = fitView(bounds(f.x, f.y, this.keep), this.w, this.h);
+    if (match && from && match.some((j) => j >= 0)) {
+      const view0 = this.view;
+      const start = performance.now();
+      cancelAnimationFrame(this.anim);
+      const step = (now) => {
+        const t = Math.min(1, (now - start) / f.glideMs);
+        const [x, y] = tween(from.x, from.y, f.x, f.y, match, t);
+        this.shown = { x, y };
+        if (this.auto && view0) {
+          const e = 1 - Math.pow(1 - t, 3);
+          this.view = { cx: view0.cx + (target.cx - view0.cx) * e, cy: view0.cy + (target.cy - view0.cy) * e,
+                        s: view0.s * Math.pow(target.s / view0.s, e) };
+        }
+        this.draw();
+        if (t < 1) this.anim = requestAnimationFrame(step);
+        else { this.anim = null; this.shown = { x: f.x, y: f.y }; this.draw(); }
+      };
+      if (!this.view) this.view = target;
+      this.anim = requestAnimationFrame(step);
+      this.draw();
+    } else {
+      cancelAnimationFrame(this.anim);
+      this.anim = null;
+      this.shown = { x: f.x, y: f.y };
+      if (this.auto || !this.view) this.view = target;
+      this.draw();
+    }
+    registry[f.mapId] = this;
+  }
+
+  visibility() {
+    const f = this.frame;
+    if (f.color.kind !== "category" || !this.hidden.size) return null;
+    const keep = new Uint8Array(f.n);
+    for (let i = 0; i < f.n; i++) keep[i] = this.hidden.has(f.codes[i]) ? 0 : 1;
+    return keep;
+  }
+
+  resize() {
+    const host = this.root.host || this.root;
+    const w = Math.max(200, Math.floor((host.getBoundingClientRect().width || this.box.clientWidth || 600)));
+    const h = this.frame ? this.frame.height : 400;
+    const dpr = globalThis.devicePixelRatio || 1;
+    if (w === this.w && h === this.h && this.dpr === dpr && this.canvas.width) return;
+    const grow = this.view && this.w ? true : false;
+    this.w = w; this.h = h; this.dpr = dpr;
+    for (const c of [this.canvas, this.overlay]) {
+      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
+      c.style.width = `${w}px`; c.style.height = `${h}px`;
+    }
+    if (grow && this.auto && this.frame) this.view = fitView(bounds(this.frame.x, this.frame.y, this.keep), w, h);
+  }
+
+  // ------------------------------------------------------------ drawing
+  colourOf(i) {
+    const f = this.frame, c = f.color;
+    if (c.kind === "category") return c.colors[f.codes[i] % c.colors.length];
+    if (c.kind === "continuous") {
+      const lo = c.min, hi = c.max;
+      return ramp(SCALES[c.scale] || SCALES.viridis, (f.values[i] - lo) / (hi - lo || 1));
+    }
+    return c.color;
+  }
+
+  draw() {
+    const f = this.frame;
+    if (!f) return;
+    const ctx = this.canvas.getContext("2d"), { w, h } = this, v = this.view, dpr = this.dpr;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, w, h);
+    const X = this.shown.x, Y = this.shown.y, keep = this.keep;
+    const sx = (x) => w / 2 + (x - v.cx) * v.s, sy = (y) => h / 2 - (y - v.cy) * v.s;
+    this.drawAxes(ctx);
+    // edges under everything
+    for (const e of f.edges) {
+      ctx.strokeStyle = e.color || "rgba(120,120,120,0.35)";
+      ctx.lineWidth = e.width || 1;
+      ctx.setLineDash(e.dash ? [5, 4] : []);
+      ctx.beginPath();
+      const p = e.pairs;
+      for (let k = 0; k + 1 < p.length; k += 2) {
+        const a = p[k], b = p[k + 1];
+        if (keep && (!keep[a] || !keep[b])) continue;
+        ctx.moveTo(sx(X[a]), sy(Y[a])); ctx.lineTo(sx(X[b]), sy(Y[b]));
+      }
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    for (const l of f.lines) this.drawLine(ctx, l);
+    // points, one path per colour
+    const groups = new Map();
+    const size = f.sizes ? null : f.size;
+    for (let i = 0; i < f.n; i++) {
+      if (keep && !keep[i]) continue;
+      const x = X[i], y = Y[i];
+      if (!(x === x && y === y)) continue;
+      const c = this.colourOf(i);
+      let g = groups.get(c);
+      if (!g) groups.set(c, (g = []));
+      g.push(i);
+    }
+    ctx.globalAlpha = f.opacity;
+    for (const [c, idx] of groups) {
+      ctx.fillStyle = c;
+      ctx.beginPath();
+      for (const i of idx) {
+        const r = size ?? f.sizes[i], px = sx(X[i]), py = sy(Y[i]);
+        if (px < -r || px > w + r || py < -r || py > h + r) continue;
+        ctx.moveTo(px + r, py);
+        ctx.arc(px, py, r, 0, 2 * Math.PI);
+      }
+      ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    for (const a of f.arrows) this.drawArrow(ctx, a, sx, sy, X, Y);
+    for (const m of f.markers) this.drawMarkers(ctx, m, sx, sy);
+    // rings: the selection, neighbours, the highlighted item
+    for (const r of f.rings) {
+      ctx.strokeStyle = r.color || "#212529";
+      ctx.fillStyle = r.color || "#212529";
+      ctx.lineWidth = r.width || 1.5;
+      const rad = r.size || 8;
+      for (const i of r.indices) {
+        if (i < 0 || i >= f.n || (keep && !keep[i])) continue;
+        this.shape(ctx, r.shape || "circle", sx(X[i]), sy(Y[i]), rad);
+      }
+    }
+    this.drawLabels(ctx, sx, sy, X, Y);
+    this.drawOverlay();
+  }
+
+  drawAxes(ctx) {
+    const f = this.frame, { w, h } = this;
+    ctx.strokeStyle = "#e9ecef";
+    ctx.lineWidth = 1;
+    ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
+    ctx.fillStyle = "#868e96";
+    ctx.font = FONT;
+    if (f.xTitle) { ctx.textAlign = "right"; ctx.fillText(f.xTitle, w - 6, h - 6); }
+    if (f.yTitle) { ctx.save(); ctx.translate(14, 6); ctx.rotate(Math.PI / 2); ctx.textAlign = "left"; ctx.fillText(f.yTitle, 0, 0); ctx.restore(); }
+    ctx.textAlign = "left";
+    // a scale bar: one round length in data units, the same across and up (equal axes)
+    const v = this.view, target = 80 / v.s, p = Math.pow(10, Math.floor(Math.log10(target)));
+    const unit = [1, 2, 5, 10].map((k) => k * p).filter((u) => u <= target).pop() || p;
+    const len = unit * v.s;
+    ctx.strokeStyle = "#868e96";
+    ctx.beginPath(); ctx.moveTo(10, h - 12); ctx.lineTo(10 + len, h - 12); ctx.moveTo(10, h - 16); ctx.lineTo(10, h - 8);
+    ctx.moveTo(10 + len, h - 16); ctx.lineTo(10 + len, h - 8); ctx.stroke();
+    ctx.fillText(`${+unit.toPrecision(3)}`, 14 + len, h - 8);
+  }
+
+  shape(ctx, kind, x, y, r) {
+    ctx.beginPath();
+    if (kind === "x") {
+      ctx.moveTo(x - r, y - r); ctx.lineTo(x + r, y + r); ctx.moveTo(x - r, y + r); ctx.lineTo(x + r, y - r); ctx.stroke();
+    } else if (kind === "diamond") {
+      ctx.moveTo(x, y - r); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r); ctx.lineTo(x - r, y); ctx.closePath(); ctx.fill();
+      ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 1; ctx.stroke();
+    } else if (kind === "dot") {
+      ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
+    } else if (kind === "square") {
+      ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.fill();
+    } else if (kind === "star") {
+      for (let k = 0; k < 10; k++) {
+        const a = -Math.PI / 2 + (k * Math.PI) / 5, rr = k % 2 ? r * 0.45 : r;
+        k ? ctx.lineTo(x + rr * Math.cos(a), y + rr * Math.sin(a)) : ctx.moveTo(x + rr * Math.cos(a), y + rr * Math.sin(a));
+      }
+      ctx.closePath(); ctx.fill();
+    } else {
+      ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.stroke();
+    }
+  }
+
+  drawLine(ctx, l) {
+    // a x + b y = c, clipped to the view
+    const { w, h } = this, v = this.view;
+    const [x0, y1] = toData(v, w, h, 0, 0), [x1, y0] = toData(v, w, h, w, h);
+    const pts = [];
+    if (Math.abs(l.b) > 1e-12) for (const x of [x0, x1]) { const y = (l.c - l.a * x) / l.b; if (y >= y0 && y <= y1) pts.push([x, y]); }
+    if (Math.abs(l.a) > 1e-12) for (const y of [y0, y1]) { const x = (l.c - l.b * y) / l.a; if (x >= x0 && x <= x1) pts.push([x, y]); }
+    if (pts.length < 2) return;
+    ctx.strokeStyle = l.color || "#495057";
+    ctx.lineWidth = l.width || 1.5;
+    ctx.setLineDash(l.dash ? [6, 4] : []);
+    const [ax, ay] = toScreen(v, w, h, pts[0][0], pts[0][1]), [bx, by] = toScreen(v, w, h, pts[1][0], pts[1][1]);
+    ctx.beginPath(); ctx.moveTo(ax, ay); ctx.lineTo(bx, by); ctx.stroke();
+    ctx.setLineDash([]);
+    if (l.name) { ctx.fillStyle = l.color || "#495057"; ctx.font = FONT; ctx.fillText(l.name, Math.min(ax, bx) + 4, Math.min(ay, by) + 14); }
+  }
+
+  drawArrow(ctx, a, sx, sy, X, Y) {
+    // from / to: a point index, or [x, y] in data units; several arrows share a style
+    const at = (p) => (Array.isArray(p) ? [sx(p[0]), sy(p[1])] : [sx(X[p]), sy(Y[p])]);
+    ctx.strokeStyle = a.color || "#e8590c";
+    ctx.fillStyle = a.color || "#e8590c";
+    for (let k = 0; k < a.from.length; k++) {
+      const [x0, y0] = at(a.from[k]), [x1, y1] = at(a.to[k]);
+      const width = a.widths ? a.widths[k] : a.width || 1.5;
+      ctx.lineWidth = width;
+      ctx.globalAlpha = a.alphas ? a.alphas[k] : 0.9;
+      const ang = Math.atan2(y1 - y0, x1 - x0), hl = 7 + width;
+      ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(x1 - Math.cos(ang) * hl * 0.6, y1 - Math.sin(ang) * hl * 0.6); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(x1, y1);
+      ctx.lineTo(x1 - hl * Math.cos(ang - 0.4), y1 - hl * Math.sin(ang - 0.4));
+      ctx.lineTo(x1 - hl * Math.cos(ang + 0.4), y1 - hl * Math.sin(ang + 0.4));
+      ctx.closePath(); ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  drawMarkers(ctx, m, sx, sy) {
+    ctx.fillStyle = m.color || "#212529";
+    ctx.strokeStyle = m.color || "#212529";
+    ctx.lineWidth = m.width || 2;
+    for (let k = 0; k < m.x.length; k++) {
+      const px = sx(m.x[k]), py = sy(m.y[k]);
+      this.shape(ctx, m.shape || "dot", px, py, m.size || 6);
+      if (m.text && m.text[k]) {
+        ctx.font = BOLD; ctx.fillStyle = m.color || "#212529";
+        ctx.fillText(m.text[k], px + (m.size || 6) + 3, py + 4);
+      }
+    }
+  }
+
+  drawLabels(ctx, sx, sy, X, Y) {
+    const f = this.frame;
+    this.labelBoxes = [];
+    if (!f.labels) return;
+    const { w, h } = this, keep = this.keep;
+    ctx.font = FONT;
+    const must = new Set([...f.always, ...f.selected]);
+    if (this.hover >= 0) must.add(this.hover);
+    for (const r of f.rings) if (r.label) for (const i of r.indices) must.add(i);
+    const order = [];
+    for (let i = 0; i < f.n; i++) {
+      if (keep && !keep[i]) continue;
+      const px = sx(X[i]), py = sy(Y[i]);
+      if (px < 0 || px > w || py < 0 || py > h || f.labels[i] == null || f.labels[i] === "") continue;
+      order.push(i);
+    }
+    if (f.priority) order.sort((a, b) => f.priority[b] - f.priority[a]);
+    const widths = (this.widths ||= new Map());
+    const cands = [];
+    for (const i of [...must].filter((i) => i >= 0 && i < f.n && f.labels[i] != null && (!keep || keep[i]))) cands.push(i);
+    for (const i of order.slice(0, LABEL_CANDIDATES)) if (!must.has(i)) cands.push(i);
+    const boxes = cands.map((i) => {
+      const text = String(f.labels[i]);
+      let tw = widths.get(text);
+      if (tw === undefined) { tw = ctx.measureText(text).width; widths.set(text, tw); }
+      return { i, x: sx(X[i]), y: sy(Y[i]), w: tw + 2, h: 14, must: must.has(i) };
+    });
+    const placed = placeLabels(boxes, w, h);
+    ctx.textBaseline = "top";
+    ctx.lineJoin = "round";
+    for (const { i, box } of placed) {
+      const text = String(f.labels[i]);
+      ctx.font = must.has(i) ? BOLD : FONT;
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = "rgba(255,255,255,0.9)";
+      ctx.strokeText(text, box[0] + 1, box[1] + 1);
+      ctx.fillStyle = must.has(i) ? "#111111" : "#343a40";
+      ctx.fillText(text, box[0] + 1, box[1] + 1);
+    }
+    ctx.textBaseline = "alphabetic";
+    this.labelBoxes = placed;
+  }
+
+  drawOverlay() {
+    const ctx = this.overlay.getContext("2d"), dpr = this.dpr;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, this.w, this.h);
+    const d = this.drag;
+    if (!d || d.kind === "pan") return;
+    ctx.strokeStyle = "rgba(33,37,41,0.8)";
+    ctx.fillStyle = "rgba(51,102,204,0.08)";
+    ctx.setLineDash([4, 3]);
+    ctx.lineWidth = 1.2;
+    ctx.beginPath();
+    if (d.kind === "box") ctx.rect(d.x0, d.y0, d.x1 - d.x0, d.y1 - d.y0);
+    else { d.path.forEach(([x, y], k) => (k ? ctx.lineTo(x, y) : ctx.moveTo(x, y))); ctx.closePath(); }
+    ctx.fill(); ctx.stroke();
+    ctx.setLineDash([]);
+  }
+
+  drawLegend() {
+    const f = this.frame;
+    this.legend.replaceChildren();
+    this.bar.replaceChildren();
+    const c = f.color;
+    if (c.kind === "category") {
+      if (c.title) el("span", "lab-legend-title", this.legend).textContent = c.title;
+      c.names.forEach((name, k) => {
+        const item = el("button", "lab-legend-item", this.legend);
+        item.dataset.code = String(k);
+        if (this.hidden.has(k)) item.classList.add("off");
+        const sw = el("span", "lab-swatch", item);
+        sw.style.background = c.colors[k % c.colors.length];
+        el("span", null, item).textContent = String(name);
+        item.title = "Click to hide or show";
+        item.onclick = () => {
+          this.hidden.has(k) ? this.hidden.delete(k) : this.hidden.add(k);
+          item.classList.toggle("off");
+          this.keep = this.visibility();
+          this.draw();
+        };
+      });
+    } else if (c.kind === "continuous") {
+      const title = el("span", "lab-legend-title", this.bar);
+      title.textContent = c.title || "";
+      el("span", "lab-bar-end", this.bar).textContent = fmt(c.min);
+      const grad = el("span", "lab-gradient", this.bar);
+      const stops = (SCALES[c.scale] || SCALES.viridis).map(([p, col]) => `rgb(${col.join(",")}) ${p * 100}%`);
+      grad.style.background = `linear-gradient(to right, ${stops.join(",")})`;
+      el("span", "lab-bar-end", this.bar).textContent = fmt(c.max);
+    }
+    for (const group of [f.rings, f.markers, f.arrows, f.edges, f.lines]) {
+      for (const r of group) {
+        if (!r.name || r.legend === false) continue;
+        const item = el("span", "lab-legend-item static", this.legend);
+        const sw = el("span", "lab-swatch ring", item);
+        sw.style.borderColor = r.color || "#212529";
+        el("span", null, item).textContent = r.name;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ the mouse
+  local(ev) {
+    const r = this.overlay.getBoundingClientRect();
+    return [ev.clientX - r.left, ev.clientY - r.top];
+  }
+
+  pick(px, py, radius = 8) {
+    const f = this.frame;
+    const [x, y] = toData(this.view, this.w, this.h, px, py);
+    return nearest(this.shown.x, this.shown.y, this.keep, x, y, radius / this.view.s);
+  }
+
+  bind() {
+    const o = this.overlay;
+    o.addEventListener("wheel", (ev) => {
+      if (!this.frame) return;
+      ev.preventDefault();
+      const [px, py] = this.local(ev);
+      this.view = zoomAt(this.view, this.w, this.h, px, py, Math.exp(-ev.deltaY * 0.0015));
+      this.auto = false;
+      this.draw();
+    }, { passive: false });
+    o.addEventListener("pointerdown", (ev) => {
+      if (!this.frame || ev.button !== 0) return;
+      const [px, py] = this.local(ev);
+      const mode = this.frame.mode;
+      const kind = ev.shiftKey || mode === "pan" || mode === "click" ? "pan" : mode;
+      this.drag = { kind, x0: px, y0: py, x1: px, y1: py, path: [[px, py]], moved: false, view: this.view };
+      o.setPointerCapture(ev.pointerId);
+    });
+    o.addEventListener("pointermove", (ev) => {
+      if (!this.frame) return;
+      const [px, py] = this.local(ev);
+      const d = this.drag;
+      if (d) {
+        d.moved = d.moved || Math.abs(px - d.x0) + Math.abs(py - d.y0) > 3;
+        d.x1 = px; d.y1 = py;
+        if (d.kind === "lasso") d.path.push([px, py]);
+        if (d.kind === "pan" && d.moved) {
+          this.view = { ...d.view, cx: d.view.cx - (px - d.x0) / d.view.s, cy: d.view.cy + (py - d.y0) / d.view.s };
+          this.auto = false;
+          this.draw();
+        } else this.drawOverlay();
+        return;
+      }
+      const i = this.pick(px, py);
+      if (i !== this.hover) { this.hover = i; this.draw(); }
+      this.showTip(i, px, py);
+    });
+    o.addEventListener("pointerleave", () => { if (!this.drag) { this.hover = -1; this.tip.style.display = "none"; this.draw(); } });
+    o.addEventListener("pointerup", (ev) => {
+      const d = this.drag;
+      this.drag = null;
+      if (!d || !this.frame) return;
+      const [px, py] = this.local(ev);
+      const X = this.shown.x, Y = this.shown.y, { w, h } = this, v = this.view;
+      if (d.kind === "box" && d.moved) {
+        const [ax, ay] = toData(v, w, h, d.x0, d.y0), [bx, by] = toData(v, w, h, px, py);
+        this.send("box", boxHits(X, Y, this.keep, ax, ay, bx, by));
+      } else if (d.kind === "lasso" && d.moved) {
+        this.send("lasso", lassoHits(X, Y, this.keep, d.path.map(([x, y]) => toData(v, w, h, x, y))));
+      } else if (!d.moved) {
+        const i = this.pick(px, py);
+        if (i >= 0 && this.frame.mode !== "pan") this.send("click", [i]);
+      }
+      this.drawOverlay();
+    });
+    o.addEventListener("dblclick", () => {
+      if (!this.frame) return;
+      this.resetView();
+      if (this.frame.selected.size) this.send("clear", []);
+    });
+    this.btnReset.onclick = () => this.resetView();
+    this.btnPng.onclick = () => this.png();
+  }
+
+  resetView() {
+    this.auto = true;
+    this.view = fitView(bounds(this.shown.x, this.shown.y, this.keep), this.w, this.h);
+    this.draw();
+  }
+
+  send(kind, indices) {
+    this.lastSent = { kind, indices };
+    if (this.api) this.api.setTriggerValue("select", { kind, indices, frame: this.frame.sig });
+  }
+
+  showTip(i, px, py) {
+    const tip = this.tip, f = this.frame;
+    if (i < 0) { tip.style.display = "none"; return; }
+    tip.replaceChildren();
+    const head = el("b", null, tip);
+    head.textContent = f.labels && f.labels[i] != null ? String(f.labels[i]) : `#${i}`;
+    for (const field of (f.hover && f.hover.fields) || []) {
+      const row = el("div", null, tip);
+      row.textContent = `${field.name}: ${field.values[i]}`;
+    }
+    tip.style.display = "block";
+    const left = px + 14 + tip.offsetWidth > this.w ? px - 14 - tip.offsetWidth : px + 14;
+    tip.style.left = `${Math.max(0, left)}px`;
+    tip.style.top = `${Math.max(0, Math.min(py + 10, this.h - tip.offsetHeight))}px`;
+  }
+
+  png() {
+    const out = document.createElement("canvas");
+    out.width = this.canvas.width; out.height = this.canvas.height + 30 * this.dpr;
+    const ctx = out.getContext("2d");
+    ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, out.width, out.height);
+    ctx.scale(this.dpr, this.dpr);
+    ctx.fillStyle = "#212529"; ctx.font = "600 15px sans-serif"; ctx.fillText(this.frame.title, 8, 20);
+    ctx.drawImage(this.canvas, 0, 30, this.w, this.h);
+    const a = document.createElement("a");
+    a.download = `${(this.frame.mapId || "map").replace(/[^\w.-]+/g, "_")}.png`;
+    a.href = out.toDataURL("image/png");
+    a.click();
+  }
+
+  // ------------------------------------------------------------ for tests and benchmarks
+  state() {
+    const f = this.frame, { w, h } = this, v = this.view, r = this.canvas.getBoundingClientRect();
+    const screen = (i) => { const [px, py] = toScreen(v, w, h, this.shown.x[i], this.shown.y[i]); return [px + r.left, py + r.top]; };
+    return {
+      n: f.n, frames: this.frames, gliding: this.anim != null, mode: f.mode, scale: [v.s, v.s],
+      canvas: [r.left, r.top, r.width, r.height], x: Array.from(this.shown.x), y: Array.from(this.shown.y),
+      labels: this.labelBoxes.map(({ i, box }) => ({ i, text: String(f.labels[i]), box })), screen,
+      hidden: [...this.hidden],
+    };
+  }
+}
+
+function fmt(v) {
+  return Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(1) : +v.toPrecision(3);
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let map = parentElement.__labMap;
+  if (!map) {
+    for (const stale of parentElement.querySelectorAll(".lab-map")) stale.remove();
+    map = parentElement.__labMap = new LabMap(parentElement);
+    const ro = new ResizeObserver(() => { if (map.frame) { map.resize(); map.draw(); } });
+    ro.observe(parentElement.host || map.box);
+    map.ro = ro;
+  }
+  if (data) map.update(data, { setTriggerValue });
+  // Streamlit runs this when the element goes, and also when a call is overtaken by newer data;
+  // only a map whose element left the page is taken down.
+  return () => setTimeout(() => {
+    if (parentElement.isConnected || parentElement.__labMap !== map) return;
+    map.ro.disconnect();
+    cancelAnimationFrame(map.anim);
+    if (map.frame && registry[map.frame.mapId] === map) delete registry[map.frame.mapId];
+    delete parentElement.__labMap;
+  }, 0);
+}

@@ -1,0 +1,79 @@
+"""The lab's map component in AppTest: what a map was sent, and selections made on it.
+
+AppTest shows the component as an ``UnknownElement`` whose proto carries the data the
+browser would get; :func:`lab_maps` decodes it (coordinates and colour arrays as numpy).
+:func:`select_on_map` runs the page as if the person had drawn a box or a lasso over, or
+clicked, some points: it sends the component's trigger, as the browser does, so the map's
+``on_select`` callback runs, then the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
+from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
+
+COMPONENT = "embedding_lab.map"
+
+
+def _decode(value, dtype=np.float32):
+    return np.frombuffer(base64.b64decode(value), dtype=np.dtype(dtype).newbyteorder("<"))
+
+
+def _walk(node):
+    children = getattr(node, "children", None)
+    if children:
+        for child in children.values():
+            yield from _walk(child)
+    proto = getattr(node, "proto", None)
+    if proto is not None and getattr(proto, "component_name", None) == COMPONENT:
+        yield node
+
+
+def lab_maps(at) -> dict[str, dict]:
+    """Every lab map the last run drew, by its key: the data sent, with ``xy`` (n x 2) decoded, and
+    ``codes`` / ``values`` for the colour, ``proto_id`` for :func:`select_on_map`."""
+    out = {}
+    for el in _walk(at._tree):
+        data = json.loads(el.proto.json)
+        n = data["n"]
+        data["xy"] = np.column_stack([_decode(data["x"]), _decode(data["y"])]) if n else np.zeros((0, 2))
+        colour = data.get("color") or {}
+        if colour.get("kind") == "category":
+            data["codes"] = _decode(colour["codes"], np.int32)
+        elif colour.get("kind") == "continuous":
+            data["values"] = _decode(colour["values"])
+        for layer in data.get("edges") or []:
+            layer["pairs"] = _decode(layer["pairs"], np.int32).reshape(-1, 2)
+        data["proto_id"] = el.proto.id
+        out[data["mapId"]] = data
+    return out
+
+
+def lab_map(at, key: str) -> dict:
+    found = lab_maps(at)
+    assert key in found, f"no map {key}; maps: {sorted(found)}"
+    return found[key]
+
+
+def select_on_map(at, key: str, indices, *, kind: str = "box", timeout: float = 120):
+    """Run the page as if the person had made a ``kind`` selection (box, lasso, click, clear) of the
+    points ``indices`` on the map drawn under ``key``."""
+    proto_id = lab_map(at, key)["proto_id"]
+    trigger = f"{STREAMLIT_INTERNAL_KEY_PREFIX}_{proto_id}__events"
+    states = at._tree.get_widget_states()
+    kept = WidgetStates()
+    for w in states.widgets:
+        if w.id != trigger:
+            kept.widgets.append(w)
+    w = kept.widgets.add()
+    w.id = trigger
+    w.json_trigger_value = json.dumps([{"event": "select", "value": {"kind": kind, "indices": [int(i) for i in indices]}}])
+    return at._tree._runner._run(kept, timeout=timeout)
+
+
+def click_on_map(at, key: str, index: int, timeout: float = 120):
+    return select_on_map(at, key, [index], kind="click", timeout=timeout)
