@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Install everything the tests need and run the whole suite:
-# Chromium from Debian's packages (for the browser tests), a virtual environment
+# Chromium and node from Debian's packages (for the browser tests and the map's JS tests), a virtual environment
 # in .venv with the package and its dev and e2e extras, then pytest.
 # Extra arguments go to pytest (e.g. `bash tests/run.sh tests/unit -x`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 if [ ! -x /usr/bin/chromium ]; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends chromium
+fi
+# node runs the map component's own logic tests (tests/js/, via tests/unit/test_map_js.py)
+if ! command -v node >/dev/null 2>&1; then
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends nodejs
 fi
 
 python3 -m venv .venv

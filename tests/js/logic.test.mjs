@@ -1,0 +1,338 @@
+// The map's pure logic (app/ui/map/logic.js) against exact answers and brute force.
+// Run with node's own test runner: `node --test tests/js/` (tests/unit/test_map_js.py does).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import {
+  decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
+  placeLabels, matchFrames, tween,
+} from "../../app/ui/map/logic.js";
+
+// A small seeded generator (mulberry32): the same points on every run.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function cloud(n, seed, lo = -10, hi = 10) {
+  const r = rng(seed), xs = new Float32Array(n), ys = new Float32Array(n);
+  for (let i = 0; i < n; i++) { xs[i] = lo + (hi - lo) * r(); ys[i] = lo + (hi - lo) * r(); }
+  return [xs, ys];
+}
+
+const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
+
+// ------------------------------------------------------------------ decode
+
+test("decode reads float32 bytes written by numpy (little-endian, base64)", () => {
+  // numpy: np.array([0, -1.5, 3.25, 1e-3, 123456.789, -7e-8, inf, nan], dtype="<f4")
+  const v = decode("AAAAAAAAwL8AAFBAbxKDOmUg8UfoUpazAACAfwAAwH8=");
+  assert.ok(v instanceof Float32Array);
+  assert.equal(v.length, 8);
+  assert.deepEqual(Array.from(v.slice(0, 6)),
+    [0, -1.5, 3.25, 0.0010000000474974513, 123456.7890625, -6.999999868639861e-8]);
+  assert.equal(v[6], Infinity);
+  assert.ok(Number.isNaN(v[7]));
+});
+
+test("decode reads int32 bytes written by numpy, extremes included", () => {
+  // numpy: np.array([0, 1, -1, 2**31 - 1, -2**31, 42, -7], dtype="<i4")
+  const v = decode("AAAAAAEAAAD/////////fwAAAIAqAAAA+f///w==", Int32Array);
+  assert.ok(v instanceof Int32Array);
+  assert.deepEqual(Array.from(v), [0, 1, -1, 2147483647, -2147483648, 42, -7]);
+});
+
+test("decode round-trips float32 and int32 values through base64", () => {
+  const [xs] = cloud(1001, 7, -1e6, 1e6);
+  const b64 = Buffer.from(xs.buffer).toString("base64");
+  assert.deepEqual(Array.from(decode(b64)), Array.from(xs));
+  const ints = Int32Array.from({ length: 513 }, (_, i) => (i * 2654435761) | 0);
+  assert.deepEqual(Array.from(decode(Buffer.from(ints.buffer).toString("base64"), Int32Array)), Array.from(ints));
+  assert.equal(decode(null), null);
+  assert.equal(decode("").length, 0);
+});
+
+// ------------------------------------------------------------------ the view
+
+test("fitView uses one scale for both axes and fits every point inside the padded canvas", () => {
+  for (const [w, h] of [[800, 480], [300, 900], [1440, 480]]) {
+    const [xs, ys] = cloud(500, w + h, -3, 7);
+    for (let i = 0; i < xs.length; i++) ys[i] *= 0.25; // a flat cloud: the width limits the scale
+    const view = fitView(bounds(xs, ys), w, h, 24);
+    for (let i = 0; i < xs.length; i++) {
+      const [px, py] = toScreen(view, w, h, xs[i], ys[i]);
+      assert.ok(px >= 24 - 1e-9 && px <= w - 24 + 1e-9 && py >= 24 - 1e-9 && py <= h - 24 + 1e-9, `${px},${py}`);
+    }
+    // one unit across is as many pixels as one unit up
+    const [ax, ay] = toScreen(view, w, h, 0, 0), [bx] = toScreen(view, w, h, 1, 0), [, cy] = toScreen(view, w, h, 0, 1);
+    assert.ok(close(bx - ax, ay - cy), `${bx - ax} across, ${ay - cy} up`);
+    // the binding axis is filled exactly
+    const b = bounds(xs, ys);
+    assert.ok(close(view.s, Math.min((w - 48) / (b[2] - b[0]), (h - 48) / (b[3] - b[1]))));
+  }
+});
+
+test("bounds skips NaN and hidden points and gives a degenerate cloud a unit box", () => {
+  const xs = Float32Array.from([1, NaN, 3, 100]), ys = Float32Array.from([2, 5, NaN, 100]);
+  assert.deepEqual(bounds(xs, ys, Uint8Array.from([1, 1, 1, 0])), [0.5, 1.5, 1.5, 2.5]);
+  assert.deepEqual(bounds(new Float32Array(0), new Float32Array(0)), [-1, -1, 1, 1]);
+});
+
+test("toData inverts toScreen", () => {
+  const view = { cx: 3.5, cy: -2.25, s: 37.125 };
+  const [xs, ys] = cloud(200, 3);
+  for (let i = 0; i < xs.length; i++) {
+    const [px, py] = toScreen(view, 640, 480, xs[i], ys[i]);
+    const [x, y] = toData(view, 640, 480, px, py);
+    assert.ok(close(x, xs[i], 1e-12) && close(y, ys[i], 1e-12));
+  }
+  // y grows upwards on the map, downwards on the screen
+  assert.ok(toScreen(view, 640, 480, 0, 1)[1] < toScreen(view, 640, 480, 0, 0)[1]);
+});
+
+test("zoomAt keeps the point under the cursor where it is", () => {
+  const r = rng(11);
+  let view = { cx: 0.3, cy: -1.2, s: 20 };
+  for (let k = 0; k < 100; k++) {
+    const px = 700 * r(), py = 500 * r(), f = Math.exp(4 * r() - 2);
+    const before = toData(view, 700, 500, px, py);
+    const next = zoomAt(view, 700, 500, px, py, f);
+    assert.ok(close(next.s, view.s * f, 1e-12));
+    const after = toData(next, 700, 500, px, py);
+    assert.ok(close(before[0], after[0], 1e-9) && close(before[1], after[1], 1e-9), `${before} -> ${after}`);
+    view = next;
+  }
+});
+
+// ------------------------------------------------------------------ hit tests
+
+function bruteBox(xs, ys, keep, ax, ay, bx, by) {
+  const out = [];
+  for (let i = 0; i < xs.length; i++) {
+    if (keep && !keep[i]) continue;
+    if (xs[i] >= Math.min(ax, bx) && xs[i] <= Math.max(ax, bx) && ys[i] >= Math.min(ay, by) && ys[i] <= Math.max(ay, by)) out.push(i);
+  }
+  return out;
+}
+
+test("boxHits equals brute force, in any corner order, with hidden points and edges included", () => {
+  const [xs, ys] = cloud(3000, 5);
+  const keep = Uint8Array.from(xs, (_, i) => (i % 7 ? 1 : 0));
+  const r = rng(13);
+  for (let k = 0; k < 50; k++) {
+    const ax = -12 + 24 * r(), ay = -12 + 24 * r(), bx = -12 + 24 * r(), by = -12 + 24 * r();
+    assert.deepEqual(boxHits(xs, ys, null, ax, ay, bx, by), bruteBox(xs, ys, null, ax, ay, bx, by));
+    assert.deepEqual(boxHits(xs, ys, keep, bx, by, ax, ay), bruteBox(xs, ys, keep, ax, ay, bx, by));
+  }
+  // points exactly on the box's edges and corners are inside
+  const gx = Float32Array.from([0, 1, 2, 0, 1, 2, 0, 1, 2, 3]), gy = Float32Array.from([0, 0, 0, 1, 1, 1, 2, 2, 2, 3]);
+  assert.deepEqual(boxHits(gx, gy, null, 0, 0, 2, 2), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.deepEqual(boxHits(gx, gy, null, 1, 1, 1, 1), [4]);
+});
+
+// The winding number of the polygon around (x, y): a different rule from logic.js's even-odd
+// crossings, equal to it (non-zero <=> inside) for a polygon that does not cross itself.
+function winding(poly, x, y) {
+  let wn = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const [x0, y0] = poly[i], [x1, y1] = poly[(i + 1) % poly.length];
+    const side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0);
+    if (y0 <= y) { if (y1 > y && side > 0) wn++; } else if (y1 <= y && side < 0) wn--;
+  }
+  return wn;
+}
+
+function bruteLasso(xs, ys, keep, poly) {
+  const out = [];
+  for (let i = 0; i < xs.length; i++) if ((!keep || keep[i]) && winding(poly, xs[i], ys[i]) !== 0) out.push(i);
+  return out;
+}
+
+// A star: concave, with 2k vertices alternating between two radii, turned by `turn`.
+function star(k, r0, r1, cx, cy, turn) {
+  return Array.from({ length: 2 * k }, (_, j) => {
+    const a = turn + (Math.PI * j) / k, r = j % 2 ? r1 : r0;
+    return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+  });
+}
+
+test("lassoHits equals brute force for convex, concave and random star lassos", () => {
+  const [xs, ys] = cloud(4000, 17);
+  const keep = Uint8Array.from(xs, (_, i) => (i % 5 ? 1 : 0));
+  // a C shape (concave: its mouth is outside) and a comb
+  const shapes = [
+    [[-8, -8], [8, -8], [8, -4], [-4, -4], [-4, 4], [8, 4], [8, 8], [-8, 8]],
+    [[-9, -9], [9, -9], [9, 9], [6, 9], [6, -5], [3, -5], [3, 9], [0, 9], [0, -5], [-3, -5], [-3, 9], [-9, 9]],
+    [[-5, -5], [5, -5], [0, 6]],
+  ];
+  const r = rng(19);
+  for (let k = 0; k < 30; k++) shapes.push(star(3 + Math.floor(6 * r()), 2 + 6 * r(), 0.5 + 2 * r(), -5 + 10 * r(), -5 + 10 * r(), r()));
+  for (const poly of shapes) {
+    const got = lassoHits(xs, ys, null, poly);
+    assert.deepEqual(got, bruteLasso(xs, ys, null, poly));
+    assert.ok(got.length > 0);
+    assert.deepEqual(lassoHits(xs, ys, keep, poly), bruteLasso(xs, ys, keep, poly));
+    // the lasso drawn the other way round selects the same points
+    assert.deepEqual(lassoHits(xs, ys, null, [...poly].reverse()), got);
+  }
+  // the C's mouth is not selected, its back is
+  const c = shapes[0];
+  assert.equal(inPolygon(c, 2, 0), false);
+  assert.equal(inPolygon(c, -6, 0), true);
+  assert.deepEqual(lassoHits(xs, ys, null, [[0, 0], [1, 1]]), []);
+});
+
+test("a point exactly on a lasso's edge or corner belongs to exactly one of the lassos that tile the plane", () => {
+  // a 4 x 4 grid of unit-square lassos, and points on every edge, corner and cell centre inside it
+  const xs = [], ys = [];
+  for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) { xs.push(0.5 + i / 2); ys.push(0.5 + j / 2); }
+  const X = Float32Array.from(xs), Y = Float32Array.from(ys);
+  const count = new Int32Array(X.length);
+  for (let a = 0; a < 5; a++) for (let b = 0; b < 5; b++) {
+    const sq = [[a, b], [a + 1, b], [a + 1, b + 1], [a, b + 1]];
+    for (const i of lassoHits(X, Y, null, sq)) count[i]++;
+    // and the same square as a concave-free lasso with extra points on its edges
+    const dense = [[a, b], [a + 0.5, b], [a + 1, b], [a + 1, b + 0.5], [a + 1, b + 1], [a + 0.5, b + 1], [a, b + 1], [a, b + 0.5]];
+    assert.deepEqual(lassoHits(X, Y, null, dense), lassoHits(X, Y, null, sq));
+  }
+  assert.deepEqual(Array.from(count), Array.from(X, () => 1), "each point in exactly one square");
+  // points strictly inside a square lasso are the box's points
+  const [cx, cy] = cloud(2000, 23, 0, 4);
+  const sq = [[1, 1], [3, 1], [3, 3], [1, 3]];
+  assert.deepEqual(lassoHits(cx, cy, null, sq), boxHits(cx, cy, null, 1, 1, 3, 3));
+});
+
+test("nearest finds the closest point within the radius, or -1", () => {
+  const [xs, ys] = cloud(2000, 29);
+  const keep = Uint8Array.from(xs, (_, i) => (i % 3 ? 1 : 0));
+  const r = rng(31);
+  for (let k = 0; k < 200; k++) {
+    const x = -10 + 20 * r(), y = -10 + 20 * r(), rad = 2 * r();
+    for (const kp of [null, keep]) {
+      let best = -1, bestD = Infinity;
+      for (let i = 0; i < xs.length; i++) {
+        if (kp && !kp[i]) continue;
+        const d = Math.hypot(xs[i] - x, ys[i] - y);
+        if (d <= rad && d < bestD) { best = i; bestD = d; }
+      }
+      const got = nearest(xs, ys, kp, x, y, rad);
+      if (best < 0) assert.equal(got, -1);
+      else assert.ok(close(Math.hypot(xs[got] - x, ys[got] - y), bestD, 1e-12), `${got} vs ${best}`);
+    }
+  }
+  assert.equal(nearest(Float32Array.from([0]), Float32Array.from([0]), null, 5, 5, 1), -1);
+});
+
+// ------------------------------------------------------------------ labels
+
+function labelCands(n, seed, w, h, mustEvery = 0) {
+  const r = rng(seed);
+  return Array.from({ length: n }, (_, i) => ({
+    i, x: w * r(), y: h * r(), w: 14 + 70 * r(), h: 14, must: mustEvery > 0 && i % mustEvery === 0,
+  }));
+}
+
+function checkPlacement(cands, placed, w, h) {
+  const byI = new Map(cands.map((c) => [c.i, c]));
+  const seen = new Set();
+  for (const { i, box } of placed) {
+    assert.ok(!seen.has(i), `label ${i} placed twice`);
+    seen.add(i);
+    const c = byI.get(i);
+    assert.ok(box[0] >= 0 && box[1] >= 0 && box[2] <= w && box[3] <= h, `label ${i} outside: ${box}`);
+    assert.ok(close(box[2] - box[0], c.w) && close(box[3] - box[1], c.h), `label ${i} resized`);
+    // next to its point: the point is on the label's edge or within the gap of it
+    const dx = Math.max(box[0] - c.x, 0, c.x - box[2]), dy = Math.max(box[1] - c.y, 0, c.y - box[3]);
+    assert.ok(dx <= 4 + 1e-9 && dy <= 4 + 1e-9, `label ${i} far from its point`);
+  }
+  for (let a = 0; a < placed.length; a++)
+    for (let b = a + 1; b < placed.length; b++)
+      assert.ok(!overlaps(placed[a].box, placed[b].box),
+        `labels ${placed[a].i} and ${placed[b].i} overlap: ${placed[a].box} / ${placed[b].box}`);
+  return seen;
+}
+
+for (const n of [300, 2000]) {
+  test(`placeLabels: ${n} random labels, none overlapping, all inside the canvas, every must placed`, () => {
+    const [w, h] = [1100, 480];
+    for (const seed of [1, 2, 3]) {
+      const cands = labelCands(n, seed * 1000 + n, w, h, 97);
+      const placed = placeLabels(cands, w, h);
+      const seen = checkPlacement(cands, placed, w, h);
+      for (const c of cands) if (c.must) assert.ok(seen.has(c.i), `must label ${c.i} not placed`);
+      assert.ok(placed.length >= Math.min(n, 60), `only ${placed.length} labels placed`);
+      // the must labels come first; the rest keep their order of importance
+      const order = placed.map((p) => p.i);
+      const firstFree = order.findIndex((i) => !cands[i].must);
+      assert.ok(order.slice(firstFree).every((i) => !cands[i].must));
+      const rest = order.slice(firstFree);
+      assert.deepEqual(rest, [...rest].sort((a, b) => a - b));
+    }
+  });
+}
+
+test("placeLabels: a label with no free spot is left out, unless it must show", () => {
+  const w = 400, h = 300;
+  // four labels crowd around one point; a fifth at the same point finds all four spots taken
+  const cands = Array.from({ length: 5 }, (_, i) => ({ i, x: 200, y: 150, w: 40, h: 14, must: false }));
+  assert.deepEqual(placeLabels(cands, w, h).map((p) => p.i), [0, 1, 2, 3]);
+  const withMust = cands.map((c) => ({ ...c, must: c.i === 4 }));
+  const placed = placeLabels(withMust, w, h);
+  assert.equal(placed[0].i, 4);
+  checkPlacement(withMust, placed, w, h);
+  // a must label near a corner is pulled inside the canvas
+  const corner = placeLabels([{ i: 0, x: 399, y: 1, w: 60, h: 14, must: true }], w, h);
+  checkPlacementInside(corner, w, h);
+});
+
+function checkPlacementInside(placed, w, h) {
+  for (const { box } of placed) assert.ok(box[0] >= 0 && box[1] >= 0 && box[2] <= w && box[3] <= h, `${box}`);
+}
+
+// ------------------------------------------------------------------ frames
+
+test("matchFrames: the same items match one to one, ids match by id, unknown ids get -1", () => {
+  const a = { n: 4, items: "t1", ids: null };
+  assert.deepEqual(Array.from(matchFrames(a, { n: 4, items: "t1", ids: null })), [0, 1, 2, 3]);
+  assert.deepEqual(Array.from(matchFrames(null, { n: 3, items: "t1" })), [-1, -1, -1]);
+  // other items, no ids: nothing to match
+  assert.deepEqual(Array.from(matchFrames(a, { n: 4, items: "t2", ids: null })), [-1, -1, -1, -1]);
+  // the same token but another count cannot be the same items
+  assert.deepEqual(Array.from(matchFrames(a, { n: 3, items: "t1", ids: null })), [-1, -1, -1]);
+  const old = { n: 4, items: "x", ids: ["a", "b", "c", "d"] };
+  const next = { n: 5, items: "y", ids: ["d", "zz", "a", "c", "new"] };
+  assert.deepEqual(Array.from(matchFrames(old, next)), [3, -1, 0, 2, -1]);
+  const out = matchFrames(old, { n: 2, items: "x", ids: ["a", "b"] });
+  assert.ok(out instanceof Int32Array);
+});
+
+test("tween gives the old positions at t=0 and the new ones at t=1, exactly; new items sit at their place", () => {
+  const [fx, fy] = cloud(500, 37), [tx, ty] = cloud(600, 41, -1e3, 1e3);
+  const match = Int32Array.from({ length: 600 }, (_, i) => (i % 10 === 9 ? -1 : (i * 7) % 500));
+  fx[3] = NaN; // a point with no old place
+  const [x0, y0] = tween(fx, fy, tx, ty, match, 0);
+  const [x1, y1] = tween(fx, fy, tx, ty, match, 1);
+  const [xh, yh] = tween(fx, fy, tx, ty, match, 0.5);
+  for (let i = 0; i < 600; i++) {
+    const j = match[i];
+    const fresh = j < 0 || Number.isNaN(fx[j]);
+    assert.equal(x0[i], fresh ? tx[i] : fx[j]);
+    assert.equal(y0[i], fresh ? ty[i] : fy[j]);
+    assert.equal(x1[i], tx[i]);
+    assert.equal(y1[i], ty[i]);
+    if (!fresh) {
+      // half-way in time is past half-way in distance (eased out), and between the two
+      const u = (xh[i] - fx[j]) / (tx[i] - fx[j]);
+      assert.ok(Math.abs(tx[i] - fx[j]) < 1e-3 || (u > 0.5 && u < 1), `${u}`);
+    } else assert.equal(xh[i], tx[i]);
+  }
+  // past the end stays at the end
+  assert.deepEqual(Array.from(tween(fx, fy, tx, ty, match, 3)[0]), Array.from(tx));
+});
