@@ -79,6 +79,7 @@ class LabMap {
     this.frame = f;
     this.frames += 1;
     this.keep = this.visibility();
+    this.paint();
     this.title.textContent = f.title;
     this.stage.style.height = `${f.height}px`;
     this.stage.dataset.mode = f.mode;
@@ -139,14 +140,29 @@ class LabMap {
   }
 
   // ------------------------------------------------------------ drawing
+  // Each point's colour as an index into a small palette (categories: theirs; a continuous value:
+  // 128 steps of its scale), so points are drawn one path per colour, without a string per point.
+  paint() {
+    const f = this.frame, c = f.color, n = f.n, idx = new Int32Array(n);
+    let palette;
+    if (c.kind === "category") {
+      palette = c.colors;
+      for (let i = 0; i < n; i++) idx[i] = ((f.codes[i] % palette.length) + palette.length) % palette.length;
+    } else if (c.kind === "continuous") {
+      const stops = SCALES[c.scale] || SCALES.viridis, steps = 128, span = c.max - c.min || 1;
+      palette = Array.from({ length: steps }, (_, k) => ramp(stops, k / (steps - 1)));
+      palette.push(ramp(stops, NaN));
+      for (let i = 0; i < n; i++) {
+        const v = f.values[i];
+        idx[i] = v === v ? Math.min(steps - 1, Math.max(0, Math.round(((v - c.min) / span) * (steps - 1)))) : steps;
+      }
+    } else palette = [c.color];
+    this.palette = palette;
+    this.colourIdx = idx;
+  }
+
   colourOf(i) {
-    const f = this.frame, c = f.color;
-    if (c.kind === "category") return c.colors[f.codes[i] % c.colors.length];
-    if (c.kind === "continuous") {
-      const lo = c.min, hi = c.max;
-      return ramp(SCALES[c.scale] || SCALES.viridis, (f.values[i] - lo) / (hi - lo || 1));
-    }
-    return c.color;
+    return this.palette[this.colourIdx[i]];
   }
 
   draw() {
@@ -177,20 +193,18 @@ class LabMap {
     ctx.setLineDash([]);
     for (const l of f.lines) this.drawLine(ctx, l);
     // points, one path per colour
-    const groups = new Map();
-    const size = f.sizes ? null : f.size;
+    const groups = this.palette.map(() => []);
+    const size = f.sizes ? null : f.size, ci = this.colourIdx;
     for (let i = 0; i < f.n; i++) {
       if (keep && !keep[i]) continue;
       const x = X[i], y = Y[i];
       if (!(x === x && y === y)) continue;
-      const c = this.colourOf(i);
-      let g = groups.get(c);
-      if (!g) groups.set(c, (g = []));
-      g.push(i);
+      groups[ci[i]].push(i);
     }
     ctx.globalAlpha = f.opacity;
-    for (const [c, idx] of groups) {
-      ctx.fillStyle = c;
+    groups.forEach((idx, k) => {
+      if (!idx.length) return;
+      ctx.fillStyle = this.palette[k];
       ctx.beginPath();
       for (const i of idx) {
         const r = size ?? f.sizes[i], px = sx(X[i]), py = sy(Y[i]);
@@ -199,7 +213,7 @@ class LabMap {
         ctx.arc(px, py, r, 0, 2 * Math.PI);
       }
       ctx.fill();
-    }
+    });
     ctx.globalAlpha = 1;
     for (const a of f.arrows) this.drawArrow(ctx, a, sx, sy, X, Y);
     for (const m of f.markers) this.drawMarkers(ctx, m, sx, sy);
