@@ -213,7 +213,7 @@ def _run_words(args) -> int:
         write_word2vec,
     )
     from .batch._inputs import fingerprint, text_files
-    from .batch.words import _check_params, _check_vocabulary, document_vectors
+    from .batch.words import check_params, check_fitted_vocabulary, document_vectors
 
     _out_file(args.out)
     if args.doc_vectors and os.path.isfile(args.doc_vectors):
@@ -224,14 +224,14 @@ def _run_words(args) -> int:
     params = dict(window=args.window, context=args.context, weighted=args.weighted, min_count=args.min_count,
                   max_vocab=args.max_vocab, alpha=args.alpha, shift=args.shift, positive=not args.pmi,
                   n_components=args.dim, eig_weight=args.eig_weight, random_state=args.seed)
-    wv = _check_params(params)
+    wv = check_params(params)
     t0 = time.perf_counter()
     docs = None
     with _cluster(args) as client:
         counts = count_corpus(files, window=args.window, context=args.context, weighted=args.weighted,
                               min_count=args.min_count, max_vocab=args.max_vocab, client=client,
                               retries=args.retries, progress=not args.quiet, blocksize=args.blocksize,
-                              keep_tokens=not args.reread, check=lambda c: _check_vocabulary(wv, c))
+                              keep_tokens=not args.reread, check=lambda c: check_fitted_vocabulary(wv, c))
         wv = vectors_from_counts(counts, **params)
         if args.doc_vectors:
             docs = document_vectors(files, wv, args.doc_vectors, weighting=args.weighting,

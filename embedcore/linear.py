@@ -9,6 +9,8 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils.extmath import svd_flip
 
+from ._linalg import pca_basis
+
 __all__ = [
     "pca_basis", "standardize", "eigen_pca", "greedy_pca", "jl_min_dim", "random_projection",
     "distance_distortion", "pca_vs_jl", "svd_energy", "low_rank", "train_autoencoder",
@@ -33,25 +35,6 @@ __all__ = [
     # feature hashing
     "inverse_sqrt_trend",
 ]
-
-
-def pca_basis(X, n_components: int = 2):
-    """Mean, the top principal directions (d x k, orthonormal columns) and their variances.
-
-    Examples
-    --------
-    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [4.0, 0.1]])
-    >>> mean, basis, var = pca_basis(X, 1)
-    >>> np.round(np.abs(basis[:, 0]), 2).tolist()
-    [1.0, 0.02]
-    """
-    X = np.asarray(X, dtype=np.float64)
-    mean = X.mean(axis=0)
-    _, s, vt = np.linalg.svd(X - mean, full_matrices=False)
-    k = min(n_components, vt.shape[0])
-    # a deterministic sign: the largest loading of each direction is positive
-    basis = svd_flip(None, vt[:k], u_based_decision=False)[1].T
-    return mean, basis, s[:k] ** 2 / max(len(X) - 1, 1)
 
 
 @functools.cache

@@ -20,7 +20,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
-from .words import DocumentInput, _token_docs, build_vocabulary, smooth_idf, term_counts
+from .tokens import documents_as_tokens
+from .words import DocumentInput, build_vocabulary, smooth_idf, term_counts
 
 __all__ = [
     "TF_SCHEMES",
@@ -99,7 +100,7 @@ class BagOfWords(DocumentInput, TransformerMixin, BaseEstimator):
         y : ignored
         """
         self._validate_params()
-        docs = _token_docs(documents)
+        docs = documents_as_tokens(documents)
         counts = build_vocabulary(docs, self.min_count, self.max_terms)
         if len(counts) == 0:
             raise ValueError(f"No word occurs at least min_count={self.min_count} times; lower min_count.")
@@ -111,7 +112,7 @@ class BagOfWords(DocumentInput, TransformerMixin, BaseEstimator):
     def transform(self, documents) -> sp.csr_array:
         """The (documents x terms) count matrix; words outside the vocabulary are left out."""
         check_is_fitted(self, "vocabulary_")
-        return term_counts(_token_docs(documents), self.vocabulary_)
+        return term_counts(documents_as_tokens(documents), self.vocabulary_)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "vocabulary_")

@@ -10,10 +10,7 @@ Goldberg and Dagan, 2015), and every step can be looked at.
 from __future__ import annotations
 
 import copy
-import re
 import time
-import unicodedata
-from functools import cache
 from itertools import chain
 from numbers import Integral, Real
 
@@ -31,6 +28,7 @@ from sklearn.utils.validation import (
 )
 
 from ._sparse import flatten, ragged_to_csr
+from .tokens import check_word_spacing, documents_as_tokens, tokenize
 
 __all__ = [
     "tokenize",
@@ -48,121 +46,6 @@ __all__ = [
     "W2V_GRID",
     "LabelEmbedding",
 ]
-
-@cache
-def _token_patterns() -> tuple[re.Pattern, re.Pattern]:
-    """Words: letters and digits of any script with their combining marks, then maybe 'letters.
-
-    Python's ``\\w`` leaves out combining marks (the accent of a decomposed
-    "é", Devanagari and Thai vowel signs), so they are added to the class from
-    the Unicode database; underscores are taken out of the text beforehand, so
-    ``\\w`` stands for letters and digits. A class holding characters beyond
-    U+FFFF matches slowly, so the marks of the scripts found there are only in
-    the second pattern, used for text that has such characters.
-    """
-    codes = [c for c in (*range(0x20000), *range(0xE0100, 0xE01F0)) if unicodedata.category(chr(c))[0] == "M"]
-
-    def compiled(marks: list[int]) -> re.Pattern:
-        starts = [c for i, c in enumerate(marks) if i == 0 or marks[i - 1] != c - 1]
-        ends = [c for i, c in enumerate(marks) if i == len(marks) - 1 or marks[i + 1] != c + 1]
-        m = "".join(f"{chr(a)}-{chr(b)}" for a, b in zip(starts, ends))
-        return re.compile(rf"\w[\w{m}]*(?:'(?:[^\W\d]|[{m}])+)?")
-
-    return compiled([c for c in codes if c < 0x10000]), compiled(codes)
-
-
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-def tokenize(doc: str) -> list[str]:
-    """Lower-case word tokens: letters and digits of any script, accents kept, an inner apostrophe kept.
-
-    Text is put in Unicode's composed form first, so a decomposed accent makes
-    the same word as a precomposed one, and a typographic apostrophe (\u2019)
-    counts as a plain one. Scripts written without spaces between words
-    (Chinese, Japanese, Thai) need segmenting first; see :func:`check_word_spacing`.
-
-    Examples
-    --------
-    >>> tokenize("Boston's Red Sox won 3-2!")
-    ["boston's", 'red', 'sox', 'won', '3', '2']
-    >>> tokenize("Café l\u2019été, Zürich")
-    ['café', "l'été", 'zürich']
-    """
-    bmp, full = _token_patterns()
-    if doc.isascii():
-        return bmp.findall(doc.lower().replace("_", " "))
-    doc = unicodedata.normalize("NFC", doc).replace("\u2019", "'").lower().replace("_", " ")
-    return (full if _ASTRAL.search(doc) else bmp).findall(doc)
-
-
-#: Scripts written without spaces between words: Thai, Lao, Tibetan, Myanmar, Khmer, the
-#: ideographic iteration marks, Japanese kana, CJK ideographs (with extensions and
-#: compatibility forms) and half-width katakana.
-_UNSPACED_RUN = re.compile(
-    "[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u3005-\u3007\u3040-\u30ff\u31f0-\u31ff"
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]+"
-)
-
-
-def check_word_spacing(texts, source: str = "The corpus") -> None:
-    """Refuse text in a script written without spaces between words, which tokenising would ruin.
-
-    Chinese, Japanese and Thai (and Lao, Khmer, Myanmar, Tibetan) put no space
-    between words, so a whole clause would become one "word". The text is
-    refused when such scripts make up at least a tenth of it and either most
-    of their characters lie in runs longer than 10 characters, or there is
-    less than one space per 20 of their characters (runs averaging more than
-    3). Pre-segmented text (one space between words) passes.
-
-    Raises
-    ------
-    DataError
-        naming ``source`` and saying how to segment the text.
-
-    Examples
-    --------
-    >>> check_word_spacing(["我 喜欢 在 周末 读书 。", "the cat sat"])  # segmented: passes
-    >>> check_word_spacing(["我喜欢在周末读书和听音乐。"], "notes.txt")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    embedcore.io.DataError: notes.txt seems to be written without spaces between words: ...
-    """
-    from .io import DataError
-
-    texts = list(texts)
-    joined = "\n".join(texts)
-    if not _UNSPACED_RUN.search(joined):
-        return
-    lengths = np.fromiter(map(len, _UNSPACED_RUN.findall(joined)), dtype=np.int64)
-    total = int(lengths.sum())
-    if total < 0.1 * sum(map(len, joined.split())):
-        return
-    gaps = sum(len(t.split()) - 1 for t in texts if _UNSPACED_RUN.search(t))
-    long_share = lengths[lengths > 10].sum() / total
-    mean_run = total / lengths.size
-    if long_share < 0.5 and not (gaps < 0.05 * total and mean_run > 3):
-        return
-    spacing = "no spaces" if gaps == 0 else f"one space per {total / gaps:.0f} characters"
-    raise DataError(
-        f"{source} seems to be written without spaces between words: its Chinese, Japanese, Thai "
-        f"or similar text comes in unbroken runs of {mean_run:.0f} characters on average, with {spacing}, "
-        "so each run would count as one word. Segment it first, with one space between words "
-        "(for Chinese e.g. jieba: ' '.join(jieba.cut(line)); for Japanese MeCab or fugashi; for Thai "
-        "PyThaiNLP's word_tokenize), then load it again."
-    )
-
-
-def _token_docs(documents) -> list[list[str]]:
-    if isinstance(documents, str):
-        raise ValueError("Pass a list of documents (strings or token lists), not a single string.")
-    documents = list(documents)
-    check_word_spacing([d for d in documents if isinstance(d, str)])
-    docs = [tokenize(d) if isinstance(d, str) else [str(t) for t in d] for d in documents]
-    if not any(docs):
-        raise ValueError("The corpus is empty: no document has a single word.")
-    return docs
-
 
 def build_vocabulary(token_docs, min_count: int = 1, max_size: int | None = None) -> pd.Series:
     """Word counts of words seen at least ``min_count`` times, most frequent first (ties alphabetical)."""
@@ -396,7 +279,7 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         t0 = time.perf_counter()
-        docs = _token_docs(documents)
+        docs = documents_as_tokens(documents)
         counts = build_vocabulary(docs, self.min_count, self.max_vocab)
         check_vocabulary(counts, self.min_count, self.n_components)
         index = pd.Index(counts.index)
@@ -573,7 +456,7 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         check_is_fitted(self, "vectors_")
         if weighting not in ("count", "tfidf"):
             raise ValueError(f"weighting must be 'count' or 'tfidf', got {weighting!r}.")
-        return self.document_vectors(term_counts(_token_docs(documents), self.words_), weighting)
+        return self.document_vectors(term_counts(documents_as_tokens(documents), self.words_), weighting)
 
     def document_vectors(self, term_counts, weighting: str = "count") -> np.ndarray:
         """Document vectors from a document-term count matrix over ``words_`` (see :meth:`transform`).
@@ -659,7 +542,7 @@ def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, windo
             if should_stop is not None:
                 should_stop()
 
-    docs = _token_docs(documents)
+    docs = documents_as_tokens(documents)
     model = Word2Vec(sentences=docs, vector_size=vector_size, window=window, min_count=min_count, sg=int(sg),
                      epochs=epochs, seed=random_state, workers=workers, callbacks=[_EveryEpoch()])
     return model.wv
@@ -684,7 +567,7 @@ def tune_and_compare(documents, pairs: pd.DataFrame, *, n_components: int = 100,
     rng = np.random.default_rng(random_state)
     order = rng.permutation(len(pairs))
     halves = {"choose": pairs.iloc[order[: len(pairs) // 2]], "score": pairs.iloc[order[len(pairs) // 2:]]}
-    docs = _token_docs(documents)
+    docs = documents_as_tokens(documents)
     total = len(PMI_GRID) + len(W2V_GRID)
     rows = []
 

@@ -23,8 +23,7 @@ from typing import Any
 __all__ = ["BatchError", "cluster", "versions"]
 
 
-class BatchError(ValueError):
-    """A batch input or setting that cannot be used; the message says what to change."""
+from ..exceptions import BatchError  # noqa: E402  (one error family with embedcore.DataError)
 
 
 class _Refusal:

@@ -26,7 +26,7 @@ def _is_url(path: str) -> bool:
     return "://" in path
 
 
-def _split_compression(path: str) -> tuple[str, str]:
+def split_compression(path: str) -> tuple[str, str]:
     for ext in COMPRESSED:
         if path.lower().endswith(ext):
             return path[: -len(ext)], ext
@@ -92,7 +92,7 @@ def table_format(paths: Sequence[str], fmt: str | None = None) -> str:
     """
     kinds = set()
     for p in paths:
-        base, _ = _split_compression(p)
+        base, _ = split_compression(p)
         ext = os.path.splitext(base)[1].lower()
         kind = fmt or TABLE_EXTENSIONS.get(ext)
         if kind not in ("parquet", "csv"):
@@ -109,7 +109,7 @@ def _sniff(path: str, kind: str) -> None:
     head = _head(path)
     if not head and not _is_url(path):
         raise BatchError(f"{path} is empty.")
-    if _is_url(path) or _split_compression(path)[1]:
+    if _is_url(path) or split_compression(path)[1]:
         return
     if kind == "parquet" and not head.startswith(b"PAR1"):
         raise BatchError(f"{path} is not a Parquet file (it does not start with the bytes PAR1); "
@@ -129,11 +129,11 @@ def _sniff(path: str, kind: str) -> None:
 def text_files(paths: Sequence[str] | str) -> list[str]:
     """Text corpus files: plain UTF-8 text, one document per line, possibly compressed."""
     def keep(name):
-        return os.path.splitext(_split_compression(name)[0])[1].lower() in TEXT_EXTENSIONS
+        return os.path.splitext(split_compression(name)[0])[1].lower() in TEXT_EXTENSIONS
 
     files = expand_paths(paths, "text", keep)
     for p in files:
-        if _is_url(p) or _split_compression(p)[1]:
+        if _is_url(p) or split_compression(p)[1]:
             continue
         head = _head(p)
         if head.startswith(b"PAR1") or b"\x00" in head:
@@ -171,8 +171,8 @@ def read_table(paths: Sequence[str], kind: str, columns: Sequence[str], blocksiz
         except Exception as e:  # pyarrow reports schema problems with several exception types
             raise BatchError(f"Cannot read {paths[0]} as Parquet: {str(e).splitlines()[0]}") from None
     else:
-        sep = "\t" if all(_split_compression(p)[0].lower().endswith(".tsv") for p in paths) else ","
-        compressed = any(_split_compression(p)[1] for p in paths)
+        sep = "\t" if all(split_compression(p)[0].lower().endswith(".tsv") for p in paths) else ","
+        compressed = any(split_compression(p)[1] for p in paths)
         try:
             frame = dd.read_csv(list(paths), sep=sep, blocksize=None if compressed else blocksize,
                                 dtype=str, keep_default_na=False, na_values=[""])

@@ -39,7 +39,8 @@ from ._cluster import (
     run_tasks,
     tree_sum,
 )
-from ._inputs import _split_compression, text_files
+from ..tokens import ASTRAL, UNSPACED_RUN, check_word_spacing, token_patterns
+from ._inputs import split_compression, text_files
 
 __all__ = ["CorpusCounts", "count_corpus", "vectors_from_counts", "word_vectors", "write_word2vec", "tokens_of_lines",
            "document_vectors", "read_document_vectors"]
@@ -87,25 +88,24 @@ def tokens_of_lines(lines: list[str], source: str = "The corpus") -> Tokens:
     (['the', 'cat', 'sat', 'the', 'end'], [0, 0, 2, 2, 2], 2)
     """
     from ..io import DataError
-    from ..words import _ASTRAL, _UNSPACED_RUN, _token_patterns, check_word_spacing
 
     text = "".join(lines)
     if not text.endswith("\n"):
         text += "\n"
     nonblank = np.fromiter(map(bool, map(str.strip, lines)), dtype=bool, count=len(lines))
     n_docs = int(nonblank.sum())
-    if _UNSPACED_RUN.search(text):
+    if UNSPACED_RUN.search(text):
         try:
             check_word_spacing(lines, source)
         except DataError as e:
             raise BatchError(str(e)) from None
-    bmp, full = _token_patterns()
+    bmp, full = token_patterns()
     pattern = bmp
     if text.isascii():
         text = text.lower().replace("_", " ")
     else:
         text = unicodedata.normalize("NFC", text).replace("\u2019", "'").lower().replace("_", " ")
-        pattern = full if _ASTRAL.search(text) else bmp
+        pattern = full if ASTRAL.search(text) else bmp
     found = np.array(pattern.findall(text.replace("\n", f" {_END} ")), dtype=object)
     end = found == _END
     line = np.cumsum(end) - end
@@ -198,7 +198,7 @@ def _count_block(block: Tokens, index: pd.Index, window: int, context: str, weig
     return CorpusCounts(C, np.bincount(M.indices, minlength=V).astype(np.int64), block.n_docs)
 
 
-def _check_params(params: dict):
+def check_params(params: dict):
     """The estimator for ``params``, its settings checked by its own constraints (as ``fit`` checks them)."""
     from sklearn.utils._param_validation import InvalidParameterError
 
@@ -220,7 +220,7 @@ def _blocks(client, corpus, blocksize, keep_tokens: bool, retries: int) -> list:
     from dask import delayed
 
     files = text_files(corpus)
-    compressed = any(_split_compression(f)[1] for f in files)
+    compressed = any(split_compression(f)[1] for f in files)
     bag = db.read_text(files, blocksize=None if compressed else blocksize, encoding="utf-8", compression="infer")
     task = delayed(_tokenise_task, pure=False)
     blocks = [task(p, i) for i, p in enumerate(bag.to_delayed())]
@@ -258,7 +258,7 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
     from dask import delayed
     from distributed import futures_of
 
-    wv = _check_params(dict(window=window, context=context, weighted=weighted, min_count=min_count,
+    wv = check_params(dict(window=window, context=context, weighted=weighted, min_count=min_count,
                             max_vocab=max_vocab))
     client = current_client(client)
     blocks = _blocks(client, corpus, blocksize, keep_tokens, retries)
@@ -283,7 +283,7 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
     return total
 
 
-def _check_vocabulary(wv, counts: pd.Series) -> None:
+def check_fitted_vocabulary(wv, counts: pd.Series) -> None:
     """The checks :meth:`PMIWordVectors.fit` makes on the vocabulary, with its messages."""
     try:
         check_vocabulary(counts, wv.min_count, wv.n_components)
@@ -300,7 +300,7 @@ def vectors_from_counts(counts: CorpusCounts, **params):
     """
     from ..words import PMIWordVectors
 
-    _check_params(params)
+    check_params(params)
     try:
         return PMIWordVectors.from_counts(counts.counts, counts.cooccurrence,
                                           document_frequency=counts.document_frequency,
@@ -326,10 +326,10 @@ def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True
     PMIWordVectors
         Fitted; write it with :func:`write_word2vec`.
     """
-    wv = _check_params(params)
+    wv = check_params(params)
     counting = {k: params[k] for k in _COUNT_PARAMS if k in params}
     counts = count_corpus(corpus, client=client, retries=retries, progress=progress, blocksize=blocksize,
-                          keep_tokens=keep_tokens, check=lambda c: _check_vocabulary(wv, c), **counting)
+                          keep_tokens=keep_tokens, check=lambda c: check_fitted_vocabulary(wv, c), **counting)
     return vectors_from_counts(counts, **params)
 
 

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .results import DataError, _Parsed
-from .text import _decode, _plural, _quoted_rows, _source_bytes
+from .results import DataError, Parsed
+from .text import decode_bytes, plural, quoted_rows, source_bytes
 
 #: First-line words that make it a header rather than an edge between two nodes of those names.
 _HEADER_WORDS = frozenset({"source", "target", "from", "to", "node", "node1", "node2", "node_1", "node_2", "u", "v",
@@ -23,7 +23,7 @@ _EXPECTED = "an edge list (one edge per line: two node names and an optional wei
 
 
 @dataclass
-class GraphData(_Parsed):
+class GraphData(Parsed):
     """An undirected graph: node names and a symmetric weight matrix (zero diagonal).
 
     ``weighted`` says whether the weights came from the data (otherwise every
@@ -65,7 +65,7 @@ def _field_counts(lines: list[str], body: str, sep: str | None, name: str, line_
         return pd.Series(lines, dtype=object).str.split().str.len().to_numpy()
     if '"' not in body:
         return pd.Series(lines, dtype=object).str.count(re.escape(sep)).to_numpy() + 1
-    counts, starts, _ = _quoted_rows(lines, body, sep, 0, name, line_no)
+    counts, starts, _ = quoted_rows(lines, body, sep, 0, name, line_no)
     if len(counts) != len(lines):
         j = int(np.flatnonzero(np.diff(np.append(starts, len(lines))) > 1)[0])
         raise DataError(f"{name}, line {line_no[starts[j]]}: a quoted name runs over a line break. Close every "
@@ -106,8 +106,8 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
     >>> g.nodes, g.adjacency.toarray().tolist(), g.notices
     (['alice', 'bob', 'carol'], [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]], ['Line 1 is read as a header.'])
     """
-    data, name = _source_bytes(source, filename)
-    lines = _decode(data, name, _EXPECTED).splitlines()
+    data, name = source_bytes(source, filename)
+    lines = decode_bytes(data, name, _EXPECTED).splitlines()
     result = GraphData(name, nodes=[], adjacency=sp.csr_array((0, 0)))
     keep, line_no, sep = _edge_lines(lines, name, result)
     src, dst, w, weighted = _edges(lines, keep, line_no, sep, name)
@@ -115,7 +115,7 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
     nodes, A = _adjacency(src, dst, w, edge_lines, weighted, result)
     skipped = len(lines) - len(keep) - (1 if result.notices and result.notices[0].endswith("as a header.") else 0)
     if skipped:
-        result.notices.append(f"Skipped {_plural(skipped, 'blank or comment line')}.")
+        result.notices.append(f"Skipped {plural(skipped, 'blank or comment line')}.")
     result.nodes = [str(v) for v in nodes]
     result.adjacency = A
     result.weighted = weighted
@@ -150,7 +150,7 @@ def _edges(lines: list[str], keep: list[int], line_no: np.ndarray, sep, name: st
     wide = np.flatnonzero(counts > _FIELDS)
     if wide.size:
         j = wide[0]
-        raise DataError(f"{name}, line {line_no[j]}: {_plural(int(counts[j]), 'field')}. An edge list has two node "
+        raise DataError(f"{name}, line {line_no[j]}: {plural(int(counts[j]), 'field')}. An edge list has two node "
                         "names and an optional weight per line; put quotes around a name that holds the separator.")
     cells = _rows(body, sep, name)
     src = cells[0].str.strip().to_numpy(dtype=object)
@@ -186,12 +186,12 @@ def _drop_loops_and_zeros(src, dst, w, line_no, name: str, result: GraphData):
     loops = np.flatnonzero(src == dst)
     if loops.size:
         drop[loops] = True
-        result.notices.append(f"Left out {_plural(loops.size, 'self-loop')} (a node tied to itself, line "
+        result.notices.append(f"Left out {plural(loops.size, 'self-loop')} (a node tied to itself, line "
                               f"{line_no[loops[0]]}{', ...' if loops.size > 1 else ''}): a loop crosses no cut.")
     zero = np.flatnonzero((w == 0) & ~drop)
     if zero.size:
         drop[zero] = True
-        result.notices.append(f"Left out {_plural(zero.size, 'edge')} of weight 0 (line {line_no[zero[0]]}"
+        result.notices.append(f"Left out {plural(zero.size, 'edge')} of weight 0 (line {line_no[zero[0]]}"
                               f"{', ...' if zero.size > 1 else ''}).")
     if drop.any():
         result.dropped = {"self-loop": int(loops.size), "zero weight": int(zero.size)}
@@ -214,7 +214,7 @@ def _adjacency(src, dst, w, edge_lines, weighted: bool, result: GraphData):
         again = np.setdiff1d(np.arange(len(pair)), first_at)
         where = int(edge_lines[again.min()])
         how = "their weights are added" if weighted else "kept once"
-        result.notices.append(f"{_plural(repeated, 'edge')} listed more than once (in either direction; first "
+        result.notices.append(f"{plural(repeated, 'edge')} listed more than once (in either direction; first "
                               f"repeat on line {where}): {how}.")
         if not weighted:
             keep_first = np.zeros(len(pair), dtype=bool)

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .results import MAX_VECTOR_ROWS, DataError, ItemSets
 from .sets import read_sets
-from .text import _plural
+from .text import plural
 from .vectors import read_vectors
 
 
@@ -57,7 +57,7 @@ def read_item_sets(
         result.sets = [list(a) for a in np.split(keep_flat, np.searchsorted(owner[known], np.arange(1, len(s.sets))))]
         result.dropped["item occurrences without a vector"] = n_bad
         result.notices.append(
-            f"{_plural(n_bad, 'item occurrence')} in {s.name} {'have' if n_bad > 1 else 'has'} no vector "
+            f"{plural(n_bad, 'item occurrence')} in {s.name} {'have' if n_bad > 1 else 'has'} no vector "
             f"(first: {first!r}); left out."
         )
     return result

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .results import DataError, _Parsed
-from .text import _decode, _plural, _source_bytes
+from .results import DataError, Parsed
+from .text import decode_bytes, plural, source_bytes
 
 _EXPECTED = ("an affinity matrix (a CSV with the category names across the first line and down the first column, "
              "and a similarity >= 0 in every other cell)")
@@ -21,7 +21,7 @@ _SYMMETRY_RTOL = 1e-9
 
 
 @dataclass
-class AffinityData(_Parsed):
+class AffinityData(Parsed):
     """A square, symmetric, non-negative similarity matrix over named categories, with a zero diagonal.
 
     ``symmetrised`` says the file's matrix was not symmetric and ``(A + A^T) / 2`` is used.
@@ -49,7 +49,7 @@ def _grid(text: str, name: str) -> tuple[np.ndarray, np.ndarray]:
         found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(err))
         if found:
             want, at, saw = (int(v) for v in found.groups())
-            raise DataError(f"{name}, line {keep[at - 1] + 1}: {_plural(saw, 'field')} where the lines above have "
+            raise DataError(f"{name}, line {keep[at - 1] + 1}: {plural(saw, 'field')} where the lines above have "
                             f"{want}. Every line of a matrix has the same number of cells.") from None
         raise DataError(f"{name}: cannot read it as {_EXPECTED} ({err}).") from None
     cells = frame.to_numpy(dtype=object)
@@ -77,11 +77,11 @@ def _layout(cells: np.ndarray, name: str) -> tuple[list[str], list[str], np.ndar
         rows, cols, values = cells[1:, 0].tolist(), cells[0, 1:].tolist(), cells[1:, 1:]
         if values.shape[0] != values.shape[1]:
             r_, c_ = values.shape
-            raise DataError(f"{name}: the matrix is {r_} x {c_} ({_plural(r_, 'row')} below the names, "
-                            f"{_plural(c_, 'column')} right of them); it must be "
+            raise DataError(f"{name}: the matrix is {r_} x {c_} ({plural(r_, 'row')} below the names, "
+                            f"{plural(c_, 'column')} right of them); it must be "
                             "square, one row and one column per category.")
         return rows, cols, values, 1, True
-    raise DataError(f"{name}: {_plural(r, 'line')} of {_plural(c, 'field')} cannot be a square matrix. Put the "
+    raise DataError(f"{name}: {plural(r, 'line')} of {plural(c, 'field')} cannot be a square matrix. Put the "
                     "category names across the first line and down the first column, and a number in every other "
                     "cell (n + 1 lines of n + 1 fields for n categories).")
 
@@ -154,8 +154,8 @@ def read_affinity_matrix(source: Any, filename: str | None = None) -> AffinityDa
     >>> m.notices
     ["kernel.csv: the diagonal (each category's similarity to itself) is set to 0: the graph has no self-loops."]
     """
-    data, name = _source_bytes(source, filename)
-    cells, line_no = _grid(_decode(data, name, _EXPECTED), name)
+    data, name = source_bytes(source, filename)
+    cells, line_no = _grid(decode_bytes(data, name, _EXPECTED), name)
     rows, cols, values, first_line, named = _layout(cells, name)
     result = AffinityData(name, labels=[], matrix=np.zeros((0, 0)))
     if not named:

@@ -14,11 +14,11 @@ MAX_BYTES = 200 * 2**20
 MAX_VECTOR_ROWS = 200_000
 
 #: Cells that mean "missing" (compared stripped and lower-cased): ours and pandas' defaults.
-_NA_TOKENS = frozenset(
+NA_TOKENS = frozenset(
     {"", "na", "nan", "null", "none", "n/a", "-", "#n/a", "#n/a n/a", "#na", "<na>", "-nan",
      "1.#ind", "-1.#ind", "1.#qnan", "-1.#qnan"}
 )
-_MAGIC = [
+MAGIC = [
     (b"\x93NUMPY", "a NumPy .npy file", ".npy"),
     (b"PAR1", "a Parquet file", ".parquet"),
     (b"PK\x03\x04", "a ZIP archive (an .xlsx or .npz file?)", ".zip"),
@@ -30,25 +30,21 @@ _MAGIC = [
 ]
 
 
-class DataError(ValueError):
-    """A file that cannot be used as given; the message says what to fix."""
-
-
-DataError.__module__ = "embedcore.io"  # where people import it from, and how tracebacks name it
+from ..exceptions import DataError  # noqa: E402  (re-exported: io's readers raise it)
 
 
 # --------------------------------------------------------------------------- results
 
 
 @dataclass
-class _Parsed:
+class Parsed:
     name: str
     notices: list[str] = field(default_factory=list, kw_only=True)
     dropped: dict[str, int] = field(default_factory=dict, kw_only=True)
 
 
 @dataclass
-class VectorData(_Parsed):
+class VectorData(Parsed):
     """Vectors read from a file: ``X`` (n x d float64) and optional ``meta``."""
 
     X: np.ndarray
@@ -60,7 +56,7 @@ class VectorData(_Parsed):
 
 
 @dataclass
-class SetData(_Parsed):
+class SetData(Parsed):
     """Sets of item names, one per line, with optional labels."""
 
     sets: list[list[str]]
@@ -68,7 +64,7 @@ class SetData(_Parsed):
 
 
 @dataclass
-class PlaylistData(_Parsed):
+class PlaylistData(Parsed):
     """Playlists as lists of song names, one per line (bundled sets may add tags and a true model)."""
 
     playlists: list[list[str]]
@@ -87,7 +83,7 @@ class PlaylistData(_Parsed):
 
 
 @dataclass
-class ItemSets(_Parsed):
+class ItemSets(Parsed):
     """Item vectors with sets of those items (what EMDE sketches).
 
     ``weights``, when given, holds one list of weights per set, aligned with
@@ -120,10 +116,10 @@ class ItemSets(_Parsed):
 
 
 @dataclass
-class TableData(_Parsed):
+class TableData(Parsed):
     frame: pd.DataFrame
 
 
 @dataclass
-class DocumentData(_Parsed):
+class DocumentData(Parsed):
     documents: list[str]

@@ -8,15 +8,15 @@ from typing import Any
 import numpy as np
 
 from .results import DataError, PlaylistData, SetData
-from .text import _decode, _lines, _sample_rows, _source_bytes, sample_list_into
+from .text import decode_bytes, text_lines, sample_lines, source_bytes, sample_list_into
 
 _ITEM_SPLIT = re.compile(r"[,\s]+")
 _SET_HEADERS = {("label", "items"), ("label", "set"), ("class", "items"), ("y", "items")}
 
 
 def _item_lines(data: bytes, name: str, what: str) -> tuple[list[str], list[int], int]:
-    text = _decode(data, name, f"a text file of {what}")
-    lines = _lines(text)
+    text = decode_bytes(data, name, f"a text file of {what}")
+    lines = text_lines(text)
     blank = 0
     kept, numbers = [], []
     for i, ln in enumerate(lines):
@@ -50,7 +50,7 @@ def read_sets(
     >>> s.sets, s.labels
     ([['apple', 'pear'], ['salami', 'chorizo']], ['fruit', 'meat'])
     """
-    data, name = _source_bytes(source, filename)
+    data, name = source_bytes(source, filename)
     kept, numbers, skipped = _item_lines(data, name, "sets")
     if kept and tuple(p.strip().lower() for p in kept[0].split("\t")) in _SET_HEADERS:
         kept, numbers = kept[1:], numbers[1:]
@@ -82,7 +82,7 @@ def read_sets(
         result.notices.append(f"{n_empty} set{'s are' if n_empty > 1 else ' is'} empty (a label with no items).")
     if skipped:
         result.notices.append(f"Skipped {skipped} blank or comment line{'s' if skipped > 1 else ''}.")
-    idx = _sample_rows(len(sets), max_sets, seed, result, "sets")
+    idx = sample_lines(len(sets), max_sets, seed, result, "sets")
     if idx is not None:
         sets = [sets[i] for i in idx]
         if result.labels is not None:
@@ -104,7 +104,7 @@ def read_playlists(
     >>> list(p)
     [['a', 'b', 'c'], ['c', 'a']]
     """
-    data, name = _source_bytes(source, filename)
+    data, name = source_bytes(source, filename)
     kept, numbers, skipped = _item_lines(data, name, "playlists")
     if not kept:
         raise DataError(f"{name} has no playlists, only blank or comment lines.")
@@ -137,7 +137,7 @@ def read_song_tags(source: Any, filename: str | None = None) -> dict[str, list[s
     >>> read_song_tags(b"s1\\trock,indie\\ns2 jazz\\n")
     {'s1': ['rock', 'indie'], 's2': ['jazz']}
     """
-    data, name = _source_bytes(source, filename)
+    data, name = source_bytes(source, filename)
     kept, numbers, _ = _item_lines(data, name, "songs with their tags")
     if not kept:
         raise DataError(f"{name} has no songs, only blank or comment lines.")

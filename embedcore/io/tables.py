@@ -8,18 +8,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..tokens import check_word_spacing
 from .results import DataError, DocumentData, TableData
 from .text import (
-    _decode,
-    _ext,
-    _find_header,
-    _lines,
-    _number_cells,
-    _sample_rows,
-    _source_bytes,
-    _text_grid,
-    _typed_columns,
-    _unique_names,
+    decode_bytes,
+    file_extension,
+    find_header,
+    text_lines,
+    number_cells,
+    sample_lines,
+    source_bytes,
+    text_grid,
+    typed_columns,
+    unique_names,
     sample_list_into,
 )
 
@@ -39,8 +40,8 @@ def read_table(
     >>> t.frame.dtypes["tip"].kind, t.frame.shape
     ('f', (2, 2))
     """
-    data, name = _source_bytes(source, filename)
-    if _ext(name) == ".parquet" or data.startswith(b"PAR1"):
+    data, name = source_bytes(source, filename)
+    if file_extension(name) == ".parquet" or data.startswith(b"PAR1"):
         if not data.startswith(b"PAR1"):
             raise DataError(f"{name} is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.")
         try:
@@ -49,26 +50,26 @@ def read_table(
             raise DataError(f"{name} is a damaged Parquet file ({err}).") from None
         if frame.empty:
             raise DataError(f"{name} has no rows.")
-        frame.columns = _unique_names([str(c) for c in frame.columns])
+        frame.columns = unique_names([str(c) for c in frame.columns])
         result = TableData(name, frame=frame)
         line_no = np.arange(1, len(frame) + 1)
     else:
-        text = _decode(data, name, "a CSV or TSV table")
-        grid = _text_grid(text, name, head_rows=50)
+        text = decode_bytes(data, name, "a CSV or TSV table")
+        grid = text_grid(text, name, head_rows=50)
         line_no = grid.line_no
-        header = _find_header(grid.head)
+        header = find_header(grid.head)
         if not header and len(grid.head) > 1:
-            numeric_any = _number_cells(grid.head[1:]).all(axis=0).any()
+            numeric_any = number_cells(grid.head[1:]).all(axis=0).any()
             row0 = [str(v).strip() for v in grid.head[0]]
             header = not numeric_any and len(set(row0)) == len(row0)
         if header:
-            names = _unique_names(list(grid.head[0]))
+            names = unique_names(list(grid.head[0]))
             line_no = line_no[1:]
             if len(line_no) == 0:
                 raise DataError(f"{name} has a header line ({', '.join(names[:6])}) but no rows below it.")
         else:
             names = [f"column{i + 1}" for i in range(grid.head.shape[1])]
-        X, numeric, text_frame, _ = _typed_columns(grid, name, header, line_no, names)
+        X, numeric, text_frame, _ = typed_columns(grid, name, header, line_no, names)
         frame = pd.concat([pd.DataFrame(X, columns=numeric), text_frame], axis=1)[list(range(len(names)))]
         frame.columns = names
         result = TableData(name, frame=frame)
@@ -89,7 +90,7 @@ def read_table(
             f"{n_missing} row{'s have' if n_missing > 1 else ' has'} missing cells; they are kept, "
             "and each page says how it treats them."
         )
-    idx = _sample_rows(len(frame), max_rows, seed, result, "rows")
+    idx = sample_lines(len(frame), max_rows, seed, result, "rows")
     if idx is not None:
         frame = frame.iloc[idx].reset_index(drop=True)
     result.frame = frame
@@ -105,11 +106,9 @@ def read_documents(
     Thai) is refused unless it is segmented, one space between words; see
     :func:`embedcore.words.check_word_spacing`.
     """
-    from ..words import check_word_spacing
-
-    data, name = _source_bytes(source, filename)
-    text = _decode(data, name, "a plain text file")
-    lines = _lines(text)
+    data, name = source_bytes(source, filename)
+    text = decode_bytes(data, name, "a plain text file")
+    lines = text_lines(text)
     docs = [ln.strip() for ln in lines if ln.strip()]
     if not docs:
         raise DataError(f"{name} is empty. Put one document (a sentence or a paragraph) on each line.")

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .results import _MAGIC, _NA_TOKENS, MAX_BYTES, DataError, _Parsed
+from .results import MAGIC, NA_TOKENS, MAX_BYTES, DataError, Parsed
 
 
-def _source_bytes(source: Any, filename: str | None) -> tuple[bytes, str]:
+def source_bytes(source: Any, filename: str | None) -> tuple[bytes, str]:
     """Return the raw bytes of ``source`` and a name to use in messages."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
@@ -56,7 +56,7 @@ def _too_big(name: str, size: int) -> str:
     )
 
 
-def _ext(name: str) -> str:
+def file_extension(name: str) -> str:
     return Path(name).suffix.lower()
 
 
@@ -69,8 +69,8 @@ _BOMS = [
 ]
 
 
-def _sniff_binary(data: bytes) -> tuple[str, str] | None:
-    for magic, what, ext in _MAGIC:
+def sniff_binary(data: bytes) -> tuple[str, str] | None:
+    for magic, what, ext in MAGIC:
         if data.startswith(magic):
             return what, ext
     for bom, _, label in _BOMS:
@@ -86,7 +86,7 @@ def _sniff_binary(data: bytes) -> tuple[str, str] | None:
     return None
 
 
-def _decode(data: bytes, name: str, expected: str) -> str:
+def decode_bytes(data: bytes, name: str, expected: str) -> str:
     """Bytes -> text, refusing binary content and naming the first bad byte.
 
     UTF-8 (with or without a byte-order mark) is read, and so are UTF-16 and
@@ -101,7 +101,7 @@ def _decode(data: bytes, name: str, expected: str) -> str:
                     f"{name} starts as {label} text, but its bytes from {err.start:,} on are not "
                     f"valid {label} ({err.reason}). Save the file again with UTF-8 encoding."
                 ) from None
-    found = _sniff_binary(data)
+    found = sniff_binary(data)
     if found:
         what, ext = found
         if what.startswith("UTF-16"):
@@ -127,11 +127,11 @@ def _decode(data: bytes, name: str, expected: str) -> str:
     return text
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def _lines(text: str) -> list[str]:
+def text_lines(text: str) -> list[str]:
     # splitlines also understands Windows (\r\n) and old Mac (\r) newlines.
     return text.splitlines()
 
@@ -150,17 +150,17 @@ def _is_number(cells: pd.Series) -> np.ndarray:
 
 
 def _is_na(cells: pd.Series) -> np.ndarray:
-    return cells.str.strip().str.lower().isin(_NA_TOKENS).to_numpy()
+    return cells.str.strip().str.lower().isin(NA_TOKENS).to_numpy()
 
 
-def _number_cells(cells: np.ndarray) -> np.ndarray:
+def number_cells(cells: np.ndarray) -> np.ndarray:
     """Which cells of a 2-D array of strings are numbers or missing, in one pass over all of them."""
     flat = pd.Series(cells.ravel(), dtype=object).astype(str)
     return _is_number(flat).reshape(cells.shape)
 
 
 def _separator(name: str, first_line: str) -> str | None:
-    ext = _ext(name)
+    ext = file_extension(name)
     if ext in (".tsv", ".tab"):
         return "\t"
     if "\t" in first_line:
@@ -182,7 +182,7 @@ class _Grid:
     body: str  # the non-blank lines, joined by newlines
 
 
-def _quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, line_no: np.ndarray):
+def quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, line_no: np.ndarray):
     """Field counts, first line and (for the first ``n_head``) fields of every row of a file with quotes.
 
     Quotes follow csv's rules, which are also pandas': a quoted field may hold
@@ -214,7 +214,7 @@ def _quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, 
     return np.asarray(counts, dtype=np.int64), np.asarray(starts, dtype=np.int64), head
 
 
-def _text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
+def text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
     """Split text into rows of equal length and keep the first ``head_rows`` rows' cells.
 
     Fields are separated by tabs, commas or semicolons (decided by the file's
@@ -223,7 +223,7 @@ def _text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
     files (such as word2vec's) a quote is an ordinary character. Rows of
     unequal length are an error that names the first offending line.
     """
-    all_lines = _lines(text)
+    all_lines = text_lines(text)
     keep = [i for i, ln in enumerate(all_lines) if ln.strip()]
     if not keep:
         raise DataError(f"{name} is empty. It needs at least one row of values.")
@@ -236,7 +236,7 @@ def _text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
         counts = np.fromiter((len(ln.split()) for ln in lines), dtype=np.int64, count=len(lines))
         head = [ln.split() for ln in lines[:n_head]]
     elif '"' in body:
-        counts, starts, head = _quoted_rows(lines, body, sep, n_head, name, line_no)
+        counts, starts, head = quoted_rows(lines, body, sep, n_head, name, line_no)
         line_no = line_no[starts]
     else:
         counts = np.fromiter((ln.count(sep) + 1 for ln in lines), dtype=np.int64, count=len(lines))
@@ -245,9 +245,9 @@ def _text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
     if bad.size:
         j = bad[0]
         raise DataError(
-            f"{name}, line {line_no[j]}: {_plural(counts[j], 'field')}, but line {line_no[0]} "
+            f"{name}, line {line_no[j]}: {plural(counts[j], 'field')}, but line {line_no[0]} "
             f"has {counts[0]}. Every row needs the same number of fields "
-            f"({_plural(bad.size, 'row')} differ{'' if bad.size > 1 else 's'})."
+            f"({plural(bad.size, 'row')} differ{'' if bad.size > 1 else 's'})."
         )
     cells = np.empty((len(head), int(counts[0])), dtype=object)
     cells[:] = head
@@ -268,7 +268,7 @@ def _read_csv(body: str, name: str, sep: str | None, **kw) -> pd.DataFrame:
 _READ_NA = {"na_values": ["none", "None", "NONE", "-"], "keep_default_na": True}
 
 
-def _typed_columns(
+def typed_columns(
     grid: _Grid, name: str, header: bool, line_no: np.ndarray, names: list[str],
     text_columns: tuple[int, ...] = (),
 ) -> tuple[np.ndarray, list[int], pd.DataFrame, list[int]]:
@@ -353,7 +353,7 @@ def _type_cells(cells: np.ndarray, forced: np.ndarray, name: str, line_no: np.nd
         raise DataError(
             f"{name}, line {line_no[j]}, column '{names[c]}': {flat.iloc[c * n + j]!r} is not a "
             f"number, but the column's other values are. Fix the cell or delete the row "
-            f"({_plural(n_bad, 'such cell')} in this column)."
+            f"({plural(n_bad, 'such cell')} in this column)."
         )
     X = values.reshape(k, n)[is_num].T
     in_text = np.repeat(~is_num, n)
@@ -364,9 +364,9 @@ def _type_cells(cells: np.ndarray, forced: np.ndarray, name: str, line_no: np.nd
     return X, is_num, pd.DataFrame(strings.reshape(-1, n).T)
 
 
-def _find_header(cells: np.ndarray) -> bool:
+def find_header(cells: np.ndarray) -> bool:
     """A first row is a header when it holds words above columns of numbers."""
-    ok = _number_cells(cells)
+    ok = number_cells(cells)
     if len(cells) < 2:
         return not ok[0].all()
     # No numeric columns at all: a row of distinct words is taken as a header
@@ -374,7 +374,7 @@ def _find_header(cells: np.ndarray) -> bool:
     return bool(((ok[1:].mean(axis=0) > 0.5) & ~ok[0]).any())
 
 
-def _unique_names(names: list[str]) -> list[str]:
+def unique_names(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for n in names:
@@ -388,12 +388,12 @@ def _unique_names(names: list[str]) -> list[str]:
     return out
 
 
-def _drop_invalid_rows(
+def drop_invalid_rows(
     values: np.ndarray,
     line_no: np.ndarray,
     name: str,
     on_invalid: str,
-    result: _Parsed,
+    result: Parsed,
     unit: str = "line",
 ) -> np.ndarray:
     """Return a boolean mask of rows to keep; report missing and infinite values."""
@@ -416,7 +416,7 @@ def _drop_invalid_rows(
     return ~(missing | infinite)
 
 
-def _sample_rows(n: int, max_rows: int, seed: int, result: _Parsed, unit: str) -> np.ndarray | None:
+def sample_lines(n: int, max_rows: int, seed: int, result: Parsed, unit: str) -> np.ndarray | None:
     if n <= max_rows:
         return None
     rng = np.random.default_rng(seed)
@@ -429,8 +429,8 @@ def _sample_rows(n: int, max_rows: int, seed: int, result: _Parsed, unit: str) -
     return idx
 
 
-def sample_list_into(result: _Parsed, field: str, rows: list, max_rows: int, seed: int, unit: str) -> _Parsed:
+def sample_list_into(result: Parsed, field: str, rows: list, max_rows: int, seed: int, unit: str) -> Parsed:
     """Set ``result.<field>`` to ``rows``, or to a seeded sample of ``max_rows`` of them (with a notice)."""
-    idx = _sample_rows(len(rows), max_rows, seed, result, unit)
+    idx = sample_lines(len(rows), max_rows, seed, result, unit)
     setattr(result, field, rows if idx is None else [rows[i] for i in idx])
     return result

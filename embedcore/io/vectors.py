@@ -11,17 +11,17 @@ import pandas as pd
 
 from .results import MAX_VECTOR_ROWS, DataError, VectorData
 from .text import (
-    _decode,
-    _drop_invalid_rows,
-    _ext,
-    _find_header,
-    _lines,
-    _sample_rows,
-    _sniff_binary,
-    _source_bytes,
-    _text_grid,
-    _typed_columns,
-    _unique_names,
+    decode_bytes,
+    drop_invalid_rows,
+    file_extension,
+    find_header,
+    text_lines,
+    sample_lines,
+    sniff_binary,
+    source_bytes,
+    text_grid,
+    typed_columns,
+    unique_names,
 )
 
 _W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
@@ -61,16 +61,16 @@ def read_vectors(
     """
     if on_invalid not in ("drop", "error"):
         raise DataError(f"on_invalid must be 'drop' or 'error', not {on_invalid!r}.")
-    data, name = _source_bytes(source, filename)
-    ext = _ext(name)
+    data, name = source_bytes(source, filename)
+    ext = file_extension(name)
     if ext == ".npy" or (data.startswith(b"\x93NUMPY") and ext not in (".csv", ".tsv", ".txt")):
         result = _read_npy(data, name, on_invalid)
     else:
-        text = _decode(data, name, "a CSV/TSV or word2vec text file")
+        text = decode_bytes(data, name, "a CSV/TSV or word2vec text file")
         result = _read_vector_text(text, name, on_invalid)
     if metadata is not None:
         _attach_projector_metadata(result, metadata, metadata_filename)
-    idx = _sample_rows(len(result.X), max_rows, seed, result, "rows")
+    idx = sample_lines(len(result.X), max_rows, seed, result, "rows")
     if idx is not None:
         result.X = result.X[idx]
         if result.meta is not None:
@@ -80,7 +80,7 @@ def read_vectors(
 
 def _read_npy(data: bytes, name: str, on_invalid: str) -> VectorData:
     if not data.startswith(b"\x93NUMPY"):
-        found = _sniff_binary(data)
+        found = sniff_binary(data)
         what = found[0] if found else f"text starting {data[:20].decode('utf-8', 'replace')!r}"
         raise DataError(
             f"{name} is named .npy but is not a NumPy file (it is {what}). "
@@ -115,7 +115,7 @@ def _read_npy(data: bytes, name: str, on_invalid: str) -> VectorData:
     result = VectorData(name, X=X, meta=None, columns=[f"x{i}" for i in range(X.shape[1])])
     if arr.dtype.kind == "b":
         result.notices.append(f"{name} holds True/False values; they are read as 1/0.")
-    keep = _drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
+    keep = drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
     result.X = X[keep]
     result.source_rows = np.flatnonzero(keep)
     if len(result.X) == 0:
@@ -160,7 +160,7 @@ def _check_npy_dtype(arr: np.ndarray, name: str) -> None:
 
 
 def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
-    nonblank = [ln for ln in _lines(text)[:50] if ln.strip()]
+    nonblank = [ln for ln in text_lines(text)[:50] if ln.strip()]
     first = nonblank[0] if nonblank else ""
     w2v = _W2V_HEADER.match(first)
     if w2v and len(nonblank) > 1 and len(nonblank[1].split()) != int(w2v.group(2)) + 1:
@@ -174,12 +174,12 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
             raise DataError(
                 f"{name} has only the word2vec header line '{first.strip()}' and no vectors."
             )
-    grid = _text_grid(text, name, head_rows=50)
+    grid = text_grid(text, name, head_rows=50)
     line_no = grid.line_no + 1 if w2v else grid.line_no
-    word_format = w2v is not None or (_ext(name) in (".vec", ".w2v"))
-    header = False if word_format else _find_header(grid.head)
+    word_format = w2v is not None or (file_extension(name) in (".vec", ".w2v"))
+    header = False if word_format else find_header(grid.head)
     if header:
-        names = _unique_names(list(grid.head[0]))
+        names = unique_names(list(grid.head[0]))
         line_no = line_no[1:]
         if len(line_no) == 0:
             raise DataError(
@@ -189,7 +189,7 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
         names = ["word"] + [f"x{i}" for i in range(grid.head.shape[1] - 1)]
     else:
         names = [f"x{i}" for i in range(grid.head.shape[1])]
-    X, numeric, text_frame, textcols = _typed_columns(
+    X, numeric, text_frame, textcols = typed_columns(
         grid, name, header, line_no, names, text_columns=(0,) if word_format else ()
     )
     if word_format and len(textcols) > 1:
@@ -204,7 +204,7 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
             f"{name} has no numeric columns (columns: {', '.join(names[:6])}). Vectors need "
             "at least one column of numbers."
         )
-    keep = _drop_invalid_rows(X, line_no, name, on_invalid, result)
+    keep = drop_invalid_rows(X, line_no, name, on_invalid, result)
     result.source_rows = np.flatnonzero(keep)
     X = X[keep] if not keep.all() else X
     if len(X) == 0:
@@ -228,14 +228,14 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
 
 
 def _attach_projector_metadata(result: VectorData, metadata: Any, metadata_filename: str | None):
-    data, mname = _source_bytes(metadata, metadata_filename)
-    text = _decode(data, mname, "a metadata TSV")
-    lines = [ln for ln in _lines(text) if ln.strip()]
+    data, mname = source_bytes(metadata, metadata_filename)
+    text = decode_bytes(data, mname, "a metadata TSV")
+    lines = [ln for ln in text_lines(text) if ln.strip()]
     if not lines:
         raise DataError(f"{mname} is empty; it needs a header line and one line per vector.")
     if "\t" in lines[0]:
-        cells = _text_grid(text, mname).head
-        meta = pd.DataFrame(cells[1:], columns=_unique_names(list(cells[0])))
+        cells = text_grid(text, mname).head
+        meta = pd.DataFrame(cells[1:], columns=unique_names(list(cells[0])))
     else:
         # The projector's single-column metadata has no header line.
         meta = pd.DataFrame({"label": lines})

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_random_state
 
+from .._linalg import pca_basis
+
 __all__ = ["LIFT_DIMS", "LIFT_SHARE", "lift", "project", "random_start"]
 
 #: Extra dimensions of the lifted start.
@@ -72,7 +74,6 @@ def project(Uh, Vh, Ah, n_components: int, model: str):
     >>> U.shape, V is U, bool(U.var(axis=0).sum() > 0.9 * Uh.var(axis=0).sum())
     ((50, 2), True, True)
     """
-    from ..linear import pca_basis
 
     stacked = np.vstack([Uh, Vh]) if model == "dual" else Uh
     mean, basis, _ = pca_basis(stacked, n_components)
