@@ -36,7 +36,7 @@ __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors
 #: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
 MIN_POINTS = 10
 #: More points than this are sampled: LLE's eigenproblem and the quality measures grow fast with n.
-MAX_POINTS = 5000
+MAX_POINTS = 20_000
 #: Neighbourhood sizes that show LLE tearing (small B), unrolling and folding (large B).
 SWEEP_B = (3, 6, 9, 12, 20, 40)
 

@@ -39,7 +39,7 @@ sb = st.sidebar
 source, _ = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
 ref = data_service.ref("vectors", source)
 if svc.is_generated(source):
-    n = sb.slider("Points", 300, 5000, 1500, 100, key="man.n", help="Sample size of the generated manifold.",
+    n = sb.slider("Points", 300, svc.SAMPLE, 1500, 100, key="man.n", help="Sample size of the generated manifold.",
                   bind="query-params")
     noise = sb.slider("Noise", 0.0, 1.0, 0.0, 0.05, key="man.noise", help="Gaussian noise added to every coordinate.",
                       bind="query-params")
@@ -51,8 +51,10 @@ n_points = len(data.X)
 if data.sampled:
     st.info(f"The data has {data.rows:,} points; this page uses a random sample of {svc.SAMPLE:,} (seed {seed}).")
 
-B = sb.slider("B: neighbours", 3, svc.largest_b(pts), min(12, n_points - 1), key="man.B", bind="query-params",
-              help="How many nearest neighbours rebuild each point.")
+B = ranged_slider("B: neighbours", 3, svc.largest_b(pts), min(12, n_points - 1), key="man.B", where=sb,
+                  why=svc.b_limit_reason(pts), bind="query-params",
+                  help="How many nearest neighbours rebuild each point"
+                  + (f" (at most {svc.largest_b(pts)}: {svc.b_limit_reason(pts)})." if svc.b_limit_reason(pts) else "."))
 reg_exp = sb.slider("log10(reg)", -6.0, 0.0, -3.0, 0.5, key="man.reg",
                     help="Regularisation of each neighbourhood's Gram matrix, relative to its trace. Needed when B "
                     "exceeds the dimension; large values pull the weights towards 1/B.", bind="query-params")
@@ -122,8 +124,12 @@ cols[2].metric("B", B)
 cols[3].metric("reconstruction error", f"{result['reconstruction_error']:.2e}")
 tools = MapTools("man", pts, range(n_points), result["embedding"], space=data.X, k=B, where=c2,
                  labels=data.colour, label_name=data.colour_label)
-tools.show(c2, charts.map_2d(result["embedding"], data.colour, data.categorical, None, None, B),
-           "man.chart.embedding")
+tools.draw(c2, "man.map.lle", color=charts.colour(data.colour, data.categorical, data.colour_label),
+           hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=440,
+           edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
+c2.caption(f"Coloured by {md_escape(data.colour_label)}; hover a point for its value. A new B or reg glides the "
+           "points from the map on screen to the new one, first turned, flipped and scaled onto it (LLE's axes "
+           "mean nothing), so what moves is what the setting changed.")
 cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
 
 
@@ -196,51 +202,74 @@ with tabs[0]:
 
 with tabs[1]:
     if tabs[1].open:
+        sampled = svc.heavy_rows(pts)
+        if sampled is not None:
+            st.info(f"The sweep solves LLE six times: it uses a random sample of {len(sampled):,} of the "
+                    f"{n_points:,} points (seed {seed}).")
         panels = []
         for r in svc.sweep(pts, reg):
+            key, b = f"man.map.sweep.{r['n_neighbors']}", r["n_neighbors"]
             if r["error"] is not None:
-                st.warning(f"B={r['n_neighbors']}: {md_escape(r['error'])}")
-                panels.append((f"B={r['n_neighbors']} · failed", None))
+                st.warning(f"B={b}: {md_escape(r['error'])}")
+                panels.append((key, f"B={b} · failed", "LLE failed at this B (see above)."))
             else:
-                panels.append((f"B={r['n_neighbors']} · T={r['trustworthiness']:.3f}", r["embedding"]))
-        plots.show(st, charts.small_multiples(
-            panels, data.colour, data.categorical, height=620,
-            title=f"LLE for several B, each titled with its trustworthiness (k={svc.quality_k(pts)})"),
-            key="man.chart.sweep")
+                panels.append((key, f"B={b} · T={r['trustworthiness']:.3f}", r["embedding"]))
+        st.markdown(f"**LLE for several B, each titled with its trustworthiness (k={svc.quality_k(pts)})**")
+        charts.map_grid(tools, panels, values=data.colour, categorical=data.categorical, label=data.colour_label,
+                        ids=sampled)
         st.caption("Too few neighbours and the neighbourhoods stop overlapping: the map tears into pieces. Too many "
                    "and they reach across the sheet's layers: the map folds. Trustworthiness drops at both ends. On "
                    "the default swiss roll: torn at B = 3, unrolled around 9-12, folded at 40; other shapes break at "
-                   "other B.")
+                   "other B. A selection made on any map is ringed in every panel.")
 
 
-@st.fragment
-def method_comparison(pts) -> None:
-    """The comparison panel: its button reruns only this panel."""
+#: Seconds between two redraws of the method comparison while its methods run.
+FRAME_S = 0.3
+
+
+def method_comparison(pts, live: bool) -> None:
+    """The comparison panel (a fragment: its button reruns only this panel; while the methods run in the
+    background it reruns every :data:`FRAME_S` to draw what they have so far, t-SNE's layout included)."""
+    pset = svc.point_set(pts)
+    ids = svc.heavy_ids(pts)
     st.markdown("Every method in the lab's map interface on the same points, each titled with its fit time and "
                 f"trustworthiness (k={svc.QUALITY_K}). Computed once per data set and seed, and kept for every "
-                "visitor; t-SNE and UMAP take seconds.")
-    if st.button("Run every method", key="man.run_all", type="primary"):
-        bar = st.progress(0.0, text="starting")
-        methods = list(svc.METHOD_TITLES)
-        for i, m in enumerate(methods):
-            bar.progress(i / len(methods), text=f"running {svc.METHOD_TITLES[m]} ...")
-            try:
-                svc.run_method(pts, m)
-            except ValueError as err:
-                st.warning(f"{svc.METHOD_TITLES[m]}: {md_escape(err)}")
-        bar.empty()
-    done = svc.computed_maps(pts)
-    pset = svc.point_set(pts)
-    if not done:
+                "visitor; t-SNE and UMAP take seconds, and t-SNE is drawn while it optimises.")
+    if len(ids) < len(pset.X):
+        st.info(f"Isomap, Hessian LLE and t-SNE grow fast with the number of points: the comparison uses a "
+                f"random sample of {len(ids):,} of the {len(pset.X):,} points (seed {pts.seed}).")
+    job = svc.comparison_run(pts)
+    if job is None and live:
+        st.rerun(scope="app")  # the run has ended: the page draws the panel again, without the timer
+    if job is None and st.button("Run every method", key="man.run_all", type="primary"):
+        svc.start_comparison(pts)
+        st.rerun(scope="app")  # the page makes this panel again, redrawn on a timer while the methods run
+    if job is not None:
+        st.progress(min(max(job.fraction, 0.0), 1.0), text=job.text)
+    done, failed = svc.computed_maps(pts), svc.failed_maps(pts)
+    for m, message in failed.items():
+        st.warning(f"{svc.METHOD_TITLES[m]}: {md_escape(message)}")
+    panels = []
+    for m, title in svc.METHOD_TITLES.items():
+        key = f"man.map.compare.{m}"
+        if m in done:
+            r = done[m]
+            panels.append((key, f"{title} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}", r["coords"]))
+        elif job is not None and job.current == m and job.latest is not None:
+            coords, iteration = job.latest
+            panels.append((key, f"{title} · iteration {iteration}", coords))
+        elif job is not None and m not in failed:
+            panels.append((key, title, "running ..." if job.current == m else "waiting"))
+    if not panels:
         st.caption("No method has been run on these points yet.")
         return
-    panels = [(f"{svc.METHOD_TITLES[m]} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}", r["coords"])
-              for m, r in done.items()]
-    tools = MapTools("man", pts, range(len(pset.X)), panels[0][1], name="compare", linked=True)
-    tools.show(st, charts.small_multiples(panels, pset.colour, pset.categorical, height=900, selected=tools.rows,
-                                          dragmode=tools.dragmode), "man.chart.compare", decorate=False)
+    first = next((c for _, _, c in panels if not isinstance(c, str)), None)  # the table's coordinates
+    tools = MapTools("man", pts, ids, first, name="compare", linked=True)
+    charts.map_grid(tools, panels, values=pset.colour, categorical=pset.categorical, label=pset.colour_label,
+                    ids=None if len(ids) == len(pset.X) else ids)
     st.caption("A selection made in one panel is ringed in all of them, on the LLE map and in the 3-D view.")
-    st.dataframe(svc.comparison_table(pts), hide_index=True, key="man.compare_table")
+    if job is None:
+        st.dataframe(svc.comparison_table(pts), hide_index=True, key="man.compare_table")
 
 
 @st.fragment
@@ -270,9 +299,16 @@ def quality(pts, B: int, reg: float) -> None:
             return
     title = f"LLE (B={B})" if which == svc.CURRENT else name
     pset = svc.point_set(pts)
-    tools = MapTools("man", pts, range(len(pset.X)), shown["coords"], space=pset.X, k=kq, name="quality",
-                     linked=True, labels=pset.colour, label_name=pset.colour_label)
-    tools.show(st, charts.quality_map(shown["coords"], shown["recall"], kq, title), "man.chart.quality")
+    ids = shown["ids"]
+    labels = None if pset.colour is None else pset.colour[ids]
+    tools = MapTools("man", pts, ids, shown["coords"], space=shown["X"], k=kq, name="quality",
+                     linked=True, labels=labels, label_name=pset.colour_label)
+    tools.draw(st, "man.map.quality", color=charts.recall_colour(shown["recall"], kq),
+               hover={f"recall@{kq}": [f"{v:.2f}" for v in shown["recall"].tolist()],
+                      **charts.hover(pset.colour, pset.colour_label, ids)},
+               title=f"{title}: share of each point's {kq} true neighbours kept in the map", height=520)
+    if len(ids) < len(pset.X):
+        st.caption(f"{name} was computed on the comparison's sample of {len(ids):,} of the {len(pset.X):,} points.")
     st.caption(f"Mean recall@{kq}: {shown['mean']:.3f}; {shown['below_half']:.1%} of points keep fewer than half. "
                "Red marks where the map cannot be trusted: tears, folds and crowded centres.")
     tools.neighbour_lists(forget=False)
@@ -281,7 +317,8 @@ def quality(pts, B: int, reg: float) -> None:
 
 with tabs[2]:
     if tabs[2].open:
-        method_comparison(pts)
+        running = svc.comparison_run(pts) is not None
+        st.fragment(method_comparison, run_every=FRAME_S if running else None)(pts, running)
 
 with tabs[3]:
     if tabs[3].open:

@@ -9,11 +9,19 @@ random is keyed on it. All of it is shared by every session.
 The other map methods run only from a button (t-SNE and UMAP take seconds);
 their maps go to a store shared across sessions, where the page looks them up
 without starting them: a second visitor with the same data and seed sees them.
+t-SNE runs in a background thread (:class:`MethodRun`) whose latest layout the
+page draws while it optimises.
+
+The page works on up to :data:`SAMPLE` points; the sweep and the other methods
+(Isomap's geodesic matrix, Hessian LLE, t-SNE) on a seeded sample of
+:data:`HEAVY_POINTS` of them (:func:`heavy_rows`).
 """
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -52,6 +60,12 @@ GENERATORS = {
 MAX_B = 60
 #: Most points the page works on (larger data are sampled with the seed).
 SAMPLE = MAX_POINTS
+#: LLE's matrix M = (I - W)^T (I - W) holds about n B^2 entries: B is capped so that n B^2 stays within what
+#: 5,000 points at B = 60 cost (at 20,000 points B <= 30: LLE in about 3 s and 0.4 GB instead of 10 s and 0.85 GB).
+LLE_BUDGET = 5000 * MAX_B**2
+#: Most points of the sweep and of the method comparison (a seeded sample beyond): six LLEs with their
+#: trustworthiness, Isomap's n x n geodesic distances and Hessian LLE grow too fast with n.
+HEAVY_POINTS = 5000
 #: Most points drawn in the rotatable 3-D view (a seeded sample beyond; every point is still in LLE and the map).
 SHOWN_3D = 1500
 #: The quality measures' k in titles and tables.
@@ -62,6 +76,10 @@ METHOD_TITLES = {m: title for m, (title, _) in METHODS.items()}
 CURRENT = "current"
 #: Maps computed from the comparison's buttons, shared across sessions: (Points, method) -> result.
 MAPS = store("manifolds.maps", max_entries=64)
+#: Methods that failed on some points: (Points, method) -> message.
+FAILED = store("manifolds.failed", max_entries=64)
+#: The comparison's background runs, one per Points (see :class:`MethodRun`).
+RUNS = store("manifolds.runs", max_entries=8)
 
 
 class Points(NamedTuple):
@@ -134,8 +152,48 @@ def point_set(p: Points) -> PointSet:
 
 
 def largest_b(p: Points) -> int:
-    """The largest B these points allow (each point has n - 1 others)."""
-    return min(MAX_B, len(point_set(p).X) - 1)
+    """The largest B these points allow: each point has n - 1 others, and n B^2 stays within :data:`LLE_BUDGET`."""
+    n = len(point_set(p).X)
+    return max(3, min(MAX_B, n - 1, int(np.sqrt(LLE_BUDGET / n))))
+
+
+def b_limit_reason(p: Points) -> str:
+    """Why B stops where it does, for the slider's help."""
+    n = len(point_set(p).X)
+    if largest_b(p) == n - 1:
+        return f"each of the {n:,} points has {n - 1:,} others"
+    if largest_b(p) < MAX_B:
+        return f"on {n:,} points LLE's matrix grows as n B²; B is kept to {largest_b(p)} so it stays feasible"
+    return ""
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def graph_pairs(p: Points, B: int) -> np.ndarray:
+    """The B-neighbour graph as (m, 2) point pairs, each joined pair once (int32)."""
+    ind = neighbours(p)[:, :B]
+    a = np.repeat(np.arange(len(ind), dtype=np.int64), ind.shape[1])
+    b = ind.ravel().astype(np.int64)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    return np.unique(np.column_stack([lo, hi]), axis=0).astype(np.int32)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def heavy_rows(p: Points) -> np.ndarray | None:
+    """The points the sweep and the comparison use: None for all, or a seeded sample of :data:`HEAVY_POINTS`."""
+    keep = sample_rows(len(point_set(p).X), HEAVY_POINTS, random_state=p.seed)
+    return None if keep is None else _frozen(keep)
+
+
+def heavy_ids(p: Points) -> np.ndarray:
+    """The ids (rows of the page's points) of the points the sweep and the comparison use."""
+    keep = heavy_rows(p)
+    return np.arange(len(point_set(p).X)) if keep is None else keep
+
+
+def heavy_X(p: Points) -> np.ndarray:
+    keep = heavy_rows(p)
+    X = point_set(p).X
+    return X if keep is None else X[keep]
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -221,8 +279,14 @@ def closed_form(p: Points, B: int, reg: float, point: int) -> dict:
 
 @st.cache_data(max_entries=8, show_spinner="Solving LLE at each B of the sweep ...")
 def sweep(p: Points, reg: float) -> list[dict]:
-    """LLE at each B of the sweep the data allow, with trustworthiness, or the message of a B that failed."""
-    out = lle_sweep(point_set(p).X, neighbours(p), reg=reg, random_state=p.seed, quality_k=QUALITY_K)
+    """LLE at each B of the sweep the data allow, with trustworthiness, or the message of a B that failed;
+    on the points of :func:`heavy_rows`."""
+    if heavy_rows(p) is None:
+        X, table = point_set(p).X, neighbours(p)
+    else:  # the sample's own neighbours
+        X = heavy_X(p)
+        table, _ = nearest_neighbors(X, min(MAX_B, len(X) - 1))
+    out = lle_sweep(X, table, reg=reg, random_state=p.seed, quality_k=QUALITY_K)
     for r in out:
         if r["embedding"] is not None:
             r["embedding"] = r["embedding"].astype(np.float32)
@@ -233,24 +297,112 @@ def sweep(p: Points, reg: float) -> list[dict]:
 
 
 def computed_maps(p: Points) -> dict[str, dict]:
-    """The methods whose map these points already have (in any session), by method, in the comparison's order."""
+    """The methods whose map these points already have (in any session), by method, in the comparison's order.
+
+    Each map's rows are the points of :func:`heavy_ids`."""
     found = {m: MAPS.get((p, m)) for m in METHODS}
     return {m: r for m, r in found.items() if r is not None}
 
 
+def failed_maps(p: Points) -> dict[str, str]:
+    """The methods that failed on these points, with their message (until one succeeds)."""
+    found = {m: FAILED.get((p, m)) for m in METHODS if (p, m) not in MAPS}
+    return {m: msg for m, msg in found.items() if msg is not None}
+
+
+def _fit_method(X: np.ndarray, seed: int, method: str, k: int, progress=None, on_layout=None) -> dict:
+    """One method's map of ``X`` with its fit time, trustworthiness and mean recall@k (no Streamlit call:
+    it also runs in a background thread)."""
+    result = embed(X, method, random_state=seed, progress=progress, on_layout=on_layout, n_jobs=threads.JOBS)
+    coords = _frozen(np.asarray(result.coords, dtype=np.float64))
+    return {"coords": coords, "seconds": float(result.seconds), "trustworthiness": trustworthiness(X, coords, k),
+            "recall": float(neighbor_recall(X, coords, k))}
+
+
 def run_method(p: Points, method: str, progress=None) -> dict:
-    """The map of ``method`` with its fit time, trustworthiness and per-point recall; computed once, then shared."""
+    """The map of ``method`` (on the points of :func:`heavy_ids`) with its fit time, trustworthiness and
+    per-point recall; computed once, then shared."""
     found = MAPS.get((p, method))
     if found is not None:
         return found
-    X = point_set(p).X
-    result = embed(X, method, random_state=p.seed, progress=progress, n_jobs=threads.JOBS)
-    k = quality_k(p)
-    coords = _frozen(np.asarray(result.coords, dtype=np.float64))
-    out = {"coords": coords, "seconds": float(result.seconds), "trustworthiness": trustworthiness(X, coords, k),
-           "recall": float(neighbor_recall(X, coords, k))}
+    out = _fit_method(heavy_X(p), p.seed, method, quality_k(p), progress)
     MAPS.put((p, method), out)
     return out
+
+
+class MethodRun:
+    """Every method these points have no map of yet, one after another in a background thread.
+
+    ``current`` is the method running (None once all have run), ``latest`` t-SNE's layout so far as
+    ``(coords, iteration)`` (None for a method that draws nothing until it ends), ``fraction`` and
+    ``text`` its progress. Finished maps go to the shared store as :func:`run_method` puts them, failures
+    to :data:`FAILED`; ``done`` turns True last.
+    """
+
+    def __init__(self, p: Points, X: np.ndarray, k: int, methods):
+        self.p, self.methods = p, list(methods)
+        self.current: str | None = None
+        self.latest: tuple[np.ndarray, int] | None = None
+        self.fraction, self.text = 0.0, "starting"
+        self.frames = 0
+        self.done = False
+        self.started = time.perf_counter()
+        self._maps, self._failed = MAPS, FAILED  # looked up here: the thread makes no Streamlit call
+        self._thread = threading.Thread(target=self._run, args=(X, k), daemon=True, name="manifolds-methods")
+        self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        return not self.done
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for every method to end; True when they have."""
+        self._thread.join(timeout=seconds)
+        return not self._thread.is_alive()
+
+    def _layout(self, Y, iteration: int) -> bool:
+        self.latest = (np.array(Y[:, :2], dtype=np.float64), int(iteration))
+        self.frames += 1
+        return False
+
+    def _run(self, X: np.ndarray, k: int) -> None:
+        todo = [m for m in self.methods if (self.p, m) not in self._maps]
+        for i, m in enumerate(todo):
+            self.current, self.latest = m, None
+
+            def progress(f, text, i=i):
+                self.fraction, self.text = (i + min(max(f, 0.0), 1.0)) / len(todo), text
+
+            progress(0.0, f"running {METHOD_TITLES[m]} ...")
+            try:
+                self._maps.put((self.p, m), _fit_method(X, self.p.seed, m, k, progress, self._layout))
+            except ValueError as err:
+                self._failed.put((self.p, m), str(err))
+            except Exception as err:  # noqa: BLE001  (shown on the page, not lost in a thread)
+                self._failed.put((self.p, m), f"{type(err).__name__}: {err}")
+        self.current, self.latest = None, None
+        self.done = True
+
+
+_RUNS_LOCK = threading.Lock()
+
+
+def start_comparison(p: Points) -> MethodRun:
+    """Run every method not yet computed on these points in the background (one run per data set and
+    seed, whichever session asks first: the others watch the same run)."""
+    with _RUNS_LOCK:
+        job = RUNS.get(p)
+        if job is not None and job.running:
+            return job
+        job = MethodRun(p, heavy_X(p), quality_k(p), METHODS)
+        RUNS.put(p, job)
+        return job
+
+
+def comparison_run(p: Points) -> MethodRun | None:
+    """The background run computing these points' maps, while it runs."""
+    job = RUNS.get(p)
+    return job if job is not None and job.running else None
 
 
 def comparison_table(p: Points) -> pd.DataFrame:
@@ -275,8 +427,10 @@ def largest_quality_k(p: Points) -> int:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _recall(p: Points, which: str, k: int, lle_params: tuple | None) -> np.ndarray:
-    X = point_set(p).X
-    Y = lle(p, *lle_params)["embedding"] if which == CURRENT else MAPS.get((p, which))["coords"]
+    if which == CURRENT:
+        X, Y = point_set(p).X, lle(p, *lle_params)["embedding"]
+    else:
+        X, Y = heavy_X(p), MAPS.get((p, which))["coords"]
     return neighbor_recall(X, Y, k, per_point=True).astype(np.float32)
 
 
@@ -284,17 +438,22 @@ def quality(p: Points, which: str, k: int, B: int, reg: float) -> dict | None:
     """Each point's neighbour recall@k on the map ``which`` (None when that map has not been computed).
 
     Keyed on the points (data and seed), the map (and B, reg for the page's
-    own LLE) and k: a new seed or B never shows another map's recall.
+    own LLE) and k: a new seed or B never shows another map's recall. ``ids``
+    are the points of the map (rows of the page's points), ``X`` their
+    coordinates in the data.
     """
     if which == CURRENT:
         Y, params = lle(p, B, reg)["embedding"], (B, reg)
+        ids, X = np.arange(len(Y)), point_set(p).X
     else:
         found = MAPS.get((p, which))
         if found is None:
             return None
         Y, params = found["coords"], None
+        ids, X = heavy_ids(p), heavy_X(p)
     rec = _recall(p, which, k, params)
-    return {"coords": Y, "recall": rec, "mean": float(rec.mean()), "below_half": float(np.mean(rec < 0.5))}
+    return {"coords": Y, "recall": rec, "mean": float(rec.mean()), "below_half": float(np.mean(rec < 0.5)),
+            "ids": ids, "X": X}
 
 
 # ------------------------------------------------------------------ download

@@ -1,9 +1,10 @@
-"""Chart builders for the Manifolds page: arrays in, Plotly figures (and one deck.gl view) out.
+"""Charts for the Manifolds page: the maps (the lab's map component), the 3-D input (deck.gl) and
+the explanatory bars (Plotly).
 
-Coordinates and colours go out as float32 (Plotly sends arrays as typed
-binary; float32 halves the bytes and is far below a pixel). The 3-D input is
-deck.gl, which redraws its layers in place when B or the inspected point
-changes; grids of maps use WebGL (Scattergl).
+Every 2-D map goes through :func:`app.ui.map.draw` (or :meth:`MapTools.draw`): one colour
+(:func:`colour`: the true coordinate on a colour bar, or the label in a legend), the selection
+ringed, and a map drawn again under its key glides from the one on screen. The 3-D input is
+deck.gl, which redraws its layers in place when B or the inspected point changes.
 """
 
 from __future__ import annotations
@@ -15,27 +16,19 @@ import pandas as pd
 import plotly.colors as pcolors
 import plotly.graph_objects as go
 import pydeck as pdk
+import streamlit as st
 from pydeck.bindings.json_tools import default_serialize
 
+from app.services import selection as sel
 from app.ui import charts
-from app.ui.selection import mark_traces
-from app.ui.text import html_escape
+from app.ui import map as lab_map
 
-#: Up to this many points the 2-D map is SVG: Streamlit rebuilds a chart whose figure changed, and a new WebGL
-#: context costs more than drawing this many SVG markers (in headless Chromium, 1,500 points: about 0.2 s
-#: against 0.6 s). Beyond it, WebGL.
-SVG_POINTS = 2000
 NEIGHBOUR = "#e03131"
 POINT = "#000000"
 
 
 def _f32(a) -> np.ndarray:
     return np.asarray(a, dtype=np.float32)
-
-
-def index(n: int) -> np.ndarray:
-    """Each point's index, the customdata that makes a map selectable."""
-    return np.arange(n, dtype=np.int32)
 
 
 def colours(values, categorical: bool) -> tuple[np.ndarray | None, str]:
@@ -129,31 +122,6 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
                     map_style=None, tooltip={"text": "point {i}"}, height=height)
 
 
-def map_2d(Y, colour, categorical: bool, point: int | None, nbrs, B: int) -> go.Figure:
-    """The LLE map, with the inspected point and its neighbours unless ``point`` is None (the selection tools
-    then mark them); every trace carries the point index as customdata, so a click on any of them selects
-    that point."""
-    c, scale = colours(colour, categorical)
-    Y = _f32(Y)
-    points = go.Scatter if len(Y) <= SVG_POINTS else go.Scattergl
-    fig = go.Figure()
-    fig.add_trace(points(x=Y[:, 0], y=Y[:, 1], mode="markers", name="points", showlegend=False,
-                         marker=dict(size=5, color=c, colorscale=scale),
-                         customdata=np.arange(len(Y), dtype=np.int32),
-                         hovertemplate="point %{customdata}<extra></extra>"))
-    if point is None:
-        return charts.layout(fig, f"LLE in 2-D (B={B})", 480)
-    nbrs = np.asarray(nbrs)
-    fig.add_trace(go.Scatter(x=Y[nbrs, 0], y=Y[nbrs, 1], mode="markers", name="neighbours",
-                             customdata=nbrs.astype(np.int32), hovertemplate="point %{customdata}<extra></extra>",
-                             marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color=NEIGHBOUR, width=2))))
-    fig.add_trace(go.Scatter(x=Y[[point], 0], y=Y[[point], 1], mode="markers", name=f"point {point}",
-                             customdata=np.array([point], dtype=np.int32),
-                             hovertemplate="point %{customdata}<extra></extra>",
-                             marker=dict(size=12, color=POINT, symbol="diamond")))
-    return charts.layout(fig, f"LLE in 2-D (B={B}); click a point to inspect it", 480)
-
-
 def weights(nbrs, w, point: int) -> go.Figure:
     """The weights that rebuild a point from its neighbours."""
     return charts.bars([f"#{j}" for j in nbrs], np.asarray(w), y_title="weight", text_format="{:.2f}",
@@ -168,52 +136,65 @@ def eigenvalues(vals) -> go.Figure:
                        log_y=True, highlight=lambda lab: lab in ("λ1", "λ2"))
 
 
-def small_multiples(panels: list[tuple[str, np.ndarray | None]], colour, categorical: bool, *, cols: int = 3,
-                    title: str | None = None, height: int = 620, selected=None, dragmode: str | None = None
-                    ) -> go.Figure:
-    """Maps side by side, each titled: ``panels`` is (title, coords or None for an empty panel).
-
-    Every point carries its index as customdata; the ``selected`` points are ringed in every panel
-    (a selection made in one shows where the same points land in the others).
-    Axes are laid out by hand (``make_subplots`` costs a tenth of a second per grid).
-    """
-    c, scale = colours(colour, categorical)
-    rows = max(1, -(-len(panels) // cols))
-    gap_x, gap_y = 0.04, 0.1 if rows <= 2 else 0.08
-    width = (1 - gap_x * (cols - 1)) / cols
-    tall = (1 - gap_y * (rows - 1)) / rows
-    fig = go.Figure()
-    annotations = []
-    for i, (label, coords) in enumerate(panels):
-        r, col = divmod(i, cols)
-        x0 = col * (width + gap_x)
-        y1 = 1 - r * (tall + gap_y)
-        suffix = "" if i == 0 else str(i + 1)
-        fig.layout[f"xaxis{suffix}"] = dict(domain=[max(0.0, x0), min(1.0, x0 + width)], anchor=f"y{suffix}",
-                                            showticklabels=False)
-        fig.layout[f"yaxis{suffix}"] = dict(domain=[max(0.0, y1 - tall), min(1.0, y1)], anchor=f"x{suffix}",
-                                            showticklabels=False)
-        annotations.append(dict(text=label, x=x0 + width / 2, y=y1, xref="paper", yref="paper", xanchor="center",
-                                yanchor="bottom", showarrow=False, font=dict(size=13)))
-        if coords is not None:
-            E = _f32(coords)
-            fig.add_trace(go.Scattergl(x=E[:, 0], y=E[:, 1], mode="markers", showlegend=False, hoverinfo="skip",
-                                       xaxis=f"x{suffix}", yaxis=f"y{suffix}", customdata=index(len(E)),
-                                       marker=dict(size=3, color=c, colorscale=scale)))
-            if selected is not None and len(selected):
-                fig.add_traces(mark_traces(E, selected, axes=dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}"),
-                                           legend=False))
-    fig.update_layout(annotations=annotations)
-    if dragmode is not None:
-        fig.update_layout(dragmode=dragmode)
-    charts.layout(fig, title, height)
-    if title is None:
-        fig.update_layout(margin=dict(t=30))  # room for the first row's titles
-    return fig
+def colour(values, categorical: bool, label: str, rows=None) -> dict:
+    """The maps' colour: the label as categories (a legend), a coordinate on a colour bar, or one colour;
+    ``rows`` picks the points of a map drawn on a sample."""
+    if values is None:
+        return lab_map.single(lab_map.PALETTE[0])
+    values = np.asarray(values)
+    if rows is not None:
+        values = values[np.asarray(rows)]
+    if categorical:
+        return lab_map.categories(values, title=label)
+    return lab_map.continuous(values, scale="viridis", title=label)
 
 
-def quality_map(Y, recall, k: int, name: str) -> go.Figure:
-    """A map coloured by each point's neighbour recall@k (red: the map lost its neighbours)."""
-    return charts.item_scatter(_f32(Y), color=_f32(recall), color_label=f"recall@{k}", colorscale="RdYlGn",
-                               title=f"{html_escape(name)}: share of each point's {k} true neighbours kept in the map",
-                               height=520)
+def recall_colour(recall, k: int) -> dict:
+    """Neighbour recall@k from red (0: the map lost every neighbour) to green (1: kept them all)."""
+    return lab_map.continuous(recall, scale="rdylgn", vmin=0, vmax=1, title=f"recall@{k}")
+
+
+def hover(values, label: str, rows=None) -> dict:
+    """The tooltip's field: each point's colour value (its label, or its coordinate to 3 digits)."""
+    if values is None:
+        return {}
+    values = np.asarray(values)
+    if rows is not None:
+        values = values[np.asarray(rows)]
+    if values.dtype.kind in "fc":
+        return {label: [f"{v:.3g}" for v in values.tolist()]}
+    return {label: values}
+
+
+def graph(pairs, B: int) -> dict:
+    """The B-neighbour graph as a layer of edges under the points."""
+    return lab_map.edges(pairs, name=f"{B}-neighbour graph", color="rgba(73,80,87,0.3)", width=0.8)
+
+
+def draw_panel(tools, where, key: str, xy, ids=None, **kw) -> np.ndarray:
+    """One more view of the items of ``tools`` (a :class:`app.ui.selection.MapTools`), without its
+    inspected point: row for row with them (``ids`` None), or of the points ``ids`` (a sample of them).
+    The selection is ringed on it, and a selection made on it is the page's, in the mouse mode chosen
+    above the tools' map."""
+    ids = tools.ids if ids is None else np.asarray(ids, dtype=object)
+    chosen = sel.selection(tools.page, tools.data).ids
+    return lab_map.draw(where, xy, key=key, ids=ids, mode=tools.mode, selected=sel.positions(ids, chosen),
+                        on_select=sel.on_map_select(tools.page, tools.data, ids, whole_page=tools.linked), **kw)
+
+
+def map_grid(tools, panels: list[tuple[str, str, np.ndarray | str]], *, values, categorical: bool, label: str,
+             ids=None, cols: int = 3, height: int = 300) -> None:
+    """Maps side by side, ``cols`` a row, each titled: ``panels`` is (key, title, coords), or (key, title,
+    message) for a panel with no map. ``ids`` are the points drawn (default: all of ``tools``, row for
+    row). The selection is ringed in every panel (a selection made in one shows where the same points
+    land in the others)."""
+    c = colour(values, categorical, label, ids)
+    tip = hover(values, label, ids)
+    for start in range(0, len(panels), cols):
+        row = st.columns(cols)
+        for col, (key, title, coords) in zip(row, panels[start:start + cols]):
+            if isinstance(coords, str):
+                col.markdown(f"**{title}**")
+                col.caption(coords)
+                continue
+            draw_panel(tools, col, key, coords, ids, color=c, hover=tip, title=title, height=height, size=3)

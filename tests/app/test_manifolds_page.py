@@ -1,5 +1,6 @@
 """Manifolds page: B, reg and the inspected point change the views; tabs run only when open; the other
-methods run from their buttons and are seen by every session with the same data and seed."""
+methods run from their buttons (in the background, drawn as they come) and are seen by every session with
+the same data and seed; up to 20,000 points, the sweep and the comparison on a sample beyond 5,000."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 
 import numpy as np
 
+from tests.app.maps import lab_map, lab_maps
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/manifolds.py"
@@ -22,6 +24,28 @@ def _chart(at, key: str) -> dict:
 
 def _has_chart(at, key: str) -> bool:
     return any(key in el.proto.id for el in at.get("plotly_chart"))
+
+
+def _has_map(at, key: str) -> bool:
+    return key in lab_maps(at)
+
+
+def _ring_names(at, key: str) -> list[str]:
+    return [r["name"] for r in lab_map(at, key)["rings"]]
+
+
+def _ring(at, key: str, name: str) -> list[int]:
+    return next(r["indices"] for r in lab_map(at, key)["rings"] if r["name"] == name)
+
+
+def _wait_for_methods(at, timeout: float = 300):
+    """Run the page until the comparison's background run has ended (its progress bar is gone)."""
+    end = time.monotonic() + timeout
+    while at.get("progress") and time.monotonic() < end:
+        time.sleep(0.5)
+        at.run(timeout=timeout)
+    assert not at.get("progress"), "the methods are still running"
+    return at
 
 
 def _deck_layer(at, layer: str) -> dict | None:
@@ -44,10 +68,47 @@ def test_b_change_redraws_the_map():
     # how long the redraw takes is measured in a browser by tests/benchmarks/bench_browser.py
     at = open_page(PAGE)
     assert metric(at, "points") == "1,500"
-    before = chart_specs(at)
+    before = lab_map(at, "man.map.lle")
+    assert before["n"] == 1500 and before["title"] == "LLE in 2-D (B=12)"
+    assert before["color"]["kind"] == "continuous" and before["color"]["title"] == "t"
     at.sidebar.slider(key="man.B").set_value(9).run()
     assert not at.exception and metric(at, "B") == "9"
-    assert chart_specs(at) != before
+    after = lab_map(at, "man.map.lle")  # the same map, redrawn in place under its key
+    assert after["title"] == "LLE in 2-D (B=9)" and after["n"] == 1500
+    assert not np.allclose(after["xy"], before["xy"])
+    np.testing.assert_allclose(after["values"], before["values"])  # the colour is the points', not the map's
+
+
+def datasets_roll() -> np.ndarray:
+    """The page's default points: 1,500 of the swiss roll, seed 0."""
+    from embedcore import datasets
+    from embedcore.manifold import rescale_for_distances
+
+    return np.array(rescale_for_distances(datasets.make_swiss_roll(n_samples=1500, noise=0.0, seed=0).X))
+
+
+def _lle_of_default_roll(B: int) -> np.ndarray:
+    """LLE of the page's default data (1,500 points of the swiss roll, seed 0), computed here as the page's
+    reproduce recipe says."""
+    from embedcore.manifold import lle_with_quality, nearest_neighbors
+
+    X = datasets_roll()
+    table, _ = nearest_neighbors(X, 60)
+    return lle_with_quality(X, table, B, 1e-3, random_state=0, n_eigenvalues=8, quality_k=None)["embedding"]
+
+
+def test_the_map_is_the_lle_embedding_aligned_to_the_map_on_screen():
+    """What is drawn is LLE's map, and after a change of B the new map turned, flipped, scaled and shifted
+    onto the one drawn before (so the points glide from where they are)."""
+    from embedcore.compare import align_to
+
+    at = open_page(PAGE)
+    first = lab_map(at, "man.map.lle")["xy"].astype(np.float64)
+    np.testing.assert_allclose(first, _lle_of_default_roll(12), atol=1e-6)
+    at.sidebar.slider(key="man.B").set_value(10).run()
+    drawn = lab_map(at, "man.map.lle")["xy"].astype(np.float64)
+    expected, _ = align_to(_lle_of_default_roll(10), first)
+    np.testing.assert_allclose(drawn, expected, atol=1e-5)
 
 
 def test_reg_sample_size_and_point_controls():
@@ -67,13 +128,15 @@ def test_reg_sample_size_and_point_controls():
 def test_hidden_tabs_draw_nothing_until_opened():
     at = open_page(PAGE)
     assert at.session_state["man.tab"] == "Inside LLE"
-    assert _has_chart(at, "man.chart.weights") and not _has_chart(at, "man.chart.sweep")
+    assert _has_chart(at, "man.chart.weights") and not _has_map(at, "man.map.sweep.12")
     assert not [b for b in at.button if b.key == "man.run_all"]
     open_tab(at, "man.tab", "Neighbourhood sweep")
-    assert not at.exception and _has_chart(at, "man.chart.sweep") and not _has_chart(at, "man.chart.weights")
-    titles = [a["text"] for a in _chart(at, "man.chart.sweep")["layout"]["annotations"]]
+    assert not at.exception and not _has_chart(at, "man.chart.weights")
+    sweep = [lab_map(at, f"man.map.sweep.{b}") for b in (3, 6, 9, 12, 20, 40)]  # one map per B, in order
+    titles = [m["title"] for m in sweep]
     assert [t.split(" ·")[0] for t in titles] == ["B=3", "B=6", "B=9", "B=12", "B=20", "B=40"]
-    assert all("T=0." in t for t in titles)
+    assert all("T=0." in t for t in titles) and all(m["n"] == 1500 for m in sweep)
+    np.testing.assert_allclose(sweep[3]["xy"], _lle_of_default_roll(12), atol=1e-6)  # B=12 as the page's B=12
 
 
 def test_the_inspected_point_is_rebuilt_from_its_neighbours():
@@ -84,13 +147,15 @@ def test_the_inspected_point_is_rebuilt_from_its_neighbours():
     assert len(weights["data"][0]["x"]) == 12  # B bars
     caption = next(c.value for c in at.caption if c.value.startswith("Rebuilt from its neighbours, point 42"))
     assert "mean neighbour distance" in caption
-    names = [t.get("name") for t in _chart(at, "man.chart.embedding")["data"]]
-    assert "point 42" in names
+    assert _ring(at, "man.map.lle", "point 42") == [42]
+    marked = [i for name in ("neighbour in both", "neighbour in the data only") if name in _ring_names(at, "man.map.lle")
+              for i in _ring(at, "man.map.lle", name)]
+    assert sorted(marked) == sorted(r["i"] for r in _deck_layer(at, "neighbours")["data"])  # its 12 neighbours
     assert [row["i"] for row in _deck_layer(at, "point")["data"]] == [42]
     assert len(_deck_layer(at, "neighbours")["data"]) == 12
     # the point is kept while its box is hidden, and B changes the bars and the marked neighbours
     open_tab(at, "man.tab", "Quality")
-    assert "point 42" in [t.get("name") for t in _chart(at, "man.chart.embedding")["data"]]
+    assert "point 42" in _ring_names(at, "man.map.lle")
     open_tab(at, "man.tab", "Inside LLE")
     assert at.number_input(key="man.point").value == 42
     at.sidebar.slider(key="man.B").set_value(5).run()
@@ -122,9 +187,15 @@ def test_the_closed_form_weights_sit_beside_the_fitted_ones_and_follow_the_point
 
 def test_the_graph_checkbox_draws_the_knn_graph():
     at = open_page(PAGE)
-    assert _deck_layer(at, "graph") is None
+    assert _deck_layer(at, "graph") is None and not lab_map(at, "man.map.lle")["edges"]
     at.checkbox(key="man.graph").check().run()
     assert len(_deck_layer(at, "graph")["data"]) == 1500 * 12
+    from embedcore.manifold import nearest_neighbors
+
+    table, _ = nearest_neighbors(datasets_roll(), 12)
+    expected = {(min(i, int(j)), max(i, int(j))) for i in range(1500) for j in table[i]}
+    (layer,) = lab_map(at, "man.map.lle")["edges"]  # on the 2-D map: each joined pair once
+    assert {tuple(p) for p in layer["pairs"].tolist()} == expected and len(layer["pairs"]) == len(expected)
 
 
 def test_the_3d_view_draws_a_sample_of_large_data():
@@ -133,9 +204,22 @@ def test_the_3d_view_draws_a_sample_of_large_data():
     assert metric(at, "points") == "5,000" and not at.exception
     assert len(_deck_layer(at, "points")["data"]) == 1500
     assert any("a sample of 1,500 of the 5,000 points" in c.value for c in at.caption)
-    assert len(_array(_chart(at, "man.chart.embedding")["data"][0]["x"])) == 5000  # the map shows them all
+    assert lab_map(at, "man.map.lle")["n"] == 5000  # the map shows them all
     at.checkbox(key="man.graph").check().run()
     assert len(_deck_layer(at, "graph")["data"]) == 1500 * 12  # the drawn points' edges
+
+
+def test_twenty_thousand_points_are_mapped_and_the_sweep_uses_a_sample():
+    at = open_page(PAGE)
+    at.sidebar.slider(key="man.n").set_value(20_000).run(timeout=300)
+    assert metric(at, "points") == "20,000" and not at.exception and not at.error
+    assert lab_map(at, "man.map.lle")["n"] == 20_000
+    assert at.sidebar.slider(key="man.B").max == 30  # LLE's matrix holds about n B^2 entries
+    assert "30" in at.sidebar.slider(key="man.B").help
+    open_tab(at, "man.tab", "Neighbourhood sweep", timeout=300)
+    assert not at.exception
+    assert any("sample of 5,000 of the 20,000 points" in i.value for i in at.info)
+    assert lab_map(at, "man.map.sweep.12")["n"] == 5000
 
 
 def test_every_generator_and_digits_render():
@@ -143,6 +227,9 @@ def test_every_generator_and_digits_render():
     for ds in ("s_curve", "severed_sphere", "swiss_hole", "digits"):
         at.sidebar.selectbox(key="man.dataset").set_value(ds).run()
         assert not at.exception and not at.error, ds
+    found = lab_map(at, "man.map.lle")  # the digits: coloured by their label, a legend of the ten
+    assert found["color"]["kind"] == "category" and found["color"]["names"] == [str(d) for d in range(10)]
+    assert found["color"]["title"] == "label" and len(found["codes"]) == found["n"] == 1797
 
 
 def test_method_comparison_panel():
@@ -151,29 +238,37 @@ def test_method_comparison_panel():
     open_tab(at, "man.tab", "Method comparison")
     t = time.perf_counter()
     at.button(key="man.run_all").click().run(timeout=300)
+    _wait_for_methods(at)  # they run in the background, drawn as they come
     print(f"Manifolds: comparison panel on 400 points {time.perf_counter() - t:.1f} s")
     assert not at.exception
     table = next(d.value for d in at.dataframe if "method" in d.value.columns)
     assert len(table) == 9 and (table["trustworthiness"] > 0.5).all()
-    assert len(_chart(at, "man.chart.compare")["data"]) == 9
+    from app.services.manifolds import METHOD_TITLES
+
+    panels = {m: lab_map(at, f"man.map.compare.{m}") for m in METHOD_TITLES}  # one map per method
+    assert all(p["n"] == 400 for p in panels.values())
+    assert [p["title"].split(" ·")[0] for p in panels.values()] == list(METHOD_TITLES.values())
+    assert list(table["method"]) == list(METHOD_TITLES.values())
     # the quality layer can now colour any of them, without a button
     open_tab(at, "man.tab", "Quality")
     at.selectbox(key="man.quality_map").set_value("Isomap").run()
-    assert not at.exception and _has_chart(at, "man.chart.quality")
+    assert not at.exception and lab_map(at, "man.map.quality")["title"].startswith("Isomap")
     assert not [b for b in at.button if b.key == "man.quality_run"]
 
     # a second session with the same data and seed sees every map at once
     other = open_page(PAGE)
     other.sidebar.slider(key="man.n").set_value(400).run()
     open_tab(other, "man.tab", "Method comparison")
-    assert len(_chart(other, "man.chart.compare")["data"]) == 9
+    assert sum(k.startswith("man.map.compare.") for k in lab_maps(other)) == 9
     # ... and one with another seed does not
     other.sidebar.number_input(key="global.seed").set_value(3).run()
-    assert not _has_chart(other, "man.chart.compare")
+    assert not any(k.startswith("man.map.compare.") for k in lab_maps(other))
 
 
 def _quality_colours(at) -> np.ndarray:
-    return _array(_chart(at, "man.chart.quality")["data"][0]["marker"]["color"])
+    found = lab_map(at, "man.map.quality")["color"]
+    assert found["kind"] == "continuous" and found["scale"] == "rdylgn" and (found["min"], found["max"]) == (0, 1)
+    return lab_map(at, "man.map.quality")["values"]
 
 
 def test_quality_colours_follow_the_seed():
@@ -182,11 +277,11 @@ def test_quality_colours_follow_the_seed():
     at.sidebar.selectbox(key="man.dataset").set_value("digits").run()  # the same points for every seed
     open_tab(at, "man.tab", "Quality")
     at.selectbox(key="man.quality_map").set_value("t-SNE (openTSNE)").run()
-    assert not _has_chart(at, "man.chart.quality")
+    assert not _has_map(at, "man.map.quality")
     at.button(key="man.quality_run").click().run(timeout=300)
     first = _quality_colours(at)
     at.sidebar.number_input(key="global.seed").set_value(1).run()
-    assert not _has_chart(at, "man.chart.quality")  # t-SNE with seed 1 is not computed yet
+    assert not _has_map(at, "man.map.quality")  # t-SNE with seed 1 is not computed yet
     at.button(key="man.quality_run").click().run(timeout=300)
     second = _quality_colours(at)
     assert not np.array_equal(first, second)
@@ -194,16 +289,20 @@ def test_quality_colours_follow_the_seed():
     np.testing.assert_array_equal(_quality_colours(at), first)  # seed 0's map, kept for every session
     at.slider(key="man.quality_k").set_value(30).run()
     assert not np.array_equal(_quality_colours(at), first)
-    assert "30 true neighbours" in _chart(at, "man.chart.quality")["layout"]["title"]["text"]
+    assert "30 true neighbours" in lab_map(at, "man.map.quality")["title"]
 
 
 def test_quality_of_the_current_lle_follows_b():
     at = open_page(PAGE)
     open_tab(at, "man.tab", "Quality")
     before = _quality_colours(at)
+    from embedcore.metrics import neighbor_recall
+
+    expected = neighbor_recall(datasets_roll(), _lle_of_default_roll(12), 10, per_point=True)
+    np.testing.assert_allclose(before, expected, atol=1e-6)  # each point's own recall
     at.sidebar.slider(key="man.B").set_value(30).run()
     assert not np.array_equal(_quality_colours(at), before)
-    assert "LLE (B=30)" in _chart(at, "man.chart.quality")["layout"]["title"]["text"]
+    assert "LLE (B=30)" in lab_map(at, "man.map.quality")["title"]
 
 
 def test_download_holds_the_map_and_its_parameters():
@@ -218,12 +317,12 @@ def test_download_holds_the_map_and_its_parameters():
 def test_a_large_upload_is_sampled_with_a_notice():
     at = open_page(PAGE)
     rng = np.random.default_rng(0)
-    rows = "x,y,z\n" + "\n".join(",".join(f"{v:.6f}" for v in r) for r in rng.normal(size=(6000, 3)))
-    at.sidebar.file_uploader[0].set_value(("big.csv", rows.encode(), "text/csv")).run()
+    rows = "x,y,z\n" + "\n".join(",".join(f"{v:.6f}" for v in r) for r in rng.normal(size=(21_000, 3)))
+    at.sidebar.file_uploader[0].set_value(("big.csv", rows.encode(), "text/csv")).run(timeout=300)
     assert not at.exception
     assert at.session_state["man.dataset"] == "upload"
-    assert metric(at, "points") == "5,000"
-    assert any("6,000 points" in i.value and "sample of 5,000" in i.value for i in at.info)
+    assert metric(at, "points") == "20,000" and lab_map(at, "man.map.lle")["n"] == 20_000
+    assert any("21,000 points" in i.value and "sample of 20,000" in i.value for i in at.info)
 
 
 def test_upload_with_duplicates_gives_a_clear_error():
