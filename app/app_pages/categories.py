@@ -418,7 +418,7 @@ with t_vectors:
         plots.show(st, cat_charts.eigenvector_bars(code.table, code.eigenvalues, unit_rows), key="cat.chart.vectors")
         tools = MapTools("cat", graph, code.table["category"], cat_charts.code_xy(code.table),
                          space=cat_charts.code_space(code.table), noun="category", id_name="category", name="codes")
-        tools.show(st, cat_charts.code_map(code.table), "cat.chart.codes")
+        tools.draw(st, "cat.map.codes", **cat_charts.code_map(code.table, code.eigenvalues))
 
         def how_alike(rows) -> None:
             st.caption("How alike they are: mean affinity at this γ")

@@ -5,6 +5,7 @@ from app.services import foundations as svc
 from app.services import reproduce
 from app.services import selection as picked
 from app.ui import foundations_charts as fc
+from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui.controls import ranged_select_slider, ranged_slider
 from app.ui.layout import tab_sections
@@ -64,23 +65,27 @@ def pca_section(seed: int) -> None:
                           help="The cloud in 3-D instead of seen along each axis; it takes longer to redraw.",
                           bind="query-params")
     pca = svc.pca_scaling(seed, "xyz".index(feature), float(log_scale), bool(standardise))
-    left, right = st.columns([3, 2])
-    draw = fc.pca_cloud if rotatable else fc.pca_side_views
-    title = "The cloud with the first two components, eigen and greedy" + ("" if rotatable else ", seen along "
-                                                                           "each axis")
-    figure = draw(pca.points, pca.eigen, pca.greedy, pca.variances, title=title)
     if rotatable:
-        plots.show(left, figure, key="found.chart.pca")
+        left, right = st.columns([3, 2])
+        numbers = right
+        plots.show(left, fc.pca_cloud(pca.points, pca.eigen, pca.greedy, pca.variances,
+                                      title="The cloud with the first two components, eigen and greedy"),
+                   key="found.chart.pca")
     else:  # the side views select: a box in one rings the same points in all three
         scores = svc.pca_scores(seed, "xyz".index(feature), float(log_scale), bool(standardise))
-        tools = MapTools("found", seed, range(len(pca.points)), pca.points[:, :2], space=pca.points, where=left,
-                         name="pca")
-        tools.show(left, figure, "found.chart.pca", panels=fc.side_view_panels(pca.points))
+        tools = MapTools("found", seed, range(len(pca.points)), pca.points[:, :2], space=pca.points, name="pca")
+        st.markdown("**The cloud seen along each axis, with its principal components (eigenvector arrows, greedy "
+                    "tips)**")
+        for col, key, (xy, layers) in zip(st.columns(3), ("found.map.xy", "found.map.xz", "found.map.yz"),
+                                          fc.pca_side_views(pca.points, pca.eigen, pca.greedy, pca.variances)):
+            tools.draw(col, key, xy, **layers)
+        right, numbers = st.columns([3, 2])
     plots.show(right, fc.explained_variance(pca.explained), key="found.chart.pca_var")
-    right.metric(f"angle between PC1 and the {feature} axis", f"{pca.angle_deg:.1f}°")
-    right.metric("greedy vs eigen PC1 (|cosine|)", f"{pca.agreement:.6f}")
+    numbers.metric(f"angle between PC1 and the {feature} axis", f"{pca.angle_deg:.1f}°")
+    numbers.metric("greedy vs eigen PC1 (|cosine|)", f"{pca.agreement:.6f}")
     st.caption("Misleading: arrows are scaled for display; without standardisation the axes' units decide what "
-               "'largest variance' means. Greedy and eigen arrows overlap exactly; their signs are arbitrary.")
+               "'largest variance' means. The greedy directions' tips (diamonds) land on the eigenvector arrows' tips; "
+               "their signs are arbitrary.")
     if not rotatable:
 
         def along_the_components(rows) -> None:
@@ -125,9 +130,9 @@ def standardising_section(seed: int) -> None:
     table = svc.batch_table(seed, one)
     left, right = st.columns([3, 2])
     what = f"{view.rows} new digit{'s' if view.rows != 1 else ''}" + (f" {svc.BATCH_DIGIT}" if one else "")
-    plots.show(left, fc.batch_map(view.train, view.train_labels, view.right, view.wrong,
-                                  title=f"A batch of {what} placed both ways (first two components)"),
-               key="found.chart.batch_map")
+    xy, layers = fc.batch_map(view.train, view.train_labels, view.right, view.wrong,
+                              title=f"A batch of {what} placed both ways (first two components)")
+    lab_map.draw(left, xy, key="found.map.batch", **layers)
     plots.show(right, fc.batch_accuracy(table, int(size)), key="found.chart.batch_acc")
     row = table[table["size"] == int(size)].iloc[0]
     m1, m2, m3 = st.columns(3)

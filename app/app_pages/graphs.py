@@ -5,6 +5,7 @@ import streamlit as st
 from app.services import graphs as svc
 from app.services import reproduce
 from app.ui import graphs_charts as charts
+from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
@@ -136,7 +137,7 @@ did, not what the ties alone imply.
 
 RULES = list(svc.RULE_TITLES)
 pos = svc.positions(ref)
-edges = svc.segments(ref)
+edges = svc.edge_list(ref)
 names = svc.graph(ref).nodes
 lap_name = "the normalised Laplacian" if normalized else "L = D − A"
 
@@ -149,10 +150,10 @@ def split_drawing(ref, weighted, normalized):
                     help="Where the Fiedler vector is cut: at 0, at the median, or at the prefix of least conductance.")
     view = svc.side_view(ref, weighted, normalized, rule)
     s = view["split"]
-    plots.show(st, charts.graph(pos, edges, names, view["labels"], view["legend"], cut_edges=view["cut_edges"],
-                                groups=view["groups"], ring=view["misplaced"], colours=charts.SIDE_COLOURS,
-                                title=f"Split {svc.RULE_TITLES[rule]}: cut {s.cut:.4g}, conductance "
-                                      f"{s.conductance:.3f}"), key="graphs.chart.graph")
+    lab_map.draw(st, pos, key="graphs.map.split", **charts.graph(
+        pos, edges, names, view["labels"], view["legend"], cut_edges=view["cut_edges"], groups=view["groups"],
+        ring=view["misplaced"], colours=charts.SIDE_COLOURS,
+        title=f"Split {svc.RULE_TITLES[rule]}: cut {s.cut:.4g}, conductance {s.conductance:.3f}"))
     wrong = view["misplaced"]
     if wrong is not None:
         n = len(names)
@@ -228,9 +229,10 @@ def parts_section(ref, weighted, normalized):
     b = svc.bisection(ref, weighted, normalized, k_rule, k)
     legend = [f"part {j + 1}" for j in range(k)]
     g = svc.graph(ref)
-    plots.show(st, charts.graph(pos, edges, names, b["labels"], legend, cut_edges=b["cut_edges"], groups=g.groups,
-                                title=f"{k} parts by recursive bisection ({svc.RULE_TITLES[k_rule]}, {lap_name})",
-                                cut_label="edges between parts"), key="graphs.chart.parts")
+    lab_map.draw(st, pos, key="graphs.map.parts", **charts.graph(
+        pos, edges, names, b["labels"], legend, cut_edges=b["cut_edges"], groups=g.groups,
+        title=f"{k} parts by recursive bisection ({svc.RULE_TITLES[k_rule]}, {lap_name})",
+        cut_label="edges between parts"))
     c1, c2 = st.columns(2)
     c1.caption("Each step: the part cut, the two new sizes, the cut between them and its conductance in the part")
     c1.dataframe(b["steps"], hide_index=True, key="graphs.steps")
@@ -254,12 +256,12 @@ def laplacians_section(ref, weighted):
     cmp = svc.comparison(ref, weighted, rule)
     g = svc.graph(ref)
     c1, c2 = st.columns(2)
-    for col, name, key in ((c1, "unnormalised L = D − A", "graphs.chart.graph_L"),
-                           (c2, "normalised L", "graphs.chart.graph_N")):
+    for col, name, key in ((c1, "unnormalised L = D − A", "graphs.map.graph_L"),
+                           (c2, "normalised L", "graphs.map.graph_N")):
         side = cmp[name]["side"]
-        plots.show(col, charts.graph(pos, edges, names, (~side).astype(int), ["below the threshold", "above"],
-                                     groups=g.groups, colours=charts.SIDE_COLOURS, height=420,
-                                     title=f"{name}: split {svc.RULE_TITLES[rule]}"), key=key)
+        lab_map.draw(col, pos, key=key, **charts.graph(
+            pos, edges, names, (~side).astype(int), ["below the threshold", "above"], cut_edges=cmp[name]["cut_edges"],
+            groups=g.groups, colours=charts.SIDE_COLOURS, height=420, title=f"{name}: split {svc.RULE_TITLES[rule]}"))
     st.dataframe(cmp["table"], hide_index=True, key="graphs.compare_table",
                  column_config={"λ₂": st.column_config.NumberColumn(format="%.4g"),
                                 "conductance": st.column_config.NumberColumn(format="%.4f")})
@@ -267,9 +269,9 @@ def laplacians_section(ref, weighted):
     st.caption(f"The two splits place {len(differ)} node(s) differently"
                + (f": {', '.join(md_escape(v) for v in differ[:20])}{', …' if len(differ) > 20 else ''}."
                   if differ else "."))
-    plots.show(st, charts.vectors_scatter(names, cmp["unnormalised L = D − A"]["vector"],
-                                          cmp["normalised L"]["vector"], cmp["degree"],
-                                          "The two Fiedler vectors, node by node"), key="graphs.chart.vectors")
+    xy, layers = charts.vectors_scatter(names, cmp["unnormalised L = D − A"]["vector"], cmp["normalised L"]["vector"],
+                                        cmp["degree"], "The two Fiedler vectors, node by node")
+    lab_map.draw(st, xy, key="graphs.map.vectors", **layers)
     st.caption("The scales differ (λ of L grows with the degrees, the normalised λ stays in [0, 2]), so compare "
                "shapes, not heights. Nodes off the diagonal trend are where weighting by degree changes the answer; "
                "low-degree nodes at the edge of a community are the usual ones to move.")

@@ -158,10 +158,10 @@ def buckets_section(ref, setting) -> None:
                          bind="query-params")
     view = svc.item_map(ref, setting.vectors)
     drawn = svc.buckets(ref, setting.geometry(), part)
-    fig = sets_charts.bucket_map(view["coords"], drawn["codes"], view["names"], drawn["lines"], K=setting.K,
-                                 partition=part, occupied=drawn["occupied"], projected=view["projected"])
     tools = item_tools(ref, view, "buckets", vectors=setting.vectors)
-    tools.show(st, fig, "sets.chart.buckets")
+    tools.draw(st, "sets.map.buckets", **sets_charts.bucket_map(
+        drawn["codes"], view["names"], drawn["lines"], K=setting.K, partition=part, occupied=drawn["occupied"],
+        projected=view["projected"]))
     if view["projected"]:
         st.caption(f"The items have {view['dimensions']} dimensions: this is their PCA view; dashed "
                    "lines are where the hyperplanes cut the view's plane.")
@@ -185,8 +185,8 @@ def set_section(ref, setting, n_sets: int) -> None:
     plots.show(left, sets_charts.sketch_heatmap(shown["grid"], shown["codes"], partitions=setting.N),
                key="sets.chart.sketch")
     tools = item_tools(ref, view, "density", where=right, vectors=setting.vectors)
-    tools.show(right, sets_charts.density_map(view["coords"], shown["density"], shown["members"], view["names"]),
-               "sets.chart.density")
+    tools.draw(right, "sets.map.density", **sets_charts.density_map(shown["density"], shown["members"],
+                                                                     view["names"]))
     st.caption("Density: the geometric mean over partitionings of the share of the set's weight in the "
                "bucket each item falls into. Items the set never contained can score high: that is the "
                "point, the sketch generalises to their neighbourhood.")

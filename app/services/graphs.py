@@ -123,14 +123,9 @@ def edge_list(data: data_service.DataRef) -> np.ndarray:
     return _frozen(np.column_stack([i, j]))
 
 
-def segments(data: data_service.DataRef, which: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """x and y of the edges (or those selected by the boolean ``which``) as NaN-broken polylines (float32)."""
-    pos, e = positions(data), edge_list(data)
-    if which is not None:
-        e = e[which]
-    xy = np.full((len(e) * 3, 2), np.nan, dtype=np.float32)
-    xy[0::3], xy[1::3] = pos[e[:, 0]], pos[e[:, 1]]
-    return xy[:, 0], xy[:, 1]
+def edges_crossing(data: data_service.DataRef, labels) -> np.ndarray:
+    """The edges (i, j) that join two different labels (sides or parts): the cut edges."""
+    return _frozen(edge_list(data)[crossing(data, labels)])
 
 
 def crossing(data: data_service.DataRef, labels) -> np.ndarray:
@@ -201,7 +196,7 @@ def side_view(data: data_service.DataRef, weighted: bool, normalized: bool, rule
     g = graph(data)
     labels = np.where(s.side, 0, 1)
     return {"labels": labels, "legend": ["below the threshold", "above"], "split": s,
-            "cut_edges": segments(data, crossing(data, labels)), "misplaced": misplaced(data, s.side),
+            "cut_edges": edges_crossing(data, labels), "misplaced": misplaced(data, s.side),
             "groups": g.groups}
 
 
@@ -238,7 +233,7 @@ def bisection(data: data_service.DataRef, weighted: bool, normalized: bool, rule
     A = adjacency(data, weighted)
     b = graphs.recursive_bisection(A, k, normalized, rule)
     out = {"labels": _frozen(b.labels), "steps": b.steps, "parts": graphs.parts_table(A, b.labels),
-           "cut_edges": segments(data, crossing(data, b.labels))}
+           "cut_edges": edges_crossing(data, b.labels)}
     g = graph(data)
     if g.groups is not None:
         out["crosstab"] = pd.crosstab(pd.Series(b.labels + 1, name="part"),
@@ -266,7 +261,7 @@ def comparison(data: data_service.DataRef, weighted: bool, rule: str) -> dict:
     for normalized, name in ((False, "unnormalised L = D − A"), (True, "normalised L")):
         f = fiedler(data, weighted, normalized)
         s = cuts(data, weighted, normalized)[1][rule]
-        out[name] = {"vector": f.vector, "side": s.side}
+        out[name] = {"vector": f.vector, "side": s.side, "cut_edges": edges_crossing(data, s.side)}
         rows.append({"Laplacian": name, "λ₂": f.value, "nodes below / above": f"{s.size} / {len(s.side) - s.size}",
                      "cut": s.cut, "conductance": s.conductance})
     a, b = out["unnormalised L = D − A"]["side"], out["normalised L"]["side"]

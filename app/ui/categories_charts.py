@@ -15,8 +15,6 @@ from app.ui.text import html_escape
 
 #: Category names longer than this are cut on axes and labels (the full name is in the tables).
 SHORT = 14
-#: Above this many categories the code map is WebGL, without a text label per point.
-LABELLED_POINTS = 300
 #: Eigenvectors drawn as bars (the first of those kept).
 BARS = 4
 ENCODINGS = ("one-hot", "ordinal", "spectral")
@@ -90,25 +88,52 @@ def code_xy(table: pd.DataFrame) -> np.ndarray:
     return codes[:, :2] if codes.shape[1] > 1 else np.column_stack([codes[:, 0], np.zeros(len(codes))])
 
 
-def code_map(table: pd.DataFrame) -> go.Figure:
-    """Categories placed by their first two code columns (the second axis is 0 when there is one); each
-    carries its row as customdata (for selections)."""
+def _subscript(text: str) -> str:
+    return text.translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def code_labels(names, xy, *, longest: int = 24) -> list[str]:
+    """Each category's label on the code map: its name (cut to ``longest`` characters); categories that share
+    one place (equal codes) are named together on the first of them, "Fri · Sat · Thur", the others unlabelled,
+    so no name hides another."""
+    xy = np.asarray(xy, dtype=np.float64)
+    names = [str(v) for v in names]
+    out = [v if len(v) <= longest else v[: longest - 1] + "…" for v in names]
+    if len(xy) < 2:
+        return out
+    extent = float(np.ptp(xy, axis=0).max()) or 1.0
+    # the same place, to a millionth of the map's extent
+    keys = np.round((xy - xy.min(axis=0)) / (extent * 1e-6)).astype(np.int64)
+    _, first, group = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    group = group.ravel()
+    for g in np.flatnonzero(np.bincount(group) > 1):
+        members = np.flatnonzero(group == g)
+        head = first[g]
+        out[head] = " · ".join(names[i] for i in members)
+        for i in members:
+            if i != head:
+                out[i] = ""
+    return out
+
+
+def code_map(table: pd.DataFrame, eigenvalues=None) -> dict:
+    """Categories placed by their first two code columns (the second axis is 0 when there is one), named: what
+    :func:`app.ui.map.draw` takes."""
     cols = list(table.columns[1:])
-    xy = _f32(code_xy(table))
-    x, y = xy[:, 0], xy[:, 1]
-    names = [html_escape(s) for s in short_labels(table["category"])]
-    marker = dict(size=10, color=charts.PALETTE[0])
-    rows = np.arange(len(x), dtype=np.int32)
-    if len(x) <= LABELLED_POINTS:
-        trace = go.Scatter(x=x, y=y, mode="markers+text", text=names, textposition="top center", marker=marker,
-                           customdata=rows, name="categories", showlegend=False)
-    else:
-        trace = go.Scattergl(x=x, y=y, mode="markers", hovertext=names, hoverinfo="text", marker=marker,
-                             customdata=rows, name="categories", showlegend=False)
-    fig = go.Figure(trace)
-    fig.update_xaxes(title=cols[0])
-    fig.update_yaxes(title=cols[1] if len(cols) > 1 else "")
-    return charts.layout(fig, "Categories placed by their code (first two kept eigenvectors)", 460)
+    names = [str(v) for v in table["category"]]
+    xy = code_xy(table)
+    labels = code_labels(names, xy)
+    lams = list(eigenvalues or [])
+
+    def axis(j: int) -> str:
+        if j >= len(cols):
+            return "(one code column: all at 0)"
+        sub = _subscript(str(cols[j]).lstrip("u"))
+        return f"u{sub}, eigenvector {str(cols[j]).lstrip('u')}" + (f" (λ = {lams[j]:.3g})" if j < len(lams) else "")
+
+    hover = {"category": names} if labels != names else None
+    return dict(labels=labels, hover=hover, size=7, x_title=axis(0), y_title=axis(1), height=460,
+                title="Categories placed by their code (first two kept eigenvectors)")
 
 
 def gamma_sweep(sweep: pd.DataFrame, n_categories: int) -> go.Figure:

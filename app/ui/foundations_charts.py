@@ -1,4 +1,5 @@
-"""Chart builders for the Foundations page: arrays and tables in, Plotly figures out.
+"""Chart builders for the Foundations page: arrays and tables in, Plotly figures (curves, bars, histograms,
+heatmaps) and the maps' layers for the lab's map component (:mod:`app.ui.map`) out.
 
 Numbers go out as float32 when they fit (half the bytes of float64 in Plotly's
 binary arrays); values beyond float32's range (uploads of 1e306 or 1e-300)
@@ -12,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.ui import charts
+from app.ui import map as lab_map
 
 #: above this many points a line is drawn with WebGL
 WEBGL_POINTS = 500
@@ -53,49 +55,39 @@ def pca_cloud(points, eigen, greedy, variances, *, title: str, height: int = 480
 
 #: The axis pairs of the side views: x-y, x-z, y-z.
 SIDE_VIEWS = ((0, 1), (0, 2), (1, 2))
+#: One colour per principal component on the side views (PC1, PC2, PC3).
+PC_COLOURS = ["#e8590c", "#3b5bdb", "#2b8a3e"]
+#: The arrows' lengths, as multiples of PC1's standard deviation (scaled for display).
+ARROW_LENGTHS = (2.5, 1.75, 1.25)
 
 
-def pca_side_views(points, eigen, greedy, variances, *, title: str, axis_names: str = "xyz",
-                   height: int = 420) -> go.Figure:
-    """The cloud seen along each axis (three 2-D panels, equal scales) with the first two components.
-
-    SVG rather than WebGL for these 3 x 400 points: a slider redraws the
-    chart from scratch, and a fresh SVG plot of this size draws faster than a
-    fresh WebGL context in a browser without a GPU.
-    """
-    from plotly.subplots import make_subplots
-
-    views = SIDE_VIEWS
-    names = [f"{axis_names[a]}-{axis_names[b]}" for a, b in views]
-    fig = make_subplots(rows=1, cols=3, subplot_titles=names, horizontal_spacing=0.09)
-    pts = compact(points)
-    length = 2.5 * float(np.sqrt(variances[0]))  # arrows scaled for display, as in the 3-D view
-    for col, (a, b) in enumerate(views, start=1):
-        first = col == 1
-        fig.add_trace(go.Scatter(x=pts[:, a], y=pts[:, b], mode="markers", name="points", legendgroup="points",
-                                 showlegend=first, marker=dict(size=3, color="#adb5bd"),
-                                 customdata=np.arange(len(pts), dtype=np.int32)),
-                      row=1, col=col)
-        for i in range(min(2, len(eigen))):
-            scale = length * (1 if i == 0 else 0.7)
-            v, g = np.asarray(eigen[i]) * scale, np.asarray(greedy[i]) * scale
-            fig.add_trace(go.Scatter(x=[0, v[a]], y=[0, v[b]], mode="lines", name=f"PC{i + 1} (eigenvector)",
-                                     legendgroup=f"eigen{i}", showlegend=first,
-                                     line=dict(color=charts.PALETTE[1], width=5 if i == 0 else 3)), row=1, col=col)
-            fig.add_trace(go.Scatter(x=[g[a]], y=[g[b]], mode="markers", name=f"PC{i + 1} (greedy)",
-                                     legendgroup=f"greedy{i}", showlegend=first,
-                                     marker=dict(color=charts.PALETTE[0], size=10, symbol="diamond")), row=1, col=col)
-        anchor = "x" if first else f"x{col}"
-        fig.update_xaxes(title_text=axis_names[a], zeroline=False, row=1, col=col)
-        fig.update_yaxes(title_text=axis_names[b], zeroline=False, scaleanchor=anchor, scaleratio=1, row=1, col=col)
-    return charts.layout(fig, title, height)
-
-
-def side_view_panels(points) -> list[tuple[np.ndarray, dict]]:
-    """Each panel of :func:`pca_side_views`: the points as it shows them and its axes (for marking a selection)."""
-    P = np.asarray(points)
-    return [(P[:, [a, b]], {"xaxis": f"x{'' if i == 0 else i + 1}", "yaxis": f"y{'' if i == 0 else i + 1}"})
-            for i, (a, b) in enumerate(SIDE_VIEWS)]
+def pca_side_views(points, eigen, greedy, variances, *, axis_names: str = "xyz",
+                   height: int = 360) -> list[tuple[np.ndarray, dict]]:
+    """The cloud seen along each axis (x-y, x-z, y-z) with its principal components: for each view its
+    coordinates and what :func:`app.ui.map.draw` takes. Each eigenvector is an arrow from the centre in its own
+    colour, named PC1, PC2, PC3; the greedy direction's tip is a diamond of the same colour (it lands on the
+    arrow's tip). Not aligned: the axes are the features."""
+    P = np.asarray(points, dtype=np.float64)
+    eigen, greedy = np.asarray(eigen, dtype=np.float64), np.asarray(greedy, dtype=np.float64)
+    sd = float(np.sqrt(variances[0]))
+    shown = min(len(ARROW_LENGTHS), len(eigen))
+    out = []
+    for a, b in SIDE_VIEWS:
+        arrows, tips = [], []
+        for i in range(shown):
+            v = eigen[i] * ARROW_LENGTHS[i] * sd
+            arrows.append(lab_map.arrows([(0.0, 0.0)], [(v[a], v[b])], name=f"PC{i + 1}", color=PC_COLOURS[i],
+                                         width=3.5 if i == 0 else 2.5))
+            if i < len(greedy):
+                g = greedy[i] * ARROW_LENGTHS[i] * sd
+                tips.append(lab_map.markers([g[a]], [g[b]], name=f"PC{i + 1} greedy", color=PC_COLOURS[i],
+                                            shape="diamond", size=7, legend=False))
+        out.append((P[:, [a, b]], dict(
+            color=lab_map.single("#868e96"), size=3.5, opacity=0.7, arrows=arrows, markers=tips, align=False,
+            hover={c: [f"{v:.3g}" for v in P[:, j]] for j, c in enumerate(axis_names[:P.shape[1]])},
+            x_title=axis_names[a], y_title=axis_names[b], title=f"{axis_names[a]}-{axis_names[b]}",
+            height=height)))
+    return out
 
 
 def explained_variance(explained) -> go.Figure:
@@ -107,29 +99,28 @@ def explained_variance(explained) -> go.Figure:
 # ------------------------------------------------------------------ standardising new data
 
 
-def batch_map(train, train_labels, right, wrong, *, title: str, height: int = 460) -> go.Figure:
-    """The training digits on PC1-PC2 coloured by label, and a batch placed two ways, each row's two places joined."""
-    fig = go.Figure()
-    pts = compact(train)
-    labels = np.asarray(train_labels)
-    colours = np.asarray(charts.PALETTE)[labels.astype(int) % len(charts.PALETTE)]
-    fig.add_trace(go.Scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name="training digits (colour: digit)",
-                             text=[f"digit {v}" for v in labels], hoverinfo="text",
-                             marker=dict(size=4, opacity=0.3, color=colours.tolist())))
-    right, wrong = compact(right), compact(wrong)
-    gaps = np.full(len(right), np.nan, dtype=right.dtype)
-    fig.add_trace(go.Scatter(x=np.column_stack([right[:, 0], wrong[:, 0], gaps]).ravel(),
-                             y=np.column_stack([right[:, 1], wrong[:, 1], gaps]).ravel(), mode="lines",
-                             name="moved", hoverinfo="skip", line=dict(color="#868e96", width=1)))
-    fig.add_trace(go.Scatter(x=right[:, 0], y=right[:, 1], mode="markers", name="batch, training μ and σ",
-                             marker=dict(size=9, color="#212529", symbol="circle-open", line=dict(width=2))))
-    fig.add_trace(go.Scatter(x=wrong[:, 0], y=wrong[:, 1], mode="markers", name="batch, its own μ and σ",
-                             marker=dict(size=9, color="#e03131", symbol="x")))
-    fig.update_xaxes(title="PC1 (of the training digits)")
-    fig.update_yaxes(title="PC2")
-    charts.layout(fig, title, height)
-    fig.update_layout(legend=dict(y=-0.22))  # below the axis title
-    return fig
+#: Ten colours told apart at a glance (Tableau 10), one per digit.
+DIGIT_COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+                 "#bab0ac"]
+
+
+def batch_map(train, train_labels, right, wrong, *, title: str, height: int = 460) -> tuple[np.ndarray, dict]:
+    """The training digits on PC1-PC2 coloured by digit, and a batch placed two ways, an arrow from each row's
+    right place to its wrong one: the coordinates and what :func:`app.ui.map.draw` takes (not aligned: the
+    batch is in the same units)."""
+    train = np.asarray(train, dtype=np.float64)
+    labels = np.asarray(train_labels).astype(int)
+    right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
+    digits = sorted(set(labels.tolist()))
+    moved = [lab_map.arrows([tuple(p) for p in right], [tuple(q) for q in wrong], name="moved",
+                            color="rgba(73,80,87,0.7)", width=1.0)] if len(right) else []
+    marks = [lab_map.markers(right[:, 0], right[:, 1], name="batch, training μ and σ", color="#212529",
+                             shape="circle", size=6),
+             lab_map.markers(wrong[:, 0], wrong[:, 1], name="batch, its own μ and σ", color="#e03131", shape="x",
+                             size=6)]
+    return train, dict(color=lab_map.categories(labels, names=digits, colors=DIGIT_COLOURS, title="training digits:"),
+                       hover={"digit": labels.tolist()}, size=3, opacity=0.35, arrows=moved, markers=marks,
+                       align=False, x_title="PC1 (of the training digits)", y_title="PC2", title=title, height=height)
 
 
 def batch_accuracy(table: pd.DataFrame, size: int) -> go.Figure:

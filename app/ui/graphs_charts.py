@@ -1,8 +1,10 @@
-"""Chart builders for the Graphs page: positions, vectors and tables in, Plotly figures out.
+"""Chart builders for the Graphs page: positions, vectors and tables in, Plotly figures (bars, curves,
+spectra) and the graph's maps for the lab's map component (:mod:`app.ui.map`) out.
 
-Node names come from people's files: hover text and labels are escaped here
-(:func:`app.ui.text.html_escape`), and :func:`app.ui.plots.show` escapes the
-data fields Plotly would read as HTML.
+Node names come from people's files: on Plotly charts hover text is escaped here
+(:func:`app.ui.text.html_escape`), and :func:`app.ui.plots.show` escapes the data
+fields Plotly would read as HTML; the map component writes names as plain text, so
+they go to it unescaped.
 """
 
 from __future__ import annotations
@@ -12,13 +14,15 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.ui import charts
+from app.ui import map as lab_map
 from app.ui.text import html_escape
 
-#: Up to this many nodes every node carries its name on the drawing (above, on hover only) and the chart is SVG.
-LABELLED_NODES = 40
+#: Up to this many eigenvalues a spectrum is SVG, above WebGL.
 SVG_NODES = 300
-#: Marker symbols of a known grouping (the karate club's two clubs).
-SYMBOLS = ["circle", "square", "diamond", "triangle-up", "cross", "x"]
+#: The marks of a known grouping's members on the graph map (the karate club's two clubs): a ring, then
+#: shapes the map fills, so they are translucent to keep the node's colour readable through them.
+SHAPES = [("circle", "#495057"), ("square", "rgba(73,80,87,0.3)"), ("diamond", "rgba(73,80,87,0.3)"),
+          ("x", "#495057"), ("star", "rgba(73,80,87,0.3)")]
 SIDE_COLOURS = [charts.PALETTE[0], charts.PALETTE[1]]
 
 
@@ -30,57 +34,36 @@ def _short(name: str, n: int = 12) -> str:
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def graph(pos: np.ndarray, edges: tuple, names: list[str], labels, legend: list[str], *, cut_edges=None,
+def graph(pos: np.ndarray, pairs, names: list[str], labels, legend: list[str], *, cut_edges=None,
           groups=None, ring=None, title: str = "", height: int = 460, colours=None,
-          cut_label: str = "cut edges") -> go.Figure:
-    """The graph at fixed positions: grey edges, the cut edges in red, nodes coloured by ``labels``
-    (indices into ``legend``), shaped by their known group, and ``ring`` (node indices) circled."""
-    n = len(names)
-    scatter = go.Scatter if n <= SVG_NODES else go.Scattergl
-    fig = go.Figure()
-    fig.add_trace(scatter(x=edges[0], y=edges[1], mode="lines", line=dict(color="#ced4da", width=1),
-                          hoverinfo="skip", name="edges", showlegend=False))
-    if cut_edges is not None and len(cut_edges[0]):
-        fig.add_trace(scatter(x=cut_edges[0], y=cut_edges[1], mode="lines", hoverinfo="skip", name=cut_label,
-                              line=dict(color="#e03131", width=1.5, dash="dot")))
-    colours = colours or charts.PALETTE
-    labels = np.asarray(labels)
-    symbols = None
+          cut_label: str = "cut edges") -> dict:
+    """The graph at fixed positions, as :func:`app.ui.map.draw` takes it: grey edges (``pairs``, node indices),
+    the cut edges dashed red, nodes coloured by ``labels`` (indices into ``legend``) and named, each known
+    group (the karate club's clubs) marked by a shape around its members, and ``ring`` (node indices) ringed red.
+    Not aligned: the layout is the same for every split, only the colours change."""
+    names = [str(v) for v in names]
+    short = [_short(v, 16) for v in names]
+    hover = {}
+    if short != names:
+        hover["node"] = names
+    layers = []
     if groups is not None:
-        kinds = list(dict.fromkeys(groups))
-        symbols = np.array([SYMBOLS[kinds.index(g) % len(SYMBOLS)] for g in groups])
-    hover = [html_escape(v) for v in names]
-    for j, label in enumerate(legend):
-        m = labels == j
-        if not m.any():
-            continue
-        idx = np.flatnonzero(m)
-        text = [html_escape(_short(names[i])) for i in idx] if n <= LABELLED_NODES else None
-        fig.add_trace(scatter(
-            x=_f32(pos[m, 0]), y=_f32(pos[m, 1]), mode="markers+text" if text else "markers", name=label,
-            text=text, textposition="middle center", textfont=dict(size=9, color="white"),
-            hovertext=[hover[i] + (f"<br>{html_escape(groups[i])}" if groups is not None else "") for i in idx],
-            hoverinfo="text", customdata=idx.astype(np.int32),
-            marker=dict(size=18 if text else 9, color=colours[j % len(colours)], line=dict(width=1, color="white"),
-                        symbol=None if symbols is None else symbols[m].tolist())))
-    if groups is not None:
-        for kind in dict.fromkeys(groups):  # legend entries for the shapes
-            fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=str(kind),
-                                     marker=dict(size=10, color="#868e96", symbol=symbols[list(groups).index(kind)])))
+        groups = [str(g) for g in groups]
+        hover["group"] = groups
+        for k, kind in enumerate(dict.fromkeys(groups)):
+            members = [i for i, g in enumerate(groups) if g == kind]
+            shape, colour = SHAPES[k % len(SHAPES)]
+            layers.append(lab_map.ring(members, name=kind, color=colour, shape=shape, size=9, width=1.3))
     if ring is not None and len(ring):
-        ring = np.asarray(ring)
-        fig.add_trace(go.Scatter(x=_f32(pos[ring, 0]), y=_f32(pos[ring, 1]), mode="markers", hoverinfo="skip",
-                                 name="on the other side from their club" if groups is not None else "marked",
-                                 marker=dict(size=28, symbol="circle-open", color="#e03131", line=dict(width=2.5))))
-    lo, hi = pos.min(axis=0), pos.max(axis=0)
-    pad = 0.06 * max(float((hi - lo).max()), 1e-9)
-    fig.update_xaxes(visible=False, range=[float(lo[0] - pad), float(hi[0] + pad)])
-    # no fixed aspect ratio: a force layout's proportions mean nothing, and a square box would leave the plot
-    # a strip in a wide column with its legend far below
-    fig.update_yaxes(visible=False, range=[float(lo[1] - pad), float(hi[1] + pad)])
-    fig = charts.layout(fig, title, height)
-    fig.update_layout(legend=dict(y=-0.02, yanchor="top"))
-    return fig
+        layers.append(lab_map.ring(ring, name="on the other side from their club" if groups is not None else "marked",
+                                   color="#e03131", size=12, width=2.5))
+    lines = [lab_map.edges(pairs, name="edges", color="rgba(134,142,150,0.55)", width=1.0)]
+    if cut_edges is not None and len(cut_edges):
+        lines.append(lab_map.edges(cut_edges, name=cut_label, color="#e03131", width=1.8, dash=True))
+    return dict(color=lab_map.categories(np.asarray(labels, dtype=np.int64), names=list(legend),
+                                         colors=list(colours or charts.PALETTE)),
+                labels=short, hover=hover, rings=layers, edges=lines, size=6.5, opacity=0.95, align=False,
+                title=title, height=height)
 
 
 def sorted_vector(table: pd.DataFrame, thresholds: dict[str, float], title: str, y_title: str) -> go.Figure:
@@ -185,17 +168,15 @@ def spectrum(values: np.ndarray, title: str, y_title: str, colour: str) -> go.Fi
     return charts.layout(fig, title, 360, showlegend=False)
 
 
-def vectors_scatter(names, x_un: np.ndarray, x_no: np.ndarray, degree: np.ndarray, title: str) -> go.Figure:
-    """Each node's value in the two Fiedler vectors (each scaled to unit length), coloured by degree."""
+def vectors_scatter(names, x_un: np.ndarray, x_no: np.ndarray, degree: np.ndarray, title: str) -> tuple:
+    """Each node's value in the two Fiedler vectors (each scaled to unit length), coloured by degree: the
+    coordinates and what :func:`app.ui.map.draw` takes (the axes mean something: not aligned)."""
     a, b = x_un / np.linalg.norm(x_un), x_no / np.linalg.norm(x_no)
-    scatter = go.Scatter if len(a) <= SVG_NODES else go.Scattergl
-    fig = go.Figure(scatter(x=_f32(a), y=_f32(b), mode="markers", name="nodes",
-                            marker=dict(size=8, color=_f32(degree), colorscale="Viridis", showscale=True,
-                                        colorbar=dict(title=dict(text="degree"))),
-                            hovertext=[html_escape(v) for v in names],
-                            hovertemplate="%{hovertext}<br>D − A: %{x:.4f}<br>normalised: %{y:.4f}<extra></extra>"))
-    fig.add_hline(y=0, line=dict(color="#adb5bd", width=1))
-    fig.add_vline(x=0, line=dict(color="#adb5bd", width=1))
-    fig.update_xaxes(title="Fiedler vector of D − A")
-    fig.update_yaxes(title="of the normalised L (D^-1/2 u₂)")
-    return charts.layout(fig, title, 380, showlegend=False)
+    names = [str(v) for v in names]
+    axes = [lab_map.line(1, 0, 0, color="#adb5bd", width=1), lab_map.line(0, 1, 0, color="#adb5bd", width=1)]
+    return np.column_stack([a, b]), dict(
+        color=lab_map.continuous(np.asarray(degree, dtype=np.float64), title="degree"),
+        labels=[_short(v, 16) for v in names], label_priority=np.abs(a) + np.abs(b),
+        hover={"D − A": [f"{v:.4f}" for v in a], "normalised": [f"{v:.4f}" for v in b]}, lines=axes, size=6,
+        align=False, x_title="Fiedler vector of D − A", y_title="of the normalised L (D^-1/2 u₂)", title=title,
+        height=420)

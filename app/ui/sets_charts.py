@@ -1,9 +1,9 @@
-"""Chart builders for the Sets page: arrays and tables in, Plotly figures out.
+"""Chart builders for the Sets page: arrays and tables in, Plotly figures (heatmaps, curves, bars) and the
+item maps' layers for the lab's map component (:mod:`app.ui.map`) out.
 
-What goes over the wire is kept small: coordinates as float32 (Plotly sends
-numpy arrays as typed binary), bucket codes and counts as small integers,
-every item once, all hyperplanes of a partitioning as one trace, and WebGL
-markers once a map has more than a few hundred items.
+What goes over the wire is kept small: heatmap values as float32 or small integers
+(Plotly sends numpy arrays as typed binary); the maps send float32 coordinates, bucket
+codes as int32 and each hyperplane as three numbers.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.ui import charts
-from app.ui.text import html_escape
+from app.ui import map as lab_map
 
-#: Above this many items a map is drawn with WebGL (Scattergl); below, SVG starts faster.
-WEBGL_POINTS = 500
+#: A set with at most this many items has every item labelled on the density map.
+LABELLED_MEMBERS = 12
 
 
 def _f32(values) -> np.ndarray:
@@ -39,80 +39,33 @@ def _compact_grid(z) -> np.ndarray:
     return _f32(z)
 
 
-def _scatter(n: int):
-    return go.Scattergl if n > WEBGL_POINTS else go.Scatter
-
-
-def _ranges(coords: np.ndarray):
-    x, y = coords[:, 0], coords[:, 1]
-    pad_x = (x.max() - x.min()) * 0.05 + 1e-9
-    pad_y = (y.max() - y.min()) * 0.05 + 1e-9
-    return (float(x.min() - pad_x), float(x.max() + pad_x)), (float(y.min() - pad_y), float(y.max() + pad_y))
-
-
-def _axes(fig: go.Figure, coords: np.ndarray, axis_titles: tuple[str, str]) -> tuple:
-    xr, yr = _ranges(coords)
-    fig.update_xaxes(range=xr, title=axis_titles[0], zeroline=False)
-    fig.update_yaxes(range=yr, title=axis_titles[1], zeroline=False, scaleanchor="x", scaleratio=1)
-    return xr, yr
-
-
-def plane_lines(lines, xr, yr) -> go.Scatter | None:
-    """Every hyperplane of a partitioning as one dashed trace (segments split by gaps), hover naming each."""
-    xs, ys, names = [], [], []
-    for i, (a, b, c) in enumerate(lines):
-        seg = charts.clip_line(float(a), float(b), float(c), xr, yr)
-        if seg is None:
-            continue
-        (xa, ya), (xb, yb) = seg
-        xs += [xa, xb, None]
-        ys += [ya, yb, None]
-        names += [f"hyperplane {i}"] * 2 + [None]
-    if not xs:
-        return None
-    return go.Scatter(x=xs, y=ys, mode="lines", name="hyperplanes", text=names, hoverinfo="text",
-                      line=dict(color="#212529", width=1.5, dash="dash"), showlegend=False)
-
-
-def bucket_map(coords, codes, names: list[str], lines, *, K: int, partition: int, occupied: int,
-               projected: bool) -> go.Figure:
-    """Items coloured by their bucket in one partitioning, with its hyperplanes dashed.
-
-    Buckets take the palette's colours in order; while there are no more occupied
-    buckets than colours each bucket is a legend entry (click to hide it), beyond
-    that one trace carries every item and the hover names the bucket. Every item
-    carries its row first in its customdata (for selections).
-    """
-    coords = _f32(coords)
+def bucket_colours(codes) -> dict:
+    """Each item's bucket as the map's colour: one legend entry per occupied bucket while they fit the palette;
+    beyond that the colours repeat, and an entry names the first buckets sharing its colour (hover names each)."""
     codes = np.asarray(codes)
     used = np.unique(codes)
     rank = np.searchsorted(used, codes)
-    text = np.array([html_escape(n) for n in names], dtype=object)
-    scatter = _scatter(len(coords))
-    fig = go.Figure()
-    marker = dict(size=8, line=dict(width=0.5, color="white"))
-    if used.size <= len(charts.PALETTE):
-        for j, bucket in enumerate(used):
-            m = codes == bucket
-            fig.add_trace(scatter(x=coords[m, 0], y=coords[m, 1], mode="markers", name=f"bucket {bucket}",
-                                  marker=dict(marker, color=charts.PALETTE[j]), text=text[m],
-                                  customdata=np.flatnonzero(m).astype(np.int32),
-                                  hovertemplate="%{text}<br>" + f"bucket {bucket}<extra></extra>"))
-    else:
-        n = len(charts.PALETTE)
-        # the palette as a stepped colour scale: one byte per item instead of a colour string
-        steps = [[edge, c] for i, c in enumerate(charts.PALETTE) for edge in (i / n, (i + 1) / n)]
-        fig.add_trace(scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name="items", showlegend=False,
-                              marker=dict(marker, color=_small_int(rank % n), colorscale=steps, cmin=-0.5,
-                                          cmax=n - 0.5, showscale=False),
-                              text=text, customdata=np.column_stack([np.arange(len(codes)), codes]).astype(np.int32),
-                              hovertemplate="%{text}<br>bucket %{customdata[1]}<extra></extra>"))
-    xr, yr = _axes(fig, coords, ("PC 1", "PC 2") if projected else ("x", "y"))
-    planes = plane_lines(lines, xr, yr)
-    if planes is not None:
-        fig.add_trace(planes)
-    title = f"Items coloured by their bucket in partitioning {partition} ({occupied:,} of {2**K:,} buckets occupied)"
-    return charts.layout(fig, title, 460)
+    n = len(lab_map.PALETTE)
+    if used.size <= n:
+        return lab_map.categories(rank, names=[f"bucket {b}" for b in used], title="")
+    names = []
+    for j in range(n):
+        same = used[j::n]
+        names.append(", ".join(str(b) for b in same[:2]) + (", …" if same.size > 2 else ""))
+    return lab_map.categories(rank % n, names=names, title=f"{used.size:,} buckets, colours repeat:")
+
+
+def bucket_map(codes, names: list[str], lines, *, K: int, partition: int, occupied: int, projected: bool) -> dict:
+    """The item map coloured by each item's bucket in one partitioning, with its hyperplanes dashed: what
+    :func:`app.ui.map.draw` takes. Not aligned to the map drawn before: the hyperplanes are in the items'
+    coordinates as given."""
+    codes = np.asarray(codes)
+    planes = [lab_map.line(a, b, c, name="hyperplanes" if i == 0 else "", color="#212529", width=1.3, dash=True)
+              for i, (a, b, c) in enumerate(np.asarray(lines, dtype=np.float64).reshape(-1, 3))]
+    return dict(color=bucket_colours(codes), labels=names, hover={"bucket": codes.tolist()}, lines=planes,
+                size=5.5, align=False, x_title="PC 1" if projected else "x", y_title="PC 2" if projected else "y",
+                title=f"Items coloured by their bucket in partitioning {partition} ({occupied:,} of {2**K:,} "
+                      "buckets occupied)", height=460)
 
 
 def sketch_heatmap(grid, codes=None, *, partitions: int | None = None) -> go.Figure:
@@ -138,26 +91,15 @@ def sketch_heatmap(grid, codes=None, *, partitions: int | None = None) -> go.Fig
     return charts.layout(fig, f"The sketch over occupied buckets only: one row per partitioning{more}", 360)
 
 
-def density_map(coords, density, members, names: list[str]) -> go.Figure:
-    """The density a sketch implies on every item, the set's own items circled; each item carries its row
-    first in its customdata."""
-    coords = _f32(coords)
+def density_map(density, members, names: list[str]) -> dict:
+    """The density a sketch implies on every item, the set's own items ringed: what :func:`app.ui.map.draw`
+    takes."""
+    density = np.asarray(density, dtype=np.float64)
     members = np.asarray(members, dtype=np.int64)
-    scatter = _scatter(len(coords))
-    fig = go.Figure(scatter(
-        x=coords[:, 0], y=coords[:, 1], mode="markers", name="items", showlegend=False,
-        marker=dict(size=8, color=_f32(density), colorscale="YlOrRd", showscale=True,
-                    colorbar=dict(title=dict(text="density")), line=dict(width=0.5, color="white")),
-        text=[html_escape(n) for n in names],
-        customdata=np.column_stack([np.arange(len(coords)), np.asarray(density, dtype=np.float64)]),
-        hovertemplate="%{text}<br>density %{customdata[1]:.3g}<extra></extra>",
-    ))
-    if members.size:
-        fig.add_trace(scatter(x=coords[members, 0], y=coords[members, 1], mode="markers", name="in the set",
-                              marker=dict(size=14, symbol="circle-open", color="#e03131", line=dict(width=2.5)),
-                              customdata=members.astype(np.int32), hoverinfo="skip"))
-    _axes(fig, coords, ("", ""))
-    return charts.layout(fig, "The density the sketch implies (decode), the set's items circled", 460)
+    return dict(color=lab_map.continuous(density, scale="plasma", title="density"), labels=names,
+                label_priority=density, hover={"density": [f"{v:.3g}" for v in density]}, size=5.5,
+                rings=[lab_map.ring(members, name="in the set", color="#e03131", size=8, width=2,
+                                    label=members.size <= LABELLED_MEMBERS)] if members.size else [], title="The density the sketch implies (decode), the set's items ringed", height=460)
 
 
 def additivity_heatmap(table: pd.DataFrame, touched: int) -> go.Figure:

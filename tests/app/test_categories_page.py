@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.app.maps import lab_map
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/categories.py"
@@ -166,7 +167,35 @@ def test_eigenvector_bars_follow_the_code_width():
     assert not at.exception and metric(at, "code width") == "3"
     bars = _traces(at, "cat.chart.vectors")
     assert [t["name"].split(" ")[0] for t in bars] == ["u2", "u3", "u4"]
-    assert len(_traces(at, "cat.chart.codes")[0]["text"]) == 4  # the four days of the tips table
+    assert lab_map(at, "cat.map.codes")["labels"] == ["Fri", "Sat", "Sun", "Thur"]  # the four days of the tips table
+
+
+def test_the_code_map_places_each_category_at_its_first_two_code_columns():
+    at = open_page(PAGE)
+    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.sidebar.slider(key="cat.n_fixed").set_value(2).run()
+    open_tab(at, "cat.tab", "Eigenvectors")  # the map's first drawing: nothing to align it to
+    shown = lab_map(at, "cat.map.codes")
+    bars = _traces(at, "cat.chart.vectors")
+    code = np.column_stack([_array(bars[0]["y"]), _array(bars[1]["y"])])
+    np.testing.assert_allclose(shown["xy"], code, atol=1e-6)
+    assert shown["xTitle"].startswith("u₂, eigenvector 2 (λ = ") and shown["yTitle"].startswith("u₃, eigenvector 3")
+
+
+@pytest.mark.parametrize("log_gamma", [0.0, 2.0, 3.0])
+def test_every_category_is_named_once_on_the_code_map_and_categories_at_one_place_share_a_label(log_gamma):
+    at = open_page(PAGE)
+    at.sidebar.slider(key="cat.log_gamma").set_value(log_gamma).run()
+    open_tab(at, "cat.tab", "Eigenvectors")
+    shown = lab_map(at, "cat.map.codes")
+    named = [name for label in shown["labels"] if label for name in label.split(" · ")]
+    assert sorted(named) == ["Fri", "Sat", "Sun", "Thur"]
+    drawn = [tuple(np.round(shown["xy"][i], 4)) for i, label in enumerate(shown["labels"]) if label]
+    assert len(set(drawn)) == len(drawn)  # no two labels at one place
+    if log_gamma == 2.0:  # Fri, Sat and Thur share one code here: one label names all three
+        assert "Fri · Sat · Thur" in shown["labels"]
+        assert [f["values"] for f in shown["hover"]["fields"] if f["name"] == "category"] == [["Fri", "Sat", "Sun",
+                                                                                               "Thur"]]
 
 
 def test_gamma_sweep_draws_five_spectra_and_explains_a_given_affinity():

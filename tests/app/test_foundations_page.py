@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.app.maps import lab_map, lab_maps
 from tests.conftest import metric, open_page
 
 PAGE = "app_pages/foundations.py"
@@ -14,10 +15,13 @@ SIDEBAR_STANDARDISED = "the sidebar data set (standardised)"
 
 
 def _by_key(at, key):
-    # Plotly charts with a key carry it in their element id.
+    # Plotly charts with a key carry it in their element id; a map is known by its data's signature.
     for el in at.get("plotly_chart"):
         if key in (el.proto.id or ""):
             return el.proto.spec
+    maps = lab_maps(at)
+    if key in maps:
+        return maps[key]["sig"]
     raise KeyError(key)
 
 
@@ -43,14 +47,14 @@ def _upload(at, X, name="data.csv"):
 @pytest.mark.parametrize(
     "tab, widget, key, value, chart_key",
     [
-        ("PCA", "slider", "found.pca_scale", 3.0, "found.chart.pca"),
+        ("PCA", "slider", "found.pca_scale", 3.0, "found.map.xy"),
         ("PCA vs JL", "select_slider", "found.pvj_k", 16, "found.chart.pvj_rec"),
         ("Johnson-Lindenstrauss", "slider", "found.jl_k", 20, "found.chart.jl_hist"),
         ("Johnson-Lindenstrauss", "radio", "found.jl_kind", "sparse", "found.chart.jl_hist"),
         ("Johnson-Lindenstrauss", "slider", "found.jl_eps", 0.6, "found.chart.jl_bound"),
         ("Johnson-Lindenstrauss", "slider", "found.jl_eps", 0.2, "found.chart.jl_fail"),
         ("Johnson-Lindenstrauss", "radio", "found.jl_kind", "gaussian", "found.chart.jl_hist"),
-        ("Standardising new data", "select_slider", "found.batch_size", 1, "found.chart.batch_map"),
+        ("Standardising new data", "select_slider", "found.batch_size", 1, "found.map.batch"),
         ("Standardising new data", "radio", "found.batch_kind", "one", "found.chart.batch_acc"),
         ("SVD", "slider", "found.svd_k", 60, "found.chart.svd_energy"),
         ("Autoencoders", "slider", "found.ae_k", 2, "found.chart.ae_angles"),
@@ -67,11 +71,11 @@ def test_each_sections_main_control_changes_its_chart(tab, widget, key, value, c
 
 def test_only_the_open_tab_runs():
     at = open_page(PAGE)
-    assert _chart_keys(at) == {"pca", "pca_var"}
+    assert _chart_keys(at) == {"pca_var"} and set(lab_maps(at)) == {"found.map.xy", "found.map.xz", "found.map.yz"}
     assert not at.slider(key="found.pca_scale").disabled
     assert "found.svd_k" not in {s.key for s in at.slider}
     _open(at, "SVD")
-    assert _chart_keys(at) == {"svd_energy"}  # the photo is an image
+    assert _chart_keys(at) == {"svd_energy"} and not lab_maps(at)  # the photo is an image
     assert "found.pca_scale" not in {s.key for s in at.slider}
 
 
@@ -87,13 +91,32 @@ def test_scaling_a_feature_swings_pc1_and_standardising_undoes_it():
 
 def test_the_cloud_is_seen_along_each_axis_or_rotated_in_3d():
     at = open_page(PAGE)
-    spec = json.loads(_by_key(at, "found.chart.pca"))
-    assert {t["type"] for t in spec["data"]} == {"scatter"} and "xaxis3" in spec["layout"]
+    maps = lab_maps(at)
+    assert [(maps[k]["xTitle"], maps[k]["yTitle"]) for k in ("found.map.xy", "found.map.xz", "found.map.yz")] == [
+        ("x", "y"), ("x", "z"), ("y", "z")]
     at.toggle(key="found.pca_3d").set_value(True).run()
-    assert not at.exception
+    assert not at.exception and not lab_maps(at)
     spec = json.loads(_by_key(at, "found.chart.pca"))
     assert {t["type"] for t in spec["data"]} == {"scatter3d"}
     assert float(metric(at, "angle between PC1").rstrip("°")) > 80  # the same experiment
+
+
+def test_the_side_views_show_the_cloud_and_each_component_as_its_own_arrow():
+    at = open_page(PAGE)
+    assert at.selectbox(key="found.pca_feature").value == "z"
+    at.slider(key="found.pca_scale").set_value(3.0).run()  # z times 1000: PC1 along z
+    maps = lab_maps(at)
+    xy, xz, yz = (maps[k] for k in ("found.map.xy", "found.map.xz", "found.map.yz"))
+    assert xy["n"] == xz["n"] == yz["n"] == 400
+    np.testing.assert_allclose(xy["xy"][:, 0], xz["xy"][:, 0], rtol=1e-6)  # the same x in both views
+    np.testing.assert_allclose(xy["xy"][:, 1], yz["xy"][:, 0], rtol=1e-6)
+    for shown in (xy, xz, yz):
+        arrows = shown["arrows"]
+        assert [a["name"] for a in arrows] == ["PC1", "PC2", "PC3"]
+        assert len({a["color"] for a in arrows}) == 3  # told apart by colour
+        assert [m["color"] for m in shown["markers"]] == [a["color"] for a in arrows]  # greedy tips, same colours
+    x, z = xz["arrows"][0]["to"][0]
+    assert abs(z) > 100 * abs(x)  # PC1 lies along the scaled z axis
 
 
 def test_the_feature_picked_is_the_one_measured():
@@ -154,10 +177,15 @@ def test_standardising_a_batch_by_its_own_statistics_loses_accuracy_when_it_is_s
     assert float(metric(at, "accuracy, the batch").rstrip("%")) < 20
     assert float(metric(at, "accuracy, training").rstrip("%")) > 75
     assert any("holds only the held-out rows of its digit" in c.value for c in at.caption)
-    spec = json.loads(_by_key(at, "found.chart.batch_map"))
-    assert "digits 3 placed both ways" in spec["layout"]["title"]["text"]
-    own = next(t for t in spec["data"] if t["name"] == "batch, its own μ and σ")
-    assert len(own["x"]) == len(next(t for t in spec["data"] if t["name"] == "batch, training μ and σ")["x"])
+    shown = lab_map(at, "found.map.batch")
+    assert "digits 3 placed both ways" in shown["title"]
+    marks = {m["name"]: m for m in shown["markers"]}
+    own, right = marks["batch, its own μ and σ"], marks["batch, training μ and σ"]
+    assert len(own["x"]) == len(right["x"]) > 1
+    moved = next(a for a in shown["arrows"] if a["name"] == "moved")  # each row's two places joined
+    assert moved["from"] == [[x, y] for x, y in zip(right["x"], right["y"])]
+    assert moved["to"] == [[x, y] for x, y in zip(own["x"], own["y"])]
+    assert shown["color"]["names"] == [str(d) for d in range(10)]
 
 
 def test_jl_eps_moves_the_bound_and_the_share():

@@ -9,12 +9,14 @@ import subprocess
 import sys
 import zipfile
 
+import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
 from app.services import data as data_service
 from app.services import graphs as svc
 from embedcore.io import upload_digest
+from tests.app.maps import lab_map, lab_maps
 from tests.app.sweep import rendered_markup
 from tests.app.uploads import MARKUP
 from tests.conftest import ROOT, chart_specs, metric, open_page, open_tab
@@ -26,26 +28,54 @@ PAGE = "app_pages/graphs.py"
 LAMBDA = "λ₂ of the"
 
 
+def _drawn(at) -> list[str]:
+    """Every Plotly chart's JSON and every map's data signature, to compare before and after a change."""
+    return chart_specs(at) + [m["sig"] for _, m in sorted(lab_maps(at).items())]
+
+
+def _pairs(pairs) -> set[tuple[int, int]]:
+    return {(int(min(a, b)), int(max(a, b))) for a, b in pairs}
+
+
 def test_renders_the_karate_club_split_at_zero():
     at = open_page(PAGE)
     _ok(at)
     assert at.title[0].value == "Graphs: spectral clustering"
     assert metric(at, "nodes") == "34" and metric(at, "edges") == "78" and metric(at, "connected components") == "1"
     assert metric(at, LAMBDA) == "1.187" and metric(at, "best sweep conductance") == "0.100"
-    assert len(at.get("plotly_chart")) == 3
+    assert len(at.get("plotly_chart")) == 2 and set(lab_maps(at)) == {"graphs.map.split"}
     assert any(r"\lambda_2 = \min_{x \perp \mathbf{1}" in e.value for e in at.latex)
     assert "33 of 34 nodes are on their club's side; ringed: 9." in _caption(at, "Against the known split")
 
 
 def test_the_split_rule_moves_the_cut():
     at = open_page(PAGE)
-    before = chart_specs(at)
+    before = _drawn(at)
     at.radio(key="graphs.rule").set_value("median").run()
     _ok(at)
-    assert chart_specs(at) != before
+    assert _drawn(at) != before
     assert "34 of 34 nodes" in _caption(at, "Against the known split")
     table = _table(at, "Rayleigh quotient of its indicator")
     assert table["nodes below / above"].tolist() == ["16 / 18", "17 / 17", "16 / 18"]
+
+
+def test_the_graph_map_draws_every_edge_the_cut_edges_apart_and_the_clubs_and_the_misplaced_marked():
+    at = open_page(PAGE)
+    shown = lab_map(at, "graphs.map.split")
+    assert shown["n"] == 34 and shown["labels"][:3] == ["1", "2", "3"]
+    edges, cut = (layer["pairs"] for layer in shown["edges"])
+    assert len(edges) == 78 and [layer["name"] for layer in shown["edges"]] == ["edges", "cut edges"]
+    assert _pairs(cut) <= _pairs(edges)
+    codes = shown["codes"]
+    assert shown["color"]["names"] == ["below the threshold", "above"]
+    # an edge is cut exactly when it joins the two sides
+    assert _pairs(cut) == {p for p in _pairs(edges) if codes[p[0]] != codes[p[1]]}
+    rings = {r["name"]: r["indices"] for r in shown["rings"]}
+    assert len(rings["Mr. Hi"]) == len(rings["Officer"]) == 17
+    assert [shown["labels"][i] for i in rings["on the other side from their club"]] == ["9"]
+    at.radio(key="graphs.rule").set_value("median").run()
+    assert "on the other side from their club" not in {r["name"] for r in lab_map(at, "graphs.map.split")["rings"]}
+    assert (lab_map(at, "graphs.map.split")["xy"] == shown["xy"]).all()  # one layout for every split
 
 
 def test_weights_and_laplacian_change_lambda2_and_the_karate_claim_holds():
@@ -95,10 +125,11 @@ def test_k_parts_and_the_rule_for_each_part():
     parts = _table(at, "cut to the rest")
     assert len(parts) == 6 and parts["nodes"].min() >= 1 and parts["nodes"].sum() == 34
     assert len(_table(at, "conductance in the part")) == 5
-    before = chart_specs(at)
+    before = _drawn(at)
+    assert lab_map(at, "graphs.map.parts")["color"]["names"] == [f"part {j}" for j in range(1, 7)]
     at.radio(key="graphs.k_rule").set_value("median").run()
     _ok(at)
-    assert chart_specs(at) != before
+    assert _drawn(at) != before
     crosstab = _table(at, "Officer")
     assert crosstab[["Mr. Hi", "Officer"]].to_numpy().sum() == 34
 
@@ -108,14 +139,18 @@ def test_two_laplacians_side_by_side():
     at.sidebar.selectbox(key="graphs.graph").set_value("lesmis").run()
     open_tab(at, "graphs.tab", "Two Laplacians")
     _ok(at)
-    assert len(at.get("plotly_chart")) == 5
+    assert len(at.get("plotly_chart")) == 2
+    assert set(lab_maps(at)) == {"graphs.map.graph_L", "graphs.map.graph_N", "graphs.map.vectors"}
     table = _table(at, "Laplacian")
     assert table["Laplacian"].tolist() == ["unnormalised L = D − A", "normalised L"]
     assert "place 1 node(s) differently: MlleVaubois." in _caption(at, "The two splits")
-    before = chart_specs(at)
+    before = _drawn(at)
     at.radio(key="graphs.cmp_rule").set_value("zero").run()
     _ok(at)
-    assert chart_specs(at) != before
+    assert _drawn(at) != before
+    vectors = lab_map(at, "graphs.map.vectors")
+    assert vectors["n"] == 77 and vectors["color"]["title"] == "degree"
+    assert abs(np.linalg.norm(vectors["xy"][:, 0]) - 1) < 1e-5 and abs(np.linalg.norm(vectors["xy"][:, 1]) - 1) < 1e-5
 
 
 def _upload(at, name: str, blob: bytes):
@@ -134,6 +169,9 @@ def test_an_uploaded_edge_list_is_shown_and_its_names_stay_literal():
     notes = " ".join(i.value for i in at.info)
     assert "read as a header" in notes and "self\\-loop" in notes
     assert not rendered_markup(at)
+    labels = lab_map(at, "graphs.map.split")["labels"]
+    for name in MARKUP:  # the map writes names as plain text: sent as they are, not escaped
+        assert name[:16] in labels or name[:15] + "…" in labels
     for tab in ("Rayleigh quotient", "k parts", "Two Laplacians"):
         open_tab(at, "graphs.tab", tab)
         _ok(at)

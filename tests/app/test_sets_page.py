@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
+from tests.app.maps import lab_map, lab_maps
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/sets.py"
@@ -17,48 +20,87 @@ def _chart(at, key: str) -> str:
     return next(el.proto.spec for el in at.get("plotly_chart") if el.key == key)
 
 
+def _drawn(at) -> list[str]:
+    """Every Plotly chart's JSON and every map's data signature, to compare before and after a change."""
+    return chart_specs(at) + [m["sig"] for _, m in sorted(lab_maps(at).items())]
+
+
 def test_k_and_n_change_the_sketch_and_redraw_fast():
     at = open_page(PAGE)
-    before = chart_specs(at)
+    before = _drawn(at)
     assert metric(at, "sketch width N·2^K") == "256"
+    assert len(lab_map(at, "sets.map.buckets")["lines"]) == 4  # one line per hyperplane of the partitioning
     t = time.perf_counter()
     at.sidebar.slider(key="sets.K").set_value(6).run()
     redraw = time.perf_counter() - t
     assert not at.exception
     assert metric(at, "sketch width N·2^K") == f"{16 * 64:,}"
-    after = chart_specs(at)
+    after = _drawn(at)
     assert after != before
     print(f"Sets: K change redraw {redraw:.2f} s")
-    assert redraw < 1.0
+    shown = lab_map(at, "sets.map.buckets")
+    assert len(shown["lines"]) == 6 and shown["lines"][0]["name"] == "hyperplanes"
+    assert "of 64 buckets occupied" in shown["title"]
     at.sidebar.select_slider(key="sets.N").set_value(4).run()
-    assert metric(at, "sketch width N·2^K") == "256" and chart_specs(at) != after
+    assert metric(at, "sketch width N·2^K") == "256" and _drawn(at) != after
+
+
+def test_the_bucket_map_colours_every_item_by_its_bucket_and_names_the_buckets():
+    at = open_page(PAGE)
+    shown = lab_map(at, "sets.map.buckets")
+    assert shown["n"] == 200 and len(shown["labels"]) == 200 and shown["labels"][0] == "bun 0"
+    bucket = next(f["values"] for f in shown["hover"]["fields"] if f["name"] == "bucket")
+    names = shown["color"]["names"]
+    assert names == [f"bucket {b}" for b in sorted({int(v) for v in bucket})]
+    assert [names[c] for c in shown["codes"]] == [f"bucket {v}" for v in bucket]
+    # more occupied buckets than colours: the colours repeat and the legend says so
+    at.sidebar.slider(key="sets.K").set_value(10).run()
+    shown = lab_map(at, "sets.map.buckets")
+    bucket = np.array([int(v) for v in next(f["values"] for f in shown["hover"]["fields"] if f["name"] == "bucket")])
+    used = np.unique(bucket)
+    assert used.size > 16 and "colours repeat" in shown["color"]["title"]
+    assert (shown["codes"] == np.searchsorted(used, bucket) % 16).all()
+    assert len(shown["lines"]) == 10
+
+
+def test_the_density_map_rings_the_sets_own_items():
+    at = open_tab(open_page(PAGE), TAB, "A set's sketch")
+    at.number_input(key="sets.set").set_value(4).run()
+    shown = lab_map(at, "sets.map.density")
+    members = next(r for r in shown["rings"] if r["name"] == "in the set")["indices"]
+    title = next(c.value for c in at.caption if c.value.startswith("set 4"))
+    assert 0 < len(members) <= int(title.rsplit(": ", 1)[1].split()[0])  # its distinct items
+    assert shown["color"]["kind"] == "continuous" and shown["color"]["title"] == "density"
+    # the density is highest where the set is: its items score above the median item
+    assert np.median(shown["values"][members]) >= np.median(shown["values"])
 
 
 def test_only_the_open_tab_runs():
     at = open_page(PAGE)
-    assert [el.key for el in at.get("plotly_chart")] == ["sets.chart.buckets"]
+    assert not at.get("plotly_chart") and set(lab_maps(at)) == {"sets.map.buckets"}
     assert not at.main.get("download_button") and not at.dataframe
     open_tab(at, TAB, "K and N")
     assert not at.exception
-    assert {el.key for el in at.get("plotly_chart")} == {"sets.chart.share", "sets.chart.empty"}
+    assert {el.key for el in at.get("plotly_chart")} == {"sets.chart.share", "sets.chart.empty"} and not lab_maps(at)
     assert not [w for w in at.slider if w.key == "sets.partition"]
 
 
 def test_normalisation_and_partition_and_set_controls_change_charts():
     at = open_page(PAGE)
-    buckets = _chart(at, "sets.chart.buckets")
+    buckets = lab_map(at, "sets.map.buckets")["sig"]
     at.sidebar.selectbox(key="sets.norm").set_value("l2").run()
     # the buckets come from the hyperplanes alone: a normalisation does not redraw them
-    assert _chart(at, "sets.chart.buckets") == buckets
+    assert lab_map(at, "sets.map.buckets")["sig"] == buckets
     at.slider(key="sets.partition").set_value(3).run()
-    assert _chart(at, "sets.chart.buckets") != buckets
+    assert lab_map(at, "sets.map.buckets")["sig"] != buckets
+    assert "partitioning 3" in lab_map(at, "sets.map.buckets")["title"]
     open_tab(at, TAB, "A set's sketch")
     sketch = _chart(at, "sets.chart.sketch")
     at.sidebar.selectbox(key="sets.norm").set_value("none").run()
     assert _chart(at, "sets.chart.sketch") != sketch
-    moved = chart_specs(at)
+    moved = _drawn(at)
     at.number_input(key="sets.set").set_value(5).run()
-    assert chart_specs(at) != moved and not at.exception
+    assert _drawn(at) != moved and not at.exception
     assert any(c.value.startswith("set 5") for c in at.caption)
 
 
@@ -281,6 +323,7 @@ def test_a_slow_setting_waits_for_compute_and_every_session_then_sees_it():
     at.sidebar.select_slider(key="sets.N").set_value(500).run()
     assert not at.exception and not at.error
     assert any("press Compute" in i.value for i in at.info) and not at.get("plotly_chart") and not at.metric
+    assert not lab_maps(at)
     open_tab(at, TAB, "Benchmark")  # the benchmark does not wait for the sidebar's setting
     assert at.button(key="sets.run_bench") and not at.exception
     open_tab(at, TAB, "Buckets")
@@ -288,7 +331,7 @@ def test_a_slow_setting_waits_for_compute_and_every_session_then_sees_it():
     at.button(key="sets.compute").click().run(timeout=180)
     print(f"Sets: digit ink K=8, N=500 computed in {time.perf_counter() - t:.2f} s")
     assert not at.exception and metric(at, "sketch width N·2^K") == f"{500 * 256:,}"
-    assert [el.key for el in at.get("plotly_chart")] == ["sets.chart.buckets"]
+    assert not at.get("plotly_chart") and set(lab_maps(at)) == {"sets.map.buckets"}
     other = open_page(PAGE)
     other.sidebar.selectbox(key="sets.dataset").set_value("digit_ink").run()
     other.sidebar.slider(key="sets.K").set_value(8).run()
@@ -299,11 +342,12 @@ def test_a_slow_setting_waits_for_compute_and_every_session_then_sees_it():
 def test_word2vec_item_vectors_are_trained_on_compute_and_move_the_items():
     at = open_page(PAGE)
     at.sidebar.number_input(key="global.seed").set_value(13).run()  # vectors no other test trains
-    before = _chart(at, "sets.chart.buckets")
+    before = lab_map(at, "sets.map.buckets")["xy"]
     at.sidebar.radio(key="sets.vectors").set_value("word2vec").run()
     assert any("Word2Vec item vectors" in i.value for i in at.info)
     at.button(key="sets.compute").click().run(timeout=180)
     assert not at.exception and not at.error
-    assert _chart(at, "sets.chart.buckets") != before
+    after = lab_map(at, "sets.map.buckets")
+    assert after["xy"].shape == before.shape and not np.allclose(after["xy"], before)
     assert any("Word2Vec, 50-D, trained on the 300 sets" in c.value for c in at.caption)
-    assert "PC 1" in _chart(at, "sets.chart.buckets")  # 50 dimensions: the map is their PCA plane
+    assert after["xTitle"] == "PC 1"  # 50 dimensions: the map is their PCA plane
