@@ -46,6 +46,9 @@ def read_table(
             raise DataError(f"{name} is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.")
         try:
             frame = pd.read_parquet(io.BytesIO(data))
+        except ImportError:
+            raise DataError(f"{name} is a Parquet file, and reading Parquet needs pyarrow, which is not installed: "
+                            "pip install pyarrow (or embedding-lab[app]), or save the table as CSV.") from None
         except Exception as err:
             raise DataError(f"{name} is a damaged Parquet file ({err}).") from None
         if frame.empty:

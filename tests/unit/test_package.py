@@ -72,3 +72,28 @@ def test_library_code_takes_its_threads_from_the_caller():
         if lines:
             found[str(rel)] = lines
     assert found == {}
+
+
+def test_the_library_alone_needs_numpy_scipy_scikit_learn_and_pandas_and_the_rest_are_extras():
+    import re
+    import tomllib
+    from pathlib import Path
+
+    meta = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
+    names = lambda deps: {re.split(r"[<>=!~\[; ]", d)[0].lower() for d in deps}  # noqa: E731
+    assert names(meta["dependencies"]) == {"numpy", "scipy", "scikit-learn", "pandas"}
+    extras = meta["optional-dependencies"]
+    assert {"streamlit", "plotly", "embedding-lab"} <= names(extras["app"])
+    assert {"dask", "distributed"} <= names(extras["batch"])
+    assert {"umap-learn", "opentsne"} <= names(extras["maps"]) and names(extras["words"]) == {"gensim"}
+    assert meta["scripts"] == {"embedcore": "embedcore.cli:main"}
+
+
+def test_the_embedcore_command_is_installed_and_answers_help():
+    import shutil
+    from pathlib import Path
+
+    command = shutil.which("embedcore", path=str(Path(sys.executable).parent))
+    assert command, "no embedcore command next to this Python: install the package (tests/run.sh does)"
+    out = subprocess.run([command, "--help"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "sketch" in out.stdout and "word-vectors" in out.stdout, out.stderr
