@@ -203,6 +203,38 @@ def isolated_point(pxy: np.ndarray, canvas, room: float = 24.0) -> int:
     return int(ok[0])
 
 
+def check_labels(page, s: dict, names: list[str]) -> None:
+    """The labels the map drew: each its own point's, next to it, none overlapping another, all on the
+    canvas, drawn at 12 px or more, and the text (in the font it was drawn in) inside its box."""
+    labels = s["labels"]
+    left, top, w, h = s["canvas"]
+    boxes = np.array([lab["box"] for lab in labels]).reshape(-1, 4)
+    for lab in labels:
+        assert lab["text"] == names[lab["i"]]
+    x0, y0, x1, y1 = (boxes[:, k] for k in range(4))
+    over = (x0[:, None] < x1[None]) & (x0[None] < x1[:, None]) & (y0[:, None] < y1[None]) & (y0[None] < y1[:, None])
+    np.fill_diagonal(over, False)
+    pairs = np.argwhere(np.triu(over))
+    assert not len(pairs), f"{len(pairs)} overlapping labels, e.g. {[labels[k]['text'] for k in pairs[0]]}"
+    assert (x0 >= 0).all() and (y0 >= 0).all() and (x1 <= w).all() and (y1 <= h).all()
+    assert (y1 - y0 >= 12).all()
+    # each label next to its own point (within the 4 px gap)
+    own = s["pagexy"][[lab["i"] for lab in labels]] - [left, top]
+    dx = np.maximum.reduce([x0 - own[:, 0], np.zeros(len(own)), own[:, 0] - x1])
+    dy = np.maximum.reduce([y0 - own[:, 1], np.zeros(len(own)), own[:, 1] - y1])
+    assert (dx <= 4.001).all() and (dy <= 4.001).all()
+    # drawn at 12 px or more, and no wider than the box kept free for it (its text starts 1 px in)
+    for lab, font in zip(labels, s["fonts"]):
+        assert font, f"label {lab['text']!r} was not seen drawn"
+        size = float(font.split("px")[0].split()[-1])
+        assert size >= 12, f"label {lab['text']!r} drawn at {size} px"
+    widths = page.evaluate("""(pairs) => { const c = document.createElement('canvas').getContext('2d');
+        return pairs.map(([text, font]) => { c.font = font; return c.measureText(text).width; }); }""",
+                           [[lab["text"], font] for lab, font in zip(labels, s["fonts"])])
+    too_wide = [lab["text"] for lab, tw in zip(labels, widths) if 1 + tw > lab["box"][2] - lab["box"][0] + 1e-6]
+    assert not too_wide, f"{len(too_wide)} labels drawn wider than their box, e.g. {too_wide[:3]}"
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -231,32 +263,8 @@ def test_the_map_draws_the_points_at_one_scale_with_labels_that_do_not_overlap(f
         assert ((s["pagexy"][:, 0] >= left) & (s["pagexy"][:, 0] <= left + w)).all()
         assert ((s["pagexy"][:, 1] >= top) & (s["pagexy"][:, 1] <= top + h)).all()
 
-        labels = s["labels"]
-        names = map_app.labels(n)
-        assert len(labels) >= 40, f"only {len(labels)} labels drawn"
-        boxes = np.array([lab["box"] for lab in labels])
-        for lab in labels:
-            assert lab["text"] == names[lab["i"]]
-        # none overlapping, all on the canvas
-        x0, y0, x1, y1 = (boxes[:, k] for k in range(4))
-        over = (x0[:, None] < x1[None]) & (x0[None] < x1[:, None]) & (y0[:, None] < y1[None]) & (y0[None] < y1[:, None])
-        np.fill_diagonal(over, False)
-        pairs = np.argwhere(np.triu(over))
-        assert not len(pairs), f"{len(pairs)} overlapping labels, e.g. {[labels[k]['text'] for k in pairs[0]]}"
-        assert (x0 >= 0).all() and (y0 >= 0).all() and (x1 <= w).all() and (y1 <= h).all()
-        assert (y1 - y0 >= 12).all()
-        # each label next to its own point (within the 4 px gap)
-        own = s["pagexy"][[lab["i"] for lab in labels]] - [left, top]
-        dx = np.maximum.reduce([x0 - own[:, 0], np.zeros(len(own)), own[:, 0] - x1])
-        dy = np.maximum.reduce([y0 - own[:, 1], np.zeros(len(own)), own[:, 1] - y1])
-        assert (dx <= 4.001).all() and (dy <= 4.001).all()
-        # drawn at 12 px or more
-        sizes = []
-        for lab, font in zip(labels, s["fonts"]):
-            assert font, f"label {lab['text']!r} was not seen drawn"
-            size = float(font.split("px")[0].split()[-1])
-            sizes.append(size)
-        assert min(sizes) >= 12, f"a label drawn at {min(sizes)} px"
+        assert len(s["labels"]) >= 40, f"only {len(s['labels'])} labels drawn"
+        check_labels(page, s, map_app.labels(n))
         shot(page, f"map-fixture-{n}")
     finally:
         page.close()
@@ -282,7 +290,12 @@ def test_a_box_drawn_with_the_mouse_selects_exactly_the_points_inside(fixture_ap
         got = wait_event(page, None)
         assert got["kind"] == "box"
         assert got["indices"] == expected.tolist()
-        assert state(page)["selected"] == expected.tolist(), "the map does not ring the selection"
+        after = state(page)
+        assert after["selected"] == expected.tolist(), "the map does not ring the selection"
+        check_labels(page, after, map_app.labels(n))  # the selected points' labels still clear
+        # the selection is labelled first (placement order), as room allows
+        chosen = [lab["i"] in set(expected.tolist()) for lab in after["labels"]]
+        assert any(chosen) and chosen == sorted(chosen, reverse=True)
         shot(page, "map-fixture-box")
     finally:
         page.close()
@@ -311,7 +324,9 @@ def test_a_concave_lasso_drawn_with_the_mouse_selects_exactly_the_points_inside(
         got = wait_event(page, None)
         assert got["kind"] == "lasso"
         assert got["indices"] == np.flatnonzero(inside).tolist()
-        assert state(page)["selected"] == np.flatnonzero(inside).tolist()
+        after = state(page)
+        assert after["selected"] == np.flatnonzero(inside).tolist()
+        check_labels(page, after, map_app.labels(n))
         shot(page, "map-fixture-lasso")
     finally:
         page.close()
@@ -334,7 +349,10 @@ def test_a_click_selects_the_point_under_the_mouse_and_a_hover_shows_its_label(f
         page.mouse.click(x, y)
         got = wait_event(page, None)
         assert got == {"kind": "click", "indices": [i]}
-        assert state(page)["selected"] == [i]
+        after = state(page)
+        assert after["selected"] == [i]
+        assert i in [lab["i"] for lab in after["labels"]], "the clicked point is not labelled"
+        check_labels(page, after, map_app.labels(n))
         # the tooltip goes when the mouse leaves the point
         page.mouse.move(x + 30, y + 30)
         assert map_app.labels(n)[i] not in (tip.inner_text() if tip.is_visible() else "")

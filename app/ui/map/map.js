@@ -330,10 +330,14 @@ class LabMap {
     this.labelBoxes = [];
     if (!f.labels) return;
     const { w, h } = this, keep = this.keep;
-    ctx.font = FONT;
-    const must = new Set([...f.always, ...f.selected]);
+    // Forced in (placeLabels' `must`): the hovered point, the inspected one (a labelled ring) and
+    // always_label. The selection comes next, before the rest, but only where there is room: a lasso
+    // over hundreds of points would otherwise pile their labels on each other.
+    const must = new Set();
     if (this.hover >= 0) must.add(this.hover);
     for (const r of f.rings) if (r.label) for (const i of r.indices) must.add(i);
+    for (const i of f.always) must.add(i);
+    const bold = (i) => must.has(i) || f.selected.has(i);
     const order = [];
     for (let i = 0; i < f.n; i++) {
       if (keep && !keep[i]) continue;
@@ -343,13 +347,14 @@ class LabMap {
     }
     if (f.priority) order.sort((a, b) => f.priority[b] - f.priority[a]);
     const widths = (this.widths ||= new Map());
-    const cands = [];
-    for (const i of [...must].filter((i) => i >= 0 && i < f.n && f.labels[i] != null && (!keep || keep[i]))) cands.push(i);
-    for (const i of order.slice(0, LABEL_CANDIDATES)) if (!must.has(i)) cands.push(i);
+    const cands = [...must].filter((i) => i >= 0 && i < f.n && f.labels[i] != null && f.labels[i] !== "" && (!keep || keep[i]));
+    for (const i of order) if (f.selected.has(i) && !must.has(i)) cands.push(i);
+    for (const i of order.slice(0, LABEL_CANDIDATES)) if (!bold(i)) cands.push(i);
     const boxes = cands.map((i) => {
-      const text = String(f.labels[i]);
-      let tw = widths.get(text);
-      if (tw === undefined) { tw = ctx.measureText(text).width; widths.set(text, tw); }
+      // measured in the font it is drawn in (bold is wider)
+      const text = String(f.labels[i]), font = bold(i) ? BOLD : FONT, wkey = `${font}|${text}`;
+      let tw = widths.get(wkey);
+      if (tw === undefined) { ctx.font = font; tw = ctx.measureText(text).width; widths.set(wkey, tw); }
       return { i, x: sx(X[i]), y: sy(Y[i]), w: tw + 2, h: 14, must: must.has(i) };
     });
     const placed = placeLabels(boxes, w, h);
@@ -357,11 +362,11 @@ class LabMap {
     ctx.lineJoin = "round";
     for (const { i, box } of placed) {
       const text = String(f.labels[i]);
-      ctx.font = must.has(i) ? BOLD : FONT;
+      ctx.font = bold(i) ? BOLD : FONT;
       ctx.lineWidth = 3;
       ctx.strokeStyle = "rgba(255,255,255,0.9)";
       ctx.strokeText(text, box[0] + 1, box[1] + 1);
-      ctx.fillStyle = must.has(i) ? "#111111" : "#343a40";
+      ctx.fillStyle = bold(i) ? "#111111" : "#343a40";
       ctx.fillText(text, box[0] + 1, box[1] + 1);
     }
     ctx.textBaseline = "alphabetic";
