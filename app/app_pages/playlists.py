@@ -1,5 +1,4 @@
 import math
-import time
 
 import streamlit as st
 
@@ -13,8 +12,8 @@ from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
-#: Seconds between two redraws of the live map (about three a second).
-FRAME_S = 0.3
+#: Seconds between two runs of the training section, each drawing one frame of the live map (four a second).
+FRAME_S = 0.25
 
 
 def _last(key: str, options: list | None = None, default=None):
@@ -120,43 +119,18 @@ if auto_approx:
 TRAINING_NOTE = "Training: the map and the curve redraw as it learns; Stop keeps the model so far."
 
 
-def draw_frame(job, where) -> None:
-    """The latest accepted step of ``job`` as one chart (map and curve) in ``where`` (nothing before the first)."""
-    frame = job.latest
-    if frame is not None:
-        job.draws += 1
-        plots.show(where, pcharts.live_map(frame.xy, frame.curve, frame.iteration, frame.log_likelihood),
-                   key=f"pl.chart.live.{job.draws}")
-
-
-def watch_in_page(job) -> None:
-    """Training started by a page run, drawn by that run to its end.
-
-    Its Stop belongs to the page, so a click interrupts this run at the next check (a click inside a
-    fragment would wait for the run to end); the click's callback stops the training, and the page run
-    that follows shows the model it kept.
-    """
-    c_train, c_stop, c_note = st.columns([1, 1, 4])
-    c_train.button("Train", key="pl.train_busy", type="primary", disabled=True)
-    c_stop.button("Stop", key="pl.stop_button", on_click=svc.ask_stop, help="Keep the model as it is now.")
-    c_note.caption(TRAINING_NOTE)
-    live = st.empty()
-    last, drawn = time.monotonic(), None  # training shorter than a frame is not drawn at all
-    while job.running:
-        job.watched()
-        now = time.monotonic()
-        if job.latest is not drawn and now - last >= FRAME_S:
-            last, drawn = now, job.latest
-            draw_frame(job, live)
-        time.sleep(0.02)
-        runs.check()  # a Stop click, another control or a closed tab ends this run here
-
-
 def training_section(spec, n_songs: int, z_approx) -> None:
-    """Train, and the training it started, drawn by runs of this section only (see ``section`` below)."""
+    """Train and Stop, and the training running for ``spec`` drawn as it learns.
+
+    While training runs, this section reruns on its own (a fragment with ``run_every``, about four times
+    a second) and each of its runs draws the latest accepted step once, into the same map element
+    (``pl.map.live``): the points glide from one frame to the next and the rest of the page does not
+    rerun. A Stop click reruns only this section too: its callback stops the training at once, and the
+    section hands the page the model kept. When training ends the whole page runs and shows the model.
+    """
     job = svc.current_job(spec)  # passes on a Stop click made here
     c_train, c_stop, c_note = st.columns([1, 1, 4])
-    if job is not None and job.in_section:
+    if job is not None:
         if job.running and job.stopping:
             job.wait(1.0)  # a stopped run ends within a check; show its model at once
         if not job.running:
@@ -165,12 +139,17 @@ def training_section(spec, n_songs: int, z_approx) -> None:
         c_train.button("Train", key="pl.train", type="primary", disabled=True)
         c_stop.button("Stop", key="pl.stop_button", on_click=svc.ask_stop, help="Keep the model as it is now.")
         c_note.caption(TRAINING_NOTE)
-        draw_frame(job, st.empty())
+        frame = job.wait_for_frame(0.2)
+        if frame is None:
+            st.caption("Training has started; the map appears after its first step.")
+        else:
+            job.draws += 1
+            c_map, c_curve = st.columns([3, 2])
+            pcharts.live(c_map, c_curve, frame, svc.training_songs(spec.data, spec.test_size))
         return
     if c_train.button("Train", key="pl.train", type="primary"):
-        # started in a run of this section, the section redraws it; started in a page run, the page does
-        svc.start(spec, in_section=svc.in_fragment_run())
-        st.rerun()
+        svc.start(spec)
+        st.rerun(scope="app")  # the page lays out the training section as live
     if n_songs > svc.AUTO_TRAIN_SONGS and svc.shown_key(spec) is None:
         step = svc.partition_cost(n_songs, z_approx)
         c_note.caption(f"{n_songs:,} songs: press Train to start (roughly {step['seconds']:.2g} s per step; "
@@ -193,16 +172,9 @@ if ahead is not None:  # trained in the background since the last run (see svc.p
         runs.check()
     wait_note.empty()
 if job is None and svc.auto_trains(spec, n_songs):
-    job = svc.start(spec)
-if job is not None and job.running and not job.in_section and not job.stopping:
-    box = train_area.empty()
-    with box.container():
-        watch_in_page(job)
-    box.empty()
+    job = svc.start(spec)  # drawn by the training section's own runs, below
 notice = svc.collect(job) if job is not None else None
-# While training started from the section runs, the section reruns on its own about three times a
-# second to redraw it (and to hear its Stop); the rest of the page does not rerun.
-live = job is not None and job.running and job.in_section
+live = job is not None and job.running
 section = st.fragment(training_section, run_every=FRAME_S if live else None)
 with train_area:
     if notice is not None and notice[0] == "error":
@@ -243,8 +215,13 @@ with tabs[0]:
     if tabs[0].open:
         tools = MapTools("pl", ref, table["song"], table[["x", "y"]].to_numpy(), labels=table["tags"],
                          space=svc.song_space(key), noun="song", id_name="song", label_name="tags")
-        tools.show(st, pcharts.song_map(table, alignment=svc.truth_alignment(key), curve=model_info["curve"]),
-                   "pl.chart.map")
+        c_map, c_right = st.columns(2)
+        tools.draw(c_map, "pl.map.songs", **pcharts.song_map_style(table))
+        alignment = svc.truth_alignment(key)
+        if alignment is not None:
+            pcharts.truth_map(c_right, alignment)
+        else:
+            plots.show(c_right, pcharts.curve_chart(model_info["curve"], height=560), key="pl.chart.curve")
 
         def what_joins_them(rows) -> None:
             found = svc.selection_summary(key, tuple(table["song"].iloc[rows]))
@@ -268,15 +245,17 @@ with tabs[1]:
         i = song_names.index(song)
         view = svc.next_song_view(key, i)
         c1, c2 = st.columns([3, 2])
-        plots.show(c1, pcharts.next_song_map(table, view, i), key="pl.chart.next")
+        pcharts.next_song_map(c1, table, view, i)
         c2.dataframe(view["top"].round(4), hide_index=True, key="pl.next_table", height=460)
         if not view["dual"] and view["allows_self"]:
             st.caption(f"In the single-point model a song is at distance 0 from itself, so it is always its own "
                        f"likeliest next song (here {view['self']:.4f}): like the paper's, the model allows a song to "
                        "follow itself.")
+        st.caption(f"Orange arrows point to the {pcharts.NEXT_ARROWS} likeliest next songs (the song itself aside); "
+                   "the likelier, the wider and darker.")
         if view["dual"]:
-            st.caption("The arrow runs from the song's entry point (where songs that lead into it sit) to its exit "
-                       "point (which decides what comes next).")
+            st.caption("The black arrow runs from the song's entry point (where songs that lead into it sit) to its "
+                       "exit point v, marked x (which decides what comes next): the orange arrows start there.")
 
 with tabs[2]:
     if tabs[2].open:
@@ -287,7 +266,7 @@ with tabs[2]:
         length = c2.slider("Length", 2, 30, _last("pl.length", default=10), key="pl.length", bind="query-params")
         _keep("pl.length", length)
         sampled, positions = svc.sample_playlist(key, song_names.index(start), length)
-        plots.show(st, pcharts.playlist_path(table, positions, sampled), key="pl.chart.sample")
+        pcharts.playlist_path(st, table, positions, sampled)
         st.caption(" → ".join(md_escape(s) for s in sampled))
 
 with tabs[3]:
@@ -313,7 +292,7 @@ with tabs[4]:
                                     bind="query-params")
             _keep("pl.new_tags", chosen)
             new_point = svc.tag_position(key, chosen) if chosen else None
-            plots.show(st, pcharts.tag_map(table, tags, tag_xy, new_point), key="pl.chart.tags")
+            pcharts.tag_map(st, table, tags, tag_xy, new_point)
             st.caption("Training pulls every song towards the mean of its tags' points, and the tags' points towards "
                        "their songs. A song nobody has put in a playlist yet can then be placed at its tags' mean "
                        "(cold start).")

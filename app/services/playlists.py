@@ -202,10 +202,8 @@ class TrainingJob:
 
     UNWATCHED_S = 30.0
 
-    def __init__(self, spec: ModelSpec, train, tags, held: ScoredTransitions, alive=None,
-                 in_section: bool = False):
+    def __init__(self, spec: ModelSpec, train, tags, held: ScoredTransitions, alive=None):
         self.spec = spec
-        self.in_section = in_section  # drawn by runs of the page's training section rather than by a page run
         self._alive = alive
         self.latest: Frame | None = None
         self.outcome: str | None = None
@@ -215,6 +213,7 @@ class TrainingJob:
         self.seconds = 0.0
         self._stop = threading.Event()
         self._cancel = threading.Event()
+        self._first = threading.Event()
         self._halted = False
         self._seen = time.monotonic()
         self._started = time.perf_counter()
@@ -248,6 +247,11 @@ class TrainingJob:
         self._thread.join(timeout=seconds)
         return not self._thread.is_alive()
 
+    def wait_for_frame(self, seconds: float) -> Frame | None:
+        """Wait up to ``seconds`` for the first accepted step (or the end); the latest frame, if any."""
+        self._first.wait(timeout=seconds)
+        return self.latest
+
     # ---- in the thread
 
     def _gone(self) -> bool:
@@ -260,7 +264,11 @@ class TrainingJob:
         return self._halted
 
     def _on_step(self, model: LME, iteration: int, ll: float) -> bool:
-        self.latest = Frame(model.embedding_[:, :2], model.log_likelihood_curve_, iteration, ll)
+        xy = model.embedding_
+        if xy.shape[1] < 2:
+            xy = np.column_stack([xy[:, 0], np.zeros(len(xy))])
+        self.latest = Frame(np.array(xy[:, :2]), np.array(model.log_likelihood_curve_), iteration, ll)
+        self._first.set()
         return self._should_stop()
 
     def _run(self, train, tags, held) -> None:
@@ -273,6 +281,7 @@ class TrainingJob:
         self.seconds = time.perf_counter() - self._started
         self.key = key
         self.outcome = outcome  # last: a session that sees it finds everything else in place
+        self._first.set()
 
     def _train(self, train, tags, held) -> tuple[str, ModelKey | None]:
         model = LME(**self.spec.params()).fit(train, tags=tags, callback=self._on_step,
@@ -306,12 +315,6 @@ def ask_stop() -> None:
     st.session_state[_STOP] = True
 
 
-def in_fragment_run() -> bool:
-    """Whether this script run reruns only a fragment (then ``st.rerun(scope="fragment")`` is allowed)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
 def current_job(spec: ModelSpec) -> TrainingJob | None:
     """This session's training run for ``spec``, passing on a pending Stop click.
 
@@ -337,13 +340,13 @@ def _job(spec: ModelSpec, **kwargs) -> TrainingJob:
     return TrainingJob(spec, train, tags, held_out_set(spec.data, spec.test_size), **kwargs)
 
 
-def start(spec: ModelSpec, in_section: bool = False) -> TrainingJob:
-    """Start training ``spec`` (cancelling any other run of this session); ``in_section``: drawn by runs of
-    the page's training section (a fragment) rather than by a page run."""
+def start(spec: ModelSpec) -> TrainingJob:
+    """Start training ``spec`` (cancelling any other run of this session). The script run goes on at once:
+    the page's training section draws the run as it learns, in runs of its own."""
     old = st.session_state.get(_JOB)
     if old is not None and old.running:
         old.cancel()
-    job = _job(spec, alive=_session_alive(), in_section=in_section)
+    job = _job(spec, alive=_session_alive())
     st.session_state[_JOB] = job
     return job
 
@@ -482,9 +485,26 @@ def selection_summary(key: ModelKey, songs: tuple[str, ...], top: int = 10) -> d
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def truth_alignment(key: ModelKey):
-    """The learned map aligned to the true one: ``(aligned, true_points, disparity)``, or None without truth."""
+    """The learned map aligned to the true one: ``(aligned, true_points, disparity, songs)`` (``songs``: the ids
+    of the songs both models know, in the rows' order), or None without truth."""
     truth = getattr(data_service.load(key.spec.data), "truth", None)
-    return None if truth is None else align_to_truth(trained(key).model, truth)
+    if truth is None:
+        return None
+    model = trained(key).model
+    aligned, true_points, disparity = align_to_truth(model, truth)
+    shared_songs = [str(s) for s in model.songs_[truth.songs_.get_indexer(model.songs_) >= 0]]
+    return aligned, true_points, disparity, shared_songs
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def training_songs(data: DataRef, test_size: float) -> pd.DataFrame:
+    """The training songs in the order a model fitted on them has (what a live frame's rows are): song (str),
+    plays, tags."""
+    train, _ = split(data, test_size)
+    songs = song_index(train)
+    info = song_info(data).reindex(songs)
+    return pd.DataFrame({"song": [str(s) for s in songs], "plays": info["plays"].fillna(0).astype(int).to_numpy(),
+                         "tags": info["tags"].fillna("").to_numpy()})
 
 
 def next_song_view(key: ModelKey, position: int, top: int = 15) -> dict:

@@ -1,10 +1,11 @@
-"""Chart builders for the Playlists page: tables and arrays in, Plotly figures out.
+"""What the Playlists page draws: its song maps with the lab's map component, and Plotly for its curves and bars.
 
-Song maps of more than :data:`GL_POINTS` songs are drawn with WebGL (Scattergl),
-smaller ones as SVG (cheaper to set up than a WebGL context); coordinates are sent as float32
-(Plotly ships numpy arrays as typed binary data: half the bytes of float64, and
-seven significant digits are far below a pixel). Text that comes from a file
-(song ids, tags) is escaped here before it reaches a hover label.
+Every map of songs (the learned map, the map aligned to the true one, the live map while the model
+learns, a song's next songs, a sampled playlist, the tags) goes through :mod:`app.ui.map`; every
+song is drawn, as many as were uploaded. The maps' builders return the keyword arguments of
+:func:`app.ui.map.draw` (so the song map can go through :class:`app.ui.selection.MapTools`) or draw
+in a place they are given. Song ids and tags are passed as plain text: the component shows them as
+typed.
 """
 
 from __future__ import annotations
@@ -13,150 +14,142 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from app.ui import map as lab_map
+from app.ui import plots
 from app.ui.charts import PALETTE, bars, layout
-from app.ui.text import html_escape
 
-_FAINT = "#dee2e6"
+_FAINT = "#ced4da"
 _INK = "#212529"
-#: Above this many points a map is drawn with WebGL.
-GL_POINTS = 500
-
-
-def _scatter(n: int):
-    return go.Scattergl if n > GL_POINTS else go.Scatter
+#: Arrows drawn to a song's likeliest next songs.
+NEXT_ARROWS = 10
 
 
 def _f32(values) -> np.ndarray:
     return np.asarray(values, dtype=np.float32)
 
 
-def _square(fig: go.Figure) -> go.Figure:
-    fig.update_yaxes(scaleanchor="x")
-    return fig
+def first_tags(tags) -> np.ndarray:
+    """Each song's first tag ("untagged" for none): what colours a song map."""
+    return np.array([t.split(", ")[0] if t else "untagged" for t in tags], dtype=object)
 
 
-def _background(table: pd.DataFrame, *, hover: bool = False):
-    """Every song as a faint point (the map under a path, a song's successors or the tags)."""
-    return _scatter(len(table))(x=_f32(table["x"]), y=_f32(table["y"]), mode="markers", name="songs",
-                        marker=dict(size=6, color=_FAINT),
-                        text=[html_escape(s) for s in table["song"]] if hover else None,
-                        hoverinfo="text" if hover else "skip")
+def sizes(plays) -> np.ndarray:
+    """Point sizes (radius, px) growing with the square root of plays."""
+    plays = np.asarray(plays, dtype=np.float64)
+    return 2.5 + 6.0 * np.sqrt(plays / max(float(plays.max()) if plays.size else 1.0, 1.0))
 
 
-def live_map(xy, curve, iteration: int, log_likelihood: float, height: int = 420) -> go.Figure:
-    """Training as it runs: the song map (plain points, no hover) next to the training curve, in one figure
-    (it is redrawn about three times a second, and one chart is half the browser's work of two)."""
-    xy = np.asarray(xy)
-    y = xy[:, 1] if xy.shape[1] > 1 else np.zeros(len(xy))
+def song_map_style(table: pd.DataFrame) -> dict:
+    """The song map's look, as :func:`app.ui.map.draw` keywords: coloured by first tag (a legend), sized by plays,
+    labelled with the songs' ids (the most played first), tags and plays in the tooltip."""
+    return dict(
+        color=lab_map.categories(first_tags(table["tags"]), title="first tag"),
+        size=sizes(table["plays"]), labels=table["song"].tolist(), label_priority=_f32(table["plays"]),
+        hover={"tags": [t or "-" for t in table["tags"]], "plays": table["plays"].tolist()},
+        title="The learned song map (size: plays; colour: first tag)", height=520)
+
+
+def truth_map(where, alignment, *, key: str = "pl.map.truth") -> None:
+    """The learned map aligned to the true one (``alignment``: aligned points, true points, disparity and the
+    songs both models know): each song's true point (grey) joined to its learned point (orange), labelled
+    with its id at the learned point."""
+    aligned, true_points, disparity, songs = alignment
+    n = len(aligned)
+    songs = [str(s) for s in songs]
+    xy = np.vstack([np.asarray(true_points, dtype=np.float64), np.asarray(aligned, dtype=np.float64)])
+    which = np.repeat(np.array(["true", "learned (aligned)"], dtype=object), n)
+    lab_map.draw(where, xy, key=key, ids=[f"true {s}" for s in songs] + songs,
+                 color=lab_map.categories(which, names=["true", "learned (aligned)"], colors=["#adb5bd", PALETTE[1]]),
+                 labels=[""] * n + songs, size=3.5,
+                 edges=[lab_map.edges(np.column_stack([np.arange(n), np.arange(n) + n]), name="error",
+                                      color="rgba(134,142,150,0.5)")],
+                 hover={"song": songs + songs}, align=False, height=520,
+                 title=f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})")
+
+
+def curve_chart(curve, *, title: str = "Training curve", height: int = 300) -> go.Figure:
+    """Log-likelihood per transition after each accepted step."""
     curve = _f32(curve)
-    fig = go.Figure()
-    fig.add_trace(_scatter(len(xy))(x=_f32(xy[:, 0]), y=_f32(y), mode="markers", hoverinfo="skip", name="songs",
-                                    marker=dict(size=6, color=PALETTE[0]), showlegend=False))
-    fig.add_trace(go.Scatter(x=np.arange(len(curve), dtype=np.int32), y=curve, mode="lines", name="log-likelihood",
-                             line=dict(color=PALETTE[1], width=2), xaxis="x2", yaxis="y2", showlegend=False))
-    fig.update_layout(
-        xaxis=dict(domain=[0.0, 0.56]), yaxis=dict(scaleanchor="x"),
-        xaxis2=dict(domain=[0.66, 1.0], anchor="y2", title="accepted step"),
-        yaxis2=dict(anchor="x2", title="log-likelihood per transition (nats)"))
-    return layout(fig, f"Training: iteration {iteration}, log-likelihood {log_likelihood:.4f} "
-                       "(left: the song map; right: the training curve)", height)
+    fig = go.Figure(go.Scatter(x=np.arange(len(curve), dtype=np.int32), y=curve, mode="lines",
+                               name="training log-likelihood", line=dict(color=PALETTE[0], width=2)))
+    fig.update_xaxes(title="accepted step")
+    fig.update_yaxes(title="nats per transition")
+    return layout(fig, title, height)
 
 
-def _song_traces(table: pd.DataFrame, **axes) -> list:
-    """The learned map: one trace per first tag, points sized by plays, each carrying its row as customdata."""
-    sizes = 6 + 14 * np.sqrt(table["plays"].to_numpy() / max(int(table["plays"].max()), 1))
-    first = np.array([t.split(", ")[0] if t else "untagged" for t in table["tags"]], dtype=object)
-    hover = np.array([f"{html_escape(s)}<br>tags: {html_escape(t) or '-'}<br>plays: {p}"
-                      for s, t, p in zip(table["song"], table["tags"], table["plays"])], dtype=object)
-    x, y = _f32(table["x"]), _f32(table["y"])
-    scatter = _scatter(len(table))
-    traces = []
-    for i, tag in enumerate(sorted(set(first))):
-        m = first == tag
-        traces.append(scatter(
-            x=x[m], y=y[m], mode="markers", name=html_escape(tag), text=hover[m], hoverinfo="text",
-            customdata=np.flatnonzero(m).astype(np.int32),
-            marker=dict(size=_f32(sizes[m]), color=PALETTE[i % len(PALETTE)], line=dict(width=0.5, color="white")),
-            **axes))
-    return traces
+def live(where_map, where_curve, frame, songs: pd.DataFrame, *, key: str = "pl.map.live",
+         curve_key: str = "pl.chart.live_curve") -> None:
+    """One frame of training as it runs: the song map so far in ``where_map`` (the same element every frame:
+    the points glide from the last frame, not aligned to it) and the training curve in ``where_curve``.
+
+    ``songs`` has the training songs in the model's order (song, plays, tags)."""
+    style = song_map_style(songs)
+    style.update(title=f"Training: iteration {frame.iteration}, log-likelihood {frame.log_likelihood:.4f}",
+                 height=460)
+    lab_map.draw(where_map, frame.xy, key=key, ids=style["labels"], align=False, glide_ms=250, **style)
+    plots.show(where_curve, curve_chart(frame.curve, title="Training curve", height=460 + 60), key=curve_key)
 
 
-def _alignment_traces(aligned, true_points, **axes) -> list:
-    """True points, the learned ones aligned onto them, and a line from each to its match."""
-    aligned, true_points = _f32(aligned), _f32(true_points)
-    seg = np.full((len(aligned) * 3, 2), np.nan, dtype=np.float32)
-    seg[0::3], seg[1::3] = true_points, aligned
-    scatter = _scatter(len(aligned))
-    return [
-        scatter(x=seg[:, 0], y=seg[:, 1], mode="lines", line=dict(color="#ced4da", width=1), name="error",
-                hoverinfo="skip", **axes),
-        scatter(x=true_points[:, 0], y=true_points[:, 1], mode="markers", name="true",
-                marker=dict(size=6, color="#adb5bd"), **axes),
-        scatter(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="learned (aligned)",
-                marker=dict(size=6, color=PALETTE[1]), **axes),
-    ]
-
-
-def song_map(table: pd.DataFrame, *, alignment=None, curve=None, height: int = 560) -> go.Figure:
-    """The learned song map (left) beside the same map aligned to the true one (``alignment``: aligned points,
-    true points, disparity) or, without a true model, the training ``curve`` (right).
-
-    One figure with two panels: one chart for the browser to build when the model changes.
-    """
-    fig = go.Figure(_song_traces(table))
-    if alignment is not None:
-        aligned, true_points, disparity = alignment
-        fig.add_traces(_alignment_traces(aligned, true_points, xaxis="x2", yaxis="y2"))
-        right = f"Learned map aligned to the true one (Procrustes disparity {disparity:.3f})"
-        y2, x2_title = dict(anchor="x2", scaleanchor="x2"), ""
-    else:
-        curve = _f32(curve)
-        fig.add_trace(go.Scatter(x=np.arange(len(curve), dtype=np.int32), y=curve, mode="lines+markers",
-                                 name="training log-likelihood", line=dict(color=PALETTE[0], width=2),
-                                 xaxis="x2", yaxis="y2"))
-        right = "Training curve"
-        y2, x2_title = dict(anchor="x2", title="nats per transition"), "accepted step"
-    fig.update_layout(xaxis=dict(domain=[0.0, 0.47]), yaxis=dict(scaleanchor="x"),
-                      xaxis2=dict(domain=[0.53, 1.0], anchor="y2", title=x2_title), yaxis2=y2)
-    for x, text in ((0.0, "The learned song map (size: plays; colour: first tag)"), (0.53, right)):
-        fig.add_annotation(x=x, y=1.0, xref="paper", yref="paper", xanchor="left", yanchor="bottom", yshift=8,
-                           text=f"<b>{text}</b>", showarrow=False, font=dict(size=14))
-    layout(fig, None, height)
-    fig.update_layout(margin=dict(l=10, r=10, t=40, b=30))
-    return fig
-
-
-def next_song_map(table: pd.DataFrame, view: dict, position: int, height: int = 500) -> go.Figure:
-    """Every song coloured by its probability of coming next; the song itself marked, with its exit point
-    and an arrow from entry to exit in the dual model."""
-    song = table["song"].iloc[position]
-    fig = go.Figure(_scatter(len(table))(
-        x=_f32(table["x"]), y=_f32(table["y"]), mode="markers", name="songs",
-        marker=dict(size=8, color=_f32(view["proba"]), colorscale="YlOrRd", showscale=True,
-                    colorbar=dict(title=dict(text="P(next)"))),
-        text=[html_escape(s) for s in table["song"]], hoverinfo="text"))
+def next_song_map(where, table: pd.DataFrame, view: dict, position: int, *, key: str = "pl.map.next") -> None:
+    """Every song coloured by its probability of coming next after the song at ``position``; arrows to the
+    likeliest ones (width and opacity: probability); in the dual model the arrow from the song's entry
+    point to its exit point v, and v marked."""
+    proba = np.asarray(view["proba"], dtype=np.float64)
+    songs = table["song"].tolist()
+    xy = table[["x", "y"]].to_numpy()
+    order = [int(j) for j in np.argsort(-proba, kind="stable") if j != position][:NEXT_ARROWS]
+    top = proba[order].max() if order else 1.0
+    share = proba[order] / max(top, 1e-300)
+    arrows, markers = [], []
     if view["dual"]:
-        u, v = view["entry"], view["exit"]
-        fig.add_annotation(x=float(v[0]), y=float(v[1]), ax=float(u[0]), ay=float(u[1]), xref="x", yref="y",
-                           axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=2, arrowcolor=_INK)
-        fig.add_trace(go.Scatter(x=[float(v[0])], y=[float(v[1])], mode="markers", name="exit point v",
-                                 marker=dict(size=12, symbol="x", color=_INK)))
-    fig.add_trace(go.Scatter(x=[float(table["x"].iloc[position])], y=[float(table["y"].iloc[position])],
-                             mode="markers", name=f"{html_escape(song)} (entry)",
-                             marker=dict(size=14, symbol="diamond", color=_INK)))
-    return layout(_square(fig), f"Where playback goes after {html_escape(song)}", height)
+        v = np.asarray(view["exit"], dtype=np.float64)
+        arrows.append(lab_map.arrows([position], [v], name="entry u → exit v", color=_INK, width=2.0))
+        markers.append(lab_map.markers([v[0]], [v[1]], name="exit point v", shape="x", size=7, color=_INK))
+        start = [v] * len(order)
+    else:
+        start = [position] * len(order)
+    arrows.insert(0, lab_map.arrows(start, order, name=f"the {len(order)} likeliest next songs", color=PALETTE[1],
+                                    widths=1.0 + 5.0 * share, alphas=0.25 + 0.75 * share))
+    lab_map.draw(where, xy, key=key, ids=songs, labels=songs, label_priority=proba,
+                 always_label=[position, *order[:3]],
+                 color=lab_map.continuous(proba, scale="plasma", title="P(next)", vmin=0.0),
+                 size=4.0, hover={"P(next)": [f"{p:.4f}" for p in proba]}, arrows=arrows, markers=markers,
+                 rings=[lab_map.ring([position], name=f"{songs[position]} (entry)", color=_INK, shape="diamond",
+                                     size=8, label=True)],
+                 title=f"Where playback goes after {songs[position]}", height=500)
 
 
-def playlist_path(table: pd.DataFrame, positions, songs: list[str], height: int = 480) -> go.Figure:
-    """A sampled playlist drawn as a numbered path over the map."""
-    positions = np.asarray(positions)
-    fig = go.Figure(_background(table))
-    fig.add_trace(go.Scatter(
-        x=_f32(table["x"].to_numpy()[positions]), y=_f32(table["y"].to_numpy()[positions]),
-        mode="lines+markers+text", text=[str(k + 1) for k in range(len(positions))], textposition="top center",
-        line=dict(color=PALETTE[1], width=2), marker=dict(size=9), name="playlist",
-        hovertext=[html_escape(s) for s in songs], hoverinfo="text"))
-    return layout(_square(fig), "A sampled playlist as a path on the map", height)
+def playlist_path(where, table: pd.DataFrame, positions, songs: list[str], *, key: str = "pl.map.sample") -> None:
+    """A sampled playlist as a numbered path over the map: an arrow from each song to the next."""
+    positions = [int(p) for p in positions]
+    names = table["song"].tolist()
+    steps: dict[int, list[str]] = {}
+    for k, p in enumerate(positions):
+        steps.setdefault(p, []).append(str(k + 1))
+    labels = [f"{', '.join(steps[i])}. {s}" if i in steps else "" for i, s in enumerate(names)]
+    lab_map.draw(where, table[["x", "y"]].to_numpy(), key=key, ids=names, labels=labels,
+                 always_label=sorted(steps), color=_FAINT, size=3.5, opacity=0.9,
+                 hover={"song": names}, align=False,
+                 arrows=[lab_map.arrows(positions[:-1], positions[1:], name="playlist", color=PALETTE[1], width=2.0)],
+                 rings=[lab_map.ring(sorted(steps), name="in the playlist", color=PALETTE[1], shape="dot", size=4.5),
+                        lab_map.ring(positions[:1], name=f"start: {songs[0]}" if songs else "start", color=_INK,
+                                     shape="diamond", size=7)],
+                 title="A sampled playlist as a path on the map", height=500)
+
+
+def tag_map(where, table: pd.DataFrame, tags: list[str], tag_xy, new_point=None, *,
+            key: str = "pl.map.tags") -> None:
+    """Tag points over the songs (coloured by first tag), and where a new song with the chosen tags lands."""
+    tag_xy = np.asarray(tag_xy, dtype=np.float64)
+    style = song_map_style(table)
+    style.update(title="Tag points, and where a new song with the chosen tags lands", height=500, opacity=0.55)
+    layers = [lab_map.markers(tag_xy[:, 0], tag_xy[:, 1], name="tags", shape="square", size=6, color=_INK,
+                              text=tags)]
+    if new_point is not None:
+        layers.append(lab_map.markers([new_point[0]], [new_point[1]], name="new song", shape="star", size=11,
+                                      color=PALETTE[1], text=["new song"]))
+    lab_map.draw(where, table[["x", "y"]].to_numpy(), key=key, ids=style["labels"], markers=layers, align=False,
+                 **style)
 
 
 def likelihood_bars(table: pd.DataFrame) -> go.Figure:
@@ -164,19 +157,6 @@ def likelihood_bars(table: pd.DataFrame) -> go.Figure:
     return bars(table["model"], table["held-out log-likelihood"],
                 title="Average log-probability per held-out transition (higher is better)", y_title="nats",
                 horizontal=True, highlight=lambda m: m.startswith("LME"))
-
-
-def tag_map(table: pd.DataFrame, tags: list[str], tag_xy, new_point=None, height: int = 500) -> go.Figure:
-    """Tag points over the songs, and where a new song with the chosen tags lands."""
-    tag_xy = np.asarray(tag_xy)
-    fig = go.Figure(_background(table))
-    fig.add_trace(go.Scatter(x=_f32(tag_xy[:, 0]), y=_f32(tag_xy[:, 1]), mode="markers+text",
-                             text=[html_escape(t) for t in tags], textposition="top center",
-                             marker=dict(size=12, symbol="square", color=PALETTE[2]), name="tags"))
-    if new_point is not None:
-        fig.add_trace(go.Scatter(x=[float(new_point[0])], y=[float(new_point[1])], mode="markers", name="new song",
-                                 marker=dict(size=16, symbol="star", color=PALETTE[1])))
-    return layout(_square(fig), "Tag points, and where a new song with the chosen tags lands", height)
 
 
 def cold_start_bars(table: pd.DataFrame) -> go.Figure:
