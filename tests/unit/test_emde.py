@@ -502,11 +502,17 @@ def _brute_force_sketches(e: EMDE, X: np.ndarray, sets: list[list[int]]) -> tupl
     """Sketches written plainly: every item, partitioning and plane in a loop, occupied buckets by a dict."""
     K, N = e.n_hyperplanes, e.n_partitions
     codes = np.zeros((len(X), N), dtype=np.int64)
+    # With offsets="data" each plane passes through one item, so that item lies on it: which side the last
+    # bit of rounding puts it on depends on how the dot product is summed, not on the bucket logic under
+    # test, so for an item within 1e-9 of a plane the estimator's own side is taken.
+    fitted = e.item_codes_
     for i, x in enumerate(X):
         for p in range(N):
             for k in range(K):
                 j = p * K + k
-                if float(e.hyperplanes_[j] @ x) > e.offsets_[j]:
+                gap = float(e.hyperplanes_[j] @ x) - e.offsets_[j]
+                above = (int(fitted[i, p]) >> k) & 1 if abs(gap) <= 1e-9 * (1 + abs(e.offsets_[j])) else gap > 0
+                if above:
                     codes[i, p] += 1 << k
     occupied = sorted({(p, int(codes[i, p])) for i in range(len(X)) for p in range(N)})
     column = {pc: c for c, pc in enumerate(occupied)}
@@ -591,7 +597,7 @@ def test_word2vec_item_vectors_follow_the_items_and_the_seed():
 
 
 def test_the_c_search_gives_every_encoding_the_same_grid_and_reports_the_default():
-    from embedcore.emde import C_GRID, _cross_validated
+    from embedcore.emde.evaluation import C_GRID, _cross_validated
 
     r = np.random.default_rng(1)
     y = np.repeat([0, 1], 40)

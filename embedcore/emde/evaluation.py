@@ -1,0 +1,300 @@
+"""EMDE against other encodings of sets: bucket statistics as K and N vary, and cross-validated classifiers on the sketches, the bag of items and the mean vector."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.utils.validation import (
+    check_array,
+    check_random_state,
+)
+
+from .estimator import EMDE, as_vectors, sets_to_matrix
+
+
+def bucket_statistics(
+    X,
+    n_hyperplanes_grid: Sequence[int],
+    n_partitions: int,
+    *,
+    offsets: str = "data",
+    n_neighbors: int = 5,
+    n_pairs: int = 2000,
+    random_state=None,
+) -> pd.DataFrame:
+    """How K shapes the buckets: one row per K in the grid.
+
+    Columns: ``empty_fraction`` (buckets no item falls in),
+    ``items_per_bucket`` (mean over occupied buckets), ``near_share`` (how
+    often an item and one of its ``n_neighbors`` nearest neighbours share a
+    bucket, per partitioning) and ``far_share`` (the same for random pairs).
+    """
+    from sklearn.neighbors import NearestNeighbors
+
+    X = as_vectors(X)
+    rng = check_random_state(random_state)
+    n = X.shape[0]
+    k = min(n_neighbors, max(n - 1, 1))
+    nn = NearestNeighbors(n_neighbors=k).fit(X).kneighbors(return_distance=False)  # never the item itself
+    near_a = np.repeat(np.arange(n), k)
+    near_b = nn.ravel()
+    pick = rng.randint(0, near_a.size, size=min(n_pairs, near_a.size))
+    near_a, near_b = near_a[pick], near_b[pick]
+    far_a, far_b = rng.randint(0, n, size=n_pairs), rng.randint(0, n, size=n_pairs)
+    rows = []
+    for K in n_hyperplanes_grid:
+        e = EMDE(n_hyperplanes=int(K), n_partitions=n_partitions, offsets=offsets, random_state=rng).fit(X)
+        codes = e.item_codes_
+        counts = np.asarray(e.item_sketches_.sum(axis=0)).ravel()
+        occupied = counts > 0
+        rows.append(
+            {
+                "K": int(K),
+                "buckets": int(2**K),
+                "empty_fraction": float(1 - occupied.mean()),
+                "items_per_bucket": float(counts[occupied].mean()),
+                "near_share": float((codes[near_a] == codes[near_b]).mean()),
+                "far_share": float((codes[far_a] == codes[far_b]).mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def word2vec_item_vectors(items: Sequence[str], sets, *, vector_size: int = 50, window: int = 5,
+                          epochs: int = 20, random_state: int = 0) -> np.ndarray:
+    """Item vectors learned by Word2Vec (gensim CBOW) from the sets read as sentences, as the post did.
+
+    Each set is a sentence of item names (repeats kept, in the set's order);
+    items that share sets get near vectors. Rows follow ``items``; an item
+    that is in no set gets no training, so it gets the mean of the learned
+    vectors (the centre of the cloud, where it says nothing). One worker
+    thread, so the same ``random_state`` gives the same vectors.
+
+    Examples
+    --------
+    >>> sets = [["a", "b"], ["b", "a", "c"], ["c", "d"]] * 20
+    >>> V = word2vec_item_vectors(["a", "b", "c", "d", "e"], sets, vector_size=8, epochs=2)
+    >>> V.shape, bool(np.allclose(V[4], V[:4].mean(axis=0)))
+    ((5, 8), True)
+    """
+    from ..words import train_word2vec
+
+    items = [str(i) for i in items]
+    sentences = [[str(t) for t in s] for s in sets]
+    if not any(sentences):
+        raise ValueError("Word2Vec needs sets with items in them: every set is empty.")
+    kv = train_word2vec(sentences, vector_size=int(vector_size), window=int(window), min_count=1,
+                        epochs=int(epochs), random_state=int(random_state))
+    idx = np.array([kv.key_to_index.get(i, -1) for i in items], dtype=np.int64)
+    learned = np.asarray(kv.vectors, dtype=np.float64)
+    out = np.empty((len(items), learned.shape[1]))
+    seen = idx >= 0
+    out[seen] = learned[idx[seen]]
+    out[~seen] = learned[idx[seen]].mean(axis=0) if seen.any() else 0.0
+    return out
+
+
+def set_encodings(grid: Sequence[tuple[int, int]]) -> list[tuple]:
+    """The encodings a set benchmark compares: EMDE for every (K, N) in ``grid``, then the baselines.
+
+    Each encoding is a hashable tuple: ``("emde", K, N)``, ``("one-hot",)``
+    (the bag of items) or ``("mean",)`` (the weighted mean item vector).
+
+    Examples
+    --------
+    >>> set_encodings([(4, 16)])
+    [('emde', 4, 16), ('one-hot',), ('mean',)]
+    """
+    return [("emde", int(K), int(N)) for K, N in grid] + [("one-hot",), ("mean",)]
+
+
+def encoding_name(encoding: tuple) -> str:
+    """How a benchmark table names an encoding.
+
+    Examples
+    --------
+    >>> encoding_name(("emde", 4, 16)), encoding_name(("mean",))
+    ('EMDE K=4 N=16', 'mean vector')
+    """
+    kind = encoding[0]
+    if kind == "emde":
+        return f"EMDE K={encoding[1]} N={encoding[2]}"
+    if kind == "one-hot":
+        return "one-hot (bag of items)"
+    if kind == "mean":
+        return "mean vector"
+    raise ValueError(f"Unknown set encoding {encoding!r}: use ('emde', K, N), ('one-hot',) or ('mean',).")
+
+
+def _encode(items: np.ndarray, W: sp.csr_array, encoding: tuple, norm: str | None, random_state):
+    from sklearn.preprocessing import normalize
+
+    kind = encoding[0]
+    if kind == "emde":
+        return EMDE(n_hyperplanes=encoding[1], n_partitions=encoding[2], norm=norm, drop_empty=True,
+                    random_state=random_state).fit(items).sketch(W)
+    if kind == "one-hot":
+        return normalize(W) if norm else W
+    totals = np.asarray(W.sum(axis=1)).ravel()
+    totals[totals == 0] = 1.0
+    return (W @ items) / totals[:, None]
+
+
+#: The regularisation strengths every encoding's classifier is tuned over (the same grid for every encoding).
+C_GRID: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0)
+#: The post's grid of (K, N): sketch widths from 2 x 2000 buckets to one partitioning of 2**30.
+SEED_GRID: tuple[tuple[int, int], ...] = ((1, 2000), (1, 1000), (8, 10), (8, 30), (10, 10), (10, 30), (30, 1))
+
+
+def _cross_validated(F, labels, cv: int, random_state, Cs: Sequence[float] = C_GRID) -> dict:
+    """Logistic regression at every C of ``Cs`` on the same stratified folds; the best C's scores.
+
+    The folds are shuffled with ``random_state`` and shared by every C and
+    every encoding. C runs from small to large with a warm start, each fit
+    starting from the last one's coefficients (the same optimum, fewer
+    iterations). Every encoding's features are cast to float32 (the
+    sketches' type), so the solver works to the same precision for all. The
+    C is chosen on these folds, which flatters every encoding alike;
+    ``accuracy_at_1`` is the untuned default beside it.
+    """
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+
+    y = np.asarray(labels)
+    # one precision for every encoding: EMDE's sketches are float32, and lbfgs stops at a tolerance relative to it
+    F = F.astype(np.float32)
+    Cs = sorted(float(c) for c in Cs)
+    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state).split(np.zeros(len(y)), y)
+    acc = np.zeros((len(Cs), cv))
+    for j, (train, test) in enumerate(folds):
+        model = LogisticRegression(max_iter=2000, warm_start=True)
+        for i, C in enumerate(Cs):
+            acc[i, j] = model.set_params(C=C).fit(F[train], y[train]).score(F[test], y[test])
+    means = acc.mean(axis=1)
+    best = int(np.argmax(means))  # ties go to the smaller C, the stronger regularisation
+    at_1 = float(means[Cs.index(1.0)]) if 1.0 in Cs else float("nan")
+    return {"accuracy": float(means[best]), "accuracy_std": float(acc[best].std()), "C": Cs[best],
+            "accuracy_at_1": at_1}
+
+
+def evaluate_set_encoding(
+    item_vectors,
+    W,
+    labels,
+    encoding: tuple,
+    *,
+    norm: str = "l2",
+    cv: int = 5,
+    Cs: Sequence[float] = C_GRID,
+    random_state=0,
+) -> dict:
+    """Logistic regression with ``cv``-fold cross-validation on one encoding of the sets, its C tuned.
+
+    ``encoding`` is one of :func:`set_encodings`. Folds are stratified and
+    shuffled with ``random_state``, which also seeds EMDE's hyperplanes
+    (L2-normalised sketches of occupied buckets by default, so any K up to
+    48 works). Every encoding gets the same classifier, the same folds and
+    the same search over ``Cs`` (:data:`C_GRID`). Returns one benchmark row:
+    ``features`` (the encoding's name), ``accuracy`` and ``accuracy_std``
+    over the folds at the best ``C``, ``accuracy_at_1`` (the default C=1),
+    ``dim`` and ``seconds`` (encoding plus cross-validation).
+    """
+    import time
+
+    name = encoding_name(encoding)
+    items = as_vectors(item_vectors, "item_vectors")
+    W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
+    t = time.perf_counter()
+    F = _encode(items, W, encoding, norm, random_state)
+    scores = _cross_validated(F, labels, cv, random_state, Cs)
+    return {"features": name, **scores, "dim": int(F.shape[1]), "seconds": time.perf_counter() - t}
+
+
+def evaluate_features(F, labels, name: str, *, norm: str | None = "l2", cv: int = 5, random_state=0) -> dict:
+    """The benchmark row of features made elsewhere (sketches from a batch run): same classifier, folds and C search.
+
+    ``F`` is a (n_sets x width) matrix, sparse or dense, rows in the sets'
+    order. Rows are normalised by ``norm`` (as the in-memory encodings are)
+    and columns no set touches are dropped, as the in-memory EMDE drops
+    buckets no item falls in: a column of zeros changes no prediction but
+    would cost a coefficient per class. ``dim`` counts the columns kept,
+    ``seconds`` the cross-validation alone.
+
+    Examples
+    --------
+    >>> F = sp.csr_array(np.array([[1.0, 0, 0], [0, 0, 2], [1, 0, 0], [0, 0, 3]] * 5))
+    >>> row = evaluate_features(F, [0, 1] * 10, "batch sketches")
+    >>> row["features"], row["accuracy"], row["dim"]
+    ('batch sketches', 1.0, 2)
+    """
+    import time
+
+    from sklearn.preprocessing import normalize
+
+    F = sp.csr_array(check_array(F, accept_sparse="csr", dtype=np.float64, input_name="F"))
+    if F.shape[0] != len(labels):
+        raise ValueError(f"The features have {F.shape[0]} rows but there are {len(labels)} labels; "
+                         "give one row per set, in the sets' order.")
+    used, inverse = np.unique(F.indices, return_inverse=True)
+    F = sp.csr_array((F.data, inverse.reshape(-1), F.indptr), shape=(F.shape[0], used.size))
+    t = time.perf_counter()
+    scores = _cross_validated(normalize(F, norm=norm) if norm else F, labels, cv, random_state)
+    return {"features": name, **scores, "dim": int(used.size), "seconds": time.perf_counter() - t}
+
+
+def compare_set_encodings(
+    item_vectors,
+    W,
+    labels,
+    grid: Sequence[tuple[int, int]],
+    *,
+    norm: str = "l2",
+    cv: int = 5,
+    random_state=0,
+    progress=None,
+) -> pd.DataFrame:
+    """Logistic regression with ``cv``-fold cross-validation on several set encodings.
+
+    Encodings: EMDE sketches for every (K, N) in ``grid``, the bag of items
+    (one-hot counts of ``W``), and the weighted mean item vector (see
+    :func:`evaluate_set_encoding`). Returns one row per encoding, best
+    first: features, accuracy (mean and std over folds), dimension and
+    seconds. ``progress(fraction, text)`` is called after each encoding.
+    """
+    items = as_vectors(item_vectors, "item_vectors")
+    W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
+    jobs = set_encodings(grid)
+    rows = []
+    for i, encoding in enumerate(jobs):
+        rows.append(evaluate_set_encoding(items, W, labels, encoding, norm=norm, cv=cv, random_state=random_state))
+        if progress is not None:
+            progress((i + 1) / len(jobs), rows[-1]["features"])
+    return benchmark_table(rows)
+
+
+def benchmark_table(rows: Sequence[dict]) -> pd.DataFrame:
+    """Benchmark rows (from :func:`evaluate_set_encoding`) as a table, best accuracy first."""
+    return pd.DataFrame(list(rows)).sort_values("accuracy", ascending=False, ignore_index=True)
+
+
+def statistics_grid(n_items: int) -> list[int]:
+    """The values of K worth measuring for ``n_items`` items: 1 up to three planes past log2(n), at most 14.
+
+    Beyond ``log2(n)`` planes there are more buckets than items; the three
+    more show the buckets emptying.
+
+    Examples
+    --------
+    >>> statistics_grid(200)
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    >>> statistics_grid(1)
+    [1, 2, 3, 4]
+    """
+    top = int(min(14, max(2, np.ceil(np.log2(max(n_items, 2))) + 3)))
+    return list(range(1, top + 1))
+
+
+# --------------------------------------------------------------------------- what the pictures show
