@@ -142,14 +142,16 @@ def tag_map(where, table: pd.DataFrame, tags: list[str], tag_xy, new_point=None,
     """Tag points over the songs (coloured by first tag), and where a new song with the chosen tags lands."""
     tag_xy = np.asarray(tag_xy, dtype=np.float64)
     style = song_map_style(table)
-    style.update(title="Tag points, and where a new song with the chosen tags lands", height=500, opacity=0.55)
-    layers = [lab_map.markers(tag_xy[:, 0], tag_xy[:, 1], name="tags", shape="square", size=6, color=_INK,
+    songs = style.pop("labels")  # the tags' names are the labels here; a song's id is in its tooltip
+    style.pop("label_priority")
+    style["hover"] = {"song": songs, **style["hover"]}
+    style.update(title="Tag points, and where a new song with the chosen tags lands", height=500, opacity=0.5)
+    layers = [lab_map.markers(tag_xy[:, 0], tag_xy[:, 1], name="tags", shape="square", size=6, color="#343a40",
                               text=tags)]
     if new_point is not None:
-        layers.append(lab_map.markers([new_point[0]], [new_point[1]], name="new song", shape="star", size=11,
-                                      color=PALETTE[1], text=["new song"]))
-    lab_map.draw(where, table[["x", "y"]].to_numpy(), key=key, ids=style["labels"], markers=layers, align=False,
-                 **style)
+        layers.append(lab_map.markers([new_point[0]], [new_point[1]], name="new song", shape="star", size=12,
+                                      color="#000000", text=["new song"]))
+    lab_map.draw(where, table[["x", "y"]].to_numpy(), key=key, ids=songs, markers=layers, align=False, **style)
 
 
 def likelihood_bars(table: pd.DataFrame) -> go.Figure:
