@@ -1,5 +1,4 @@
 import math
-import time
 
 import streamlit as st
 
@@ -9,6 +8,7 @@ from app.services import reproduce
 from app.services import words as svc
 from app.ui import charts, plots, runs, share
 from app.ui import labels_charts as lcharts
+from app.ui import map as lab_map
 from app.ui import words_charts as wcharts
 from app.ui.controls import ranged_slider
 from app.ui.layout import lazy_tabs
@@ -227,14 +227,23 @@ with tabs[1]:
                    "as a test the vectors pass or fail.")
 
 
-def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
-    """The word map and its controls, drawn live while t-SNE runs.
+#: Seconds between two frames of a t-SNE drawn while it runs.
+FRAME_S = 0.25
+#: How long a frame glides to the next, in milliseconds (a little less than a frame).
+GLIDE_MS = 200
 
-    Not a fragment: a click inside a fragment waits for the running script to end, and Stop
-    must interrupt the layout at once. With lazy tabs a page run draws only this tab anyway.
+
+def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
+    """The word map's controls; the map itself is drawn by :func:`word_map_view`.
+
+    t-SNE runs in a thread of its own (svc.TsneJob); while it runs, the view is a fragment that
+    runs again every FRAME_S seconds and draws the latest layout in the same map (same key), so
+    the map moves in place while the rest of the page stands still. Its Stop is heard at once.
+    When the layout is finished the fragment reruns the page, which shows the final map with its
+    selection tools.
     """
     c1, c2, c3 = st.columns(3)
-    n_words = ranged_slider("Most frequent words", min(100, n_vocab_words), min(2000, n_vocab_words),
+    n_words = ranged_slider("Most frequent words", min(100, n_vocab_words), min(svc.MAX_MAP_WORDS, n_vocab_words),
                             min(300, n_vocab_words), key="words.map_n", where=c1, step=100,
                             why="the vocabulary has no more words", bind="query-params")
     method = c2.radio("Method", ["t-SNE", "UMAP"], key="words.map_method", horizontal=True, bind="query-params")
@@ -258,75 +267,93 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     highlight = st.selectbox("Highlight a word", ["(none)"] + points["word"].tolist(), key="words.highlight",
                              bind="query-params")
     highlight = None if highlight == "(none)" else highlight
-    mouse_slot, spot, bar_slot = st.container(), st.empty(), st.empty()
-
-    def draw(Y, title, key):
-        plots.show(spot, wcharts.word_map(Y, points, colour_by=colour_by, title=title, highlight=highlight), key=key)
+    note = st.empty()  # a notice above the map; the map keeps its place on the page with or without one
 
     key = svc.map_key(ref, params, n_words, method, setting, seed)
-    stopped_maps = st.session_state.setdefault("words.stopped_maps", {})
-    # A Stop click reruns the page: this run keeps the latest layout of the t-SNE it stopped,
-    # before deciding whether to compute, so the map is not started again.
-    run = runs.StoppableRun("words.map_run", key)
-    if run.stopped and run.latest is not None:
-        stopped_maps[key] = (run.latest[0], math.nan)
-        st.info(f"Stopped at iteration {run.latest[1]}; the layout so far is kept.")
-    elif run.stopped:
+    svc.take_in_map(key)  # this session's t-SNE of this map, if it ended since the last run
+    notice = svc.map_notice(key)
+    if notice is not None and notice[0] == "stopped":
         st.session_state["words.map_stopped"] = key
-    result = svc.stored(key) or stopped_maps.get(key)
-    waiting = result is None and st.session_state.get("words.map_stopped") == key
-    if waiting and st.button("Draw the map", key="words.map_draw", type="primary"):
-        st.session_state.pop("words.map_stopped", None)
-        waiting = False
-    if waiting:
-        st.info("Stopped before the first layout; there is nothing to keep. Press Draw the map to start again.")
-    elif result is None and method == "t-SNE":
-        bar = bar_slot.progress(0.0, text="t-SNE starting")
-        last, frames, count = [0.0], [0], [0, 0]  # count: iterations before this phase, last seen
-
-        def on_layout(Y, it):
-            if it < count[1]:  # openTSNE restarts its count after the exaggeration phase
-                count[0] += count[1]
-            count[1] = it
-            run.save((Y.copy(), count[0] + it))  # what Stop keeps; also a chance to stop
-            now = time.perf_counter()
-            if now - last[0] > 0.4:
-                last[0] = now
-                frames[0] += 1
-                draw(Y, f"t-SNE, iteration {count[0] + it}", f"words.chart.map.live.{frames[0]}")
-            return False
-
-        try:
-            with run.running(button_key="words.map_stop", help="Keep the layout so far."):
-                result = svc.word_map_tsne(ref, params, n_words, perplexity, seed, on_layout,
-                                           progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
-        except ValueError as err:
-            st.error(md_escape(err))
-        bar_slot.empty()
-    elif result is None:
-        with st.spinner("UMAP ..."):
-            result = svc.word_map_umap(ref, params, n_words, nn, md, seed)
-    if result is None:
+    elif notice is not None and notice[0] == "error":
+        note.error(md_escape(notice[1]))  # said once: the next run tries again
         return
-    Y, seconds = result
-    tools = MapTools("words", ref, points["word"], Y, space=svc.map_space(ref, params, n_words), noun="word",
-                     id_name="word", where=mouse_slot)
-    tools.show(spot, wcharts.word_map(Y, points, colour_by=colour_by, highlight=highlight,
-                                      title=f"{method} map of the {n_words} most frequent words" +
-                                      (f" ({seconds:.1f} s)" if math.isfinite(seconds) else " (stopped early)")),
-               "words.chart.map")
-    st.caption("Hover a word to see its five nearest words in the full vector space; the map keeps neighbourhoods, "
-               "not distances.")
+    elif notice is not None:
+        note.info(notice[1])
+    result = svc.shown_map(key)
+    if result is None and st.session_state.get("words.map_stopped") == key:
+        with note.container():
+            st.info("Stopped before the first layout; there is nothing to keep. Press Draw the map to start again.")
+            if not st.button("Draw the map", key="words.map_draw", type="primary"):
+                return
+        st.session_state.pop("words.map_stopped", None)
+        note.empty()
+    job = svc.map_job(key)
+    if result is None and method == "t-SNE" and job is None:
+        job = svc.start_map(ref, params, n_words, perplexity, seed)
+        wcharts.forget_drawn("words.map")  # the live frames and the map they end in keep t-SNE's own axes
+    elif result is None and method == "UMAP":
+        with st.spinner("UMAP ..."):
+            svc.word_map_umap(ref, params, n_words, nn, md, seed)
+    live = job is not None and job.showing()
+    view = st.fragment(word_map_view, run_every=FRAME_S if live else None)
+    view(ref, params, seed, n_words, method, setting, colour_by, highlight)
 
-    def common_neighbours(rows) -> None:
-        st.caption("Their most common neighbours: how many of the selected words have each word among their 10 "
-                   "nearest in the whole vocabulary (cosine).")
-        st.dataframe(svc.selection_neighbours(ref, params, tuple(rows.tolist())), hide_index=True,
-                     key="words.selected_near", height=240)
 
-    tools.panel(common_neighbours, file_name="selected_words.csv",
-                extra={"count": points["count"], "nearest words": points["near"]})
-    tools.compare(f"{method} {setting}, " + ", ".join(f"{k}={v}" for k, v in params), what="PMI setting")
+def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tuple, colour_by: str,
+                  highlight: str | None) -> None:
+    """The word map: while t-SNE runs, its latest layout (and Stop); then the map with its selection tools.
+
+    Drawn as a fragment (see :func:`word_map_section`): the map is always the second element of
+    it, under the key "words.map", so every frame and the final map go to the one map on the page.
+    """
+    key = svc.map_key(ref, params, n_words, method, setting, seed)
+    points = svc.map_points(ref, params, n_words, colour_by, seed)
+    style = wcharts.word_map_style(points, colour_by=colour_by, highlight=highlight)
+    top = st.container()
+    job = svc.map_job(key)
+    if job is not None and job.running and job.stopping:
+        job.wait(svc.STOP_WAIT_S)  # a stopped t-SNE ends at its next layout: show what it kept at once
+    if job is not None and job.showing():
+        s1, s2 = top.columns([1, 5])
+        s1.button("Stop", key="words.map_stop", on_click=svc.ask_stop, help="Keep the layout so far.")
+        fraction, text = job.progress
+        s2.progress(min(max(fraction, 0.0), 1.0), text=text)
+        frame = job.next_frame()
+        if frame is not None:
+            lab_map.draw(st, frame[0], key="words.map", ids=style["labels"], title=f"t-SNE, iteration {frame[1]}",
+                         height=640, align=False, glide_ms=GLIDE_MS, **style)
+        st.caption("t-SNE is running: the map moves as the optimiser places the words; Stop keeps the layout "
+                   "so far.")
+        return
+    # The run ended: this fragment run draws the final map in the same place (the same map on the page, so it
+    # glides from the last frame), then the page runs again to say how it ended and to stop these reruns.
+    ended = svc.take_in_map(key)
+    result = svc.shown_map(key)
+    if result is not None:
+        Y, seconds = result
+        tools = MapTools("words", ref, points["word"], Y, space=svc.map_space(ref, params, n_words), noun="word",
+                         id_name="word", where=top)
+        tools.draw(st, "words.map", title=f"{method} map of the {n_words} most frequent words" +
+                   (f" ({seconds:.1f} s)" if math.isfinite(seconds) else " (stopped early)"), height=640, **style)
+        drawn = svc.live_draws(key)
+        live_note = ""
+        if drawn is not None and drawn[0]:
+            live_note = f" While t-SNE ran ({drawn[1]:.1f} s) the map was drawn {drawn[0]} times."
+        st.caption("Hover a word to see its count and its five nearest words in the full vector space; the "
+                   "frequent words are labelled first, more as you zoom. The map keeps neighbourhoods, not "
+                   "distances." + live_note)
+
+        def common_neighbours(rows) -> None:
+            st.caption("Their most common neighbours: how many of the selected words have each word among their 10 "
+                       "nearest in the whole vocabulary (cosine).")
+            st.dataframe(svc.selection_neighbours(ref, params, tuple(rows.tolist())), hide_index=True,
+                         key="words.selected_near", height=240)
+
+        tools.panel(common_neighbours, file_name="selected_words.csv",
+                    extra={"count": points["count"], "nearest words": points["near"]})
+        tools.compare(f"{method} {setting}, " + ", ".join(f"{k}={v}" for k, v in params), what="PMI setting")
+    if ended:
+        st.rerun(scope="app")
 
 
 with tabs[2]:
@@ -376,7 +403,9 @@ with tabs[3]:
 with tabs[4]:
     if tabs[4].open:
         doc_table, n_docs = svc.document_map(ref, params, seed)
-        plots.show(st, wcharts.document_map(doc_table), key="words.chart.docs")
+        lab_map.draw(st, doc_table[["x", "y"]].to_numpy(), key="words.docs.map", height=460,
+                     title="Documents as M·W (tf-idf weights), PCA to 2-D; hover to read",
+                     **wcharts.document_map_style(doc_table))
         if len(doc_table) < n_docs:
             st.caption(f"The map shows the first {len(doc_table):,} of {n_docs:,} documents.")
         st.markdown("**Classification** of gensim's 200 labelled Usenet posts (alt.atheism versus sci.space): "
@@ -403,7 +432,8 @@ with tabs[5]:
         c1, c2 = st.columns(2)
         plots.show(c1, charts.heatmap(le["similarity"], x=le["labels"], y=le["labels"], colorscale="RdBu", zmid=0,
                                       title="Cosine similarity of label vectors", height=460), key="words.chart.le_sim")
-        plots.show(c2, wcharts.label_plane(le["plane"], le["labels"]), key="words.chart.le_2d")
+        lab_map.draw(c2, le["plane"], key="words.le.map", height=460,
+                     title="Labels on the first two embedding dimensions", **wcharts.label_plane_style(le["labels"]))
         m1, m2 = st.columns(2)
         m1.metric("held-out label sets recovered exactly, number of labels unknown",
                   f"{le['recovery']['threshold']:.1%}",

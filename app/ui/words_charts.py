@@ -1,21 +1,17 @@
-"""Chart builders for the Words page: tables and arrays in, Plotly figures out."""
+"""Chart builders for the Words page: tables and arrays in, Plotly figures and map styles out."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import streamlit as st
 
 from app.ui import charts
-from app.ui.text import html_escape
+from app.ui import map as lab_map
 
-#: Above this many words the map shows markers only: labels would cover each other.
-LABELLED_WORDS = 300
-
-
-def _r(values, digits: int = 4):
-    """Coordinates rounded for the wire: four decimals are far below a pixel."""
-    return np.round(np.asarray(values, dtype=np.float64), digits)
+#: The ring around the highlighted word.
+HIGHLIGHT = "#e03131"
 
 
 def spectrum(table: pd.DataFrame, k80: int | None) -> tuple[go.Figure, go.Figure]:
@@ -27,27 +23,26 @@ def spectrum(table: pd.DataFrame, k80: int | None) -> tuple[go.Figure, go.Figure
     return sv, energy
 
 
-def word_map(Y, points: pd.DataFrame, *, colour_by: str, title: str, highlight: str | None = None) -> go.Figure:
-    """The words at their map positions, hover showing each word's nearest words in the full space; each point
-    carries its row as customdata (for selections)."""
-    words = points["word"].tolist()
-    labelled = len(words) <= LABELLED_WORDS
+def word_map_style(points: pd.DataFrame, *, colour_by: str, highlight: str | None = None) -> dict:
+    """How the word map draws its words (arguments of :func:`app.ui.map.draw`): each word labelled, the
+    frequent ones first as room allows; coloured by log10 count or by cluster; the tooltip giving the
+    count and the five nearest words; the highlighted word ringed and always labelled."""
+    words = points["word"].astype(str).tolist()
     freq = points["count"].to_numpy()
-    fig = go.Figure(go.Scattergl(
-        x=_r(Y[:, 0]), y=_r(Y[:, 1]), mode="markers+text" if labelled else "markers", name="words",
-        customdata=np.arange(len(words), dtype=np.int32), showlegend=False,
-        text=[html_escape(w) for w in words] if labelled else None, textposition="top center", textfont=dict(size=9),
-        hovertext=[f"<b>{html_escape(w)}</b> ({f:,})<br>near: {html_escape(h)}"
-                   for w, f, h in zip(words, freq, points["near"])], hoverinfo="text",
-        marker=dict(size=6, color=_r(points["colour"], 3), colorscale="Viridis" if colour_by == "frequency" else "Turbo",
-                    showscale=colour_by == "frequency",
-                    colorbar=dict(title=dict(text="log10 count")) if colour_by == "frequency" else None)))
+    if colour_by == "frequency":
+        colour = lab_map.continuous(points["colour"].to_numpy(dtype=np.float64), title="log10 count")
+    else:
+        codes = points["colour"].to_numpy().astype(np.int64)
+        colour = lab_map.categories(codes, names=[f"cluster {c + 1}" for c in range(int(codes.max()) + 1)],
+                                    title="cluster")
+    rings, always = [], []
     if highlight is not None and highlight in words:
         i = words.index(highlight)
-        fig.add_trace(go.Scatter(x=_r(Y[[i], 0]), y=_r(Y[[i], 1]), mode="markers+text", text=[html_escape(highlight)],
-                                 textposition="bottom center", showlegend=False, customdata=[i],
-                                 marker=dict(size=18, symbol="circle-open", color="#e03131", line=dict(width=3))))
-    return charts.layout(fig, title, 640)
+        always = [i]
+        rings = [lab_map.ring([i], name=highlight, color=HIGHLIGHT, size=11, width=3)]
+    return {"labels": words, "label_priority": freq.astype(np.float64), "always_label": always,
+            "color": colour, "rings": rings, "size": 5.0,
+            "hover": {"count": [f"{int(f):,}" for f in freq], "near": points["near"].astype(str).tolist()}}
 
 
 def evaluation(table: pd.DataFrame) -> go.Figure:
@@ -57,16 +52,22 @@ def evaluation(table: pd.DataFrame) -> go.Figure:
     return charts.layout(fig, "Spearman correlation with human similarity judgements", 360)
 
 
-def document_map(table: pd.DataFrame) -> go.Figure:
-    fig = go.Figure(go.Scattergl(
-        x=_r(table["x"]), y=_r(table["y"]), mode="markers",
-        marker=dict(size=7, color=_r(np.log10(table["words"].to_numpy() + 1), 3), colorscale="Viridis",
-                    showscale=True, colorbar=dict(title=dict(text="log10 words"))),
-        hovertext=[html_escape(t) for t in table["text"]], hoverinfo="text"))
-    return charts.layout(fig, "Documents as M·W (tf-idf weights), PCA to 2-D; hover to read", 460)
+def document_map_style(table: pd.DataFrame) -> dict:
+    """The document map's colour (log10 of each document's length) and tooltip (its opening)."""
+    return {"color": lab_map.continuous(np.log10(table["words"].to_numpy() + 1), title="log10 words"),
+            "hover": {"words": [f"{int(w):,}" for w in table["words"]], "text": table["text"].astype(str).tolist()},
+            "size": 5.0}
 
 
-def label_plane(plane, names: list[str]) -> go.Figure:
-    fig = go.Figure(go.Scatter(x=_r(plane[:, 0]), y=_r(plane[:, 1]), mode="markers+text", text=names,
-                               textposition="top center", marker=dict(size=10, color=charts.PALETTE[0])))
-    return charts.layout(fig, "Labels on the first two embedding dimensions", 460)
+def label_plane_style(names: list[str]) -> dict:
+    """The labels on the first two embedding dimensions: every label named, none over another."""
+    return {"labels": list(names), "ids": list(names), "size": 7.0, "color": lab_map.single(charts.PALETTE[0])}
+
+
+def forget_drawn(key: str) -> None:
+    """Forget the map last drawn under ``key`` (what :func:`app.ui.map.aligned` aligns the next one to).
+
+    A t-SNE drawn live sends its frames unaligned, in the optimiser's own axes; the map it ends
+    in must keep those axes too, rather than turn to a map drawn before the run started.
+    """
+    st.session_state.pop(f"{key}.__drawn", None)

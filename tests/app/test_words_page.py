@@ -3,16 +3,43 @@
 from __future__ import annotations
 
 import json
+import time
 
-from tests.app.test_playlists_page import run_and_interrupt
+import numpy as np
+
+from tests.app.maps import lab_map
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/words.py"
+JOB = "words.map_job"
+
+
+def _job(at):
+    """This session's t-SNE of the word map, or None."""
+    return at.session_state[JOB] if JOB in at.session_state else None
+
+
+def settle(at, timeout: float = 300):
+    """Run ``at`` again until no t-SNE of the word map runs: each time wait for the run to end (the event the
+    page waits for too), then run the page as the fragment's rerun would."""
+    job = _job(at)
+    while job is not None and not job.ended.is_set():
+        assert job.wait(timeout), "t-SNE did not end"
+        at.run(timeout=timeout)
+        job = _job(at)
+    return at
+
+
+def open_map(timeout: float = 300, **state):
+    """The Words page on its Word map tab, ``state`` set first (session-state keys), the map finished."""
+    at = open_page(PAGE)
+    for key, value in state.items():
+        at.session_state[key] = value
+    return settle(open_tab(at, "words.tab", "Word map", timeout=timeout), timeout)
 
 
 def _map_title(at) -> str:
-    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
-    return next(t for t in titles if "most frequent words" in t)
+    return lab_map(at, "words.map")["title"]
 
 
 
@@ -43,12 +70,63 @@ def test_nearest_words_and_analogy_answer_the_query():
 
 
 def test_word_map_switches_method_and_highlights():
-    at = open_tab(open_page(PAGE), "words.tab", "Word map")
-    before = chart_specs(at)
+    from app.services import words as svc
+
+    at = open_map()
+    shown = lab_map(at, "words.map")
+    words = shown["labels"]
+    assert shown["n"] == len(words) == 300 and shown["title"].startswith("t-SNE map of the 300 most frequent words")
+    # labelled by frequency, coloured by log10 count, the tooltip giving count and nearest words
+    counts = [int(c.replace(",", "")) for c in next(f["values"] for f in shown["hover"]["fields"]
+                                                     if f["name"] == "count")]
+    assert counts == sorted(counts, reverse=True) and shown["color"]["title"] == "log10 count"
+    assert np.allclose(shown["values"], np.log10(counts), atol=1e-5)
+    assert [f["name"] for f in shown["hover"]["fields"]] == ["count", "near"]
     at.radio(key="words.map_method").set_value("UMAP").run(timeout=180)
-    assert not at.exception and chart_specs(at) != before
+    assert not at.exception
+    umap = lab_map(at, "words.map")
+    assert umap["title"].startswith("UMAP map of the 300") and not np.allclose(umap["xy"], shown["xy"])
     at.selectbox(key="words.highlight").set_value("police").run()
     assert not at.exception
+    marked = lab_map(at, "words.map")
+    i = marked["labels"].index("police")
+    assert marked["alwaysLabel"] == [i] and any(r["indices"] == [i] and r["name"] == "police" for r in marked["rings"])
+    at.radio(key="words.map_colour").set_value("cluster").run()
+    coloured = lab_map(at, "words.map")
+    assert coloured["color"]["kind"] == "category" and len(set(coloured["codes"])) == len(coloured["color"]["names"])
+    assert svc.MAX_MAP_WORDS == 5000
+
+
+def test_the_first_finished_map_shows_the_final_layout():
+    from app.services import words as svc
+
+    at = open_page(PAGE)
+    at.sidebar.number_input(key="global.seed").set_value(4241)  # a map no other test draws
+    open_tab(at, "words.tab", "Word map")
+    job = _job(at)
+    assert job is not None and job.wait(300)
+    at.run()
+    stored, seconds = svc.stored(job.key)
+    shown = lab_map(at, "words.map")
+    assert shown["title"] == f"t-SNE map of the 300 most frequent words ({seconds:.1f} s)"
+    # the frames were drawn in t-SNE's own axes, and so is the map they end in: exactly the final layout
+    assert np.array_equal(shown["xy"], stored.astype(np.float32))
+    assert not [b for b in at.button if b.key == "words.map_stop"]
+
+
+def test_a_fast_t_sne_is_still_drawn_in_several_frames():
+    """300 words take well under a second: the frames move at most FRAME_ITERATIONS iterations each, so the
+    page still draws the run taking shape, in layouts of the run itself, before the final map."""
+    from app.services import words as svc
+
+    X = np.random.default_rng(0).normal(size=(300, 20))
+    job = svc.TsneJob(("test",), X / np.linalg.norm(X, axis=1, keepdims=True), 30, 0)
+    assert job.wait(300) and job.outcome == "done"
+    frames = []
+    while job.showing():
+        frames.append(job.next_frame()[1])
+    assert len(frames) >= 6 and frames == sorted(frames) and frames[-1] == 750
+    assert np.diff([0] + frames).max() <= svc.FRAME_ITERATIONS and job.draws == len(frames)
 
 
 def test_evaluation_and_document_classification():
@@ -58,6 +136,9 @@ def test_evaluation_and_document_classification():
     table = next(d.value for d in at.dataframe if "wordsim353 ρ" in d.value.columns)
     assert len(table) == 3 and table["wordsim353 OOV"].between(0, 1).all()
     open_tab(at, "words.tab", "Documents")
+    docs_map = lab_map(at, "words.docs.map")  # the Lee corpus: 300 articles, each a point with its opening
+    assert docs_map["n"] == 300 and docs_map["color"]["title"] == "log10 words"
+    assert [f["name"] for f in docs_map["hover"]["fields"]] == ["words", "text"]
     at.button(key="words.run_docs").click().run(timeout=180)
     docs = next(d.value for d in at.dataframe if "features" in d.value.columns)
     assert len(docs) == 5 and (docs["accuracy"] > 0.4).all()
@@ -69,6 +150,8 @@ def test_label_embedding_controls():
     known = metric(at, "... when told how many labels each set has")
     # the oracle that knows each set's size is shown apart, and is not below the honest figure
     assert float(known.rstrip("%")) >= float(unknown.rstrip("%"))
+    plane = lab_map(at, "words.le.map")
+    assert plane["labels"] == [f"label {i}" for i in range(12)] and plane["n"] == 12
     at.slider(key="words.le_dims").set_value(2).run()
     assert metric(at, "held-out label sets recovered exactly, number of labels unknown") != unknown
 
@@ -81,43 +164,56 @@ def test_uploaded_text_and_too_small_corpus():
 
 
 def test_a_finished_map_has_no_stop_and_keeps_its_label():
-    at = open_tab(open_page(PAGE), "words.tab", "Word map")
+    at = open_map()
     title = _map_title(at)
     assert title.startswith("t-SNE map of the 300 most frequent words (") and title.endswith(" s)")
     # Stop exists only while the map runs
     assert not [b for b in at.button if b.key == "words.map_stop"]
     # a Stop click that reaches the server after the map finished changes nothing
-    at.session_state["words.map_run.stop"] = True
+    at.session_state["words.map_job.stop"] = True
     at.run()
     assert _map_title(at) == title and not any(i.value.startswith("Stopped") for i in at.info)
 
 
-def test_stop_during_tsne_keeps_the_layout_within_a_second(monkeypatch):
+def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
     import app.services.words
     import embedcore.maps
 
-    at = open_tab(open_page(PAGE), "words.tab", "Word map")
     calls, real = [], embedcore.maps.embed
 
-    def counting(X, method, **kwargs):
+    def held(X, method, on_layout=None, **kwargs):
+        """t-SNE that waits at its first layout until it is told to stop: it cannot end before the click."""
         calls.append(method)
-        return real(X, method, **kwargs)
 
-    monkeypatch.setattr(embedcore.maps, "embed", counting)
-    monkeypatch.setattr(app.services.words, "embed", counting, raising=False)
-    # a map no other test draws (maps are shared by every session in the process): t-SNE on 2,000 words takes
-    # several seconds
-    at.sidebar.number_input(key="global.seed").set_value(7919)
-    at.slider(key="words.map_n").set_value(2000)
-    seconds = run_and_interrupt(at, monkeypatch, "words.map_stop", after=2.0)
-    print(f"Words: Stop ended t-SNE {seconds:.3f} s after the click")
-    assert not at.exception and not at.error
-    assert seconds < 1.0
-    assert calls == ["tsne"]  # the rerun after Stop did not start the map again
+        def hold(Y, iteration):
+            while not on_layout(Y, iteration):
+                time.sleep(0.01)
+            return True
+
+        return real(X, method, on_layout=hold, **kwargs)
+
+    monkeypatch.setattr(app.services.words, "embed", held)
+    at = open_page(PAGE)
+    at.sidebar.number_input(key="global.seed").set_value(7919)  # a map no other test draws
+    at.session_state["words.map_n"] = 2000
+    open_tab(at, "words.tab", "Word map", timeout=300)
+    job = _job(at)
+    assert job is not None and job.first.wait(300)  # a layout to keep
+    at.run()  # the fragment's next run: the running map's latest layout, and Stop
+    live = lab_map(at, "words.map")
+    assert live["n"] == 2000 and live["title"] == f"t-SNE, iteration {job.latest[1]}"
+    assert np.array_equal(live["xy"], job.latest[0].astype(np.float32))
+    at.button(key="words.map_stop").click().run()
+    # the run after the click waited for the t-SNE to end (it ends at its next layout) and shows what it kept
+    assert job.outcome == "stopped" and not at.exception and not at.error
     stopped = [i.value for i in at.info if i.value.startswith("Stopped at iteration")]
-    assert len(stopped) == 1, [i.value for i in at.info]
-    assert _map_title(at) == "t-SNE map of the 2000 most frequent words (stopped early)"
+    assert stopped == [f"Stopped at iteration {job.latest[1]}; the layout so far is kept."], \
+        [i.value for i in at.info]
+    shown = lab_map(at, "words.map")
+    assert shown["title"] == "t-SNE map of the 2000 most frequent words (stopped early)"
+    assert np.array_equal(shown["xy"], job.latest[0].astype(np.float32))
     assert not [b for b in at.button if b.key == "words.map_stop"]
+    assert calls == ["tsne"]  # the run after Stop did not start the map again
     at.run()  # the kept layout stays, without computing again
     assert calls == ["tsne"] and _map_title(at).endswith("(stopped early)")
 
@@ -133,7 +229,7 @@ def test_a_small_corpus_caps_the_map_instead_of_failing():
     # 10 words occur 3 times or more: dimensions, map size and perplexity are capped, each with a caption
     captions = " ".join(c.value for c in at.caption)
     assert "Dimensions: 9 (the only possible value" in captions
-    open_tab(at, "words.tab", "Word map")
+    settle(open_tab(at, "words.tab", "Word map"))
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert "Perplexity is capped at 3" in " ".join(c.value for c in at.caption)
     assert _map_title(at).startswith("t-SNE map of the 10 most frequent words")
@@ -168,6 +264,7 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
     assert {json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")} == {
         "Singular values", "Cumulative energy (share of the whole PMI matrix)"}
     open_tab(at, "words.tab", "Word map")
+    _job(at).wait(300)  # the map is computed in a thread of its own
     assert calls == ["tsne"]
 
 
@@ -175,9 +272,9 @@ def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
     """A second session with the same corpus and settings gets the map without running t-SNE again."""
     import app.services.words
 
-    first = open_tab(open_page(PAGE), "words.tab", "Word map")
+    first = open_map()
     title = _map_title(first)
     calls = []
     monkeypatch.setattr(app.services.words, "embed", lambda *a, **k: calls.append(a[1]))
     second = open_tab(open_page(PAGE), "words.tab", "Word map")
-    assert calls == [] and _map_title(second) == title
+    assert calls == [] and _map_title(second) == title and _job(second) is None
