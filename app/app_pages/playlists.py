@@ -173,6 +173,7 @@ if ahead is not None:  # trained in the background since the last run (see svc.p
     wait_note.empty()
 if job is None and svc.auto_trains(spec, n_songs):
     job = svc.start(spec)  # drawn by the training section's own runs, below
+    job.wait(FRAME_S)  # training shorter than a frame is shown at once, without a live map
 notice = svc.collect(job) if job is not None else None
 live = job is not None and job.running
 section = st.fragment(training_section, run_every=FRAME_S if live else None)
