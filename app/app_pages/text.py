@@ -3,6 +3,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import reproduce
 from app.services import text as svc
+from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui import text_charts as charts
 from app.ui.controls import ranged_slider
@@ -316,9 +317,10 @@ def concept_plane(ref, min_count, weighting, most):
     cx = c2.selectbox("x: concept", choices, index=0, key="text.cx", bind="query-params")
     cy = c3.selectbox("y: concept", choices, index=1, key="text.cy", bind="query-params")
     plot = svc.concept_plot(ref, min_count, weighting, cx, cy, scale == "sigma")
-    plots.show(st, charts.concept_map(plot, cx, cy, f"Documents (U_k Σ_k) and the {len(plot['term names'])} terms "
-                                                    f"furthest out ({SCALES[scale]}), concepts {cx} and {cy}",
-                                      SCALES[scale]), key="text.chart.concepts")
+    xy, style = charts.concept_map(plot, cx, cy, SCALES[scale])
+    lab_map.draw(st, xy, key="text.lsa.map", height=560, align=False,  # the axes are the concepts: never turned
+                 title=f"Documents (U_k Σ_k) and the {len(plot['term names'])} terms furthest out ({SCALES[scale]}), "
+                       f"concepts {cx} and {cy}", **style)
     if scale == "sigma":
         st.caption("Both are scaled by Σ_k: a term far along a concept weighs much in it, a document far along it "
                    "holds much of it. The inner product of a document and a term point is then not the matrix "

@@ -412,8 +412,7 @@ def take_in_map(key: tuple) -> bool:
         st.session_state.setdefault(_KEPT, {})[key] = (Y, math.nan)
         st.session_state[_NOTICE] = (key, "info", f"Stopped at iteration {iteration}; the layout so far is kept.")
     elif job.outcome == "stopped":
-        st.session_state[_NOTICE] = (key, "stopped", "Stopped before the first layout; there is nothing to keep. "
-                                                     "Press Draw the map to start again.")
+        st.session_state[_NOTICE] = (key, "stopped", "")  # the page offers to start again
     elif job.outcome == "failed":
         st.session_state[_NOTICE] = (key, "error", job.message)
     if job.outcome in ("done", "stopped"):

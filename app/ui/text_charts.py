@@ -1,7 +1,8 @@
-"""Chart builders for the Text page: tables and arrays in, Plotly figures out.
+"""Chart builders for the Text page: tables and arrays in, Plotly figures (and the LSA plane's map) out.
 
-Terms and document openings come from the corpus (an upload too): hover text and labels are escaped
-here (:func:`app.ui.text.html_escape`), and :func:`app.ui.plots.show` escapes the data fields.
+Terms and document openings come from the corpus (an upload too): in Plotly's hover text and labels
+they are escaped here (:func:`app.ui.text.html_escape`), and :func:`app.ui.plots.show` escapes the data
+fields. The lab's map writes text as text: it gets them as they are.
 """
 
 from __future__ import annotations
@@ -11,9 +12,13 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.ui import charts
+from app.ui import map as lab_map
 from app.ui.text import html_escape
 
 P = charts.PALETTE
+#: The terms on the LSA plane, and its axes through 0.
+TERM_COLOUR = "#c2255c"
+AXIS_COLOUR = "#ced4da"
 
 
 def _r(values, digits: int = 5):
@@ -146,25 +151,30 @@ def distortion(table: pd.DataFrame, bits: int | None, title: str) -> go.Figure:
     return charts.layout(fig, title, height=380)
 
 
-def concept_map(plot: dict, cx: int, cy: int, title: str, term_scale: str = "V_k Σ_k") -> go.Figure:
-    """Documents (coloured by their label when known) and the terms reaching furthest, in one concept plane."""
-    D, T = plot["documents"], plot["terms"]
-    hover = np.array([html_escape(t) for t in plot["opening"]], dtype=object)
-    fig = go.Figure()
+def concept_map(plot: dict, cx: int, cy: int, term_scale: str = "V_k Σ_k") -> tuple[np.ndarray, dict]:
+    """Documents (coloured by their label when known) and the terms reaching furthest, in one concept plane:
+    the points (documents first, then terms) and the rest of :func:`app.ui.map.draw`'s arguments. Only the
+    terms are labelled, the furthest out first, none over another."""
+    D, T = np.asarray(plot["documents"]), np.asarray(plot["terms"])
+    terms = [str(t) for t in plot["term names"]]
     lab = plot["labels"]
-    groups = [("documents", np.ones(len(D), dtype=bool))] if lab is None else \
-        [(g, np.asarray(lab) == g) for g in sorted(set(lab))]
-    for i, (name, m) in enumerate(groups):
-        fig.add_trace(go.Scattergl(x=_r(D[m, 0]), y=_r(D[m, 1]), mode="markers", name=name,
-                                   marker=dict(color=P[i % len(P)], size=7, opacity=0.7),
-                                   text=hover[m], hovertemplate="%{text}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=_r(T[:, 0]), y=_r(T[:, 1]), mode="markers+text", name=f"terms ({term_scale})",
-                             text=[html_escape(t) for t in plot["term names"]], textposition="top center",
-                             textfont=dict(size=11, color="#c2255c"),
-                             marker=dict(color="#c2255c", size=6, symbol="x")))
-    fig.update_xaxes(title=f"concept {cx}", zeroline=True, zerolinecolor="#dee2e6")
-    fig.update_yaxes(title=f"concept {cy}", zeroline=True, zerolinecolor="#dee2e6")
-    return charts.layout(fig, title, height=560)
+    groups = ["documents"] if lab is None else sorted(set(lab))
+    term_group = f"terms ({term_scale})"
+    doc_group = ["documents"] * len(D) if lab is None else [str(g) for g in lab]
+    reach = np.hypot(T[:, 0], T[:, 1])
+    xy = np.vstack([D, T]) if len(T) else D
+    style = {
+        "ids": [f"document {i}" for i in range(len(D))] + [f"term {t}" for t in terms],
+        "labels": [""] * len(D) + terms,
+        "label_priority": np.concatenate([np.zeros(len(D)), 1.0 + reach]),
+        "color": lab_map.categories(doc_group + [term_group] * len(T), names=groups + [term_group],
+                                    colors=[P[i % len(P)] for i in range(len(groups))] + [TERM_COLOUR]),
+        "size": np.concatenate([np.full(len(D), 5.0), np.full(len(T), 4.0)]),
+        "hover": {"text": [str(t) for t in plot["opening"]] + [f"a term, {r:.3f} from 0" for r in reach]},
+        "lines": [lab_map.line(1, 0, 0, color=AXIS_COLOUR, width=1), lab_map.line(0, 1, 0, color=AXIS_COLOUR, width=1)],
+        "x_title": f"concept {cx}", "y_title": f"concept {cy}",
+    }
+    return xy, style
 
 
 def svd_check(table: pd.DataFrame, title: str) -> go.Figure:

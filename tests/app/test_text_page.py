@@ -3,24 +3,17 @@ the LSA plot, an upload too small for the page is refused with what to change, a
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
 
+from tests.app.maps import lab_map
 from tests.conftest import assert_clean as _ok
 from tests.conftest import caption_starting as _caption
 from tests.conftest import chart_specs, metric, open_page, open_tab
 from tests.conftest import table_with as _table
 
 PAGE = "app_pages/text.py"
-
-
-def _values(v) -> np.ndarray:
-    """A trace's numbers as Plotly sends them: a list, or a typed array in base64."""
-    if isinstance(v, dict):
-        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-    return np.asarray(v, dtype=float)
 
 
 def _figure(at, title_start: str) -> dict:
@@ -101,6 +94,17 @@ def test_ngram_curves_and_hashing_follow_their_controls():
     assert abs(shared - expected) < 0.02
 
 
+LSA_MAP = "text.lsa.map"
+
+
+def _terms(plane: dict) -> dict:
+    """The term points of the LSA plane (its last category): their coordinates, names and legend entry."""
+    last = len(plane["color"]["names"]) - 1
+    mask = np.asarray(plane["codes"]) == last
+    return {"xy": plane["xy"][mask], "names": [plane["labels"][i] for i in np.flatnonzero(mask)],
+            "group": plane["color"]["names"][last]}
+
+
 def test_lsa_controls_and_the_labelled_posts():
     at = open_tab(open_page(PAGE), "text.tab", "LSA")
     _ok(at)
@@ -111,20 +115,27 @@ def test_lsa_controls_and_the_labelled_posts():
     before = chart_specs(at)
     at.slider(key="text.k").set_value(4).run()
     assert len(_table(at, "+ terms")) == 4 and metric(at, "||A_k||² / ||A||² at k = 4")
+    plane = lab_map(at, LSA_MAP)
+    assert plane["title"].startswith("Documents (U_k Σ_k) and the 30 terms") and plane["xTitle"] == "concept 1"
     at.selectbox(key="text.cy").set_value(3).run()
-    assert _figure(at, "Documents (U_k Σ_k)")["layout"]["yaxis"]["title"]["text"] == "concept 3"
-    scaled = _figure(at, "Documents (U_k Σ_k)")["data"][-1]
+    plane = lab_map(at, LSA_MAP)
+    assert plane["yTitle"] == "concept 3"
+    scaled = _terms(plane)
     at.radio(key="text.term_scale").set_value("unit").run()
-    unit = _figure(at, "Documents (U_k Σ_k)")["data"][-1]
-    assert scaled["name"] == "terms (V_k Σ_k)" and unit["name"] == "terms (V_k)"
-    assert np.abs(_values(unit["x"])).max() <= 1 < np.abs(_values(scaled["x"])).max()
+    unit = _terms(lab_map(at, LSA_MAP))
+    assert scaled["group"] == "terms (V_k Σ_k)" and unit["group"] == "terms (V_k)"
+    assert np.abs(unit["xy"]).max() <= 1 + 1e-6 < np.abs(scaled["xy"]).max()
+    # the 30 terms furthest out are labelled (and placed by the map without overlap); the documents are not
+    assert len(unit["names"]) == 30 and all(unit["names"]) and not any(plane["labels"][: -30])
     at.radio(key="text.weighting").set_value("counts").run()
     _ok(at)
     assert chart_specs(at) != before
     at.sidebar.selectbox(key="text.dataset").set_value("newsgroups").run()
     _ok(at)
-    names = [t["name"] for t in _figure(at, "Documents (U_k Σ_k)")["data"]]
-    assert names[:2] == ["alt.atheism", "sci.space"]
+    plane = lab_map(at, LSA_MAP)
+    assert plane["color"]["names"] == ["alt.atheism", "sci.space", "terms (V_k)"]
+    labels = np.asarray(plane["codes"][: -30])
+    assert set(labels) == {0, 1} and (np.asarray(plane["codes"][-30:]) == 2).all()
 
 
 def test_an_upload_too_small_is_refused_with_what_to_change():
