@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from embedcore.compare import align_to
+from app.pages import PAGES
 from tests.conftest import ARTIFACTS, ROOT
 from tests.e2e import map_app
 from tests.e2e.test_browser import assert_no_exception, browser, server, wait_idle  # noqa: F401 (fixtures)
@@ -496,3 +497,38 @@ def test_manifolds_map_after_a_change_of_b_is_the_servers_lle_map_aligned_to_the
         shot(page, "manifolds-map-after-b")
     finally:
         page.close()
+
+
+# ------------------------------------------------------------------ every map of the app
+
+#: For each lab map on the page: its key, its points (up to 3,000 of them, evenly spaced) in data units
+#: and where they are on the page.
+MAPS_ON_PAGE = """() => Object.entries(window.__labMaps || {}).filter(([, m]) => m.canvas.isConnected && m.frame)
+  .map(([key, m]) => { const s = m.state(), step = Math.max(1, Math.ceil(s.n / 3000)), rows = [];
+    for (let i = 0; i < s.n; i += step) if (Number.isFinite(s.x[i]) && Number.isFinite(s.y[i])) rows.push([s.x[i], s.y[i], ...s.screen(i)]);
+    return {key, scale: s.scale, rows}; })"""
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
+def test_every_map_of_every_page_has_one_scale_on_both_axes(server, browser, spec):
+    """Every lab map, on every page and tab: a unit across is as many pixels as a unit up, read off where
+    its points are drawn."""
+    from tests.e2e.test_no_big_plotly_scatter import views
+
+    url, _ = server
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    checked = set()
+    try:
+        for where in views(page, url, spec):
+            for m in page.evaluate(MAPS_ON_PAGE):
+                rows = np.array(m["rows"], dtype=np.float64).reshape(-1, 4)
+                assert m["scale"][0] == m["scale"][1], f"{spec.url}, {where}: map {m['key']}"
+                if len(rows) < 3 or np.ptp(rows[:, 0]) == 0 or np.ptp(rows[:, 1]) == 0:
+                    continue
+                sx = np.polyfit(rows[:, 0], rows[:, 2], 1)[0]
+                sy = -np.polyfit(rows[:, 1], rows[:, 3], 1)[0]
+                assert sx == pytest.approx(sy, rel=1e-6), f"{spec.url}, {where}: map {m['key']} {sx} px across, {sy} up"
+                checked.add(m["key"])
+    finally:
+        page.close()
+    print(f"\n{spec.url}: {len(checked)} maps checked: {sorted(checked)}")

@@ -58,32 +58,38 @@ def _big(page, where: str) -> list[str]:
             for s in page.evaluate(SCATTERS) if s["markers"] > LIMIT]
 
 
+def views(page, url: str, spec):
+    """Open ``spec``'s page (of the app at ``url``), then each of its tabs in turn (nested ones as they appear), waiting for the
+    app after each; yields where the page is each time ("first view", or the open tabs, outer first)."""
+    page.goto(f"{url}/{'' if spec.default else spec.url}")
+    wait_idle(page)
+    assert_no_exception(page, spec.url)
+    yield "first view"
+    seen: set[tuple[str, str]] = set()
+    for _ in range(60):
+        tabs = page.evaluate(TABS)
+        seen |= {(t["group"], t["text"]) for t in tabs if t["open"]}
+        todo = [t for t in tabs if (t["group"], t["text"]) not in seen]
+        if not todo:
+            return
+        t = todo[0]
+        seen.add((t["group"], t["text"]))
+        page.get_by_role("tab", name=t["text"], exact=True).first.click()
+        page.wait_for_timeout(300)
+        wait_idle(page)
+        where = "tab " + " > ".join(x["text"] for x in page.evaluate(TABS) if x["open"])
+        assert_no_exception(page, f"{spec.url}, {where}")
+        yield where
+
+
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
 def test_no_plotly_scatter_of_more_than_200_markers(server, browser, spec):
     url, _ = server
     page = browser.new_page(viewport={"width": 1440, "height": 1000})
     found: list[str] = []
     try:
-        page.goto(f"{url}/{'' if spec.default else spec.url}")
-        wait_idle(page)
-        assert_no_exception(page, spec.url)
-        found += _big(page, f"page {spec.url}, first view")
-        seen: set[tuple[str, str]] = set()
-        for _ in range(60):  # every tab once, nested ones as they appear
-            tabs = page.evaluate(TABS)
-            seen |= {(t["group"], t["text"]) for t in tabs if t["open"]}
-            todo = [t for t in tabs if (t["group"], t["text"]) not in seen]
-            if not todo:
-                break
-            t = todo[0]
-            seen.add((t["group"], t["text"]))
-            page.get_by_role("tab", name=t["text"], exact=True).first.click()
-            page.wait_for_timeout(300)
-            wait_idle(page)
-            where = " > ".join(x["text"] for x in page.evaluate(TABS) if x["open"])  # the open tabs, outer first
-            assert_no_exception(page, f"{spec.url}, tab {where}")
-            found += _big(page, f"page {spec.url}, tab {where}")
-        print(f"\n{spec.url}: {len(seen)} tabs opened")
+        for where in views(page, url, spec):
+            found += _big(page, f"page {spec.url}, {where}")
     finally:
         page.close()
     found = list(dict.fromkeys(found))
