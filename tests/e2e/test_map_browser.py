@@ -532,3 +532,36 @@ def test_every_map_of_every_page_has_one_scale_on_both_axes(server, browser, spe
     finally:
         page.close()
     print(f"\n{spec.url}: {len(checked)} maps checked: {sorted(checked)}")
+
+
+@pytest.mark.parametrize("n", [300, 2000])
+def test_words_map_labels_do_not_overlap(server, browser, n):
+    """The Words page's t-SNE map of the n most frequent words, once the layout is finished: its labels
+    are the words, none overlapping another, at 12 px or more."""
+    url, _ = server
+    key = "words.map"
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    page.add_init_script(FONT_PROBE)
+    try:
+        page.goto(f"{url}/words?words.tab=Word+map&words.map_n={n}")
+        wait_idle(page)
+        assert_no_exception(page, "words")
+        page.wait_for_function("([k, n]) => window.__labMaps && window.__labMaps[k] && window.__labMaps[k].state().n === n",
+                               arg=[key, n], timeout=300_000)
+        for _ in range(600):  # t-SNE draws its frames live; the check is on the finished map
+            wait_idle(page, timeout_ms=300_000)
+            if page.get_by_role("button", name="Stop").count() == 0:
+                break
+            page.wait_for_timeout(500)
+        wait_idle(page)
+        wait_drawn(page, key)
+        page.locator(f".st-key-{key.replace('.', '-')} canvas.lab-canvas").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        s = state(page, key)
+        names = page.evaluate("(k) => window.__labMaps[k].frame.labels", key)
+        assert s["n"] == n and len(names) == n
+        assert len(s["labels"]) >= 30, f"only {len(s['labels'])} words labelled"
+        check_labels(page, s, names)
+        shot(page, f"words-map-{n}")
+    finally:
+        page.close()
