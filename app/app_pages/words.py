@@ -319,9 +319,10 @@ def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tu
         fraction, text = job.progress
         s2.progress(min(max(fraction, 0.0), 1.0), text=text)
         frame = job.next_frame()
-        if frame is not None:
-            lab_map.draw(st, frame[0], key="words.map", ids=style["labels"], title=f"t-SNE, iteration {frame[1]}",
-                         height=640, align=False, glide_ms=GLIDE_MS, **style)
+        if frame is None:  # before the first layout: the PCA openTSNE starts from (the map is on the page early)
+            frame = (svc.map_start(ref, params, n_words, seed), "0 (the PCA it starts from)")
+        lab_map.draw(st, frame[0], key="words.map", ids=style["labels"], title=f"t-SNE, iteration {frame[1]}",
+                     height=640, align=False, glide_ms=GLIDE_MS, **style)
         st.caption("t-SNE is running: the map moves as the optimiser places the words; Stop keeps the layout "
                    "so far.")
         return
@@ -432,7 +433,7 @@ with tabs[5]:
         c1, c2 = st.columns(2)
         plots.show(c1, charts.heatmap(le["similarity"], x=le["labels"], y=le["labels"], colorscale="RdBu", zmid=0,
                                       title="Cosine similarity of label vectors", height=460), key="words.chart.le_sim")
-        lab_map.draw(c2, le["plane"], key="words.le.map", height=460,
+        lab_map.draw(c2, le["plane"], key="words.le.map", height=460, align=False,  # the axes are dimensions 1, 2
                      title="Labels on the first two embedding dimensions", **wcharts.label_plane_style(le["labels"]))
         m1, m2 = st.columns(2)
         m1.metric("held-out label sets recovered exactly, number of labels unknown",

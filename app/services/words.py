@@ -196,6 +196,13 @@ def map_space(ref: data_service.DataRef, params: tuple, n_words: int):
     return vectors(ref, params).normed_[:n_words]
 
 
+@st.cache_data(max_entries=12, show_spinner=False)
+def map_start(ref: data_service.DataRef, params: tuple, n_words: int, seed: int) -> np.ndarray:
+    """The mapped words' first two principal components: where openTSNE starts (its default initialisation,
+    which it then shrinks), drawn while the first layouts are computed."""
+    return embed(map_space(ref, params, n_words), "pca", random_state=seed).coords
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def selection_neighbours(ref: data_service.DataRef, params: tuple, rows: tuple, k: int = 10) -> pd.DataFrame:
     """The words most often among the selected map words' k nearest in the whole vocabulary (cosine)."""

@@ -56,12 +56,13 @@ def document_map_style(table: pd.DataFrame) -> dict:
     """The document map's colour (log10 of each document's length) and tooltip (its opening)."""
     return {"color": lab_map.continuous(np.log10(table["words"].to_numpy() + 1), title="log10 words"),
             "hover": {"words": [f"{int(w):,}" for w in table["words"]], "text": table["text"].astype(str).tolist()},
-            "size": 5.0}
+            "size": 5.0, "x_title": "PC 1", "y_title": "PC 2"}
 
 
 def label_plane_style(names: list[str]) -> dict:
     """The labels on the first two embedding dimensions: every label named, none over another."""
-    return {"labels": list(names), "ids": list(names), "size": 7.0, "color": lab_map.single(charts.PALETTE[0])}
+    return {"labels": list(names), "ids": list(names), "size": 7.0, "color": lab_map.single(charts.PALETTE[0]),
+            "x_title": "dimension 1", "y_title": "dimension 2"}
 
 
 def forget_drawn(key: str) -> None:

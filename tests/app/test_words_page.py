@@ -213,9 +213,9 @@ def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
     assert shown["title"] == "t-SNE map of the 2000 most frequent words (stopped early)"
     assert np.array_equal(shown["xy"], job.latest[0].astype(np.float32))
     assert not [b for b in at.button if b.key == "words.map_stop"]
-    assert calls == ["tsne"]  # the run after Stop did not start the map again
+    assert calls.count("tsne") == 1  # the run after Stop did not start the map again
     at.run()  # the kept layout stays, without computing again
-    assert calls == ["tsne"] and _map_title(at).endswith("(stopped early)")
+    assert calls.count("tsne") == 1 and _map_title(at).endswith("(stopped early)")
 
 
 def test_a_small_corpus_caps_the_map_instead_of_failing():
@@ -265,7 +265,7 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
         "Singular values", "Cumulative energy (share of the whole PMI matrix)"}
     open_tab(at, "words.tab", "Word map")
     _job(at).wait(300)  # the map is computed in a thread of its own
-    assert calls == ["tsne"]
+    assert set(calls) <= {"tsne", "pca"} and calls.count("tsne") == 1  # pca: the start drawn before the 1st layout
 
 
 def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
