@@ -321,8 +321,9 @@ def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tu
         frame = job.next_frame()
         if frame is None:  # before the first layout: the PCA openTSNE starts from (the map is on the page early)
             frame = (svc.map_start(ref, params, n_words, seed), "0 (the PCA it starts from)")
+        light = {**style, "hover": {"count": style["hover"]["count"]}}  # frames a few times a second: kept small
         lab_map.draw(st, frame[0], key="words.map", ids=style["labels"], title=f"t-SNE, iteration {frame[1]}",
-                     height=640, align=False, glide_ms=GLIDE_MS, **style)
+                     height=640, align=False, glide_ms=GLIDE_MS, **light)
         st.caption("t-SNE is running: the map moves as the optimiser places the words; Stop keeps the layout "
                    "so far.")
         return
