@@ -145,7 +145,7 @@ def training_section(spec, n_songs: int, z_approx) -> None:
         else:
             job.draws += 1
             c_map, c_curve = st.columns([3, 2])
-            pcharts.live(c_map, c_curve, frame, svc.training_songs(spec.data, spec.test_size))
+            pcharts.live(c_map, c_curve, frame, job.curve(), svc.training_songs(spec.data, spec.test_size))
         return
     if c_train.button("Train", key="pl.train", type="primary"):
         svc.start(spec)

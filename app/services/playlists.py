@@ -214,6 +214,7 @@ class TrainingJob:
         self._stop = threading.Event()
         self._cancel = threading.Event()
         self._first = threading.Event()
+        self._curve: tuple[float, np.ndarray] | None = None
         self._halted = False
         self._seen = time.monotonic()
         self._started = time.perf_counter()
@@ -246,6 +247,15 @@ class TrainingJob:
         """Wait up to ``seconds`` for the run to end; True when it has."""
         self._thread.join(timeout=seconds)
         return not self._thread.is_alive()
+
+    def curve(self, every: float = 1.0) -> np.ndarray:
+        """The training curve as the live view shows it: refreshed at most every ``every`` seconds (a chart
+        sent again unchanged is not drawn again by the browser, so the map's frames keep its time)."""
+        now = time.monotonic()
+        shown = self._curve
+        if self.latest is not None and (shown is None or now - shown[0] >= every):
+            shown = self._curve = (now, self.latest.curve)
+        return np.zeros(0) if shown is None else shown[1]
 
     def wait_for_frame(self, seconds: float) -> Frame | None:
         """Wait up to ``seconds`` for the first accepted step (or the end); the latest frame, if any."""

@@ -77,17 +77,17 @@ def curve_chart(curve, *, title: str = "Training curve", height: int = 300) -> g
     return layout(fig, title, height)
 
 
-def live(where_map, where_curve, frame, songs: pd.DataFrame, *, key: str = "pl.map.live",
+def live(where_map, where_curve, frame, curve, songs: pd.DataFrame, *, key: str = "pl.map.live",
          curve_key: str = "pl.chart.live_curve") -> None:
     """One frame of training as it runs: the song map so far in ``where_map`` (the same element every frame:
-    the points glide from the last frame, not aligned to it) and the training curve in ``where_curve``.
+    the points glide from the last frame, not aligned to it) and the training ``curve`` in ``where_curve``.
 
     ``songs`` has the training songs in the model's order (song, plays, tags)."""
     style = song_map_style(songs)
     style.update(title=f"Training: iteration {frame.iteration}, log-likelihood {frame.log_likelihood:.4f}",
                  height=460)
     lab_map.draw(where_map, frame.xy, key=key, ids=style["labels"], align=False, glide_ms=250, **style)
-    plots.show(where_curve, curve_chart(frame.curve, title="Training curve", height=460 + 60), key=curve_key)
+    plots.show(where_curve, curve_chart(curve, title="Training curve", height=460 + 60), key=curve_key)
 
 
 def next_song_map(where, table: pd.DataFrame, view: dict, position: int, *, key: str = "pl.map.next") -> None:
