@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.app.maps import click_on_map, lab_map, select_on_map
-from tests.app.test_playlists_page import open_trained, shown_model
+from tests.app.test_playlists_page import after_training, open_trained, shown_model
 from tests.conftest import table_with
 
 KEY = "pl.map.songs"
@@ -54,10 +54,7 @@ def test_playlists_song_map_selects_songs_with_their_tags_and_playlists_and_comp
     assert rings[f"song {songs[3]}"] == [3]
     assert sorted(rings["neighbour in both"]) == sorted(songs.index(s) for s in nearest)
     at.button(key="pl.map.pin").click().run()
-    at.sidebar.slider(key="pl.dim").set_value(3).run(timeout=300)
-    from tests.app.test_playlists_page import after_training
-
-    at = after_training(at, timeout=300)
+    at = after_training(at.sidebar.slider(key="pl.dim").set_value(3).run(timeout=300), timeout=300)
     assert not at.exception
     found = _metrics(at)
     assert 0 < float(found["neighbour overlap@10"]) <= 1 and found["songs in both"] == "200"
