@@ -119,7 +119,7 @@ def batch_map(train, train_labels, right, wrong, *, title: str, height: int = 46
              lab_map.markers(wrong[:, 0], wrong[:, 1], name="batch, its own μ and σ", color="#e03131", shape="x",
                              size=6)]
     return train, dict(color=lab_map.categories(labels, names=digits, colors=DIGIT_COLOURS, title="training digits:"),
-                       hover={"digit": labels.tolist()}, size=3, opacity=0.35, arrows=moved, markers=marks,
+                       hover={"digit": labels.tolist()}, size=3, opacity=0.55, arrows=moved, markers=marks,
                        align=False, x_title="PC1 (of the training digits)", y_title="PC2", title=title, height=height)
 
 

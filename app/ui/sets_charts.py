@@ -39,20 +39,31 @@ def _compact_grid(z) -> np.ndarray:
     return _f32(z)
 
 
+def _points(n: int) -> dict:
+    """Point size and opacity for a map of ``n`` items: smaller and lighter as they crowd."""
+    return dict(size=5.5 if n <= 500 else 4.0 if n <= 2000 else 3.0, opacity=0.85 if n <= 500 else 0.7)
+
+
+#: Sixteen colours told apart side by side (Tableau 10, then six darker ones), one per occupied bucket.
+BUCKET_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+                  "#17becf", "#393b79", "#e7ba52", "#637939", "#843c39", "#7b4173", "#6baed6"]
+
+
 def bucket_colours(codes) -> dict:
     """Each item's bucket as the map's colour: one legend entry per occupied bucket while they fit the palette;
     beyond that the colours repeat, and an entry names the first buckets sharing its colour (hover names each)."""
     codes = np.asarray(codes)
     used = np.unique(codes)
     rank = np.searchsorted(used, codes)
-    n = len(lab_map.PALETTE)
+    n = len(BUCKET_COLOURS)
     if used.size <= n:
-        return lab_map.categories(rank, names=[f"bucket {b}" for b in used], title="")
+        return lab_map.categories(rank, names=[f"bucket {b}" for b in used], colors=BUCKET_COLOURS)
     names = []
     for j in range(n):
         same = used[j::n]
         names.append(", ".join(str(b) for b in same[:2]) + (", …" if same.size > 2 else ""))
-    return lab_map.categories(rank % n, names=names, title=f"{used.size:,} buckets, colours repeat:")
+    return lab_map.categories(rank % n, names=names, colors=BUCKET_COLOURS,
+                              title=f"{used.size:,} buckets, colours repeat:")
 
 
 def bucket_map(codes, names: list[str], lines, *, K: int, partition: int, occupied: int, projected: bool) -> dict:
@@ -60,10 +71,13 @@ def bucket_map(codes, names: list[str], lines, *, K: int, partition: int, occupi
     :func:`app.ui.map.draw` takes. Not aligned to the map drawn before: the hyperplanes are in the items'
     coordinates as given."""
     codes = np.asarray(codes)
-    planes = [lab_map.line(a, b, c, name="hyperplanes" if i == 0 else "", color="#212529", width=1.3, dash=True)
-              for i, (a, b, c) in enumerate(np.asarray(lines, dtype=np.float64).reshape(-1, 3))]
+    planes = [lab_map.line(a, b, c, color="#212529", width=1.3, dash=True)
+              for a, b, c in np.asarray(lines, dtype=np.float64).reshape(-1, 3)]
+    # the planes' legend entry: a named line would be written on the map, over the items' labels
+    legend = [lab_map.markers([], [], name=f"hyperplanes ({len(planes)}, dashed)", color="#212529")] if planes else []
     return dict(color=bucket_colours(codes), labels=names, hover={"bucket": codes.tolist()}, lines=planes,
-                size=5.5, align=False, x_title="PC 1" if projected else "x", y_title="PC 2" if projected else "y",
+                markers=legend,
+                align=False, **_points(len(codes)), x_title="PC 1" if projected else "x", y_title="PC 2" if projected else "y",
                 title=f"Items coloured by their bucket in partitioning {partition} ({occupied:,} of {2**K:,} "
                       "buckets occupied)", height=460)
 
@@ -97,7 +111,7 @@ def density_map(density, members, names: list[str]) -> dict:
     density = np.asarray(density, dtype=np.float64)
     members = np.asarray(members, dtype=np.int64)
     return dict(color=lab_map.continuous(density, scale="plasma", title="density"), labels=names,
-                label_priority=density, hover={"density": [f"{v:.3g}" for v in density]}, size=5.5,
+                label_priority=density, hover={"density": [f"{v:.3g}" for v in density]}, **_points(len(density)),
                 rings=[lab_map.ring(members, name="in the set", color="#e03131", size=8, width=2,
                                     label=members.size <= LABELLED_MEMBERS)] if members.size else [], title="The density the sketch implies (decode), the set's items ringed", height=460)
 

@@ -39,7 +39,7 @@ def test_k_and_n_change_the_sketch_and_redraw_fast():
     assert after != before
     print(f"Sets: K change redraw {redraw:.2f} s")
     shown = lab_map(at, "sets.map.buckets")
-    assert len(shown["lines"]) == 6 and shown["lines"][0]["name"] == "hyperplanes"
+    assert len(shown["lines"]) == 6 and [m["name"] for m in shown["markers"]] == ["hyperplanes (6, dashed)"]
     assert "of 64 buckets occupied" in shown["title"]
     at.sidebar.select_slider(key="sets.N").set_value(4).run()
     assert metric(at, "sketch width N·2^K") == "256" and _drawn(at) != after
