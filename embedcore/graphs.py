@@ -161,7 +161,7 @@ def size_problem(graph: GraphData) -> str | None:
 
 
 def _checked(A) -> tuple[np.ndarray, np.ndarray]:
-    A, degree = spectral._check_affinity(A)
+    A, degree = spectral.check_affinity(A)
     return (A.toarray() if sp.issparse(A) else np.asarray(A)), degree
 
 
@@ -176,7 +176,7 @@ def laplacian(A, normalized: bool = False):
     """
     if normalized:
         return spectral.normalized_laplacian(A)
-    A, degree = spectral._check_affinity(A)
+    A, degree = spectral.check_affinity(A)
     if sp.issparse(A):
         return sp.csr_array(sp.diags_array(degree) - A)
     return np.diag(degree) - A
@@ -396,17 +396,15 @@ def conductance(A, side) -> float:
 
 
 def sweep_cuts(A, x, nodes=None) -> pd.DataFrame:
-    """Sort the nodes by ``x`` and cut after each: one row per prefix, by :func:`embedcore.spectral.fiedler_sweep`.
+    """Sort the nodes by ``x`` and cut after each: one row per prefix, by :func:`embedcore.spectral.sweep`.
 
     Columns: ``node`` (its index), ``name``, ``value`` (its ``x``), ``size`` (nodes in the prefix), ``cut`` and
     ``conductance`` of the prefix (the last row, everything, is no cut). A node without edges is placed at 0.
     """
-    A, degree = _checked(A)
+    A, _ = _checked(A)
     n = A.shape[0]
-    x = np.asarray(x, dtype=np.float64)
-    # fiedler_sweep orders by eigenvectors[:, 1] * d^(-1/2): hand it x * d^(1/2) to order by x itself
-    table = spectral.fiedler_sweep(A, eigenvectors=np.column_stack([np.zeros(n), x * np.sqrt(degree)]))
-    order = table["category"].astype(int).to_numpy()
+    table = spectral.sweep(A, x)
+    order = table["node"].to_numpy()
     names = [str(i) for i in range(n)] if nodes is None else [str(v) for v in nodes]
     return pd.DataFrame({"node": order, "name": [names[i] for i in order], "value": table["fiedler"].to_numpy(),
                          "size": np.arange(1, n + 1), "cut": table["cut"].to_numpy(),

@@ -27,11 +27,14 @@ MODULES = {_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _imports(module: str) -> list[tuple[str, str | None, int]]:
-    """(imported module, imported name or None, line) for every import in ``module``'s source."""
+    """(imported module, imported name or None, line) for every import in ``module``'s source, and for every
+    attribute read off an imported embedcore module (``spectral._check(...)`` reaches ``_check`` too)."""
     path = MODULES[module]
     package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else [])) \
                 if node.level else (node.module or "")
@@ -39,10 +42,14 @@ def _imports(module: str) -> list[tuple[str, str | None, int]]:
                 full = f"{base}.{alias.name}"
                 if full in MODULES:  # `from . import words` names a module
                     out.append((full, None, node.lineno))
+                    aliases[alias.asname or alias.name] = full
                 else:
                     out.append((base, alias.name, node.lineno))
         elif isinstance(node, ast.Import):
             out.extend((alias.name, None, node.lineno) for alias in node.names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            out.append((aliases[node.value.id], node.attr, node.lineno))
     return [(m, n, line) for m, n, line in out if m.split(".")[0] == "embedcore"]
 
 
@@ -88,6 +95,13 @@ def test_the_graph_reads_every_module_and_finds_a_planted_cycle():
     assert "embedcore.exceptions" in GRAPH["embedcore.io.results"]
     planted = {**GRAPH, "embedcore.exceptions": ["embedcore.io.results"]}
     assert any({"embedcore.exceptions", "embedcore.io.results"} <= set(c) for c in _cycles(planted))
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_embedcore_module_imported_exists(module):
+    absent = [f"line {line}: {target}" for target, _, line in _imports(module)
+              if target not in MODULES]
+    assert not absent, f"{module} imports modules that do not exist: " + "; ".join(absent)
 
 
 def test_embedcore_has_no_import_cycle():
