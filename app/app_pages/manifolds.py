@@ -223,48 +223,45 @@ with tabs[1]:
                    "other B. A selection made on any map is ringed in every panel.")
 
 
-#: Seconds between two redraws of the method comparison while its methods run.
+#: Seconds between two redraws of the live map while the comparison's methods run.
 FRAME_S = 0.3
 
 
-def method_comparison(pts, live: bool) -> None:
-    """The comparison panel (a fragment: its button reruns only this panel; while the methods run in the
-    background it reruns every :data:`FRAME_S` to draw what they have so far, t-SNE's layout included)."""
+def comparison_live(pts, finished: int) -> None:
+    """While the methods run in the background: their progress and t-SNE's layout so far, redrawn in place
+    every :data:`FRAME_S` (a fragment on a timer); when another method has finished (``finished`` counts
+    those the page has drawn), the whole page runs again to draw its panel."""
+    job = svc.comparison_run(pts)
+    if job is None or len(svc.computed_maps(pts)) + len(svc.failed_maps(pts)) != finished:
+        st.rerun(scope="app")
+    st.progress(min(max(job.fraction, 0.0), 1.0), text=job.text)
+    if job.latest is not None:
+        coords, iteration = job.latest
+        pset = svc.point_set(pts)
+        charts.live_map(st, "man.map.compare.live", coords, svc.heavy_ids(pts), pset.colour, pset.categorical,
+                        pset.colour_label, title=f"{svc.METHOD_TITLES[job.current]} · iteration {iteration}",
+                        glide_ms=int(FRAME_S * 1000))
+        st.caption("t-SNE's layout as it optimises, redrawn in place a few times a second; its panel below "
+                   "appears when it has finished.")
+
+
+def method_comparison(pts) -> None:
+    """The comparison's maps (a fragment: its button reruns only this panel)."""
     pset = svc.point_set(pts)
     ids = svc.heavy_ids(pts)
-    st.markdown("Every method in the lab's map interface on the same points, each titled with its fit time and "
-                f"trustworthiness (k={svc.QUALITY_K}). Computed once per data set and seed, and kept for every "
-                "visitor; t-SNE and UMAP take seconds, and t-SNE is drawn while it optimises.")
-    if len(ids) < len(pset.X):
-        st.info(f"Isomap, Hessian LLE and t-SNE grow fast with the number of points: the comparison uses a "
-                f"random sample of {len(ids):,} of the {len(pset.X):,} points (seed {pts.seed}).")
     job = svc.comparison_run(pts)
-    if job is None and live:
-        st.rerun(scope="app")  # the run has ended: the page draws the panel again, without the timer
     if job is None and st.button("Run every method", key="man.run_all", type="primary"):
         svc.start_comparison(pts)
-        st.rerun(scope="app")  # the page makes this panel again, redrawn on a timer while the methods run
-    if job is not None:
-        st.progress(min(max(job.fraction, 0.0), 1.0), text=job.text)
+        st.rerun(scope="app")  # the page draws the run's progress and t-SNE's layout on a timer
     done, failed = svc.computed_maps(pts), svc.failed_maps(pts)
     for m, message in failed.items():
         st.warning(f"{svc.METHOD_TITLES[m]}: {md_escape(message)}")
-    panels = []
-    for m, title in svc.METHOD_TITLES.items():
-        key = f"man.map.compare.{m}"
-        if m in done:
-            r = done[m]
-            panels.append((key, f"{title} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}", r["coords"]))
-        elif job is not None and job.current == m and job.latest is not None:
-            coords, iteration = job.latest
-            panels.append((key, f"{title} · iteration {iteration}", coords))
-        elif job is not None and m not in failed:
-            panels.append((key, title, "running ..." if job.current == m else "waiting"))
+    panels = [(f"man.map.compare.{m}", f"{svc.METHOD_TITLES[m]} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}",
+               r["coords"]) for m, r in done.items()]
     if not panels:
         st.caption("No method has been run on these points yet.")
         return
-    first = next((c for _, _, c in panels if not isinstance(c, str)), None)  # the table's coordinates
-    tools = MapTools("man", pts, ids, first, name="compare", linked=True)
+    tools = MapTools("man", pts, ids, panels[0][2], name="compare", linked=True)
     charts.map_grid(tools, panels, values=pset.colour, categorical=pset.categorical, label=pset.colour_label,
                     ids=None if len(ids) == len(pset.X) else ids)
     st.caption("A selection made in one panel is ringed in all of them, on the LLE map and in the 3-D view.")
@@ -317,8 +314,17 @@ def quality(pts, B: int, reg: float) -> None:
 
 with tabs[2]:
     if tabs[2].open:
-        running = svc.comparison_run(pts) is not None
-        st.fragment(method_comparison, run_every=FRAME_S if running else None)(pts, running)
+        st.markdown("Every method in the lab's map interface on the same points, each titled with its fit time and "
+                    f"trustworthiness (k={svc.QUALITY_K}). Computed once per data set and seed, and kept for every "
+                    "visitor; t-SNE and UMAP take seconds, and t-SNE is drawn while it optimises.")
+        heavy = svc.heavy_rows(pts)
+        if heavy is not None:
+            st.info(f"Isomap, Hessian LLE and t-SNE grow fast with the number of points: the comparison uses a "
+                    f"random sample of {len(heavy):,} of the {n_points:,} points (seed {seed}).")
+        if svc.comparison_run(pts) is not None:
+            finished = len(svc.computed_maps(pts)) + len(svc.failed_maps(pts))
+            st.fragment(comparison_live, run_every=FRAME_S)(pts, finished)
+        st.fragment(method_comparison)(pts)
 
 with tabs[3]:
     if tabs[3].open:

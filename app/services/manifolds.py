@@ -34,6 +34,7 @@ from app.services import threads
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
+from embedcore.compare import align_to
 from embedcore.manifold import (
     MAX_POINTS,
     allowed_k,
@@ -287,10 +288,25 @@ def sweep(p: Points, reg: float) -> list[dict]:
         X = heavy_X(p)
         table, _ = nearest_neighbors(X, min(MAX_B, len(X) - 1))
     out = lle_sweep(X, table, reg=reg, random_state=p.seed, quality_k=QUALITY_K)
+    # every panel turned (and flipped) onto the one at the page's default B, so the panels differ by what B
+    # did to the sheet, not by LLE's arbitrary signs; each keeps its own size
+    maps = {r["n_neighbors"]: r["embedding"] for r in out if r["embedding"] is not None}
+    ref = maps.get(12, next(iter(maps.values()), None))
     for r in out:
         if r["embedding"] is not None:
-            r["embedding"] = r["embedding"].astype(np.float32)
+            E = r["embedding"] if r["embedding"] is ref else _turned_onto(r["embedding"], ref)
+            r["embedding"] = E.astype(np.float32)
     return out
+
+
+def _turned_onto(E: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """``E`` rotated or reflected and shifted onto ``ref`` (Procrustes), at its own size."""
+    A, _ = align_to(E, ref)
+    if not np.isfinite(A).all():
+        return E
+    centre = A.mean(axis=0)
+    size = np.sqrt(((E - E.mean(axis=0)) ** 2).sum() / max(((A - centre) ** 2).sum(), 1e-300))
+    return centre + size * (A - centre)
 
 
 # ------------------------------------------------------------------ the other map methods

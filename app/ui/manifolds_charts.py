@@ -31,21 +31,21 @@ def _f32(a) -> np.ndarray:
     return np.asarray(a, dtype=np.float32)
 
 
-def colours(values, categorical: bool) -> tuple[np.ndarray | None, str]:
-    """Marker colours and colour scale: a continuous coordinate on Spectral, categories as codes on Turbo."""
+def rgb(values, categorical: bool) -> np.ndarray | None:
+    """Each point's colour as (n, 3) RGB bytes, as the 2-D maps colour it (:func:`colour`): a category in
+    the map's palette (categories in sorted order), a coordinate on viridis; None for no colour."""
     if values is None:
-        return None, "Spectral"
+        return None
+    values = np.asarray(values)
     if categorical:
-        return pd.factorize(np.asarray(values))[0].astype(np.int16), "Turbo"
-    return _f32(values), "Spectral"
-
-
-def _rgb(values, scale: str) -> np.ndarray:
-    """Colour-scale values (or category codes) as (n, 3) RGB bytes, through a 256-step lookup table."""
+        _, codes = np.unique(values.astype(str), return_inverse=True)
+        table = np.array([_hex_rgb(c) for c in lab_map.PALETTE], dtype=np.uint8)
+        return table[codes % len(table)]
     v = np.asarray(values, dtype=np.float64)
-    lo, hi = float(v.min()), float(v.max())
+    lo, hi = float(np.nanmin(v)), float(np.nanmax(v))
     steps = np.clip(np.rint(255 * (v - lo) / (hi - lo if hi > lo else 1.0)), 0, 255).astype(int)
-    table = np.array([pcolors.unlabel_rgb(c) for c in pcolors.sample_colorscale(scale, list(np.linspace(0, 1, 256)))])
+    table = np.array([pcolors.unlabel_rgb(c) for c in
+                      pcolors.sample_colorscale("Viridis", list(np.linspace(0, 1, 256)))])
     return table.round().astype(np.uint8)[steps]
 
 
@@ -86,10 +86,10 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
     extent = float(np.linalg.norm(np.ptp(P, axis=0))) or 1.0
     Q = _rounded(P - centre, extent)
     keep = np.arange(len(P)) if shown is None else np.asarray(shown)
-    c, scale = colours(colour, categorical)
-    rgb = np.tile(_hex_rgb(charts.PALETTE[0]), (len(keep), 1)) if c is None else _rgb(np.asarray(c)[keep], scale)
-    cloud = pd.DataFrame({"x": Q[keep, 0], "y": Q[keep, 1], "z": Q[keep, 2], "r": rgb[:, 0], "g": rgb[:, 1],
-                          "b": rgb[:, 2]})
+    every = rgb(colour, categorical)
+    shade = np.tile(_hex_rgb(lab_map.PALETTE[0]), (len(keep), 1)) if every is None else every[keep]
+    cloud = pd.DataFrame({"x": Q[keep, 0], "y": Q[keep, 1], "z": Q[keep, 2], "r": shade[:, 0], "g": shade[:, 1],
+                          "b": shade[:, 2]})
     nbrs = np.asarray(nbrs)
     marks = pd.DataFrame({"x": Q[nbrs, 0], "y": Q[nbrs, 1], "z": Q[nbrs, 2], "i": nbrs})
     on_top = {"depthCompare": "always"}  # the marks stay visible inside the cloud
@@ -180,6 +180,15 @@ def draw_panel(tools, where, key: str, xy, ids=None, **kw) -> np.ndarray:
     chosen = sel.selection(tools.page, tools.data).ids
     return lab_map.draw(where, xy, key=key, ids=ids, mode=tools.mode, selected=sel.positions(ids, chosen),
                         on_select=sel.on_map_select(tools.page, tools.data, ids, whole_page=tools.linked), **kw)
+
+
+def live_map(where, key: str, coords, ids, values, categorical: bool, label: str, *, title: str,
+             glide_ms: int = 300, height: int = 380) -> np.ndarray:
+    """A map redrawn in place while an optimiser runs (its frames glide into each other); it pans and
+    zooms but does not select (the finished map does)."""
+    ids = np.asarray(ids)
+    return lab_map.draw(where, coords, key=key, ids=ids, color=colour(values, categorical, label, ids),
+                        title=title, height=height, size=3, mode="pan", glide_ms=glide_ms)
 
 
 def map_grid(tools, panels: list[tuple[str, str, np.ndarray | str]], *, values, categorical: bool, label: str,
