@@ -44,8 +44,9 @@ MAX_CONCEPTS = 30
 MAX_N = 5
 #: Bucket bits of the hashing tables: m = 2^b buckets.
 HASH_BITS = tuple(range(4, 23))
-#: Document pairs whose merge is counted; documents all of whose pairs' hashed inner products are compared.
-N_PAIRS = 400
+#: Document pairs whose merge is counted (drawn as a Plotly scatter, which keeps to 200 markers).
+N_PAIRS = 200
+#: Documents all of whose pairs' hashed inner products are compared.
 N_HASH_DOCS = 200
 #: Terms drawn on the LSA plot.
 PLOT_TERMS = 30
