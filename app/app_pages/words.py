@@ -237,10 +237,11 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     """The word map's controls; the map itself is drawn by :func:`word_map_view`.
 
     t-SNE runs in a thread of its own (svc.TsneJob); while it runs, the view is a fragment that
-    runs again every FRAME_S seconds and draws the latest layout in the same map (same key), so
-    the map moves in place while the rest of the page stands still. Its Stop is heard at once.
-    When the layout is finished the fragment reruns the page, which shows the final map with its
-    selection tools.
+    runs again every FRAME_S seconds and draws the latest layout (at most FRAME_ITERATIONS past
+    the last one drawn) in the same map (same key), so the map moves in place while the rest of
+    the page stands still. A click on its Stop reruns it at once. When the layout is finished,
+    that fragment run draws the final map with its selection tools in the same place, then reruns
+    the page, which says how the run ended and stops the fragment's reruns.
     """
     c1, c2, c3 = st.columns(3)
     n_words = ranged_slider("Most frequent words", min(100, n_vocab_words), min(svc.MAX_MAP_WORDS, n_vocab_words),
