@@ -20,6 +20,14 @@ BARS = 4
 ENCODINGS = ("one-hot", "ordinal", "spectral")
 
 
+#: Up to this many points a curve marks each one; beyond, it is a plain line.
+MARKED_POINTS = 60
+
+
+def _marked(n: int) -> str:
+    return "lines+markers" if n <= MARKED_POINTS else "lines"
+
+
 def _f32(values) -> np.ndarray:
     return np.asarray(values, dtype=np.float32)
 
@@ -52,7 +60,7 @@ def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int) -> go.
     vals = table["eigenvalue"].to_numpy()
     n = len(vals)
     colours = [charts.PALETTE[1] if k else charts.PALETTE[0] for k in table["kept"]]
-    fig = go.Figure(go.Scatter(x=table["index"].to_numpy(), y=_f32(vals), mode="markers+lines", name="eigenvalue",
+    fig = go.Figure(go.Scatter(x=table["index"].to_numpy(), y=_f32(vals), mode=_marked(n), name="eigenvalue",
                                marker=dict(size=9, color=colours)))
     if gap_after is not None:
         fig.add_vrect(x0=gap_after + 0.1, x1=gap_after + 0.9, fillcolor="#ffd43b", opacity=0.35, line_width=0,
@@ -140,7 +148,7 @@ def gamma_sweep(sweep: pd.DataFrame, n_categories: int) -> go.Figure:
     """One spectrum per multiple of γ, the current one drawn thicker."""
     fig = go.Figure()
     for j, (factor, sub) in enumerate(sweep.groupby("factor", sort=True)):
-        fig.add_trace(go.Scatter(x=sub["index"].to_numpy(), y=_f32(sub["eigenvalue"]), mode="lines+markers",
+        fig.add_trace(go.Scatter(x=sub["index"].to_numpy(), y=_f32(sub["eigenvalue"]), mode=_marked(len(sub)),
                                  name=f"γ × {factor:g}",
                                  line=dict(width=3 if factor == 1.0 else 1.5, color=charts.PALETTE[j])))
     fig.update_xaxes(title="index", dtick=1 if n_categories <= 20 else None)
@@ -158,9 +166,9 @@ def sweep_cut(sweep: pd.DataFrame) -> go.Figure:
     """Conductance and cut weight of the cut after each category (the last row is no cut)."""
     names = short_labels(sweep["category"])[:-1]
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=names, y=_f32(sweep["conductance"].to_numpy()[:-1]), mode="lines+markers",
+    fig.add_trace(go.Scatter(x=names, y=_f32(sweep["conductance"].to_numpy()[:-1]), mode=_marked(len(names)),
                              name="conductance", line=dict(color=charts.PALETTE[1])))
-    fig.add_trace(go.Scatter(x=names, y=_f32(sweep["cut"].to_numpy()[:-1]), mode="lines+markers", name="cut weight",
+    fig.add_trace(go.Scatter(x=names, y=_f32(sweep["cut"].to_numpy()[:-1]), mode=_marked(len(names)), name="cut weight",
                              yaxis="y2", line=dict(color=charts.PALETTE[0], dash="dot")))
     fig.update_layout(yaxis=dict(title="conductance"), yaxis2=dict(title="cut", overlaying="y", side="right"))
     return charts.layout(fig, "Sweep cut: everything up to a category on one side", 380)
@@ -263,10 +271,10 @@ def special_spectrum(view: dict) -> go.Figure:
     """The eigenvalues, and for label encoding the path graph's beside them."""
     vals = np.asarray(view["eigenvalues"])
     idx = np.arange(1, vals.size + 1)
-    fig = go.Figure(go.Scatter(x=idx, y=_f32(vals), mode="markers+lines", name="this kernel",
+    fig = go.Figure(go.Scatter(x=idx, y=_f32(vals), mode=_marked(len(idx)), name="this kernel",
                                marker=dict(size=9, color=charts.PALETTE[0])))
     if view["path"] is not None:
-        fig.add_trace(go.Scatter(x=idx, y=_f32(view["path"]["eigenvalues"]), mode="markers+lines",
+        fig.add_trace(go.Scatter(x=idx, y=_f32(view["path"]["eigenvalues"]), mode=_marked(len(idx)),
                                  name="path graph: 1 − cos(πk/(n−1))",
                                  line=dict(dash="dot", color=charts.PALETTE[1]), marker=dict(symbol="x", size=8)))
     fig.update_xaxes(title="index (ascending)", dtick=1 if vals.size <= 20 else None)
@@ -280,7 +288,7 @@ def special_vectors(view: dict) -> go.Figure:
     fig = go.Figure()
     for j, col in enumerate(view["shown"]):
         colour = charts.PALETTE[j % len(charts.PALETTE)]
-        fig.add_trace(go.Scatter(x=names, y=_f32(view["vectors"][:, j]), mode="lines+markers", name=f"u{col + 1}",
+        fig.add_trace(go.Scatter(x=names, y=_f32(view["vectors"][:, j]), mode=_marked(len(names)), name=f"u{col + 1}",
                                  line=dict(color=colour, width=2.5)))
         if view["path"] is not None:
             fig.add_trace(go.Scatter(x=names, y=_f32(view["path"]["vectors"][:, j]), mode="lines",

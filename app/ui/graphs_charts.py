@@ -26,6 +26,10 @@ SHAPES = [("circle", "#495057"), ("square", "rgba(73,80,87,0.3)"), ("diamond", "
 SIDE_COLOURS = [charts.PALETTE[0], charts.PALETTE[1]]
 
 
+#: Up to this many points a curve marks each one; beyond, it is a plain line.
+MARKED_POINTS = 200
+
+
 def _f32(values) -> np.ndarray:
     return np.asarray(values, dtype=np.float32)
 
@@ -91,7 +95,8 @@ def sorted_vector(table: pd.DataFrame, thresholds: dict[str, float], title: str,
 def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], title: str) -> go.Figure:
     """Conductance of every prefix of the sorted vector, with each split's cut marked."""
     cond = table["conductance"].to_numpy()[:-1]
-    fig = go.Figure(go.Scatter(x=np.arange(1, len(cond) + 1), y=_f32(cond), mode="lines+markers",
+    fig = go.Figure(go.Scatter(x=np.arange(1, len(cond) + 1), y=_f32(cond),
+                               mode="lines+markers" if len(cond) <= MARKED_POINTS else "lines",
                                marker=dict(size=4, color=charts.PALETTE[7]), line=dict(color=charts.PALETTE[7]),
                                name="conductance of the prefix",
                                hovertemplate="first %{x} nodes<br>conductance %{y:.4f}<extra></extra>"))
@@ -140,10 +145,13 @@ def two_vectors(names, fiedler: np.ndarray, turned: np.ndarray, title: str) -> g
     hover = [html_escape(names[i]) for i in order]
     x = np.arange(1, len(order) + 1)
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=x, y=_f32(fiedler[order]), mode="lines+markers", name="Fiedler vector",
+    marked = len(x) <= MARKED_POINTS
+    fig.add_trace(go.Scatter(x=x, y=_f32(fiedler[order]), mode="lines+markers" if marked else "lines",
+                             name="Fiedler vector",
                              marker=dict(size=5), line=dict(color=charts.PALETTE[0]), hovertext=hover,
                              hovertemplate="%{hovertext}<br>%{y:.4f}<extra>Fiedler</extra>"))
-    fig.add_trace(go.Scatter(x=x, y=_f32(turned[order]), mode="markers", name="turned vector",
+    fig.add_trace(go.Scatter(x=x, y=_f32(turned[order]), mode="markers" if marked else "lines",
+                             name="turned vector",
                              marker=dict(size=6, color=charts.PALETTE[1]), hovertext=hover,
                              hovertemplate="%{hovertext}<br>%{y:.4f}<extra>turned</extra>"))
     fig.add_hline(y=0, line=dict(color="#adb5bd", width=1))
@@ -157,7 +165,8 @@ def spectrum(values: np.ndarray, title: str, y_title: str, colour: str) -> go.Fi
     n = len(values)
     idx = np.arange(1, n + 1)
     scatter = go.Scatter if n <= SVG_NODES else go.Scattergl
-    fig = go.Figure(scatter(x=idx, y=_f32(values), mode="markers", marker=dict(size=6, color=colour),
+    fig = go.Figure(scatter(x=idx, y=_f32(values), mode="markers" if n <= MARKED_POINTS else "lines",
+                            marker=dict(size=6, color=colour), line=dict(color=colour),
                             name="eigenvalues", hovertemplate="λ%{x} = %{y:.4f}<extra></extra>"))
     if n > 1:
         fig.add_trace(go.Scatter(x=[2], y=[float(values[1])], mode="markers+text", text=[f"λ₂ = {values[1]:.3g}"],
