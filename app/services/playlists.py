@@ -200,7 +200,9 @@ class TrainingJob:
     under ``key``, in the store every session reads.
     """
 
-    UNWATCHED_S = 30.0
+    #: The training section's runs watch it (four a second); a browser tab in the background runs its
+    #: timers as rarely as once a minute, which must not end the training.
+    UNWATCHED_S = 90.0
 
     def __init__(self, spec: ModelSpec, train, tags, held: ScoredTransitions, alive=None):
         self.spec = spec
