@@ -291,7 +291,7 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     job = svc.map_job(key)
     if result is None and method == "t-SNE" and job is None:
         job = svc.start_map(ref, params, n_words, perplexity, seed)
-        wcharts.forget_drawn("words.map")  # the live frames and the map they end in keep t-SNE's own axes
+        lab_map.forget("words.map")  # the live frames and the map they end in keep t-SNE's own axes
     elif result is None and method == "UMAP":
         with st.spinner("UMAP ..."):
             svc.word_map_umap(ref, params, n_words, nn, md, seed)

@@ -29,7 +29,7 @@ from app.services import selection as sel
 from app.ui import charts, plots
 from app.ui import map as lab_map
 from app.ui.controls import ranged_slider
-from app.ui.text import html_escape, md_escape
+from app.ui.text import md_escape
 
 SELECTED = "rgba(33, 37, 41, 0.8)"
 BOTH = "#2b8a3e"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import streamlit as st
 
 from app.ui import charts
 from app.ui import map as lab_map
@@ -63,12 +62,3 @@ def label_plane_style(names: list[str]) -> dict:
     """The labels on the first two embedding dimensions: every label named, none over another."""
     return {"labels": list(names), "ids": list(names), "size": 7.0, "color": lab_map.single(charts.PALETTE[0]),
             "x_title": "dimension 1", "y_title": "dimension 2"}
-
-
-def forget_drawn(key: str) -> None:
-    """Forget the map last drawn under ``key`` (what :func:`app.ui.map.aligned` aligns the next one to).
-
-    A t-SNE drawn live sends its frames unaligned, in the optimiser's own axes; the map it ends
-    in must keep those axes too, rather than turn to a map drawn before the run started.
-    """
-    st.session_state.pop(f"{key}.__drawn", None)

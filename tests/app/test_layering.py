@@ -56,7 +56,7 @@ def test_a_page_only_lays_out(spec):
     assert not {c for c in calls if c.endswith("plotly_chart")}, f"{spec.path} calls plotly_chart: use app.ui.plots.show"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "app" / "ui").glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "app" / "ui").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT / "app" / "ui")))
 def test_ui_draws_without_computing(path):
     bad = _imports(path) & UI_FORBIDDEN
     assert not bad, f"app/ui/{path.name} imports {sorted(bad)}: it should draw what app/services computed"

@@ -21,7 +21,7 @@ It answers box, lasso and click selections as point indices (the ``on_select`` c
 ``{"kind": "box" | "lasso" | "click" | "clear", "indices": [...]}``).
 
 It moves: a map drawn again under the same ``key`` with new coordinates is first aligned to
-the one on screen (:func:`embedcore.compare.align_to`: rotation, reflection, scale and shift
+the one on screen (:func:`app.services.maps.aligned`: rotation, reflection, scale and shift
 fitted on the items both hold), then the browser glides each point to its new place. The
 sidebar's "Align redrawn maps" switch turns the alignment off. A live optimisation sends its
 frames to the same element, which updates in place.
@@ -37,13 +37,11 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from embedcore.compare import align_to
+from app.services.maps import ALIGN_KEY, aligned, forget, remember  # noqa: F401  (ALIGN_KEY, forget: re-exported)
 
 HERE = Path(__file__).parent
 PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e67700", "#495057",
            "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
-#: The session-state switch (drawn in the shared sidebar) that turns alignment to the map on screen off.
-ALIGN_KEY = "global.align_maps"
 
 
 def _script() -> str:
@@ -149,28 +147,6 @@ def _items_token(ids) -> str:
     return h.hexdigest()[:16]
 
 
-def aligned(key: str, xy: np.ndarray, ids=None) -> np.ndarray:
-    """``xy`` aligned to the map last drawn under ``key`` (when the switch is on and they share at least 3
-    items); what is drawn is remembered for the next call."""
-    xy = np.asarray(xy, dtype=np.float64)
-    store = f"{key}.__drawn"
-    previous = st.session_state.get(store)
-    out = xy
-    if previous is not None and st.session_state.get(ALIGN_KEY, True):
-        prev_ids, prev_xy = previous
-        if ids is None and prev_ids is None and len(prev_xy) == len(xy):
-            out, _ = align_to(xy, prev_xy)
-        elif ids is not None and prev_ids is not None:
-            try:
-                out, _ = align_to(xy, prev_xy, list(ids), list(prev_ids))
-            except ValueError:  # repeated ids: nothing to match by
-                out = xy
-        if not np.isfinite(out).all():
-            out = xy
-    st.session_state[store] = (None if ids is None else np.asarray(ids, dtype=object), out)
-    return out
-
-
 def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, always_label=(), color=None,
          size=5.0, opacity: float = 0.85, hover: dict | None = None, rings=(), edges=(), arrows=(), lines=(),
          markers=(), title: str = "", x_title: str = "", y_title: str = "", height: int = 480,
@@ -187,7 +163,11 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     """
     xy = np.asarray(xy, dtype=np.float64)
     n = len(xy)
-    drawn = aligned(key, xy, ids) if align else xy
+    if align:
+        drawn = aligned(key, xy, ids)
+    else:
+        drawn = xy
+        remember(key, xy, ids)
     labels_list = None if labels is None else ["" if v is None else str(v) for v in labels]
     hover_fields = [{"name": str(k), "values": [str(v) for v in vals]} for k, vals in (hover or {}).items()]
     sel = sorted({int(i) for i in selected})
