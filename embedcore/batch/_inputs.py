@@ -41,7 +41,7 @@ def expand_paths(paths: Sequence[str] | str, what: str, keep=None) -> list[str]:
     >>> expand_paths(["no/such/file.csv"], "sets")
     Traceback (most recent call last):
     ...
-    embedcore.batch._cluster.BatchError: The sets file no/such/file.csv does not exist.
+    embedcore.exceptions.BatchError: The sets file no/such/file.csv does not exist.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -88,7 +88,7 @@ def table_format(paths: Sequence[str], fmt: str | None = None) -> str:
     >>> table_format(["baskets.json"])
     Traceback (most recent call last):
     ...
-    embedcore.batch._cluster.BatchError: baskets.json is not a Parquet or CSV file; name it .parquet, .csv, .tsv or .txt.
+    embedcore.exceptions.BatchError: baskets.json is not a Parquet or CSV file; name it .parquet, .csv, .tsv or .txt.
     """
     kinds = set()
     for p in paths:

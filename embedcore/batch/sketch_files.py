@@ -170,7 +170,7 @@ def read_sketch_files(files: Sequence[tuple[str, bytes]]) -> SketchFiles:
     >>> read_sketch_files([("notes.txt", b"hello")])
     Traceback (most recent call last):
     ...
-    embedcore.batch._cluster.BatchError: notes.txt is not part of a sketch output; give the sketch step's output: \
+    embedcore.exceptions.BatchError: notes.txt is not part of a sketch output; give the sketch step's output: \
 its directory zipped, manifest.json with its shards, or .npz shards.
     """
     files = list(files)

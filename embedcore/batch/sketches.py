@@ -621,7 +621,7 @@ def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
     >>> read_sketches("no/such/dir")
     Traceback (most recent call last):
     ...
-    embedcore.batch._cluster.BatchError: no/such/dir holds no sketches: there is no manifest.json.
+    embedcore.exceptions.BatchError: no/such/dir holds no sketches: there is no manifest.json.
     """
     body = read_manifest(path)
     folder = path if os.path.isdir(path) else os.path.dirname(path)
