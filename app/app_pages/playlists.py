@@ -3,6 +3,7 @@ import math
 import streamlit as st
 
 from app.services import data as data_service
+from app.services import maps
 from app.services import playlists as svc
 from app.services import reproduce
 from app.ui import playlists_charts as pcharts
@@ -175,6 +176,8 @@ if job is None and svc.auto_trains(spec, n_songs):
     job = svc.start(spec)  # drawn by the training section's own runs, below
     job.wait(FRAME_S)  # training shorter than a frame is shown at once, without a live map
 notice = svc.collect(job) if job is not None else None
+if job is not None and not job.running and job.draws:
+    maps.forget("pl.map.songs")  # the map learned live is shown as its last frames showed it, not turned
 live = job is not None and job.running
 section = st.fragment(training_section, run_every=FRAME_S if live else None)
 with train_area:
