@@ -90,10 +90,11 @@ if chosen.point != point:
     picked.inspect_point("man", pts, point)
 selected = picked.positions(range(n_points), chosen.ids)
 
-# Filled in the order the work finishes: the 3-D input needs only the neighbour table, so it goes to the
-# browser while LLE is solved, and the map while its trustworthiness is measured.
+# Filled in the order the eye needs them: the map first (a new B glides it at once), then the 3-D input (deck.gl
+# rebuilds its scene, the slowest thing to draw in a browser without a GPU), then the map's trustworthiness.
 try:
     nbrs = svc.neighbours_of(pts, B, point)
+    result = svc.lle(pts, B, reg)
 except ValueError as err:
     st.error(md_escape(err))
     st.stop()
@@ -102,22 +103,6 @@ show_graph = st.checkbox("Draw the neighbourhood graph", key="man.graph",
                          help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.",
                          bind="query-params")
 c1, c2 = st.columns(2)
-shown = svc.shown_in_3d(pts)
-dims = data.X.shape[1]
-c1.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimensions)'}, coloured by "
-            f"{md_escape(data.colour_label)}")
-c1.pydeck_chart(charts.input_3d(svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
-                                segments=svc.graph_segments(pts, B) if show_graph else None, selected=selected),
-                height=440, key="man.chart.input")
-c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
-           + (f", the {len(selected):,} points selected on a map ringed" if len(selected) else "")
-           + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
-              "around them, while LLE and the map use them all."))
-try:
-    result = svc.lle(pts, B, reg)
-except ValueError as err:
-    st.error(md_escape(err))
-    st.stop()
 cols[0].metric("points", f"{n_points:,}")
 cols[1].metric("dimensions", data.X.shape[1])
 cols[2].metric("B", B)
@@ -130,6 +115,17 @@ tools.draw(c2, "man.map.lle", color=charts.colour(data.colour, data.categorical,
 c2.caption(f"Coloured by {md_escape(data.colour_label)}; hover a point for its value. A new B or reg glides the "
            "points from the map on screen to the new one, first turned, flipped and scaled onto it (LLE's axes "
            "mean nothing), so what moves is what the setting changed.")
+shown = svc.shown_in_3d(pts)
+dims = data.X.shape[1]
+c1.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimensions)'}, coloured by "
+            f"{md_escape(data.colour_label)}")
+c1.pydeck_chart(charts.input_3d(svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
+                                segments=svc.graph_segments(pts, B) if show_graph else None, selected=selected),
+                height=440, key="man.chart.input")
+c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
+           + (f", the {len(selected):,} points selected on a map ringed" if len(selected) else "")
+           + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
+              "around them, while LLE and the map use them all."))
 cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
 
 
