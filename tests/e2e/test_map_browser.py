@@ -514,13 +514,13 @@ def test_manifolds_map_after_a_change_of_b_is_the_servers_lle_map_aligned_to_the
 MAPS_ON_PAGE = """() => Object.entries(window.__labMaps || {}).filter(([, m]) => m.canvas.isConnected && m.frame)
   .map(([key, m]) => { const s = m.state(), step = Math.max(1, Math.ceil(s.n / 3000)), rows = [];
     for (let i = 0; i < s.n; i += step) if (Number.isFinite(s.x[i]) && Number.isFinite(s.y[i])) rows.push([s.x[i], s.y[i], ...s.screen(i)]);
-    return {key, scale: s.scale, rows}; })"""
+    return {key, scale: s.scale, rows, labels: s.labels, size: [s.canvas[2], s.canvas[3]]}; })"""
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
-def test_every_map_of_every_page_has_one_scale_on_both_axes(server, browser, spec):
+def test_every_map_of_every_page_has_one_scale_on_both_axes_and_labels_apart(server, browser, spec):
     """Every lab map, on every page and tab: a unit across is as many pixels as a unit up, read off where
-    its points are drawn."""
+    its points are drawn; no two of its labels overlap, and all are on its canvas."""
     from tests.e2e.test_no_big_plotly_scatter import views
 
     url, _ = server
@@ -531,6 +531,13 @@ def test_every_map_of_every_page_has_one_scale_on_both_axes(server, browser, spe
             for m in page.evaluate(MAPS_ON_PAGE):
                 rows = np.array(m["rows"], dtype=np.float64).reshape(-1, 4)
                 assert m["scale"][0] == m["scale"][1], f"{spec.url}, {where}: map {m['key']}"
+                boxes = [(lab["text"], lab["box"]) for lab in m["labels"]]
+                w, h = m["size"]
+                clash = [(a[0], b[0]) for k, a in enumerate(boxes) for b in boxes[k + 1:]
+                         if a[1][0] < b[1][2] and b[1][0] < a[1][2] and a[1][1] < b[1][3] and b[1][1] < a[1][3]]
+                assert not clash, f"{spec.url}, {where}: map {m['key']}: {len(clash)} labels overlap, e.g. {clash[:3]}"
+                off = [t for t, b in boxes if b[0] < 0 or b[1] < 0 or b[2] > w + 1e-6 or b[3] > h + 1e-6]
+                assert not off, f"{spec.url}, {where}: map {m['key']}: labels off the canvas: {off[:3]}"
                 if len(rows) < 3 or np.ptp(rows[:, 0]) == 0 or np.ptp(rows[:, 1]) == 0:
                     continue
                 sx = np.polyfit(rows[:, 0], rows[:, 2], 1)[0]

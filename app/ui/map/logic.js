@@ -103,9 +103,11 @@ export function overlaps(a, b) {
 }
 
 // Greedy label placement without overlap. `cands` are {i, x, y, w, h, must} in screen pixels,
-// in order of importance (those with `must` are placed first, at their first position, even over
-// others). Each label tries four spots around its point; one that would cover an already placed
-// label or leave the w x h canvas is skipped. Returns [{i, box: [x0, y0, x1, y1]}].
+// in order of importance (those with `must` are placed first). Each label tries four spots around
+// its point; one that would cover an already placed label or leave the w x h canvas is skipped.
+// A `must` label crowded out of all four (other must labels at nearly the same place) looks further
+// up and down, up to 8 rows away (map.js draws a leader line to it); only if all of those are taken
+// too does it go at its first spot, over others. Returns [{i, box: [x0, y0, x1, y1]}].
 // A grid of cells keeps each test local, so 20,000 candidates cost a few milliseconds.
 export function placeLabels(cands, w, h, gap = 4) {
   const cell = 64, cols = Math.ceil(w / cell) + 1, grid = new Map(), placed = [];
@@ -129,6 +131,10 @@ export function placeLabels(cands, w, h, gap = 4) {
       [c.x + gap, c.y - gap - c.h], [c.x - gap - c.w, c.y - gap - c.h],
       [c.x + gap, c.y + gap], [c.x - gap - c.w, c.y + gap],
     ];
+    if (c.must) for (let k = 1; k <= 8; k++) {
+      const up = c.y - gap - c.h - k * (c.h + 2), down = c.y + gap + k * (c.h + 2);
+      spots.push([c.x + gap, up], [c.x - gap - c.w, up], [c.x + gap, down], [c.x - gap - c.w, down]);
+    }
     let done = false;
     for (const [bx, by] of spots) {
       const b = [bx, by, bx + c.w, by + c.h];

@@ -358,6 +358,14 @@ class LabMap {
       return { i, x: sx(X[i]), y: sy(Y[i]), w: tw + 2, h: 14, must: must.has(i) };
     });
     const placed = placeLabels(boxes, w, h);
+    // a label pushed away from its point (crowded out by other labels that must show) gets a leader line
+    const at = new Map(boxes.map((b) => [b.i, b]));
+    ctx.strokeStyle = "rgba(73,80,87,0.7)";
+    ctx.lineWidth = 1;
+    for (const { i, box } of placed) {
+      const { x, y } = at.get(i), qx = Math.min(Math.max(x, box[0]), box[2]), qy = Math.min(Math.max(y, box[1]), box[3]);
+      if (Math.hypot(qx - x, qy - y) > 6) { ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(qx, qy); ctx.stroke(); }
+    }
     ctx.textBaseline = "top";
     ctx.lineJoin = "round";
     for (const { i, box } of placed) {
