@@ -256,12 +256,12 @@ def laplacians_section(ref, weighted):
     cmp = svc.comparison(ref, weighted, rule)
     g = svc.graph(ref)
     c1, c2 = st.columns(2)
-    for col, name, key in ((c1, "unnormalised L = D − A", "graphs.map.graph_L"),
-                           (c2, "normalised L", "graphs.map.graph_N")):
+    for col, name, shown, key in ((c1, "unnormalised L = D − A", "L = D − A", "graphs.map.graph_L"),
+                                  (c2, "normalised L", "normalised L", "graphs.map.graph_N")):
         side = cmp[name]["side"]
         lab_map.draw(col, pos, key=key, **charts.graph(
             pos, edges, names, (~side).astype(int), ["below the threshold", "above"], cut_edges=cmp[name]["cut_edges"],
-            groups=g.groups, colours=charts.SIDE_COLOURS, height=420, title=f"{name}: split {svc.RULE_TITLES[rule]}"))
+            groups=g.groups, colours=charts.SIDE_COLOURS, height=420, title=f"{shown}: split {svc.RULE_TITLES[rule]}"))
     st.dataframe(cmp["table"], hide_index=True, key="graphs.compare_table",
                  column_config={"λ₂": st.column_config.NumberColumn(format="%.4g"),
                                 "conductance": st.column_config.NumberColumn(format="%.4f")})
