@@ -90,8 +90,6 @@ if chosen.point != point:
     picked.inspect_point("man", pts, point)
 selected = picked.positions(range(n_points), chosen.ids)
 
-# Filled in the order the eye needs them: the map first (a new B glides it at once), then the 3-D input (deck.gl
-# rebuilds its scene, the slowest thing to draw in a browser without a GPU), then the map's trustworthiness.
 try:
     nbrs = svc.neighbours_of(pts, B, point)
     result = svc.lle(pts, B, reg)
@@ -109,9 +107,7 @@ cols[2].metric("B", B)
 cols[3].metric("reconstruction error", f"{result['reconstruction_error']:.2e}")
 tools = MapTools("man", pts, range(n_points), result["embedding"], space=data.X, k=B, where=c2,
                  labels=data.colour, label_name=data.colour_label)
-tools.draw(c2, "man.map.lle", color=charts.colour(data.colour, data.categorical, data.colour_label),
-           hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=440,
-           edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
+map_slot = c2.container()  # filled last (see the end of the page)
 c2.caption(f"Coloured by {md_escape(data.colour_label)}; hover a point for its value. A new B or reg glides the "
            "points from the map on screen to the new one, first turned, flipped and scaled onto it (LLE's axes "
            "mean nothing), so what moves is what the setting changed.")
@@ -126,7 +122,6 @@ c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} ne
            + (f", the {len(selected):,} points selected on a map ringed" if len(selected) else "")
            + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
               "around them, while LLE and the map use them all."))
-cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
 
 
 def where_on_the_input(rows) -> None:
@@ -334,3 +329,11 @@ with tabs[4]:
 
 share.panel("manifolds", reproduce.lazy(lambda: svc.recipe(pts, B, reg)), uploaded=source == "upload",
             what="the LLE map and its bottom eigenvalues")
+
+# The map is sent last: the browser then draws the page's other charts (the weights and eigenvalue bars redraw at
+# every B) before it, and the map glides without them stopping it halfway. Its trustworthiness (seconds at
+# 20,000 points) is measured once it is on its way.
+tools.draw(map_slot, "man.map.lle", color=charts.colour(data.colour, data.categorical, data.colour_label),
+           hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=440,
+           edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
+cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
