@@ -20,7 +20,7 @@ from app.services import data as data_service
 from app.services import shared
 from app.services.data import DataRef
 from app.services.reproduce import Recipe
-from embedcore import linear
+from embedcore import foundations as linear
 
 #: TF-IDF rows of the 300 Lee news articles (7,168 words)
 NEWS = "news"
@@ -218,7 +218,7 @@ def _jl_block(matrix: Matrix, kind: str, seed: int, block: int) -> np.ndarray:
 
     Kept in float32 (the rows are standardised or TF-IDF, well inside its range): 3 MB a block at 3,000 rows.
     The orthonormal frame's block is ``sqrt(d)`` times its new vectors applied to the rows, as
-    :func:`embedcore.linear.projection_block` gives it, built on the blocks before it instead of from scratch.
+    :func:`embedcore.foundations.projection_block` gives it, built on the blocks before it instead of from scratch.
     """
     X = _jl_rows(matrix, seed)
     if kind == "orthonormal":
@@ -449,7 +449,7 @@ def recipe(ref: DataRef, seed: int, svd_matrix: Matrix, k: int, center: bool) ->
                                  "min rows": BATCH_MIN_ROWS, "seed": seed,
                                  "rows": "random batches, then one-digit batches"}}
     code = f"""
-        from embedcore import linear
+        from embedcore import foundations as linear
 
         X = {"linear.grey_photo()" if photo else "data.X"}
         layers = linear.svd_layers(X, center={center}, rows={None if photo else SVD_ROWS})

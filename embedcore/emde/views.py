@@ -40,7 +40,7 @@ def item_view(X) -> ItemView:
     >>> v.coords.tolist(), v.projected
     ([[1.0, 0.0], [3.0, 0.0]], False)
     """
-    from embedcore.linear import pca_basis
+    from .._linalg import pca_basis
 
     X = as_vectors(X)
     d = X.shape[1]

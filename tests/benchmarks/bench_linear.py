@@ -7,7 +7,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from embedcore import linear
+from embedcore import foundations as linear
 from tests.benchmarks.harness import Result
 
 K = 2048  # eight blocks of 256: the JL section's largest k (2,000) rounded up to whole blocks

@@ -26,7 +26,7 @@ CASES = {
     """,
     "jl": """
         X = np.random.default_rng(0).normal(size=(200, 300))
-        from embedcore.linear import random_projection
+        from embedcore.foundations import random_projection
         data = np.asarray(random_projection(X, 40, "gaussian", random_state=SEED))
     """,
     "tsne": """

@@ -9,8 +9,8 @@ from sklearn.datasets import load_digits
 from sklearn.decomposition import PCA
 from sklearn.neural_network import MLPRegressor
 
-from embedcore import linear
-from embedcore.linear import (
+from embedcore import foundations as linear
+from embedcore.foundations import (
     autoencoder_subspace,
     axis_angle_deg,
     correlated_cloud,
@@ -405,7 +405,7 @@ def test_inverse_sqrt_trend_halves_when_width_quadruples():
 def test_the_chained_products_run_on_one_blas_thread_and_restore_it():
     from threadpoolctl import threadpool_info
 
-    from embedcore.linear import _one_blas_thread
+    from embedcore._linalg import one_blas_thread as _one_blas_thread
 
     def blas_threads():
         return sorted(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
