@@ -53,6 +53,7 @@ from .graph import (
     normalized_laplacian,
     spectral_clusters,
     sweep,
+    tie_order,
 )
 from .kernels import (
     all_alike_kernel,
@@ -105,5 +106,6 @@ __all__ = [
     "lowest_conductance_cut",
     "spectral_clusters",
     "sweep",
+    "tie_order",
     "compare_category_encodings",
 ]

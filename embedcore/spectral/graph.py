@@ -263,8 +263,27 @@ def lowest_conductance_cut(sweep: pd.DataFrame) -> tuple[int, float] | None:
     return best, float(cond[best])
 
 
+def tie_order(x, rtol: float = 1e-10) -> np.ndarray:
+    """The indices that sort ``x``, with values equal to ``rtol`` of the largest taken as ties, in index order.
+
+    Nodes that a graph's symmetry makes equal (two leaves on the same node) get Fiedler values that differ
+    only in their last bits, which the BLAS decides; ordering them by index instead makes every cut along
+    the order the same in every process.
+
+    Examples
+    --------
+    >>> tie_order([0.5, 0.1 + 1e-17, 0.1, -1.0]).tolist()
+    [3, 1, 2, 0]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    scale = float(np.abs(x[np.isfinite(x)]).max()) if np.isfinite(x).any() else 1.0
+    snapped = np.round(x / (scale * rtol if scale > 0 else 1.0))
+    return np.lexsort((np.arange(x.size), snapped))
+
+
 def sweep(A, x, labels=None) -> pd.DataFrame:
-    """Sort the nodes by ``x`` (a stable sort) and cut after each: one row per prefix.
+    """Sort the nodes by ``x`` (ties, equal to 1e-10 of the largest value, in index order; :func:`tie_order`)
+    and cut after each: one row per prefix.
 
     Each row holds a node in that order, its value of ``x``, and for the cut that puts it and every node
     before it on one side, the cut weight and the conductance ``cut / min(vol S, vol S')`` (NaN when a side
@@ -284,7 +303,7 @@ def sweep(A, x, labels=None) -> pd.DataFrame:
     x = np.asarray(x, dtype=np.float64)
     if x.shape != (n,):
         raise ValueError(f"x needs one value per node ({n}); got shape {x.shape}.")
-    order = np.argsort(x, kind="stable")
+    order = tie_order(x)
     P = dense[np.ix_(order, order)]
     deg = degree[order]
     inner = np.tril(P, -1).sum(axis=1)  # weight from each node to the nodes before it

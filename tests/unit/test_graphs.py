@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from embedcore import graphs
+from embedcore import graphs, spectral
 from embedcore.io import DataError
 from embedcore.io.edges import read_edge_list
 from embedcore.spectral import normalized_laplacian
@@ -137,8 +137,9 @@ def test_splits_against_brute_force_over_every_sweep_prefix(name, normalized):
     n = len(A)
     x = graphs.fiedler(A, normalized).vector
     table, found = graphs.splits(A, x, normalized)
-    order = np.argsort(x, kind="stable")
-    assert table["node"].tolist() == order.tolist()
+    order = table["node"].to_numpy()
+    assert sorted(order.tolist()) == list(range(n)) and np.all(np.diff(x[order]) >= -1e-10 * np.abs(x).max())
+    assert order.tolist() == spectral.tie_order(x).tolist()  # ties (equal to 1e-10) in node order
     conds = []
     for m in range(1, n):
         side = np.zeros(n, dtype=bool)
