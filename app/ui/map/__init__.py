@@ -95,11 +95,11 @@ def single(colour: str) -> dict:
 
 # ------------------------------------------------------------ layers
 def ring(indices, *, name: str = "", color: str = "#212529", shape: str = "circle", size: float = 8,
-         width: float = 1.5, label: bool = False, legend: bool = True) -> dict:
-    """Marks over some points: ``shape`` circle (a ring), x, diamond, dot, square or star; ``label``
-    labels every marked point."""
+         width: float = 1.5, label: bool = False, legend: bool = True, fill: bool = True) -> dict:
+    """Marks over some points: ``shape`` circle (a ring), x, diamond, dot, square or star (``fill=False``:
+    their outline only); ``label`` labels every marked point."""
     return {"indices": [int(i) for i in np.asarray(indices, dtype=np.int64).ravel()], "name": name, "color": color,
-            "shape": shape, "size": size, "width": width, "label": label, "legend": legend}
+            "shape": shape, "size": size, "width": width, "label": label, "legend": legend, "fill": fill}
 
 
 def edges(pairs, *, name: str = "", color: str = "rgba(120,120,120,0.35)", width: float = 1.0,
@@ -125,9 +125,11 @@ def arrows(starts, ends, *, name: str = "", color: str = "#e8590c", width: float
 
 
 def line(a: float, b: float, c: float, *, name: str = "", color: str = "#495057", width: float = 1.5,
-         dash: bool = False) -> dict:
-    """The line a x + b y = c across the whole view."""
-    return {"a": float(a), "b": float(b), "c": float(c), "name": name, "color": color, "width": width, "dash": dash}
+         dash: bool = False, label: str = "") -> dict:
+    """The line a x + b y = c across the whole view; ``name`` goes in the legend, ``label`` is written on the map
+    beside the line."""
+    return {"a": float(a), "b": float(b), "c": float(c), "name": name, "color": color, "width": width, "dash": dash,
+            "label": label}
 
 
 def markers(x, y, *, name: str = "", color: str = "#212529", shape: str = "dot", size: float = 6,

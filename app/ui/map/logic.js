@@ -22,8 +22,11 @@ export function bounds(xs, ys, keep) {
     if (y < y0) y0 = y; if (y > y1) y1 = y;
   }
   if (x0 === Infinity) return [-1, -1, 1, 1];
-  if (x1 - x0 < 1e-12) { x0 -= 0.5; x1 += 0.5; }
-  if (y1 - y0 < 1e-12) { y0 -= 0.5; y1 += 0.5; }
+  // a flat axis gets a tenth of the other's span (or one unit when both are flat), so a line of points
+  // stays drawn at the scale of its spread instead of shrinking to fit a unit box
+  const dx = x1 - x0, dy = y1 - y0;
+  if (dx < 1e-12) { const h = dy < 1e-12 ? 0.5 : dy * 0.05; x0 -= h; x1 += h; }
+  if (dy < 1e-12) { const h = dx < 1e-12 ? 0.5 : dx * 0.05; y0 -= h; y1 += h; }
   return [x0, y0, x1, y1];
 }
 

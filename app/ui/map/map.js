@@ -225,7 +225,7 @@ class LabMap {
       const rad = r.size || 8;
       for (const i of r.indices) {
         if (i < 0 || i >= f.n || (keep && !keep[i])) continue;
-        this.shape(ctx, r.shape || "circle", sx(X[i]), sy(Y[i]), rad);
+        this.shape(ctx, r.shape || "circle", sx(X[i]), sy(Y[i]), rad, r.fill !== false);
       }
     }
     this.drawLabels(ctx, sx, sy, X, Y);
@@ -252,23 +252,27 @@ class LabMap {
     ctx.fillText(`${+unit.toPrecision(3)}`, 14 + len, h - 8);
   }
 
-  shape(ctx, kind, x, y, r) {
+  shape(ctx, kind, x, y, r, fill = true) {
     ctx.beginPath();
     if (kind === "x") {
       ctx.moveTo(x - r, y - r); ctx.lineTo(x + r, y + r); ctx.moveTo(x - r, y + r); ctx.lineTo(x + r, y - r); ctx.stroke();
     } else if (kind === "diamond") {
-      ctx.moveTo(x, y - r); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r); ctx.lineTo(x - r, y); ctx.closePath(); ctx.fill();
+      ctx.moveTo(x, y - r); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r); ctx.lineTo(x - r, y); ctx.closePath();
+      if (!fill) { ctx.stroke(); return; }
+      ctx.fill();
+      const stroke = ctx.strokeStyle, width = ctx.lineWidth;
       ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 1; ctx.stroke();
+      ctx.strokeStyle = stroke; ctx.lineWidth = width;
     } else if (kind === "dot") {
       ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
     } else if (kind === "square") {
-      ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.fill();
+      ctx.rect(x - r, y - r, 2 * r, 2 * r); fill ? ctx.fill() : ctx.stroke();
     } else if (kind === "star") {
       for (let k = 0; k < 10; k++) {
         const a = -Math.PI / 2 + (k * Math.PI) / 5, rr = k % 2 ? r * 0.45 : r;
         k ? ctx.lineTo(x + rr * Math.cos(a), y + rr * Math.sin(a)) : ctx.moveTo(x + rr * Math.cos(a), y + rr * Math.sin(a));
       }
-      ctx.closePath(); ctx.fill();
+      ctx.closePath(); fill ? ctx.fill() : ctx.stroke();
     } else {
       ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.stroke();
     }
@@ -288,7 +292,7 @@ class LabMap {
     const [ax, ay] = toScreen(v, w, h, pts[0][0], pts[0][1]), [bx, by] = toScreen(v, w, h, pts[1][0], pts[1][1]);
     ctx.beginPath(); ctx.moveTo(ax, ay); ctx.lineTo(bx, by); ctx.stroke();
     ctx.setLineDash([]);
-    if (l.name) { ctx.fillStyle = l.color || "#495057"; ctx.font = FONT; ctx.fillText(l.name, Math.min(ax, bx) + 4, Math.min(ay, by) + 14); }
+    if (l.label) { ctx.fillStyle = l.color || "#495057"; ctx.font = FONT; ctx.fillText(l.label, Math.min(ax, bx) + 4, Math.min(ay, by) + 14); }
   }
 
   drawArrow(ctx, a, sx, sy, X, Y) {
