@@ -218,3 +218,25 @@ def test_the_selection_csv_has_the_ids_the_colour_and_the_lle_coordinates(manifo
     np.testing.assert_allclose(got[:, 0], t[[1, 2, 3]], rtol=1e-3)
     np.testing.assert_allclose(got[:, 1:], _lle_of_default_roll(12)[[1, 2, 3]], atol=1e-5)
     at.button(key="man.map.clear").click().run()
+
+
+def test_a_selection_on_a_map_of_the_comparisons_sample_is_the_same_points_on_the_lle_map():
+    """Beyond 5,000 points the other methods run on a seeded sample: a selection made on such a map names
+    the sampled points, ringed where they are on the LLE map of every point."""
+    at = open_page(MANIFOLDS)
+    at.sidebar.slider(key="man.n").set_value(6000).run(timeout=300)
+    at = open_tab(at, "man.tab", "Quality", timeout=300)
+    at.selectbox(key="man.quality_map").set_value("PCA").run(timeout=300)
+    run = [b for b in at.button if b.key == "man.quality_run"]
+    if run:
+        run[0].click().run(timeout=300)
+    assert not at.exception
+    quality = lab_map(at, "man.map.quality")
+    assert quality["n"] == 5000 and lab_map(at, "man.map.lle")["n"] == 6000
+    assert any("sample of 5,000 of the 6,000 points" in c.value for c in at.caption)
+    at = select_on_map(at, "man.map.quality", [0, 1, 2])
+    assert not at.exception
+    ids = [int(i) for i in quality["ids"][:3]]  # the sampled points' rows among the 6,000
+    assert _frame(at, "man.map.selected")["id"].tolist() == ids
+    assert lab_map(at, "man.map.lle")["selected"] == ids
+    assert lab_map(at, "man.map.quality")["selected"] == [0, 1, 2]
