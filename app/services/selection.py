@@ -1,8 +1,7 @@
 """Selections on maps, the inspected point, and a pinned embedding: their state, and what they compute.
 
-Every map in the lab carries each point's index as ``customdata``; a box, a lasso
-or a click on it reaches the server as Plotly's selection event, which
-:func:`event_indices` turns into point indices. What a person chose is kept in
+A box, a lasso or a click on a map (:mod:`app.ui.map`) reaches the server as the
+point indices it chose (:func:`on_map_select`). What a person chose is kept in
 session state under the page's prefix (``"words.selection"``), as the ids of the
 items, next to what identifies the items drawn (the page's ``data`` key): a
 rerun that keeps the items (another B, another window) keeps the selection, one
@@ -32,14 +31,11 @@ MODES = {"select a box": "box", "select a lasso": "lasso", "click a point": "cli
 
 @dataclass(frozen=True)
 class Selection:
-    """The items chosen on a page's map (their ids, in the order they were drawn), the inspected one, and
-    the chart and figure the selection was made on (``on``: the chart still shows it while that figure is
-    drawn unchanged)."""
+    """The items chosen on a page's map (their ids, in the order they were drawn) and the inspected one."""
 
     data: Any
     ids: tuple = ()
     point: Any = None
-    on: Any = None
 
 
 @dataclass(frozen=True)
@@ -71,55 +67,19 @@ def _store(page: str, value: Selection) -> None:
     st.session_state[f"{page}.selection"] = value
 
 
-def event_indices(event) -> tuple[list[int], bool]:
-    """The point indices a Plotly selection event carries (each trace's customdata), and whether a box or a
-    lasso chose them (a click chooses one point with neither)."""
-    chosen = (event or {}).get("selection") or {}
-    out: list[int] = []
-    for pt in chosen.get("points") or []:
-        idx = pt.get("customdata")
-        if isinstance(idx, (list, tuple)):
-            idx = idx[0] if idx else None
-        if isinstance(idx, (int, float)) and not isinstance(idx, bool) and float(idx).is_integer():
-            out.append(int(idx))
-    dragged = bool(chosen.get("box") or chosen.get("lasso"))
-    return list(dict.fromkeys(out)), dragged
-
-
-def select(page: str, data, ids, indices, *, dragged: bool = True, on=None) -> None:
-    """Record a selection (``dragged``, made on the chart and figure ``on``) or a clicked point on the map
+def select(page: str, data, ids, indices, *, dragged: bool = True) -> None:
+    """Record a selection (``dragged``: a box or a lasso) or a clicked point on the map
     drawn with ``ids``."""
     ids = np.asarray(ids, dtype=object)
     indices = [i for i in indices if 0 <= i < len(ids)]
     current = selection(page, data)
     if dragged:
-        current = replace(current, ids=tuple(_plain(ids[i]) for i in sorted(indices)), on=on)
+        current = replace(current, ids=tuple(_plain(ids[i]) for i in sorted(indices)))
     elif indices:
         current = replace(current, point=_plain(ids[indices[0]]))
     else:  # a double click or a click beside the points: Plotly's "deselect"
-        current = replace(current, ids=(), on=None)
+        current = replace(current, ids=())
     _store(page, current)
-
-
-def drawn_key(page: str, chart_key: str) -> str:
-    """Where a map's figure signature is kept (see :func:`on_select`)."""
-    return f"{page}.drawn.{chart_key}"
-
-
-def on_select(page: str, data, ids, chart_key: str, whole_page: bool = False):
-    """The chart's ``on_select`` callback: the event in session state under ``chart_key`` becomes the
-    page's selection (box, lasso) or its inspected point (click), noting the figure it was made on.
-    With ``whole_page`` (a chart inside a fragment whose selection the page shows elsewhere too) the
-    next run of the fragment asks for a run of the whole page (:func:`page_rerun_asked`)."""
-
-    def handle() -> None:
-        indices, dragged = event_indices(st.session_state.get(chart_key))
-        select(page, data, ids, indices, dragged=dragged,
-               on=(chart_key, st.session_state.get(drawn_key(page, chart_key))))
-        if whole_page:
-            st.session_state[f"{page}.rerun_page"] = True
-
-    return handle
 
 
 def on_map_select(page: str, data, ids, whole_page: bool = False):
@@ -147,14 +107,7 @@ def clear(page: str) -> None:
     """Forget the selection (the inspected point stays), and have the maps drawn anew without it."""
     found = st.session_state.get(f"{page}.selection")
     if isinstance(found, Selection):
-        _store(page, replace(found, ids=(), on=None))
-    st.session_state[f"{page}.cleared"] = cleared(page) + 1
-
-
-def cleared(page: str) -> int:
-    """How many times the selection was cleared: part of every map's figure, so a cleared map is redrawn
-    (a chart keeps the selection it shows while its figure stays the same)."""
-    return int(st.session_state.get(f"{page}.cleared", 0))
+        _store(page, replace(found, ids=()))
 
 
 def forget_point(page: str) -> None:

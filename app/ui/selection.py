@@ -2,12 +2,13 @@
 
 A page makes a :class:`MapTools` for its map (the items' ids and labels, the map's
 coordinates and, for inspecting a point, the original space), draws the map
-through :meth:`MapTools.show` instead of :func:`app.ui.plots.show`, and calls
+through :meth:`MapTools.draw` (the lab's map component, :mod:`app.ui.map`), and calls
 :meth:`MapTools.panel` below it. The map then:
 
-* selects with a box or a lasso (the "On the map" control sets Plotly's drag mode
-  and keeps it across redraws), and the panel lists what was selected with the
-  page's own summary, a CSV download and a Clear button;
+* selects with a box or a lasso (the "On the map" control sets what a drag does),
+  rings the selection on every map of the page that draws the same items, and the
+  panel lists what was selected with the page's own summary, a CSV download and a
+  Clear button;
 * inspects a clicked point: its k nearest neighbours in the original space next
   to its k nearest on the map, and the map marks which are in both;
 * compares: Pin keeps the current map; after a setting changes, the panel shows
@@ -22,85 +23,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from app.services import selection as sel
-from app.ui import charts, plots
 from app.ui import map as lab_map
 from app.ui.controls import ranged_slider
 from app.ui.text import md_escape
 
-SELECTED = "rgba(33, 37, 41, 0.8)"
 BOTH = "#2b8a3e"
 DATA_ONLY = "#e03131"
 MAP_ONLY = "#f08c00"
 POINT = "#000000"
-#: Up to this many points the overlap map is SVG, beyond it WebGL.
-SVG_POINTS = 2000
-
-
-def _f32(a) -> np.ndarray:
-    return np.asarray(a, dtype=np.float32)
-
-
-def mark_traces(coords, rows, view=None, *, axes: dict | None = None, legend: bool = True,
-                point_name: str | None = None) -> list[go.Scatter]:
-    """Overlays for a map: the selected points ringed, and the inspected point with its neighbours (green: near
-    in both spaces; red: near in the data, placed apart on the map; orange: near on the map only).
-
-    Every overlay carries its points' indices as customdata, so a click or a box on it selects those points.
-    """
-    axes = axes or {}
-    Y = _f32(coords)
-    out = []
-    rows = np.asarray(rows, dtype=np.int64)
-    if rows.size:
-        out.append(go.Scatter(x=Y[rows, 0], y=Y[rows, 1], mode="markers", name=f"selected ({rows.size:,})",
-                              customdata=rows.astype(np.int32), hoverinfo="skip", showlegend=legend,
-                              marker=dict(size=10, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=1.2)),
-                              **axes))
-    if view is not None:
-        data_idx, map_idx = np.asarray(view["data_idx"]), np.asarray(view["map_idx"])
-        both = np.intersect1d(data_idx, map_idx)
-        for idx, name, colour, symbol in (
-                (both, "neighbour in both", BOTH, "circle-open"),
-                (np.setdiff1d(data_idx, map_idx), "neighbour in the data only", DATA_ONLY, "circle-open"),
-                (np.setdiff1d(map_idx, data_idx), "neighbour on the map only", MAP_ONLY, "x-thin-open")):
-            if idx.size:
-                out.append(go.Scatter(x=Y[idx, 0], y=Y[idx, 1], mode="markers", name=name, showlegend=legend,
-                                      customdata=idx.astype(np.int32), hoverinfo="skip",
-                                      marker=dict(size=13, symbol=symbol, color=colour, line=dict(width=2.5)),
-                                      **axes))
-        p = view["point"]
-        out.append(go.Scatter(x=Y[[p], 0], y=Y[[p], 1], mode="markers", name=point_name or "inspected",
-                              showlegend=legend,
-                              customdata=np.array([p], dtype=np.int32), hoverinfo="skip",
-                              marker=dict(size=14, symbol="diamond", color=POINT, line=dict(color="white", width=1)),
-                              **axes))
-    return out
-
-
-def overlap_map(coords, overlap, k: int, title: str, height: int = 460) -> go.Figure:
-    """The current map coloured by each item's neighbour overlap with the pinned map (grey: not in it)."""
-    Y = _f32(coords)
-    overlap = np.asarray(overlap, dtype=np.float32)
-    known = np.isfinite(overlap)
-    # SVG up to a few thousand points: a chart redrawn at each change of a setting builds a WebGL context
-    # anew, which costs more in a browser without a GPU than drawing that many SVG markers
-    scatter = go.Scatter if len(Y) <= SVG_POINTS else go.Scattergl
-    fig = go.Figure()
-    if (~known).any():
-        fig.add_trace(scatter(x=Y[~known, 0], y=Y[~known, 1], mode="markers", name="not in the pinned map",
-                              marker=dict(size=5, color="#ced4da"), hoverinfo="skip"))
-    fig.add_trace(scatter(
-        x=Y[known, 0], y=Y[known, 1], mode="markers", name="overlap", showlegend=False,
-        customdata=np.flatnonzero(known).astype(np.int32),
-        marker=dict(size=6, color=overlap[known], colorscale="RdYlGn", cmin=0, cmax=1, showscale=True,
-                    colorbar=dict(title=dict(text=f"overlap@{k}"))),
-        hovertemplate="point %{customdata}: %{marker.color:.2f}<extra></extra>"))
-    fig.update_yaxes(scaleanchor="x")
-    return charts.layout(fig, title, height)
 
 
 class MapTools:
@@ -143,7 +76,6 @@ class MapTools:
                                    "nearest neighbours in the data and on the map. Double-click the map to "
                                    "clear the selection.")
         self.mode = sel.MODES[mode]
-        self.dragmode = {"box": "select", "lasso": "lasso", "click": "pan"}[self.mode]
         self.drawn = self.coords
 
     # ------------------------------------------------------------ the map (the lab's map component)
@@ -179,46 +111,6 @@ class MapTools:
         if xy is self.coords:
             self.drawn = drawn
         return drawn
-
-    # ------------------------------------------------------------ the map
-    def decorate(self, fig: go.Figure, *, panels: list | None = None, rings: bool = True) -> go.Figure:
-        """The map with the selection (``rings``) and the inspected point marked, in the chosen drag mode.
-
-        ``panels``: for a figure of several views of the same items, (coordinates, axes) of each,
-        e.g. ``(coords, {"xaxis": "x2", "yaxis": "y2"})``; each view is marked the same way.
-        """
-        name = None if self.point is None else f"{self.noun} {self.ids[self.point]}"
-        rows = self.rows if rings else self.rows[:0]
-        for i, (coords, axes) in enumerate(panels or [(self.coords, None)]):
-            fig.add_traces(mark_traces(coords, rows, self.view, axes=axes, point_name=name, legend=i == 0))
-        fig.update_layout(dragmode=self.dragmode, newselection=dict(line=dict(color=SELECTED, dash="dot")))
-        return fig
-
-    def show(self, where, fig: go.Figure, key: str, decorate: bool = True, panels: list | None = None):
-        """Draw the map as a selectable chart (every trace must carry point indices as customdata), marked
-        by :meth:`decorate` unless ``decorate`` is False.
-
-        A box or lasso drawn on this chart stays on it as Plotly shows it (the unselected points faded)
-        for as long as the figure is the same: the page then sends the same figure, which the browser
-        keeps as it is, instead of a new one with the selection ringed (a chart whose figure changed is
-        built again). Any other change (another B, a selection made on another map, Clear) rings it.
-        """
-        fig.update_layout(meta=dict(cleared=sel.cleared(self.page)))
-        if not decorate:
-            return self._draw(where, fig, key, f"{plots.signature(fig)}:as given")
-        self.decorate(fig, panels=panels, rings=False)
-        plain = f"{plots.signature(fig)}:plain"  # the figure without rings, as the browser shows it
-        if not self.rows.size or self.state.on == (key, plain):
-            return self._draw(where, fig, key, plain)
-        for i, (coords, axes) in enumerate(panels or [(self.coords, None)]):
-            fig.add_traces(mark_traces(coords, self.rows, None, axes=axes, legend=i == 0))
-        return self._draw(where, fig, key, plain.replace(":plain", ":ringed"))
-
-    def _draw(self, where, fig: go.Figure, key: str, drawn: str):
-        st.session_state[sel.drawn_key(self.page, key)] = drawn  # what a selection made on it is made on
-        return plots.show(where, fig, key=key,
-                          on_select=sel.on_select(self.page, self.data, self.ids, key, whole_page=self.linked),
-                          selection_mode=sel.SELECTION_MODES)
 
     # ------------------------------------------------------------ below the map
     def panel(self, summary: Callable[[np.ndarray], None] | None = None, *, file_name: str = "selection.csv",

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from app.services.maps import ALIGN_KEY, aligned, forget, remember  # noqa: F401  (ALIGN_KEY, forget: re-exported)
+from app.services.maps import ALIGN_KEY, aligned, forget  # noqa: F401  (ALIGN_KEY, forget: re-exported)
 
 HERE = Path(__file__).parent
 PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e67700", "#495057",
@@ -165,11 +165,8 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     """
     xy = np.asarray(xy, dtype=np.float64)
     n = len(xy)
-    if align:
-        drawn = aligned(key, xy, ids)
-    else:
-        drawn = xy
-        remember(key, xy, ids)
+    # a map drawn unaligned (a live frame, a map whose axes mean something) is not what the next is aligned to
+    drawn = aligned(key, xy, ids) if align else xy
     labels_list = None if labels is None else ["" if v is None else str(v) for v in labels]
     hover_fields = [{"name": str(k), "values": [str(v) for v in vals]} for k, vals in (hover or {}).items()]
     sel = sorted({int(i) for i in selected})
