@@ -58,12 +58,27 @@ def _big(page, where: str) -> list[str]:
             for s in page.evaluate(SCATTERS) if s["markers"] > LIMIT]
 
 
+def settle(page) -> None:
+    """Charts and maps draw a moment after the script is idle: wait until every Plotly chart has its data
+    and the set of lab maps holds still."""
+    page.wait_for_function("""() => [...document.querySelectorAll('.js-plotly-plot')].every((gd) => gd._fullData)""",
+                           timeout=60_000)
+    keys = None
+    for _ in range(10):
+        page.wait_for_timeout(300)
+        now = page.evaluate("() => Object.keys(window.__labMaps || {}).sort().join()")
+        if now == keys:
+            return
+        keys = now
+
+
 def views(page, url: str, spec):
     """Open ``spec``'s page (of the app at ``url``), then each of its tabs in turn (nested ones as they appear), waiting for the
     app after each; yields where the page is each time ("first view", or the open tabs, outer first)."""
     page.goto(f"{url}/{'' if spec.default else spec.url}")
     wait_idle(page)
     assert_no_exception(page, spec.url)
+    settle(page)
     yield "first view"
     seen: set[tuple[str, str]] = set()
     for _ in range(60):
@@ -79,6 +94,7 @@ def views(page, url: str, spec):
         wait_idle(page)
         where = "tab " + " > ".join(x["text"] for x in page.evaluate(TABS) if x["open"])
         assert_no_exception(page, f"{spec.url}, {where}")
+        settle(page)
         yield where
 
 
