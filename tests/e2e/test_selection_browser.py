@@ -17,25 +17,23 @@ from tests.e2e.test_browser import assert_no_exception, browser, server, wait_id
 
 SHOTS = ARTIFACTS / "screenshots"
 
-#: The pixel position of a trace's point in the page, from Plotly's own axes (WebGL points are not elements).
-POINT_XY = """([key, trace, i]) => {
-  const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
-  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, t = gd._fullData[trace];
-  const box = gd.querySelector('.nsewdrag').getBoundingClientRect();
-  return [box.left + xa.l2p(t.x[i]), box.top + ya.l2p(t.y[i])];
-}"""
+def _map(key: str) -> str:
+    """The map's entry in the page's registry of lab maps (by its Streamlit key)."""
+    return f"window.__labMaps[{key!r}]"
 
 
 def _plot_area(page, key: str):
-    """The drag layer of the map drawn under ``key`` (Streamlit's element class, dots written as dashes)."""
-    area = page.locator(f".st-key-{key} .nsewdrag").first
+    """The canvas of the lab map drawn under ``key`` (Streamlit's element class: dots written as dashes)."""
+    area = page.locator(f".st-key-{key.replace('.', '-')} canvas.lab-overlay").first
     area.wait_for(timeout=60_000)
     area.scroll_into_view_if_needed()
+    # the map the tools draw (a live t-SNE frame before it only pans), its glide over
+    page.wait_for_function(f"{_map(key)} && {_map(key)}.frame.mode !== 'pan' && !{_map(key)}.anim", timeout=300_000)
     return area.bounding_box()
 
 
 def _drag_box(page, key: str, x0: float, y0: float, x1: float, y1: float) -> None:
-    """Drag a box over the map's plot area, corners given as shares of its width and height."""
+    """Drag a box over the map, corners given as shares of its width and height."""
     b = _plot_area(page, key)
     page.mouse.move(b["x"] + x0 * b["width"], b["y"] + y0 * b["height"])
     page.mouse.down()
@@ -58,14 +56,13 @@ def _download(page) -> list[dict]:
         return list(csv.DictReader(io.StringIO(f.read())))
 
 
-def _click_point(page, key: str, trace: int, i: int) -> None:
-    """Choose 'click a point' above the map, then click the point ``i`` of a trace (hovered first: Plotly
-    clicks the point it shows a hover label for)."""
+def _click_point(page, key: str, i: int) -> None:
+    """Choose 'click a point' above the map, then click its point ``i`` where the map drew it."""
     page.get_by_text("click a point", exact=True).first.click()
     page.wait_for_timeout(1000)
     wait_idle(page)
-    _plot_area(page, key)  # scrolled into view
-    x, y = page.evaluate(POINT_XY, [key, trace, i])
+    _plot_area(page, key)  # scrolled into view, the glide over
+    x, y = page.evaluate(f"{_map(key)}.state().screen({i})")
     page.mouse.move(x, y)
     page.wait_for_timeout(300)
     page.mouse.click(x, y)
@@ -84,14 +81,14 @@ def test_select_download_clear_and_inspect_on_the_map(server, browser, where):  
     page = browser.new_page(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
     try:
         if where == "words":
-            key, noun, first_column = "words-chart-map", "word", "word"
+            key, noun, first_column = "words.map", "word", "word"
             page.goto(f"{url}/words")
             wait_idle(page)
             page.get_by_role("tab", name="Word map").click()
             page.wait_for_timeout(300)
             wait_idle(page, timeout_ms=300_000)  # the t-SNE map is computed and drawn live
         else:
-            key, noun, first_column = "man-chart-embedding", "point", "id"
+            key, noun, first_column = "man.map.lle", "point", "id"
             page.goto(f"{url}/manifolds")
             wait_idle(page)
         assert_no_exception(page, where)
@@ -110,14 +107,13 @@ def test_select_download_clear_and_inspect_on_the_map(server, browser, where):  
         wait_idle(page)
         assert page.get_by_text("Selected: ", exact=False).count() == 0
 
-        _click_point(page, key, 0, 5)
+        _click_point(page, key, 5)
         _shot(page, f"inspect-{where}")
         assert_no_exception(page, where)
         assert page.get_by_text("nearest neighbours", exact=False).count() >= 1
         assert page.get_by_text("In the original space", exact=True).count() == 1
         assert page.get_by_text("On the map", exact=True).count() >= 1
-        names = page.evaluate("""(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)
-                                 ._fullData.map(t => t.name)""", key)
-        assert [n for n in names if n.startswith(f"{noun} ")], names  # the clicked point is marked on the map
+        page.wait_for_function(f"{_map(key)}.frame.rings.some(r => r.name.startsWith({noun + ' '!r}))",
+                               timeout=30_000)  # the clicked point is marked on the map
     finally:
         page.close()
