@@ -159,14 +159,17 @@ def procrustes(reference, moving):
 
 
 def align_to(moving, reference, moving_ids=None, reference_ids=None):
-    """Every row of ``moving`` carried by the rotation (or reflection), scale and shift that best lays its
-    items shared with ``reference`` onto them, and the disparity of those shared items.
+    """Every row of ``moving`` turned (or reflected), scaled and shifted onto ``reference``, and the disparity
+    of the items both hold.
 
-    The transform is fitted on the items both hold (matched by id, or row by row when no ids are
-    given) and applied to all of ``moving``, so items new to it move with the rest. With fewer than
-    3 shared items there is nothing to fit: ``moving`` comes back as it is, with a disparity of NaN.
-    A map redrawn for a new setting is aligned this way to the map on screen, so what changes is
-    what the setting moved, not an arbitrary turn.
+    The rotation and shift are the least-squares fit of the shared items (matched by id, or row by
+    row when no ids are given); the scale gives the shared items the same spread (root mean square
+    distance from their centre) as in ``reference``. The least-squares scale would shrink a map that
+    fits badly, and maps aligned one after another would shrink without end. The transform is
+    applied to all of ``moving``, so items new to it move with the rest. With fewer than 3 shared
+    items there is nothing to fit: ``moving`` comes back as it is, with a disparity of NaN. A map
+    redrawn for a new setting is aligned this way to the map on screen, so what changes is what the
+    setting moved, not an arbitrary turn.
 
     Examples
     --------
@@ -194,7 +197,7 @@ def align_to(moving, reference, moving_ids=None, reference_ids=None):
     ma, mb = A.mean(0), B.mean(0)
     A0, B0 = A - ma, B - mb
     rot, _ = orthogonal_procrustes(A0, B0)
-    scale = np.trace(B0.T @ A0 @ rot) / max(np.trace(A0.T @ A0), 1e-300)
+    scale = np.sqrt((B0**2).sum() / max((A0**2).sum(), 1e-300))
     aligned = scale * (M - ma) @ rot + mb
     disparity = float(((aligned[im] - B) ** 2).sum() / max((B0**2).sum(), 1e-300))
     return aligned, disparity

@@ -332,7 +332,6 @@ class LabMap {
   drawLabels(ctx, sx, sy, X, Y) {
     const f = this.frame;
     this.labelBoxes = [];
-    if (!f.labels) return;
     const { w, h } = this, keep = this.keep;
     // Forced in (placeLabels' `must`): the hovered point, the inspected one (a labelled ring) and
     // always_label. The selection comes next, before the rest, but only where there is room: a lasso
@@ -342,8 +341,11 @@ class LabMap {
     for (const r of f.rings) if (r.label) for (const i of r.indices) must.add(i);
     for (const i of f.always) must.add(i);
     const bold = (i) => must.has(i) || f.selected.has(i);
+    // a map without labels still names the points that must be named, by id
+    const text = (i) => (f.labels ? f.labels[i] : must.has(i) ? (f.ids ? f.ids[i] : `#${i}`) : null);
+    this.labelText = text;
     const order = [];
-    for (let i = 0; i < f.n; i++) {
+    for (let i = 0; i < (f.labels ? f.n : 0); i++) {
       if (keep && !keep[i]) continue;
       const px = sx(X[i]), py = sy(Y[i]);
       if (px < 0 || px > w || py < 0 || py > h || f.labels[i] == null || f.labels[i] === "") continue;
@@ -351,14 +353,14 @@ class LabMap {
     }
     if (f.priority) order.sort((a, b) => f.priority[b] - f.priority[a]);
     const widths = (this.widths ||= new Map());
-    const cands = [...must].filter((i) => i >= 0 && i < f.n && f.labels[i] != null && f.labels[i] !== "" && (!keep || keep[i]));
+    const cands = [...must].filter((i) => i >= 0 && i < f.n && text(i) != null && text(i) !== "" && (!keep || keep[i]));
     for (const i of order) if (f.selected.has(i) && !must.has(i)) cands.push(i);
     for (const i of order.slice(0, LABEL_CANDIDATES)) if (!bold(i)) cands.push(i);
     const boxes = cands.map((i) => {
       // measured in the font it is drawn in (bold is wider)
-      const text = String(f.labels[i]), font = bold(i) ? BOLD : FONT, wkey = `${font}|${text}`;
+      const label = String(text(i)), font = bold(i) ? BOLD : FONT, wkey = `${font}|${label}`;
       let tw = widths.get(wkey);
-      if (tw === undefined) { ctx.font = font; tw = ctx.measureText(text).width; widths.set(wkey, tw); }
+      if (tw === undefined) { ctx.font = font; tw = ctx.measureText(label).width; widths.set(wkey, tw); }
       return { i, x: sx(X[i]), y: sy(Y[i]), w: tw + 2, h: 14, must: must.has(i) };
     });
     const placed = placeLabels(boxes, w, h);
@@ -373,13 +375,13 @@ class LabMap {
     ctx.textBaseline = "top";
     ctx.lineJoin = "round";
     for (const { i, box } of placed) {
-      const text = String(f.labels[i]);
+      const label = String(text(i));
       ctx.font = bold(i) ? BOLD : FONT;
       ctx.lineWidth = 3;
       ctx.strokeStyle = "rgba(255,255,255,0.9)";
-      ctx.strokeText(text, box[0] + 1, box[1] + 1);
+      ctx.strokeText(label, box[0] + 1, box[1] + 1);
       ctx.fillStyle = bold(i) ? "#111111" : "#343a40";
-      ctx.fillText(text, box[0] + 1, box[1] + 1);
+      ctx.fillText(label, box[0] + 1, box[1] + 1);
     }
     ctx.textBaseline = "alphabetic";
     this.labelBoxes = placed;
@@ -536,7 +538,7 @@ class LabMap {
     if (i < 0) { tip.style.display = "none"; return; }
     tip.replaceChildren();
     const head = el("b", null, tip);
-    head.textContent = f.labels && f.labels[i] != null ? String(f.labels[i]) : `#${i}`;
+    head.textContent = f.labels && f.labels[i] != null ? String(f.labels[i]) : f.ids ? String(f.ids[i]) : `#${i}`;
     for (const field of (f.hover && f.hover.fields) || []) {
       const row = el("div", null, tip);
       row.textContent = `${field.name}: ${field.values[i]}`;
@@ -568,7 +570,7 @@ class LabMap {
     return {
       n: f.n, frames: this.frames, gliding: this.anim != null, mode: f.mode, scale: [v.s, v.s],
       canvas: [r.left, r.top, r.width, r.height], x: Array.from(this.shown.x), y: Array.from(this.shown.y),
-      labels: this.labelBoxes.map(({ i, box }) => ({ i, text: String(f.labels[i]), box })), screen,
+      labels: this.labelBoxes.map(({ i, box }) => ({ i, text: String(this.labelText(i)), box })), screen,
       hidden: [...this.hidden],
     };
   }
