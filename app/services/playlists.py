@@ -23,6 +23,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.services import data as data_service
 from app.services import shared
+from app.services.jobs import BackgroundJob
 from app.services.data import DataRef
 from app.services.reproduce import Recipe
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
@@ -185,7 +186,7 @@ class Frame(NamedTuple):
     log_likelihood: float
 
 
-class TrainingJob:
+class TrainingJob(BackgroundJob):
     """One LME fit in a thread of its own, watched by the session that started it.
 
     :meth:`stop` ends it at the next check (between blocks of work, tens of
@@ -205,45 +206,18 @@ class TrainingJob:
     UNWATCHED_S = 90.0
 
     def __init__(self, spec: ModelSpec, train, tags, held: ScoredTransitions, alive=None):
+        super().__init__(alive)
         self.spec = spec
-        self._alive = alive
         self.latest: Frame | None = None
-        self.outcome: str | None = None
-        self.message = ""
         self.key: ModelKey | None = None
-        self.draws = 0
-        self.seconds = 0.0
-        self._stop = threading.Event()
-        self._cancel = threading.Event()
         self._first = threading.Event()
         self._curve: tuple[float, np.ndarray] | None = None
         self._halted = False
-        self._seen = time.monotonic()
         self._started = time.perf_counter()
         self._store = _models()  # looked up here: the thread makes no Streamlit call
-        self._thread = threading.Thread(target=self._run, args=(train, tags, held), daemon=True,
-                                        name="lme-training")
-        self._thread.start()
+        self._start(self._run, (train, tags, held), "lme-training")
 
     # ---- asked by the session
-
-    @property
-    def running(self) -> bool:
-        return self.outcome is None
-
-    @property
-    def stopping(self) -> bool:
-        return self._stop.is_set()
-
-    def watched(self) -> None:
-        """The session is still looking: keep going."""
-        self._seen = time.monotonic()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def cancel(self) -> None:
-        self._cancel.set()
 
     def wait(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for the run to end; True when it has."""
@@ -265,10 +239,6 @@ class TrainingJob:
         return self.latest
 
     # ---- in the thread
-
-    def _gone(self) -> bool:
-        return (self._cancel.is_set() or time.monotonic() - self._seen > self.UNWATCHED_S
-                or (self._alive is not None and not self._alive()))
 
     def _should_stop(self) -> bool:
         if self._stop.is_set() or self._gone():

@@ -21,6 +21,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.services import data as data_service
 from app.services import selection
+from app.services.jobs import BackgroundJob
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
@@ -225,7 +226,7 @@ def keep(key, value) -> None:
     RESULTS.put(key, value)
 
 
-class TsneJob:
+class TsneJob(BackgroundJob):
     """The t-SNE of one word map in a thread of its own, watched by the session that started it.
 
     openTSNE hands every fifth iteration's layout to :meth:`_on_layout`, which keeps it as
@@ -244,45 +245,19 @@ class TsneJob:
     UNWATCHED_S = 30.0
 
     def __init__(self, key: tuple, X: np.ndarray, perplexity: int, seed: int, alive=None):
+        super().__init__(alive)
         self.key = key
         self.latest: tuple[np.ndarray, int] | None = None
         self.progress: tuple[float, str] = (0.0, "t-SNE starting")
-        self.outcome: str | None = None
-        self.message = ""
-        self.seconds = 0.0
-        self.draws = 0  # live frames the page drew
         self.shown = 0  # the iteration of the last frame drawn
         self._kept: list[tuple[int, np.ndarray]] = []  # a layout every KEEP_EVERY iterations, for next_frame
         self._lock = threading.Lock()
         self.first = threading.Event()  # the first layout is there (or the run ended without one)
         self.ended = threading.Event()
-        self._stop = threading.Event()
-        self._cancel = threading.Event()
-        self._alive = alive
-        self._seen = time.monotonic()
         self._phase = [0, 0]  # iterations of the phases before this one, the last iteration seen
-        self._thread = threading.Thread(target=self._run, args=(X, int(perplexity), int(seed)), daemon=True,
-                                        name="words-tsne")
-        self._thread.start()
+        self._start(self._run, (X, int(perplexity), int(seed)), "words-tsne")
 
     # ---- asked by the session
-    @property
-    def running(self) -> bool:
-        return self.outcome is None
-
-    @property
-    def stopping(self) -> bool:
-        return self._stop.is_set()
-
-    def watched(self) -> None:
-        self._seen = time.monotonic()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
     def wait(self, seconds: float | None = None) -> bool:
         """Wait up to ``seconds`` (None: for good) for the run to end; True when it has."""
         return self.ended.wait(seconds)
@@ -308,10 +283,6 @@ class TsneJob:
             return latest
 
     # ---- in the thread
-    def _gone(self) -> bool:
-        return (self._cancel.is_set() or time.monotonic() - self._seen > self.UNWATCHED_S
-                or (self._alive is not None and not self._alive()))
-
     def _on_layout(self, Y, iteration: int) -> bool:
         if iteration < self._phase[1]:  # openTSNE counts again from 0 after the exaggeration phase
             self._phase[0] += self._phase[1]

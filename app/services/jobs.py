@@ -1,0 +1,64 @@
+"""Long work in a thread of its own, watched by the session that started it.
+
+A Streamlit script run cannot tell a closed tab from a rerun (it ends the same way for both), so
+the work asks instead: it goes on while the session watches it (:meth:`BackgroundJob.watched`,
+called by each run that draws it) and ``alive()`` holds, and ends at its next check once it is
+stopped (the result so far is kept), cancelled (nothing is kept), or unwatched for
+:attr:`BackgroundJob.UNWATCHED_S` seconds. Words' t-SNE and Playlists' training build on it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+
+class BackgroundJob:
+    """The life of one piece of background work: ``outcome`` is None while it runs, then ``"done"``,
+    ``"stopped"``, ``"cancelled"`` or ``"failed"`` (``message`` says why)."""
+
+    #: Seconds without a watching run after which the work is given up (the page was left).
+    UNWATCHED_S = 30.0
+
+    def __init__(self, alive=None):
+        self.outcome: str | None = None
+        self.message = ""
+        self.seconds = 0.0
+        self.draws = 0  # live frames a page drew
+        self._alive = alive
+        self._seen = time.monotonic()
+        self._stop = threading.Event()
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _start(self, target, args: tuple, name: str) -> None:
+        """Run ``target(*args)`` in a daemon thread (call it last in ``__init__``, once the state it uses is set)."""
+        self._thread = threading.Thread(target=target, args=args, daemon=True, name=name)
+        self._thread.start()
+
+    # ---- asked by the session
+    @property
+    def running(self) -> bool:
+        return self.outcome is None
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def watched(self) -> None:
+        """The session is still looking: keep going."""
+        self._seen = time.monotonic()
+
+    def stop(self) -> None:
+        """End at the next check, keeping the result so far."""
+        self._stop.set()
+
+    def cancel(self) -> None:
+        """End at the next check, keeping nothing."""
+        self._cancel.set()
+
+    # ---- in the thread
+    def _gone(self) -> bool:
+        """Cancelled, unwatched too long, or the session's tab is closed."""
+        return (self._cancel.is_set() or time.monotonic() - self._seen > self.UNWATCHED_S
+                or (self._alive is not None and not self._alive()))
