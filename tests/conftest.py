@@ -59,5 +59,17 @@ def table_with(at, column: str):
     return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
+def tables_holding(at, columns) -> list:
+    """Every shown table that holds all of ``columns``, in page order."""
+    return [d.value for d in at.dataframe if set(columns) <= set(d.value.columns)]
+
+
+def table_holding(at, columns, which: int = 0):
+    """The ``which``-th shown table that holds all of ``columns``."""
+    found = tables_holding(at, columns)
+    assert len(found) > which, f"no table with {tuple(columns)} (found {len(found)})"
+    return found[which]
+
+
 def caption_starting(at, start: str) -> str:
     return next(c.value for c in at.caption if c.value.startswith(start))

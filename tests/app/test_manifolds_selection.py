@@ -10,14 +10,14 @@ with the current one.
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from tests.app.maps import click_on_map, lab_map, lab_maps, select_on_map
-from tests.conftest import open_page, open_tab
+from tests.app.test_manifolds_page import _wait_for_methods
+from tests.conftest import open_page, open_tab, table_holding, tables_holding
 
 MANIFOLDS = "app_pages/manifolds.py"
 
@@ -31,20 +31,12 @@ TABLES = {
 }
 
 
-def _tables(at, key: str) -> list[pd.DataFrame]:
-    columns, _ = TABLES[key]
-    return [d.value for d in at.dataframe if set(columns) <= set(d.value.columns)]
-
-
 def _frame(at, key: str) -> pd.DataFrame:
-    found = _tables(at, key)
-    which = TABLES[key][1]
-    assert len(found) > which, f"no table {key}"
-    return found[which]
+    return table_holding(at, *TABLES[key])
 
 
 def _has_frame(at, key: str) -> bool:
-    return len(_tables(at, key)) > TABLES[key][1]
+    return len(tables_holding(at, TABLES[key][0])) > TABLES[key][1]
 
 
 def _metrics(at) -> dict:
@@ -166,16 +158,6 @@ def test_a_selection_in_the_sweep_is_ringed_in_every_panel_and_on_the_lle_map(ma
     assert lab_map(at, "man.map.lle")["selected"] == [5, 6, 7]
     at.button(key="man.map.clear").click().run()
     open_tab(at, "man.tab", "Inside LLE")
-
-
-def _wait_for_methods(at, timeout: float = 300):
-    """Run the page until the comparison's background run has ended (its progress bar is gone)."""
-    end = time.monotonic() + timeout
-    while at.get("progress") and time.monotonic() < end:
-        time.sleep(0.5)
-        at.run(timeout=timeout)
-    assert not at.get("progress"), "the methods are still running"
-    return at
 
 
 def test_a_selection_in_the_method_comparison_is_ringed_in_every_panel_and_on_the_lle_map():

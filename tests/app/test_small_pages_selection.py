@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from tests.app.maps import click_on_map, lab_map, select_on_map
-from tests.conftest import open_page, open_tab
+from tests.conftest import open_page, open_tab, table_holding, tables_holding
 
 #: Each table of the selection tools, found by its columns (st.dataframe elements carry no key in AppTest):
 #: (columns that identify it, which one of those tables).
@@ -28,20 +28,12 @@ TABLES = {
 }
 
 
-def _tables(at, key: str) -> list[pd.DataFrame]:
-    columns, _ = TABLES[key]
-    return [d.value for d in at.dataframe if set(columns) <= set(d.value.columns)]
-
-
 def _frame(at, key: str) -> pd.DataFrame:
-    found = _tables(at, key)
-    which = TABLES[key][1]
-    assert len(found) > which, f"no table {key}"
-    return found[which]
+    return table_holding(at, *TABLES[key])
 
 
 def _has_frame(at, key: str) -> bool:
-    return len(_tables(at, key)) > TABLES[key][1]
+    return len(tables_holding(at, TABLES[key][0])) > TABLES[key][1]
 
 
 def _ringed(at, key: str) -> list[int]:

@@ -14,6 +14,7 @@ import pytest
 
 from tests.app.maps import click_on_map, lab_map, select_on_map
 from tests.app.test_words_page import open_map, settle
+from tests.conftest import table_holding, tables_holding
 
 KEY = "words.map"
 
@@ -27,19 +28,12 @@ TABLES = {
 }
 
 
-def _tables(at, name: str) -> list[pd.DataFrame]:
-    columns, _ = TABLES[name]
-    return [d.value for d in at.dataframe if set(columns) <= set(d.value.columns)]
-
-
 def _frame(at, name: str) -> pd.DataFrame:
-    found = _tables(at, name)
-    assert len(found) > TABLES[name][1], f"no table {name}"
-    return found[TABLES[name][1]]
+    return table_holding(at, *TABLES[name])
 
 
 def _has_frame(at, name: str) -> bool:
-    return len(_tables(at, name)) > TABLES[name][1]
+    return len(tables_holding(at, TABLES[name][0])) > TABLES[name][1]
 
 
 def _metrics(at) -> dict:

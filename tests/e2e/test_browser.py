@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,13 +41,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextmanager
+def streamlit_server(app: Path, log_name: str):
+    """``streamlit run app`` on a free port, until its /_stcore/health answers: yields (url, start time)."""
     port = _free_port()
     t0 = time.perf_counter()
-    log = open(ARTIFACTS.mkdir(parents=True, exist_ok=True) or ARTIFACTS / "server.log", "w")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / log_name, "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
+        [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(port),
          "--server.headless", "true", "--browser.gatherUsageStats", "false"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
@@ -58,14 +61,22 @@ def server():
                     if r.status == 200:
                         break
             except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(f"the server of {app.name} stopped; see {log.name}")
                 time.sleep(0.1)
         else:
-            pytest.fail(f"server did not answer /_stcore/health; see {log.name}")
+            pytest.fail(f"the server of {app.name} did not answer /_stcore/health; see {log.name}")
         yield url, t0
     finally:
         proc.terminate()
         proc.wait(timeout=20)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit_server(APP, "server.log") as found:
+        yield found
 
 
 @pytest.fixture(scope="module")

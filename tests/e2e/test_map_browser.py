@@ -15,24 +15,18 @@ from __future__ import annotations
 
 import io
 import json
-import socket
-import subprocess
-import sys
-import urllib.request
 
 import numpy as np
 import pytest
 
-from embedcore.compare import align_to
 from app.pages import PAGES
+from embedcore.compare import align_to
 from tests.conftest import ARTIFACTS, ROOT
 from tests.e2e import map_app
-from tests.e2e.test_browser import assert_no_exception, browser, server, wait_idle  # noqa: F401 (fixtures)
+from tests.e2e.test_browser import assert_no_exception, browser, server, streamlit_server, wait_idle  # noqa: F401 (fixtures)
 
 SHOTS = ARTIFACTS / "screenshots"
 KEY = map_app.KEY
-#: Ports for the fixture app's server (the first free one is taken).
-PORTS = range(8715, 8720)
 #: A margin in pixels: no point lies this close to the edge of a drawn box or lasso, so the float32
 #: coordinates and the mouse's whole-pixel positions cannot decide whether it is inside.
 MARGIN = 0.25
@@ -58,50 +52,11 @@ STATE = """(key) => {
 }"""
 
 
-def _port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def fixture_app():
     """The fixture app served by `streamlit run`, its URL."""
-    port = _port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / "map_app.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "tests" / "e2e" / "map_app.py"), "--server.port",
-         str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"the fixture app's server stopped; see {log.name}")
-                import time
-
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"the fixture app's server did not answer /_stcore/health; see {log.name}")
+    with streamlit_server(ROOT / "tests" / "e2e" / "map_app.py", "map_app.log") as (url, _):
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-        log.close()
 
 
 # ------------------------------------------------------------------ helpers
