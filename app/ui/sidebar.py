@@ -37,6 +37,7 @@ def shared_sidebar() -> None:
             "Align redrawn maps",
             value=True,
             key="global.align_maps",
+            bind="query-params",
             help="When a setting redraws a map of the same items, turn, mirror, scale and shift the new map to "
             "fit the one on screen (Procrustes) before the points glide there, so what moves is what the setting "
             "changed. Off: each map is drawn as its method returned it.",
