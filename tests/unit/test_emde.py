@@ -7,7 +7,6 @@ import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore.datasets import BASKET_ITEMS, BASKETS
 from embedcore.emde import EMDE, EMDEVectorizer, sets_to_matrix
@@ -295,26 +294,6 @@ def test_transform_and_sketch_validation_messages():
 
 
 # The one check that does not pass, and why; a check that starts passing fails this test (strict).
-EMDE_EXPECTED_FAILURES = {
-    "check_methods_subset_invariance": (
-        "offsets='data' puts each plane through an item, which then lies on it up to rounding; BLAS rounds "
-        "X @ V.T differently for a subset of rows, so that item's bit for the plane can differ"
-    ),
-}
-
-
-def _expected(estimator):
-    return EMDE_EXPECTED_FAILURES
-
-
-# the fixed width, and the occupied-bucket path at the post's K=30 (the same one known failure, for the same reason)
-@parametrize_with_checks([EMDE(n_hyperplanes=3, n_partitions=4, random_state=0),
-                          EMDE(n_hyperplanes=30, n_partitions=2, drop_empty=True, random_state=0)],
-                         expected_failed_checks=_expected, xfail_strict=True)
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
-
-
 def test_quantile_offsets_pass_the_subset_check():
     """The subset check fails only for planes through an item: with quantile offsets no item lies on a plane."""
     from sklearn.utils.estimator_checks import check_methods_subset_invariance

@@ -8,7 +8,6 @@ from scipy.spatial import procrustes
 from sklearn.datasets import make_swiss_roll
 from sklearn.manifold import LocallyLinearEmbedding
 from sklearn.manifold import trustworthiness as sk_trustworthiness
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore.datasets import make_severed_sphere
 from embedcore.datasets import make_swiss_roll as _page_roll
@@ -408,18 +407,6 @@ def test_neighbor_segments_join_each_point_to_each_neighbour():
     assert some.shape == (2 * 4 * 3, 3)
     assert {(tuple(a), tuple(b)) for a, b in zip(some[0::3], some[1::3])} == {
         (tuple(X_ROLL[i]), tuple(X_ROLL[j])) for i in (3, 10) for j in ind[i]}
-
-
-_SKIP = {
-    "check_positive_only_tag_during_fit": "the check's data has duplicate rows, which LLE refuses by design "
-                                          "with a message naming them",
-}
-
-
-@parametrize_with_checks([LLE(n_neighbors=5, eigen_solver="dense")], expected_failed_checks=lambda e: _SKIP,
-                         xfail_strict=True)
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
 
 
 def test_parameter_constraints_are_checked_by_scikit_learn():

@@ -11,7 +11,6 @@ from sklearn.compose import ColumnTransformer
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore.datasets import load_liquor_kl, load_weekday_similarity
 from embedcore.spectral import (
@@ -326,13 +325,6 @@ def test_fiedler_sweep_finds_the_weekend_cut():
 def test_spectral_clusters_split_weekend():
     labels = spectral_clusters(WEEK.matrix, 2, random_state=0)
     assert labels[5] == labels[6] and labels[0] == labels[1] == labels[2] and labels[0] != labels[5]
-
-
-# Every generic check runs and passes: numeric tables are tables of category values too
-# (each distinct number a category), validated as scikit-learn validates them.
-@parametrize_with_checks([SpectralCategoryEncoder(gamma=1.0), SpectralCategoryEncoder(kernel="kl", gamma=1.0)])
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
 
 
 def test_sweep_and_clusters_reuse_a_given_spectrum():

@@ -9,7 +9,6 @@ from collections import Counter
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore import datasets
 from embedcore.text import (
@@ -283,11 +282,6 @@ def test_every_validation_error_says_what_to_change():
         hash_matrix([1, 2], 0)
     with pytest.raises(ValueError, match="no terms to hash"):
         collision_table([], [4])
-
-
-@parametrize_with_checks([TfIdf(), LSA(n_components=1)])
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
 
 
 def test_the_one_hash_without_an_absolute_value_in_int32_lands_where_scikit_learn_puts_it():
