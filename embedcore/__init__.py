@@ -19,7 +19,7 @@ from .io import (
 )
 from .manifold import LLE
 from .maps import embed
-from .metrics import continuity, neighbor_recall, trustworthiness
+from .metrics import continuity, neighbour_recall, trustworthiness
 from .playlists import LME
 from .spectral import SpectralCategoryEncoder
 from .words import LabelEmbedding, PMIWordVectors
@@ -38,7 +38,7 @@ __all__ = [
     "compare_embeddings",
     "continuity",
     "embed",
-    "neighbor_recall",
+    "neighbour_recall",
     "neighbour_overlap",
     "point_neighbours",
     "procrustes",

@@ -5,7 +5,7 @@ A map raises three questions, answered here with two measures:
 * *Is this neighbourhood real?* :func:`point_neighbours` lists one point's k nearest
   neighbours in the original space next to its k nearest on the map, and which
   are in both; the share in both is that point's neighbour recall
-  (:func:`embedcore.metrics.neighbor_recall` with ``per_point=True``).
+  (:func:`embedcore.metrics.neighbour_recall` with ``per_point=True``).
 * *Did a setting change the picture?* :func:`neighbour_overlap` is the same share
   between any two embeddings of the same items, per point and on average; one
   minus the average is the nearest-neighbour variation rate.
@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .metrics import neighbor_recall
+from .metrics import neighbour_recall
 
 __all__ = [
     "NeighbourOverlap",
@@ -93,7 +93,7 @@ def neighbour_overlap(A, B, k: int = 10) -> NeighbourOverlap:
     if len(A) != len(B):
         raise ValueError(f"A has {len(A)} items and B has {len(B)}: compare the same items (see match_items).")
     k = _check_k(k, len(A))
-    per_point = np.asarray(neighbor_recall(A, B, k, per_point=True), dtype=np.float64)
+    per_point = np.asarray(neighbour_recall(A, B, k, per_point=True), dtype=np.float64)
     return NeighbourOverlap(per_point, float(per_point.mean()), k)
 
 
@@ -238,7 +238,7 @@ def point_neighbours(X, Y, i: int, k: int = 10) -> PointNeighbours:
 
     Euclidean distances, computed for this one point only (O(n) per space). The share
     of the data neighbours found on the map is the point's entry of
-    ``neighbor_recall(X, Y, k, per_point=True)`` wherever no two distances tie.
+    ``neighbour_recall(X, Y, k, per_point=True)`` wherever no two distances tie.
 
     Examples
     --------

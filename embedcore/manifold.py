@@ -30,7 +30,7 @@ from sklearn.utils.validation import (
 )
 
 __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
-           "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_rows", "lle_with_quality",
+           "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_indices", "lle_with_quality",
            "lle_sweep", "reconstruction", "closed_form_weights", "neighbor_segments", "allowed_k"]
 
 #: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
@@ -80,14 +80,14 @@ def rescale_for_distances(X) -> np.ndarray:
     return np.ldexp(X, -int(np.frexp(top)[1]))
 
 
-def sample_rows(n: int, max_rows: int = MAX_POINTS, random_state=None) -> np.ndarray | None:
+def sample_indices(n: int, max_rows: int = MAX_POINTS, random_state=None) -> np.ndarray | None:
     """Sorted indices of a seeded random sample of ``max_rows`` of ``n`` rows; None when all fit.
 
     Examples
     --------
-    >>> sample_rows(100, 10, random_state=0).tolist()
+    >>> sample_indices(100, 10, random_state=0).tolist()
     [1, 3, 7, 17, 25, 29, 47, 58, 77, 81]
-    >>> sample_rows(100, 100) is None
+    >>> sample_indices(100, 100) is None
     True
     """
     if n <= max_rows:

@@ -14,7 +14,7 @@ from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_array
 
-__all__ = ["trustworthiness", "continuity", "neighbor_recall", "map_quality"]
+__all__ = ["trustworthiness", "continuity", "neighbour_recall", "map_quality"]
 
 #: Megabytes of distances held at once (a block of rows of the n x n matrix): 512 rows of 5,000 points.
 _WORKING_MEMORY = 20
@@ -109,7 +109,7 @@ def continuity(X, Y, k: int = 10, per_point: bool = False):
     return trustworthiness(Y, X, k, per_point)
 
 
-def neighbor_recall(X, Y, k: int = 10, per_point: bool = False):
+def neighbour_recall(X, Y, k: int = 10, per_point: bool = False):
     """Share of each point's k nearest data neighbours that are also its k nearest in the map."""
     X, Y = _points(X, Y)
     a, b = _knn(X, k), _knn(Y, k)
@@ -120,4 +120,4 @@ def neighbor_recall(X, Y, k: int = 10, per_point: bool = False):
 def map_quality(X, Y, k: int = 10) -> dict:
     """Trustworthiness, continuity and neighbour recall@k of a map, overall."""
     return {"trustworthiness": trustworthiness(X, Y, k), "continuity": continuity(X, Y, k),
-            "recall": neighbor_recall(X, Y, k)}
+            "recall": neighbour_recall(X, Y, k)}

@@ -40,7 +40,7 @@ __all__ = [
     "ngram_counts",
     "ngram_growth",
     "term_hashes",
-    "hash_matrix",
+    "bucket_matrix",
     "collision_table",
     "colliding_terms",
     "hashing_distortion",
@@ -461,7 +461,7 @@ def term_hashes(terms, *, seed: int = 0) -> np.ndarray:
     hash strings (seed 0 there).
 
     The bucket of a term among m is ``|h| mod m`` and its sign is + when h >= 0
-    (:func:`hash_matrix`), so one hash per term serves every number of buckets.
+    (:func:`bucket_matrix`), so one hash per term serves every number of buckets.
     MurmurHash3 of a string has no vectorised form: this loops over the
     vocabulary once, as scikit-learn's own hasher does.
     """
@@ -478,12 +478,12 @@ def _buckets(hashes, n_buckets: int) -> np.ndarray:
     return np.abs(h) % n_buckets  # int64, so |-2**31| is 2**31, as scikit-learn defines that one hash's bucket
 
 
-def hash_matrix(hashes, n_buckets: int, *, signed: bool = True) -> sp.csr_array:
+def bucket_matrix(hashes, n_buckets: int, *, signed: bool = True) -> sp.csr_array:
     """The (V x m) matrix that hashes term j into bucket h(j) with sign g(j): ``X @ H`` is the hashed ``X``.
 
     Examples
     --------
-    >>> hash_matrix(np.array([5, -6, 7]), 4).toarray().tolist()
+    >>> bucket_matrix(np.array([5, -6, 7]), 4).toarray().tolist()
     [[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
     """
     h = np.asarray(hashes, dtype=np.int64)
@@ -558,7 +558,7 @@ def hashing_distortion(X, hashes, bits, *, n_documents: int = 400, random_state=
     for b in bits:  # a loop over bucket counts only; all pairs of the chosen rows at once
         row = {"bits": int(b), "buckets": 2 ** int(b)}
         for signed, name in ((True, "signed"), (False, "unsigned")):
-            SH = S @ hash_matrix(hashes, 2 ** int(b), signed=signed)
+            SH = S @ bucket_matrix(hashes, 2 ** int(b), signed=signed)
             err = (SH @ SH.T).toarray()[upper] - exact
             row[f"rmse ({name})"] = float(np.sqrt(np.mean(err**2)))
             row[f"bias ({name})"] = float(err.mean())

@@ -58,7 +58,7 @@ def _photo() -> np.ndarray:
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _standardized(ref: DataRef) -> np.ndarray:
-    return linear.standardize(data_service.load(ref).X)
+    return linear.standardise(data_service.load(ref).X)
 
 
 def _raw(matrix: Matrix) -> np.ndarray:
@@ -457,7 +457,7 @@ def recipe(ref: DataRef, seed: int, svd_matrix: Matrix, k: int, center: bool) ->
         shown = {"linear.grey_uint8(Xk)" if photo else f"Xk[:, :{SVD_COLS}]"}
         result = {{"singular_values": layers.s, "reconstruction": shown, "error": np.array([error])}}
         # PCA against a Gaussian JL map on the sidebar data, standardised
-        S = linear.standardize(data.X)
+        S = linear.standardise(data.X)
         if {table is not None}:
             table = linear.pca_vs_jl(S, list(linear.k_grid(min(S.shape))), random_state={seed})
             result["pca_vs_jl"] = table.to_numpy(dtype=float)

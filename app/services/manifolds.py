@@ -46,10 +46,10 @@ from embedcore.manifold import (
     neighbor_segments,
     reconstruction,
     rescale_for_distances,
-    sample_rows,
+    sample_indices,
 )
 from embedcore.maps import METHODS, embed
-from embedcore.metrics import neighbor_recall, trustworthiness
+from embedcore.metrics import neighbour_recall, trustworthiness
 
 GENERATORS = {
     "swiss_roll": datasets.make_swiss_roll,
@@ -141,7 +141,7 @@ def point_set(p: Points) -> PointSet:
     else:
         vdata = data_service.load(p.data)
     X, meta, rows = vdata.X, vdata.meta, len(vdata.X)
-    keep = sample_rows(rows, SAMPLE, random_state=p.seed)
+    keep = sample_indices(rows, SAMPLE, random_state=p.seed)
     if keep is not None:
         X = X[keep]
         meta = None if meta is None else meta.iloc[keep].reset_index(drop=True)
@@ -181,7 +181,7 @@ def graph_pairs(p: Points, B: int) -> np.ndarray:
 @st.cache_resource(max_entries=8, show_spinner=False)
 def heavy_rows(p: Points) -> np.ndarray | None:
     """The points the sweep and the comparison use: None for all, or a seeded sample of :data:`HEAVY_POINTS`."""
-    keep = sample_rows(len(point_set(p).X), HEAVY_POINTS, random_state=p.seed)
+    keep = sample_indices(len(point_set(p).X), HEAVY_POINTS, random_state=p.seed)
     return None if keep is None else _frozen(keep)
 
 
@@ -245,7 +245,7 @@ def input_view(p: Points) -> np.ndarray:
 @st.cache_resource(max_entries=8, show_spinner=False)
 def shown_in_3d(p: Points) -> np.ndarray | None:
     """Which points the 3-D view draws: None for all, or a seeded sample of :data:`SHOWN_3D`."""
-    keep = sample_rows(len(point_set(p).X), SHOWN_3D, random_state=p.seed)
+    keep = sample_indices(len(point_set(p).X), SHOWN_3D, random_state=p.seed)
     return None if keep is None else _frozen(keep)
 
 
@@ -332,7 +332,7 @@ def _fit_method(X: np.ndarray, seed: int, method: str, k: int, progress=None, on
     result = embed(X, method, random_state=seed, progress=progress, on_layout=on_layout, n_jobs=threads.JOBS)
     coords = _frozen(np.asarray(result.coords, dtype=np.float64))
     return {"coords": coords, "seconds": float(result.seconds), "trustworthiness": trustworthiness(X, coords, k),
-            "recall": float(neighbor_recall(X, coords, k))}
+            "recall": float(neighbour_recall(X, coords, k))}
 
 
 def run_method(p: Points, method: str, progress=None) -> dict:
@@ -447,7 +447,7 @@ def _recall(p: Points, which: str, k: int, lle_params: tuple | None) -> np.ndarr
         X, Y = point_set(p).X, lle(p, *lle_params)["embedding"]
     else:
         X, Y = heavy_X(p), MAPS.get((p, which))["coords"]
-    return neighbor_recall(X, Y, k, per_point=True).astype(np.float32)
+    return neighbour_recall(X, Y, k, per_point=True).astype(np.float32)
 
 
 def quality(p: Points, which: str, k: int, B: int, reg: float) -> dict | None:
@@ -503,10 +503,10 @@ def recipe(p: Points, B: int, reg: float) -> Recipe:
                 f"    from embedcore import datasets\n\n"
                 f"    return datasets.{maker}(n_samples={p.n}, noise={p.noise!r}, seed={p.seed})\n")
     code = f"""
-        from embedcore.manifold import lle_with_quality, nearest_neighbors, rescale_for_distances, sample_rows
+        from embedcore.manifold import lle_with_quality, nearest_neighbors, rescale_for_distances, sample_indices
 
         X = data.X
-        keep = sample_rows(len(X), {SAMPLE}, random_state={p.seed})  # the page's sample of larger data
+        keep = sample_indices(len(X), {SAMPLE}, random_state={p.seed})  # the page's sample of larger data
         if keep is not None:
             X = X[keep]
         X = np.array(rescale_for_distances(X), dtype=np.float64)  # a C-ordered copy, as the page holds it

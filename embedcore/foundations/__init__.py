@@ -45,7 +45,7 @@ from .pca import (
     greedy_pca,
     rescale_feature,
     scaling_experiment,
-    standardize,
+    standardise,
 )
 from .random_projection import (
     JL_BLOCK,
@@ -93,7 +93,7 @@ from .svd import (
 
 __all__ = [
     "pca_basis",
-    "standardize",
+    "standardise",
     "eigen_pca",
     "greedy_pca",
     "jl_min_dim",

@@ -10,7 +10,7 @@ from sklearn.utils.extmath import svd_flip
 from .._linalg import check_k
 
 
-def standardize(X):
+def standardise(X):
     """Centre every feature and scale it to unit variance (constant features are left at 0).
 
     Each column is first divided by its largest magnitude (which the result
@@ -20,9 +20,9 @@ def standardize(X):
     Examples
     --------
     >>> X = np.array([[1.0, 5.0], [3.0, 5.0]])
-    >>> np.round(standardize(X), 12).tolist()
+    >>> np.round(standardise(X), 12).tolist()
     [[-1.0, 0.0], [1.0, 0.0]]
-    >>> bool(np.allclose(standardize(X * 1e306), standardize(X)))
+    >>> bool(np.allclose(standardise(X * 1e306), standardise(X)))
     True
     """
     X = np.asarray(X, dtype=np.float64)
@@ -30,6 +30,9 @@ def standardize(X):
     X = X / np.where(top > 0, top, 1.0)
     sd = X.std(axis=0)
     return (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+
+
+_standardised = standardise  # scaling_experiment's keyword of the same name hides the function there
 
 
 def eigen_pca(X, k: int):
@@ -148,7 +151,7 @@ def scaling_experiment(X, feature: int, log10_scale: float, *, standardise: bool
     True
     """
     X = rescale_feature(X, feature, 10.0 ** log10_scale)
-    points = standardize(X) if standardise else X - X.mean(axis=0)
+    points = _standardised(X) if standardise else X - X.mean(axis=0)
     k = X.shape[1] if n_components is None else n_components
     eigen, variances = eigen_pca(points, k)
     greedy, _ = greedy_pca(points, k, random_state=random_state)

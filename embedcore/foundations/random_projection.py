@@ -52,8 +52,8 @@ def pca_vs_jl(X, ks, *, random_state=0, n_pairs: int = 3000):
 
     Examples
     --------
-    >>> from embedcore.foundations import correlated_cloud, standardize
-    >>> X = standardize(correlated_cloud(300, random_state=0))
+    >>> from embedcore.foundations import correlated_cloud, standardise
+    >>> X = standardise(correlated_cloud(300, random_state=0))
     >>> table = pca_vs_jl(X, [1, 2])
     >>> bool((table["pca_reconstruction"] <= table["jl_reconstruction"]).all())
     True

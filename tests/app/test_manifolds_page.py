@@ -296,9 +296,9 @@ def test_quality_of_the_current_lle_follows_b():
     at = open_page(PAGE)
     open_tab(at, "man.tab", "Quality")
     before = _quality_colours(at)
-    from embedcore.metrics import neighbor_recall
+    from embedcore.metrics import neighbour_recall
 
-    expected = neighbor_recall(datasets_roll(), _lle_of_default_roll(12), 10, per_point=True)
+    expected = neighbour_recall(datasets_roll(), _lle_of_default_roll(12), 10, per_point=True)
     np.testing.assert_allclose(before, expected, atol=1e-6)  # each point's own recall
     at.sidebar.slider(key="man.B").set_value(30).run()
     assert not np.array_equal(_quality_colours(at), before)

@@ -15,7 +15,7 @@ from embedcore.compare import (
     procrustes,
     procrustes_align,
 )
-from embedcore.metrics import neighbor_recall
+from embedcore.metrics import neighbour_recall
 
 
 def _brute_knn(P: np.ndarray, k: int) -> list[set[int]]:
@@ -99,7 +99,7 @@ def test_point_neighbours_equal_brute_force_and_the_per_point_recall():
     X = rng.normal(size=(200, 5))
     Y = X[:, :2] + 0.3 * rng.normal(size=(200, 2))
     k = 8
-    recall = neighbor_recall(X, Y, k, per_point=True)
+    recall = neighbour_recall(X, Y, k, per_point=True)
     nx, ny = _brute_knn(X, k), _brute_knn(Y, k)
     for i in (0, 17, 199):
         nb = point_neighbours(X, Y, i, k)

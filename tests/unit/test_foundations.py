@@ -41,7 +41,7 @@ from embedcore.foundations import (
     sample_rows,
     scaling_experiment,
     share_within,
-    standardize,
+    standardise,
     svd_energy,
     svd_layers,
     train_autoencoder,
@@ -80,9 +80,9 @@ def test_scaling_pitfall_and_standardisation():
     X_scaled[:, 2] *= 1000  # the smallest-variance feature, blown up
     comp, _ = eigen_pca(X_scaled, 1)
     assert abs(comp[0, 2]) > 0.999  # the first component swings onto that feature
-    comp_std, _ = eigen_pca(standardize(X_scaled), 1)
+    comp_std, _ = eigen_pca(standardise(X_scaled), 1)
     assert abs(comp_std[0, 2]) < 0.3  # standardising undoes it
-    np.testing.assert_allclose(standardize(X_scaled).std(axis=0), 1.0)
+    np.testing.assert_allclose(standardise(X_scaled).std(axis=0), 1.0)
 
 
 def test_jl_distortion_within_eps_for_95_percent_when_k_meets_the_bound():
@@ -102,7 +102,7 @@ def test_jl_distortion_within_eps_for_95_percent_when_k_meets_the_bound():
 
 
 def test_pca_reconstructs_best_and_jl_keeps_distances_unbiased():
-    X = standardize(DIGITS)
+    X = standardise(DIGITS)
     table = pca_vs_jl(X, [5, 20])
     assert (table["pca_reconstruction"] < table["jl_reconstruction"]).all()
     ratios = distance_distortion(X, random_projection(X, 40, random_state=0))
@@ -119,7 +119,7 @@ def test_svd_energy_and_low_rank():
 
 
 def test_linear_autoencoder_finds_the_pca_subspace():
-    X = standardize(DIGITS)
+    X = standardise(DIGITS)
     model = train_autoencoder(X, 4, kind="linear", random_state=0)
     _, basis, _ = pca_basis(X, 4)
     angles = principal_angles_deg(autoencoder_subspace(model), basis)
@@ -127,7 +127,7 @@ def test_linear_autoencoder_finds_the_pca_subspace():
 
 
 def test_denoising_autoencoder_cleans_noisy_inputs_better():
-    X = standardize(DIGITS)
+    X = standardise(DIGITS)
     rng = np.random.default_rng(5)
     noisy = X + 1.0 * rng.standard_normal(X.shape)
     plain = train_autoencoder(X, 16, kind="nonlinear", random_state=0, max_iter=200)
@@ -182,12 +182,12 @@ def test_sample_rows_draws_distinct_rows_with_the_seed():
 
 def test_standardize_is_scale_free_even_at_the_ends_of_floating_point():
     X = np.random.default_rng(0).standard_normal((80, 3)) * [1.0, 5.0, 0.1] + [0.0, 3.0, -2.0]
-    Z = standardize(X)
+    Z = standardise(X)
     np.testing.assert_allclose(Z.mean(axis=0), 0, atol=1e-12)
     np.testing.assert_allclose(Z.std(axis=0), 1)
-    np.testing.assert_allclose(standardize(X * 1e306), Z, atol=1e-9)
-    np.testing.assert_allclose(standardize(X * 1e-300), Z, atol=1e-9)
-    np.testing.assert_array_equal(standardize(np.ones((4, 2))), 0)
+    np.testing.assert_allclose(standardise(X * 1e306), Z, atol=1e-9)
+    np.testing.assert_allclose(standardise(X * 1e-300), Z, atol=1e-9)
+    np.testing.assert_array_equal(standardise(np.ones((4, 2))), 0)
 
 
 def test_axis_angle_matches_the_arccos_of_the_normalised_component():
@@ -206,7 +206,7 @@ def test_scaling_experiment_agrees_with_eigen_and_greedy_pca_done_by_hand():
         result = scaling_experiment(X, feature, log_scale, standardise=std, random_state=2)
         Xs = X.copy()
         Xs[:, feature] *= 10**log_scale
-        P = standardize(Xs) if std else Xs - Xs.mean(axis=0)
+        P = standardise(Xs) if std else Xs - Xs.mean(axis=0)
         np.testing.assert_allclose(result.points, P)
         comps, var = eigen_pca(P, 3)
         np.testing.assert_allclose(result.eigen, comps)
@@ -369,7 +369,7 @@ def test_grey_uint8_clips_and_rounds():
 
 
 def test_linear_autoencoder_vs_pca_reports_angles_and_its_own_error():
-    X = standardize(DIGITS)
+    X = standardise(DIGITS)
     angles, mse = linear_autoencoder_vs_pca(X, 3, random_state=0)
     assert angles.shape == (3,) and np.all(np.diff(angles) >= 0) and angles.max() < 5
     model = train_autoencoder(X, 3, kind="linear", random_state=0)

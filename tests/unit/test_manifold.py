@@ -22,10 +22,10 @@ from embedcore.manifold import (
     nearest_neighbors,
     neighbor_segments,
     reconstruction,
-    sample_rows,
+    sample_indices,
 )
 from embedcore.maps import METHODS, embed, method_defaults
-from embedcore.metrics import continuity, map_quality, neighbor_recall, trustworthiness
+from embedcore.metrics import continuity, map_quality, neighbour_recall, trustworthiness
 
 X_ROLL, T_ROLL = make_swiss_roll(800, random_state=0)
 
@@ -134,7 +134,7 @@ def test_validation_messages():
     with pytest.raises(ValueError, match="Input Y contains NaN"):
         trustworthiness(X_ROLL, np.where(holed == np.inf, np.nan, holed)[:, :2])
     with pytest.raises(ValueError, match="Input Y contains NaN"):
-        neighbor_recall(X_ROLL, np.where(holed == np.inf, np.nan, holed)[:, :2])
+        neighbour_recall(X_ROLL, np.where(holed == np.inf, np.nan, holed)[:, :2])
     with pytest.raises(ValueError, match="The data has 800 points but the map has 799"):
         continuity(X_ROLL, X_ROLL[1:, :2])
     dup = np.vstack([X_ROLL[:50], X_ROLL[:1]])
@@ -165,7 +165,7 @@ def test_metrics_agree_with_direct_computation():
     np.fill_diagonal(dY, np.inf)
     nx, ny = np.argsort(dX, 1)[:, :k], np.argsort(dY, 1)[:, :k]
     direct = np.array([len(set(a) & set(b)) / k for a, b in zip(nx, ny)])
-    np.testing.assert_allclose(neighbor_recall(X, Y, k, per_point=True), direct)
+    np.testing.assert_allclose(neighbour_recall(X, Y, k, per_point=True), direct)
     per = trustworthiness(X, Y, k, per_point=True)
     assert per.shape == (120,) and per.mean() == pytest.approx(trustworthiness(X, Y, k))
     assert map_quality(X, X, k) == {"trustworthiness": 1.0, "continuity": 1.0, "recall": 1.0}
@@ -265,11 +265,11 @@ def test_a_point_is_never_its_own_neighbour_even_beside_its_duplicate():
     P = rng.standard_normal((150, 4))
     X = np.vstack([P, P])  # every point twice: its twin, at distance 0, ties with the point itself
     Y = X[:, :2] + 1e-6 * rng.standard_normal((300, 2))  # the map keeps each pair together
-    assert neighbor_recall(X, Y, 1) == 1.0 and continuity(X, Y, 1) == 1.0
+    assert neighbour_recall(X, Y, 1) == 1.0 and continuity(X, Y, 1) == 1.0
     np.testing.assert_allclose(continuity(X, Y, 5, per_point=True), _stable_rank_penalty(Y, X, 5), atol=1e-12)
     X = np.vstack([P, P + [0.0, 0.0, 0.0, 1e-3]])
     Y = X[:, :2]  # now the map has the duplicates
-    assert trustworthiness(X, Y, 1) == 1.0 and neighbor_recall(X, Y, 1) == 1.0
+    assert trustworthiness(X, Y, 1) == 1.0 and neighbour_recall(X, Y, 1) == 1.0
 
 
 def test_nearest_neighbors_are_the_nearest_others_under_ties():
@@ -286,10 +286,10 @@ def test_nearest_neighbors_are_the_nearest_others_under_ties():
 
 
 def test_sample_rows_is_a_seeded_sorted_sample():
-    assert sample_rows(5000, 5000) is None
-    a, b = sample_rows(12_000, 5000, random_state=3), sample_rows(12_000, 5000, random_state=3)
+    assert sample_indices(5000, 5000) is None
+    a, b = sample_indices(12_000, 5000, random_state=3), sample_indices(12_000, 5000, random_state=3)
     assert a.shape == (5000,) and np.array_equal(a, b) and np.all(np.diff(a) > 0) and a.max() < 12_000
-    assert not np.array_equal(a, sample_rows(12_000, 5000, random_state=4))
+    assert not np.array_equal(a, sample_indices(12_000, 5000, random_state=4))
     np.testing.assert_array_equal(a, np.sort(np.random.default_rng(3).choice(12_000, 5000, replace=False)))
 
 

@@ -18,7 +18,7 @@ from embedcore.text import (
     colliding_terms,
     collision_table,
     document_frequency,
-    hash_matrix,
+    bucket_matrix,
     hashing_distortion,
     inverse_document_frequency,
     merge_dot,
@@ -188,7 +188,7 @@ def test_hashing_matches_scikit_learns_feature_hasher(lee):
     h = term_hashes(bow.vocabulary_)
     for m in (16, 1024):
         theirs = FeatureHasher(n_features=m, input_type="string").transform(lee).toarray()
-        assert np.allclose((X @ hash_matrix(h, m)).toarray(), theirs)
+        assert np.allclose((X @ bucket_matrix(h, m)).toarray(), theirs)
 
 
 def test_collision_share_matches_the_uniform_hash_formula():
@@ -279,7 +279,7 @@ def test_every_validation_error_says_what_to_change():
     with pytest.raises(ValueError, match="ask for at most 2"):
         LSA(n_components=3).fit(np.eye(2))
     with pytest.raises(ValueError, match="n_buckets must be a positive integer"):
-        hash_matrix([1, 2], 0)
+        bucket_matrix([1, 2], 0)
     with pytest.raises(ValueError, match="no terms to hash"):
         collision_table([], [4])
 
