@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.preprocessing import normalize
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import (
@@ -323,6 +323,7 @@ class CosineLabelRegressor(_LabelMatrixModel):
         self.alpha = alpha
         self.max_iter = max_iter
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y):
         """Fit the label vectors on Y, then the linear map from X to them.
 
@@ -331,7 +332,6 @@ class CosineLabelRegressor(_LabelMatrixModel):
         X : (n_samples, n_features) array-like or sparse
         Y : (n_samples, n_labels) array of 0 and 1, at least two labels
         """
-        self._validate_params()
         X, Y = _check_targets(X, Y, self)
         self.label_embedding_ = LabelEmbedding(n_components=self.n_components).fit(Y)
         T = self.label_embedding_.encode(Y)
@@ -411,6 +411,7 @@ class LogisticLabelClassifier(_LabelMatrixModel):
         self.alpha = alpha
         self.max_iter = max_iter
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y):
         """Fit every label's weights and intercept.
 
@@ -419,7 +420,6 @@ class LogisticLabelClassifier(_LabelMatrixModel):
         X : (n_samples, n_features) array-like or sparse
         Y : (n_samples, n_labels) array of 0 and 1, at least two labels
         """
-        self._validate_params()
         X, Y = _check_targets(X, Y, self)
         d, m = X.shape[1], Y.shape[1]
         prior = np.clip(Y.mean(axis=0), 1e-3, 1 - 1e-3)

@@ -19,6 +19,7 @@ from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
+    _fit_context,
 )
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -471,8 +472,8 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         self.neighbors_, self.neighbor_distances_ = nearest_neighbors(X, self.n_neighbors, n_jobs=self.n_jobs)
         out = lle_from_neighbors(X, self.neighbors_, self.n_components, self.reg, self.eigen_solver,

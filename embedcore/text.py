@@ -16,7 +16,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
@@ -91,6 +91,7 @@ class BagOfWords(DocumentInput, TransformerMixin, BaseEstimator):
         self.min_count = min_count
         self.max_terms = max_terms
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, documents, y=None):
         """Learn the vocabulary.
 
@@ -99,7 +100,6 @@ class BagOfWords(DocumentInput, TransformerMixin, BaseEstimator):
         documents : list of str or of token lists
         y : ignored
         """
-        self._validate_params()
         docs = documents_as_tokens(documents)
         counts = build_vocabulary(docs, self.min_count, self.max_terms)
         if len(counts) == 0:
@@ -237,9 +237,9 @@ class TfIdf(TransformerMixin, BaseEstimator):
         tags.input_tags.positive_only = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the document frequencies and the idf of each term (column) of the counts ``X``."""
-        self._validate_params()
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         X = _counts(X)
         self.document_frequency_ = document_frequency(X)
@@ -645,16 +645,17 @@ class LSA(TransformerMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Factorise ``X`` (documents x terms, sparse or dense)."""
         self._fit(X)
         return self
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         return self._fit(X)
 
     def _fit(self, X):
-        self._validate_params()
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=1)
         k, small = self.n_components, min(X.shape)
         if k > small:

@@ -17,7 +17,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.preprocessing import normalize
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
@@ -268,6 +268,7 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         self.eig_weight = eig_weight
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, documents, y=None):
         """Build the vocabulary, counts, PMI and its truncated SVD.
 
@@ -277,7 +278,6 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
             One document per item; strings are split by :func:`tokenize`.
         y : ignored
         """
-        self._validate_params()
         t0 = time.perf_counter()
         docs = documents_as_tokens(documents)
         counts = build_vocabulary(docs, self.min_count, self.max_vocab)
@@ -695,6 +695,7 @@ class LabelEmbedding(BaseEstimator):
         tags.input_tags.positive_only = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, Y, y=None):
         """Learn label vectors from an indicator matrix.
 
@@ -704,7 +705,6 @@ class LabelEmbedding(BaseEstimator):
             A non-zero entry means the sample has the label; at least two labels.
         y : ignored
         """
-        self._validate_params()
         Y = validate_data(self, Y, accept_sparse="csr", dtype=np.float64, ensure_min_features=2)
         check_non_negative(Y, f"{type(self).__name__}.fit")
         Y = sp.csr_array(Y)
