@@ -20,7 +20,7 @@ from functools import reduce, wraps
 from operator import add
 from typing import Any
 
-__all__ = ["BatchError", "cluster", "versions"]
+__all__ = ["BatchError", "cluster", "versions", "let_go"]
 
 
 from ..exceptions import BatchError  # noqa: E402  (one error family with embedcore.DataError)
@@ -31,6 +31,15 @@ class _Refusal:
 
     def __init__(self, message: str):
         self.message = message
+
+
+def let_go(client, futures) -> None:
+    """Cancel the futures that have not finished (a run interrupted or failed part-way); those that have are
+    released when the last reference to them goes. Cancelling a finished future can trip the scheduler
+    (distributed 2026.8 asserts in its cancel handler and drops the client's stream)."""
+    pending = [f for f in futures if not f.done()]
+    if pending:
+        client.cancel(pending)
 
 
 def refusals(fn: Callable) -> Callable:
@@ -178,7 +187,7 @@ def run_tasks(client, tasks: Sequence, *, retries: int, label: str, progress: bo
             on_result(position[fut.key], _accept(fut.result()))
             bar.update()
     finally:
-        client.cancel(futures)
+        let_go(client, futures)
 
 
 def tree_sum(client, tasks: Sequence, *, retries: int, label: str, progress: bool,
@@ -212,7 +221,7 @@ def tree_sum(client, tasks: Sequence, *, retries: int, label: str, progress: boo
             bar.update()
         return _accept(root.result())
     finally:
-        client.cancel([root])
+        let_go(client, [root])
 
 
 def _refusal_message(value) -> str | None:

@@ -32,7 +32,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._sparse import kept_offsets, narrow, offsets_of, ragged_to_csr, stack_rows
-from ._cluster import BatchError, current_client, refusals, run_tasks, versions
+from ._cluster import BatchError, current_client, let_go, refusals, run_tasks, versions
 from ._inputs import expand_paths, fingerprint, read_table, table_format
 
 __all__ = ["SetBatch", "TableSets", "RandomSets", "SketchRun", "sketch", "read_manifest", "read_sketches",
@@ -528,7 +528,7 @@ def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights
                       on_result=lambda i, entry: manifest.record(todo[i], entry))
         finally:
             manifest.save()
-            client.cancel([model])
+            let_go(client, [model])
     manifest.save(complete=True)
     return SketchRun(manifest.body, len(todo), len(done), time.perf_counter() - t0)
 

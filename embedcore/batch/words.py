@@ -30,16 +30,17 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._sparse import offsets_of, ragged_to_csr
+from ..tokens import ASTRAL, UNSPACED_RUN, check_word_spacing, token_patterns
 from ..words import check_vocabulary, prune_vocabulary
 from ._cluster import (
     BatchError,
     broadcast,
     current_client,
+    let_go,
     refusals,
     run_tasks,
     tree_sum,
 )
-from ..tokens import ASTRAL, UNSPACED_RUN, check_word_spacing, token_patterns
 from ._inputs import split_compression, text_files
 
 __all__ = ["CorpusCounts", "count_corpus", "vectors_from_counts", "word_vectors", "write_word2vec", "tokens_of_lines",
@@ -277,7 +278,7 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
                          retries=retries, label="count pairs", progress=progress, split_every=2)
     finally:
         if keep_tokens:
-            client.cancel(futures_of(blocks))
+            let_go(client, futures_of(blocks))
     total.cooccurrence.eliminate_zeros()
     total.counts, total.n_tokens, total.n_partitions = counts, n_tokens, len(blocks)
     return total
