@@ -12,6 +12,8 @@ from __future__ import annotations
 import threading
 import time
 
+import streamlit as st
+
 
 class BackgroundJob:
     """The life of one piece of background work: ``outcome`` is None while it runs, then ``"done"``,
@@ -62,3 +64,21 @@ class BackgroundJob:
         """Cancelled, unwatched too long, or the session's tab is closed."""
         return (self._cancel.is_set() or time.monotonic() - self._seen > self.UNWATCHED_S
                 or (self._alive is not None and not self._alive()))
+
+
+def session_job(slot: str, stop_slot: str, same) -> BackgroundJob | None:
+    """This session's job (kept in session state under ``slot``) when ``same(job)`` holds, passing on a pending
+    Stop click (``stop_slot``, set by the Stop button's callback). A job for other settings is cancelled and
+    forgotten (the person moved on); a late Stop, after the job ended, changes nothing."""
+    job = st.session_state.get(slot)
+    stop = st.session_state.pop(stop_slot, False)
+    if job is None:
+        return None
+    if not same(job):
+        job.cancel()
+        del st.session_state[slot]
+        return None
+    if stop and job.running:
+        job.stop()
+    return job
+

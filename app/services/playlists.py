@@ -23,7 +23,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.services import data as data_service
 from app.services import shared
-from app.services.jobs import BackgroundJob
+from app.services.jobs import BackgroundJob, session_job
 from app.services.data import DataRef
 from app.services.reproduce import Recipe
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
@@ -303,17 +303,7 @@ def current_job(spec: ModelSpec) -> TrainingJob | None:
     A run for other settings is cancelled (the person moved on); a late Stop, after
     the run ended, changes nothing.
     """
-    job = st.session_state.get(_JOB)
-    stop = st.session_state.pop(_STOP, False)
-    if job is None:
-        return None
-    if job.spec != spec:
-        job.cancel()
-        del st.session_state[_JOB]
-        return None
-    if stop and job.running:
-        job.stop()
-    return job
+    return session_job(_JOB, _STOP, lambda j: j.spec == spec)
 
 
 def _job(spec: ModelSpec, **kwargs) -> TrainingJob:

@@ -21,7 +21,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.services import data as data_service
 from app.services import selection
-from app.services.jobs import BackgroundJob
+from app.services.jobs import BackgroundJob, session_job
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
@@ -350,17 +350,8 @@ def start_map(ref: data_service.DataRef, params: tuple, n_words: int, perplexity
 def map_job(key: tuple) -> TsneJob | None:
     """This session's t-SNE for the map ``key``, passing on a pending Stop click; a run for another map is
     cancelled (the person moved on), and a late Stop, after the run ended, changes nothing."""
-    job = st.session_state.get(_JOB)
-    stop = st.session_state.pop(_STOP, False)
-    if job is None:
-        return None
-    if job.key != key:
-        job.cancel()
-        del st.session_state[_JOB]
-        return None
-    if stop and job.running:
-        job.stop()
-    if job.running:
+    job = session_job(_JOB, _STOP, lambda j: j.key == key)
+    if job is not None and job.running:
         job.watched()
     return job
 
