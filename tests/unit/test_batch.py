@@ -411,14 +411,14 @@ def test_category_kernel_errors(client, table, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def kernel_run(client, table, tmp_path_factory):
+def kernel_run(module_client, table, tmp_path_factory):
     """category-kernel run from the command line on the Parquet partitions: its output directory."""
     from embedcore.cli import main
 
     _, root = table
     out = tmp_path_factory.mktemp("kernel")
     assert main(["category-kernel", str(root / "parquet"), "--column", "cat", "--target", "y", "--gamma", "0.8",
-                 "--out", str(out / "codes.csv"), "--quiet", "--scheduler", client.scheduler.address]) == 0
+                 "--out", str(out / "codes.csv"), "--quiet", "--scheduler", module_client.scheduler.address]) == 0
     return out
 
 

@@ -55,7 +55,7 @@ def _same(A, B) -> bool:
 
 
 @pytest.fixture(scope="module")
-def hotdog_run(client, tmp_path_factory):
+def hotdog_run(module_client, tmp_path_factory):
     """The hot dog sets (300, labelled) as the page offers them, sketched by the command it shows."""
     d = datasets.load("hotdog", seed=0)
     root = tmp_path_factory.mktemp("hotdog")
@@ -67,7 +67,7 @@ def hotdog_run(client, tmp_path_factory):
     line = sketch_command(4, 16, seed=0, weighted=got.weighted).splitlines()[0]
     argv = shlex.split(line)[3:]  # after "python -m embedcore"
     argv = [str(root / a) if a in ("items.npy", "sets.csv", "sketches") else a for a in argv]
-    code = main(argv + ["--blocksize", "2500", "--quiet", "--scheduler", client.scheduler.address])
+    code = main(argv + ["--blocksize", "2500", "--quiet", "--scheduler", module_client.scheduler.address])
     assert code == 0
     emde = EMDE(n_hyperplanes=4, n_partitions=16, random_state=0).fit(d.vectors)
     return d, emde.sketch(d.weight_matrix()), root / "sketches"
@@ -137,13 +137,13 @@ def test_sets_file_of_labels_with_commas_and_quotes_reads_back_through_the_batch
 
 
 @pytest.fixture(scope="module")
-def small_run(client, tmp_path_factory):
+def small_run(module_client, tmp_path_factory):
     root = tmp_path_factory.mktemp("small")
     X = np.random.default_rng(0).standard_normal((30, 3))
     W = sp.csr_array(np.random.default_rng(1).integers(0, 2, size=(40, 30)).astype(float))
     (root / "sets.csv").write_bytes(sets_csv(W))
     emde = EMDE(n_hyperplanes=3, n_partitions=4, random_state=0).fit(X)
-    batch.sketch(emde, str(root / "sets.csv"), str(root / "out"), blocksize=300, client=client, progress=False)
+    batch.sketch(emde, str(root / "sets.csv"), str(root / "out"), blocksize=300, client=module_client, progress=False)
     return root / "out"
 
 
