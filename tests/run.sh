@@ -21,4 +21,12 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev,e2e]"
-exec .venv/bin/python -m pytest "$@"
+if [ "$#" -gt 0 ]; then
+  exec .venv/bin/python -m pytest "$@"
+fi
+# The batch steps start Dask clusters inside the test process; in a worker that has run the app's
+# tests before (Streamlit runtimes, server threads), a step could wait forever for its tasks.
+# They run in a process of their own, after the rest.
+BATCH=(tests/unit/test_batch.py tests/unit/test_sketch_files.py embedcore/batch)
+.venv/bin/python -m pytest $(printf -- '--ignore=%s ' "${BATCH[@]}")
+exec .venv/bin/python -m pytest -n 0 "${BATCH[@]}"
