@@ -13,6 +13,8 @@ import threading
 import time
 
 import streamlit as st
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 
 class BackgroundJob:
@@ -82,3 +84,12 @@ def session_job(slot: str, stop_slot: str, same) -> BackgroundJob | None:
         job.stop()
     return job
 
+
+def session_alive():
+    """A thread-safe test that this session's browser is still connected (None outside a server): the
+    ``alive`` a job is given."""
+    ctx = get_script_run_ctx()
+    if ctx is None or not Runtime.exists():
+        return None
+    runtime, session_id = Runtime.instance(), ctx.session_id
+    return lambda: runtime.is_active_session(session_id)

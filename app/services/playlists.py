@@ -18,12 +18,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.services import data as data_service
 from app.services import shared
-from app.services.jobs import BackgroundJob, session_job
+from app.services.jobs import BackgroundJob, session_alive, session_job
 from app.services.data import DataRef
 from app.services.reproduce import Recipe
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
@@ -318,7 +316,7 @@ def start(spec: ModelSpec) -> TrainingJob:
     old = st.session_state.get(_JOB)
     if old is not None and old.running:
         old.cancel()
-    job = _job(spec, alive=_session_alive())
+    job = _job(spec, alive=session_alive())
     st.session_state[_JOB] = job
     return job
 
@@ -350,15 +348,6 @@ def prefetching(spec: ModelSpec) -> TrainingJob | None:
     """The background run training ``spec``, while it runs (see :func:`prefetch`)."""
     job = _prefetches().get(spec)
     return job if job is not None and job.running else None
-
-
-def _session_alive():
-    """A thread-safe test that this session's browser is still connected (None outside a server)."""
-    ctx = get_script_run_ctx()
-    if ctx is None or not Runtime.exists():
-        return None
-    runtime, session_id = Runtime.instance(), ctx.session_id
-    return lambda: runtime.is_active_session(session_id)
 
 
 def collect(job: TrainingJob) -> tuple[str, str] | None:

@@ -16,12 +16,10 @@ import time
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.services import data as data_service
 from app.services import selection
-from app.services.jobs import BackgroundJob, session_job
+from app.services.jobs import BackgroundJob, session_alive, session_job
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
@@ -327,22 +325,13 @@ _NOTICE = "words.map_notice"
 _DRAWN = "words.map_frames"
 
 
-def _session_alive():
-    """A thread-safe test that this session's browser is still connected (None outside a server)."""
-    ctx = get_script_run_ctx()
-    if ctx is None or not Runtime.exists():
-        return None
-    runtime, session_id = Runtime.instance(), ctx.session_id
-    return lambda: runtime.is_active_session(session_id)
-
-
 def start_map(ref: data_service.DataRef, params: tuple, n_words: int, perplexity: int, seed: int) -> TsneJob:
     """Start this session's t-SNE of the ``n_words`` most frequent words (cancelling any other it runs)."""
     old = st.session_state.get(_JOB)
     if old is not None and old.running:
         old.cancel()
     key = map_key(ref, params, n_words, "t-SNE", (perplexity,), seed)
-    job = TsneJob(key, map_space(ref, params, n_words), perplexity, seed, alive=_session_alive())
+    job = TsneJob(key, map_space(ref, params, n_words), perplexity, seed, alive=session_alive())
     st.session_state[_JOB] = job
     return job
 
