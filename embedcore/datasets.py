@@ -277,13 +277,23 @@ class CategoryGraph:
     matrix: np.ndarray
     kind: str
     description: str = ""
+    #: The γ the matrix's source used (None: it gives none), and the Laplacian eigenvalues it printed there.
+    reference_gamma: float | None = None
+    reference_eigenvalues: tuple[float, ...] = ()
 
 
-def _matrix_file(filename: str, kind: str, description: str) -> CategoryGraph:
+def _matrix_file(filename: str, kind: str, description: str, **reference) -> CategoryGraph:
     frame = pd.read_csv(DATA_DIR / filename, index_col=0)
     if list(frame.index) != list(frame.columns):
         raise ValueError(f"{filename}: row and column labels differ.")
-    return CategoryGraph(filename, [str(v) for v in frame.index], frame.to_numpy(dtype=np.float64), kind, description)
+    return CategoryGraph(filename, [str(v) for v in frame.index], frame.to_numpy(dtype=np.float64), kind, description,
+                         **reference)
+
+
+#: The spectral-encoding article's kernel exp(-20 D) on the liquor divergences, and the normalised
+#: Laplacian's eigenvalues it printed for it (sorted; the first is 0 up to rounding).
+LIQUOR_ARTICLE_GAMMA = 20.0
+LIQUOR_ARTICLE_EIGENVALUES = (0.0, 0.999583797, 1.22897829, 1.24740260, 1.24864532, 1.27538999)
 
 
 def load_weekday_similarity(seed: int = 0) -> CategoryGraph:
@@ -295,7 +305,8 @@ def load_weekday_similarity(seed: int = 0) -> CategoryGraph:
 def load_liquor_kl(seed: int = 0) -> CategoryGraph:
     """The article's symmetric KL divergences of log liquor sales, Monday to Saturday."""
     return _matrix_file("liquor_weekday_kl.csv", "distance",
-                        "Symmetric KL divergence between days' distributions of log liquor sales (no sales on Sundays).")
+                        "Symmetric KL divergence between days' distributions of log liquor sales (no sales on Sundays).",
+                        reference_gamma=LIQUOR_ARTICLE_GAMMA, reference_eigenvalues=LIQUOR_ARTICLE_EIGENVALUES)
 
 
 def load_wind(seed: int = 0) -> TableData:

@@ -157,11 +157,14 @@ if graph.from_file:
                "command ran; run it again with --gamma, --components or --keep-trivial to change them.")
 else:
     if base.uses_gamma:
+        article = base.reference_gamma is not None and sb.checkbox(
+            f"The article's γ = {base.reference_gamma:g}", value=True, key="cat.article_gamma", bind="query-params",
+            help="The γ the matrix's source used; untick to set γ with the slider below.")
         rel = sb.slider("log10(γ × typical distance)", -3.0, 3.0, 0.0, 0.1, key="cat.log_gamma",
-                        bind="query-params",
+                        bind="query-params", disabled=article,
                         help="γ sets how fast similarity falls with distance. 0 means γ = 1 / (median distance); "
                         "each step of 1 multiplies γ by 10.")
-        gamma = svc.gamma(graph, rel)
+        gamma = base.reference_gamma if article else svc.gamma(graph, rel)
         sb.caption(f"γ = {gamma:.4g} (median distance {svc.typical_distance(graph):.4g})")
     ncomp_mode = sb.radio("Components", ["eigengap", "fixed"], key="cat.ncomp_mode", horizontal=True,
                           help="Keep the eigenvectors below the largest gap, or a number you choose.",
@@ -406,6 +409,14 @@ with t_spectrum:
         table, gap_after, k_gap = svc.spectrum_view(graph, gamma, n_comp, keep_trivial)
         plots.show(st, cat_charts.spectrum(table, gap_after, k_gap), key="cat.chart.spectrum")
         st.dataframe(table, hide_index=True, height=220, key="cat.eigen_table")
+        printed = svc.reference_spectrum(graph)
+        if not printed.empty:
+            with st.expander(f"The article's spectrum at γ = {base.reference_gamma:g}"):
+                st.latex(rf"A_{{ij}} = e^{{-{base.reference_gamma:g}\, D_{{ij}}}},\quad "
+                         r"L = I - D^{-1/2} A D^{-1/2} = U \Lambda U^\top")
+                st.dataframe(printed, hide_index=True, key="cat.article_spectrum")
+                st.caption(f"At the article's γ (the sidebar's tick) the page's eigenvalues match the ones it printed "
+                           f"to within {printed['difference'].max():.1e}: one 0, a gap, then a cluster near 1.25.")
 
 with t_vectors:
     if t_vectors.open:

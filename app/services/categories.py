@@ -96,6 +96,8 @@ class Base(NamedTuple):
     counts: np.ndarray | None
     uses_gamma: bool
     description: str
+    reference_gamma: float | None = None  # the γ the bundled matrix's source used
+    reference_eigenvalues: tuple[float, ...] = ()  # the spectrum the source printed at that γ
 
 
 def _frozen(*arrays):
@@ -165,7 +167,8 @@ def base(graph: Graph) -> Base:
     if not graph.learned:
         g = data_service.load(graph.data)
         (matrix,) = _frozen(np.array(g.matrix, dtype=np.float64))
-        return Base([str(v) for v in g.labels], matrix, None, g.kind == "distance", g.description)
+        return Base([str(v) for v in g.labels], matrix, None, g.kind == "distance", g.description,
+                    g.reference_gamma, tuple(g.reference_eigenvalues))
     labels, samples = distributions(graph)
     if graph.kernel == "wasserstein":
         D = spectral.wasserstein_distances(samples, n_jobs=JOBS)
@@ -424,6 +427,17 @@ def spectrum_view(graph: Graph, gamma: float | None, n_components, keep_trivial:
     kept[_kept(graph, vals, n_components, keep_trivial)] = True
     table = pd.DataFrame({"index": np.arange(1, vals.size + 1), "eigenvalue": vals.round(6), "kept": kept})
     return table, choice.gap_after, choice.eigengap_k
+
+
+def reference_spectrum(graph: Graph) -> pd.DataFrame:
+    """The Laplacian's eigenvalues at the source's γ beside the ones the source printed (empty when it gave none)."""
+    b = base(graph)
+    if b.reference_gamma is None or not b.reference_eigenvalues:
+        return pd.DataFrame()
+    vals = spectrum(graph, b.reference_gamma)[2]
+    printed = np.asarray(b.reference_eigenvalues)
+    return pd.DataFrame({"index": np.arange(1, vals.size + 1), "this page": vals.round(9),
+                         "the article": printed, "difference": np.abs(vals - printed)})
 
 
 def _kept(graph: Graph, vals, n_components, keep_trivial: bool) -> list[int]:

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from tests.app.maps import lab_map
-from tests.conftest import chart_specs, metric, open_page, open_tab
+from tests.conftest import chart_specs, metric, open_page, open_tab, table_with
 
 PAGE = "app_pages/categories.py"
 
@@ -504,3 +504,21 @@ def test_an_uploaded_matrix_export_reproduces_from_that_file(tmp_path, monkeypat
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0 and "codes: reproduced" in done.stdout, done.stdout + done.stderr
+
+
+def test_liquor_opens_at_the_articles_gamma_and_reproduces_its_spectrum():
+    at = open_page(PAGE)
+    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    at.sidebar.selectbox(key="cat.graph").set_value("liquor_kl").run()
+    assert not at.exception and not at.error
+    assert at.sidebar.checkbox(key="cat.article_gamma").value
+    assert any("γ = 20 " in c.value for c in at.sidebar.caption)
+    open_tab(at, "cat.tab", "Spectrum")
+    printed = table_with(at, "the article")
+    assert len(printed) == 6 and printed["difference"].max() < 1e-6
+    # off the article's γ the slider rules again, and the spectrum moves away from the printed one
+    at.sidebar.checkbox(key="cat.article_gamma").uncheck().run()
+    assert not at.exception
+    assert not any("γ = 20 " in c.value for c in at.sidebar.caption)
+    eig = table_with(at, "eigenvalue")["eigenvalue"].to_numpy()
+    assert np.abs(eig - printed["the article"].to_numpy()).max() > 1e-3
