@@ -233,7 +233,7 @@ def test_the_estimator_checks_that_need_no_target(estimator, check):
 
 
 def test_measured_on_lee_keyword_tags():
-    """The README's Lee figures (k = 8, clean labels, seed 0): precision at 3 of 0.330 against the sigmoids' 0.441."""
+    """RESULTS.md's Lee figures (k = 8, clean labels, seed 0): precision at 3 of 0.330 against the sigmoids' 0.441."""
     from embedcore import datasets
 
     X, Y, labels = keyword_tags(datasets.load_corpus("lee").documents, n_labels=30)
@@ -245,7 +245,7 @@ def test_measured_on_lee_keyword_tags():
 
 
 def test_a_small_k_caps_the_label_embedding_before_training():
-    """The README's ceiling: decoding the true label vectors of the planted data ranks a share 0.50 of true labels
+    """RESULTS.md's ceiling: decoding the true label vectors of the planted data ranks a share 0.50 of true labels
     in the top 3 at k = 5, 0.91 at k = 40."""
     _, Y, _ = make_topic_labels(600, n_labels=40, random_state=0)
     ceiling = {k: decoding_ceiling(Y, k, 3) for k in (5, 40)}
