@@ -32,7 +32,8 @@ from sklearn.utils.validation import (
 
 __all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
            "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_indices", "lle_with_quality",
-           "lle_sweep", "reconstruction", "closed_form_weights", "neighbor_segments", "allowed_k"]
+           "lle_sweep", "reconstruction", "closed_form_weights", "neighbor_segments", "allowed_k",
+           "weight_invariance"]
 
 #: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
 MIN_POINTS = 10
@@ -391,6 +392,74 @@ def closed_form_weights(X, neighbors: np.ndarray, i: int, reg: float = 1e-3) -> 
     Cinv_1 = np.linalg.inv(C) @ ones
     return {"weights": Cinv_1 / (ones @ Cinv_1), "C": C, "ridge": float(ridge),
             "condition": float(np.linalg.cond(C))}
+
+
+def weight_invariance(X, n_neighbors: int, reg: float = 1e-3, *, scale: float = 5.0, shift: float = 3.0,
+                      random_state=None) -> list[dict]:
+    """How much the LLE weights move when the input is rotated, scaled, translated, or stretched along one axis.
+
+    The weights minimise ``||x_i - sum_j w_j x_j||^2`` with ``sum_j w_j = 1``.
+    Under ``x -> s Q x + t`` (``Q`` orthogonal) every residual becomes
+    ``s Q (x_i - sum_j w_j x_j)``: the sum-to-one constraint cancels ``t``,
+    ``Q`` keeps lengths and ``s`` multiplies every objective by ``s^2``, so the
+    minimiser is the same. The regulariser is relative to ``trace(C)``, which
+    also grows by ``s^2``, so it does not break the scaling case. Stretching a
+    single axis is not a similarity: it changes the weights, and serves as the
+    control that the measurement can see a change.
+
+    Parameters
+    ----------
+    X : (n, d) array, the points
+    n_neighbors : B, the neighbours per point
+    reg : the regulariser, relative to each neighbourhood's trace
+    scale : the factor of the scaling (and of the one-axis stretch)
+    shift : the translation's length, in units of the data's largest coordinate range
+    random_state : seeds the rotation and the translation's direction
+
+    Returns
+    -------
+    One dict per transform with ``transform``, ``neighbours kept`` (the
+    share of points whose B nearest neighbours are the same set after it)
+    and ``largest weight change`` (the largest absolute change of any weight,
+    each point rebuilt from its original neighbours).
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(60, 3))
+    >>> rows = {r["transform"]: r for r in weight_invariance(X, 6, random_state=0)}
+    >>> rows["rotation, scaling and translation"]["largest weight change"] < 1e-8
+    True
+    >>> rows["stretch of one axis (not a similarity)"]["largest weight change"] > 1e-2
+    True
+    """
+    X = check_array(X, dtype=np.float64, input_name="X")
+    if not scale > 0:
+        raise ValueError(f"scale must be above 0, got {scale}.")
+    rng = check_random_state(random_state)
+    d = X.shape[1]
+    Q, R = np.linalg.qr(rng.normal(size=(d, d)))
+    Q = Q * np.sign(np.diag(R))  # a uniformly random orthogonal matrix
+    direction = rng.normal(size=d)
+    t = shift * float(np.ptp(X, axis=0).max()) * direction / np.linalg.norm(direction)
+    stretch = np.ones(d)
+    stretch[0] = scale
+    transforms = {
+        "rotation": X @ Q.T,
+        f"scaling by {scale:g}": X * scale,
+        "translation": X + t,
+        "rotation, scaling and translation": scale * X @ Q.T + t,
+        "stretch of one axis (not a similarity)": X * stretch,
+    }
+    ind, _ = nearest_neighbors(X, n_neighbors)
+    before = barycenter_weights(X, ind, reg)
+    base_sets = np.sort(ind, axis=1)
+    rows = []
+    for name, Y in transforms.items():
+        moved, _ = nearest_neighbors(Y, n_neighbors)
+        kept = float(np.mean(np.all(np.sort(moved, axis=1) == base_sets, axis=1)))
+        change = float(np.abs(barycenter_weights(Y, ind, reg) - before).max())
+        rows.append({"transform": name, "neighbours kept": kept, "largest weight change": change})
+    return rows
 
 
 def neighbor_segments(P, neighbors: np.ndarray, rows=None) -> np.ndarray:

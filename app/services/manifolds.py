@@ -47,6 +47,7 @@ from embedcore.manifold import (
     reconstruction,
     rescale_for_distances,
     sample_indices,
+    weight_invariance,
 )
 from embedcore.maps import METHODS, embed
 from embedcore.metrics import neighbour_recall, trustworthiness
@@ -260,6 +261,21 @@ def inspection(p: Points, B: int, reg: float, point: int) -> dict:
     """How ``point`` is rebuilt from its B neighbours by the LLE weights at (B, reg)."""
     r = reconstruction(point_set(p).X, neighbours(p)[:, :B], lle(p, B, reg)["weights"], point)
     return {key: r[key] for key in ("neighbors", "weights", "error", "spread", "relative")}
+
+
+#: The invariance check measures at most this many points (a random sample beyond it).
+INVARIANCE_POINTS = 3000
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def invariance(p: Points, B: int, reg: float, scale: float, shift: float) -> tuple[pd.DataFrame, int]:
+    """The LLE weights' change under rotation, scaling, translation and a one-axis stretch, and the points measured."""
+    X = point_set(p).X
+    rows = sample_indices(len(X), INVARIANCE_POINTS, p.seed)
+    if rows is not None:
+        X = X[rows]
+    table = pd.DataFrame(weight_invariance(X, B, reg, scale=scale, shift=shift, random_state=p.seed))
+    return table, len(X)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -331,3 +331,18 @@ def test_upload_with_duplicates_gives_a_clear_error():
     at.sidebar.file_uploader[0].set_value(("dup.csv", rows, "text/csv")).run()
     assert not at.exception
     assert "exact duplicate" in at.error[0].value
+
+
+def test_the_weights_measured_unchanged_under_a_similarity_and_changed_by_a_stretch():
+    from tests.conftest import table_with
+
+    at = open_page(PAGE)
+    table = table_with(at, "largest weight change").set_index("transform")
+    assert (table.drop(index="stretch of one axis (not a similarity)")["largest weight change"] < 1e-9).all()
+    assert table.loc["stretch of one axis (not a similarity)", "largest weight change"] > 1e-2
+    at.select_slider(key="man.inv_scale").set_value(100.0).run()
+    assert not at.exception
+    moved = table_with(at, "largest weight change").set_index("transform")
+    assert "scaling by 100" in moved.index and moved.loc["scaling by 100", "largest weight change"] < 1e-9
+    assert moved.loc["stretch of one axis (not a similarity)", "largest weight change"] != \
+        table.loc["stretch of one axis (not a similarity)", "largest weight change"]

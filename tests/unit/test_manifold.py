@@ -413,3 +413,19 @@ def test_parameter_constraints_are_checked_by_scikit_learn():
     from sklearn.utils.estimator_checks import check_param_validation
 
     check_param_validation("LLE", LLE(n_neighbors=5, eigen_solver="dense"))
+
+
+def test_lle_weights_unchanged_by_rotation_scaling_translation_but_not_by_a_stretch():
+    from embedcore.manifold import weight_invariance
+
+    X = np.random.default_rng(3).normal(size=(400, 3)) * [3.0, 1.0, 0.5]
+    rows = {r["transform"].split(" (")[0]: r for r in weight_invariance(X, 10, 1e-3, scale=7.0, shift=4.0,
+                                                                        random_state=1)}
+    for name in ("rotation", "scaling by 7", "translation", "rotation, scaling and translation"):
+        assert rows[name]["neighbours kept"] == 1.0
+        assert rows[name]["largest weight change"] < 1e-9
+    # a stretch of one axis is no similarity: neighbourhoods and weights change, and the measurement sees it
+    assert rows["stretch of one axis"]["neighbours kept"] < 0.9
+    assert rows["stretch of one axis"]["largest weight change"] > 1e-2
+    with pytest.raises(ValueError, match="scale must be above 0"):
+        weight_invariance(X, 10, scale=0.0)
