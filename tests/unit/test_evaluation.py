@@ -1,0 +1,117 @@
+"""The lab's one evaluation protocol (embedcore.evaluation): choice on training rows only, in-fold fitting, intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from embedcore.evaluation import NO_DIFFERENCE, Side, compare, fold_interval
+
+
+def _spy(calls: list, value=lambda s, fit, ev: 0.0):
+    def score(setting, fit, ev):
+        calls.append((dict(setting), np.asarray(fit).copy(), np.asarray(ev).copy()))
+        return value(setting, fit, ev)
+    return score
+
+
+@pytest.mark.parametrize("fits_on_rows", [True, False])
+@pytest.mark.parametrize("inner_splits", [1, 3])
+def test_the_chooser_never_sees_the_scoring_rows(fits_on_rows, inner_splits):
+    calls: list = []
+    side = Side("spied", _spy(calls, lambda s, fit, ev: s["C"] * 0.01), grid=[{"C": c} for c in (0.1, 1.0, 10.0)],
+                widen="C", fits_on_rows=fits_on_rows)
+    out = compare([side], 40, n_splits=4, n_repeats=2, inner_splits=inner_splits, random_state=3)
+    assert len(out.splits) == 8
+    start = 0
+    for train, test in out.splits:
+        # the fold's last call is its held-out score: fitted on the training part, scored on the test fold
+        end = next(i for i in range(start, len(calls))
+                   if np.array_equal(calls[i][1], train) and np.array_equal(calls[i][2], test))
+        choosing = calls[start:end]
+        assert choosing, "the setting was not chosen by scoring the grid"
+        for _, fit, ev in choosing:
+            assert not np.intersect1d(fit, test).size and not np.intersect1d(ev, test).size
+            if fits_on_rows:
+                assert not np.intersect1d(fit, ev).size  # the inner split keeps its own scoring rows apart
+        start = end + 1
+    assert start == len(calls)
+
+
+def test_a_feature_built_from_the_label_does_not_score_above_chance_out_of_fold():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import TargetEncoder
+
+    rng = np.random.default_rng(0)
+    n = 200
+    y = rng.integers(0, 2, n)
+    rows = np.arange(n).astype(str).reshape(-1, 1)  # every row its own category: its target encoding is its label
+
+    def in_fold(setting, fit, ev):
+        enc = TargetEncoder(target_type="binary", random_state=0).fit(rows[fit], y[fit])
+        model = LogisticRegression(C=setting["C"]).fit(enc.transform(rows[fit]), y[fit])
+        return model.score(enc.transform(rows[ev]), y[ev])
+
+    def leaky(setting, fit, ev):  # the encoding learned from every row, the scored ones included
+        enc = TargetEncoder(target_type="binary", smooth=1e-6, cv=2, random_state=0)
+        enc.fit(rows, y)
+        model = LogisticRegression(C=setting["C"]).fit(enc.transform(rows[fit]), y[fit])
+        return model.score(enc.transform(rows[ev]), y[ev])
+
+    grid = [{"C": c} for c in (0.1, 1.0, 10.0)]
+    out = compare([Side("in fold", in_fold, grid), Side("leaky", leaky, grid)], n, y=y, random_state=0)
+    honest, cheat = out.side("in fold"), out.side("leaky")
+    assert honest["low"] <= 0.5 + 0.05 and honest["held-out"] < 0.6
+    assert cheat["held-out"] > 0.9  # the test can fail: a leak shows
+    assert out.difference("leaky", "in fold")["verdict"] == "leaky better than in fold"
+
+
+def test_a_choice_on_the_grid_edge_is_widened_or_flagged():
+    def peak_at_1000(setting, fit, ev):
+        return -abs(np.log10(setting["C"]) - 3.0)
+
+    grid = [{"C": c} for c in (0.1, 1.0, 10.0, 100.0)]
+    widened = compare([Side("w", peak_at_1000, grid, widen="C")], 30, n_splits=3)
+    row = widened.side("w")
+    assert row["chosen"] == "C=1000" and row["edge"] == ""
+    assert "1000" in row["grid"] and "10000" in row["grid"]  # one step past the peak showed it is inside
+    flagged = compare([Side("f", peak_at_1000, grid, widen="C")], 30, n_splits=3, max_widen=0)
+    assert flagged.side("f")["chosen"] == "C=100" and flagged.side("f")["edge"] == "C"
+    fixed = compare([Side("f", peak_at_1000, grid)], 30, n_splits=3)
+    assert fixed.side("f")["edge"] == "C"
+
+
+def test_a_difference_is_called_only_when_its_interval_excludes_zero():
+    rng = np.random.default_rng(1)
+    noise = rng.normal(size=400)
+
+    def level(shift):
+        return lambda s, fit, ev: shift + float(noise[ev].mean())
+
+    out = compare([Side("high", level(1.0)), Side("low", level(0.0)), Side("same", level(0.0))], 400, n_splits=5,
+                  n_repeats=2)
+    assert out.difference("high", "low")["verdict"] == "high better than low"
+    assert out.difference("low", "high")["verdict"] == "high better than low"
+    assert out.difference("low", "same")["verdict"] == NO_DIFFERENCE
+    assert out.difference("low", "same")["difference"] == 0.0
+    row = out.side("high")
+    assert row["low"] < row["held-out"] < row["high"] and row["chosen in"] == "10 of 10 folds"
+
+
+def test_fold_interval_is_wider_than_the_naive_one():
+    values = [0.61, 0.58, 0.66, 0.63, 0.55]
+    mean, low, high = fold_interval(values, 0.25)
+    naive = fold_interval(values, 0.0)
+    assert mean == pytest.approx(np.mean(values))
+    assert (high - low) > (naive[2] - naive[1])
+    assert np.isnan(fold_interval([0.5], 0.25)[1])
+
+
+def test_bad_protocols_are_refused_with_a_reason():
+    side = Side("a", lambda s, f, e: 0.0)
+    with pytest.raises(ValueError, match="own name"):
+        compare([side, side], 20)
+    with pytest.raises(ValueError, match="too few"):
+        compare([side], 5, n_splits=5)
+    with pytest.raises(ValueError, match="smallest class"):
+        compare([side], 20, y=[0] * 18 + [1] * 2)
