@@ -96,72 +96,24 @@ def shown_model(at):
     return svc.trained(at.session_state["pl.shown"]).model
 
 
-def run_and_interrupt(at, monkeypatch, button_key: str, *, after: float = 0.5, close: bool = False,
-                      timeout: float = 180) -> float:
-    """Run ``at`` and interrupt the run ``after`` seconds after the button ``button_key`` appears.
+def hold_at(monkeypatch, iteration: int, spec) -> threading.Event:
+    """Training of ``spec`` that waits at ``iteration`` until it is stopped or cancelled, so it cannot end before
+    the Stop a test sends. Returns the event set once the training waits there."""
+    from app.services import playlists as svc
 
-    The interruption is a click on that button (the browser sends every widget's value and the
-    click, and Streamlit reruns the script), or with ``close`` a stop request (what a closed tab
-    does). Returns the seconds from the interruption to the interrupted script run ending.
-    """
-    from streamlit.proto.WidgetStates_pb2 import WidgetStates
-    from streamlit.runtime.scriptrunner import RerunData, ScriptRunnerEvent
-    from streamlit.testing.v1 import app_test
-    from streamlit.testing.v1.local_script_runner import LocalScriptRunner
+    real, reached = svc.TrainingJob._on_step, threading.Event()
 
-    runners = []
-    ends = (ScriptRunnerEvent.SCRIPT_STOPPED_FOR_RERUN, ScriptRunnerEvent.SCRIPT_STOPPED_WITH_SUCCESS,
-            ScriptRunnerEvent.SHUTDOWN)
+    def held(self, model, it, ll):
+        answer = real(self, model, it, ll)
+        if it < iteration or self.spec != spec:
+            return answer
+        reached.set()
+        while not (self.stopping or self._gone()):
+            self._stop.wait(0.05)
+        return self._should_stop()
 
-    class Recording(LocalScriptRunner):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self.ended = []
-            self.on_event.connect(self._stamp, weak=False)
-            runners.append(self)
-
-        def _stamp(self, sender, event, **kwargs):
-            if event in ends:
-                self.ended.append(time.perf_counter())
-
-    monkeypatch.setattr(app_test, "LocalScriptRunner", Recording)
-    known = WidgetStates()  # what the browser holds: every widget's value, no button pressed
-    known.CopyFrom(at._tree.get_widget_states())
-    for w in known.widgets:
-        if w.WhichOneof("value") == "trigger_value":
-            w.trigger_value = False
-    page = at._page_hash or at._finished_page_script_hash
-    done = {}
-
-    def interrupt():
-        deadline = time.perf_counter() + timeout
-        while not runners and time.perf_counter() < deadline:
-            time.sleep(0.01)
-        runner, button = runners[0], None
-        while button is None and time.perf_counter() < deadline:
-            for msg in list(runner.forward_msgs()):
-                el = msg.delta.new_element if msg.HasField("delta") else None
-                if el is not None and el.WhichOneof("type") == "button" and el.button.id.endswith(button_key):
-                    button = el.button.id
-            time.sleep(0.02)
-        time.sleep(after)
-        done["at"] = time.perf_counter()
-        if close:
-            runner.request_stop()
-            done["accepted"] = True
-        else:
-            states = WidgetStates()
-            states.CopyFrom(known)
-            click = states.widgets.add()
-            click.id, click.trigger_value = button, True
-            done["accepted"] = runner.request_rerun(RerunData(widget_states=states, page_script_hash=page))
-
-    thread = threading.Thread(target=interrupt, daemon=True)
-    thread.start()
-    at.run(timeout=timeout)
-    thread.join(timeout=5)
-    assert done.get("accepted"), "the run ended before it could be interrupted"
-    return min(t for t in runners[0].ended if t >= done["at"]) - done["at"]
+    monkeypatch.setattr(svc.TrainingJob, "_on_step", held)
+    return reached
 
 
 def _upload(at, n_songs: int):
@@ -339,16 +291,17 @@ def test_train_button_retrains_and_a_finished_model_has_no_stop():
     assert metric(at, "iterations") == trained and not any(i.value.startswith("Stopped") for i in at.info)
 
 
-def test_stop_during_training_keeps_the_latest_model():
+def test_stop_during_training_keeps_the_latest_model(monkeypatch):
     at = open_page(PAGE)
     at.sidebar.radio(key="pl.model").set_value("dual")
     at = after_training(at.sidebar.slider(key="pl.iters").set_value(3000).run())  # a long run: converges in seconds
     full = int(metric(at, "iterations"))
+    reached = hold_at(monkeypatch, 20, at.session_state["pl.shown"].spec)  # it waits there for the click
     at.button(key="pl.train").click().run()  # the run ends at once; training goes on, drawn by the section
     job = job_of(at)
     assert job is not None and [b for b in at.button if b.key == "pl.stop_button"]
-    wait_for_iteration(job, 20)
-    assert job.running, "training ended before Stop could be clicked"
+    assert reached.wait(180), "training did not reach iteration 20"
+    assert job.running
     at.button(key="pl.stop_button").click().run()  # its callback stops the training; the run shows the model
     assert not at.exception and not at.error
     assert job.outcome == "stopped"
@@ -520,7 +473,7 @@ def test_the_other_point_model_is_ready_before_the_model_radio_is_turned():
     at = after_training(at.sidebar.slider(key="pl.reg").set_value(-2.5).run())  # settings no other test trains
     trained_here = at.session_state["pl.redraw_rate"]
     dual = svc.ModelKey(at.session_state["pl.shown"].spec._replace(model="dual"))
-    deadline = time.perf_counter() + 60
+    deadline = time.perf_counter() + 180  # a bound on the wait, not a measurement
     while svc.trained(dual) is None and time.perf_counter() < deadline:
         time.sleep(0.1)
     assert svc.trained(dual) is not None, "the dual model was not trained in the background"
@@ -531,7 +484,7 @@ def test_the_other_point_model_is_ready_before_the_model_radio_is_turned():
     assert at.session_state["pl.redraw_rate"] is trained_here  # nothing was trained in this session
 
 
-def test_a_training_run_stopped_keeps_its_model_and_one_whose_tab_closed_keeps_nothing():
+def test_a_training_run_stopped_keeps_its_model_and_one_whose_tab_closed_keeps_nothing(monkeypatch):
     from app.services import playlists as svc
     from app.services.data import DataRef
     from embedcore.playlists import make_planted_playlists, scored_transitions, song_index, split_playlists
@@ -540,19 +493,18 @@ def test_a_training_run_stopped_keeps_its_model_and_one_whose_tab_closed_keeps_n
     train, test = split_playlists(playlists, 0.2, random_state=0)
     held = scored_transitions(test, song_index(train))
     spec = svc.ModelSpec(DataRef("playlists", "test:training-run", 0), 0.2, "dual", 2, 1e-3, 3000, None)
+    reached = hold_at(monkeypatch, 20, spec)
     job = svc.TrainingJob(spec, train, None, held)
-    deadline = time.perf_counter() + 60
-    while (job.latest is None or job.latest.iteration < 20) and time.perf_counter() < deadline:
-        time.sleep(0.01)
+    assert reached.wait(60), "training did not reach iteration 20"
     job.stop()
-    assert job.wait(2.0) and job.outcome == "stopped", job.outcome
+    assert job.wait(60) and job.outcome == "stopped", job.outcome
     assert job.key == svc.ModelKey(spec, job.key.stopped_at) and 20 <= job.key.stopped_at < 3000
     kept = svc.trained(job.key)
     assert kept.model.n_iter_ == job.key.stopped_at
     assert kept.held_out == kept.model.log_likelihood(held.playlists)
     assert svc.trained(svc.ModelKey(spec)) is None  # a stopped model never stands in for a finished one
     closed = svc.TrainingJob(spec._replace(max_iter=2950), train, None, held, alive=lambda: False)
-    assert closed.wait(5.0) and closed.outcome == "cancelled" and closed.key is None
+    assert closed.wait(60) and closed.outcome == "cancelled" and closed.key is None
 
 
 def cold_start_table(at):

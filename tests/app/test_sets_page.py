@@ -25,19 +25,16 @@ def _drawn(at) -> list[str]:
     return chart_specs(at) + [m["sig"] for _, m in sorted(lab_maps(at).items())]
 
 
-def test_k_and_n_change_the_sketch_and_redraw_fast():
+def test_k_and_n_change_the_sketch_and_the_maps():
     at = open_page(PAGE)
     before = _drawn(at)
     assert metric(at, "sketch width N·2^K") == "256"
     assert len(lab_map(at, "sets.map.buckets")["lines"]) == 4  # one line per hyperplane of the partitioning
-    t = time.perf_counter()
     at.sidebar.slider(key="sets.K").set_value(6).run()
-    redraw = time.perf_counter() - t
     assert not at.exception
     assert metric(at, "sketch width N·2^K") == f"{16 * 64:,}"
     after = _drawn(at)
     assert after != before
-    print(f"Sets: K change redraw {redraw:.2f} s")
     shown = lab_map(at, "sets.map.buckets")
     assert len(shown["lines"]) == 6 and [m["name"] for m in shown["markers"]] == ["hyperplanes (6, dashed)"]
     assert "of 64 buckets occupied" in shown["title"]
