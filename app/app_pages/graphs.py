@@ -2,6 +2,7 @@ import math
 
 import streamlit as st
 
+from app.services import data as data_service
 from app.services import graphs as svc
 from app.services import reproduce
 from app.ui import graphs_charts as charts
@@ -277,7 +278,41 @@ def laplacians_section(ref, weighted):
                "low-degree nodes at the edge of a community are the usual ones to move.")
 
 
-tabs = lazy_tabs(["Fiedler split", "Rayleigh quotient", "k parts", "Two Laplacians"], key="graphs.tab")
+@st.fragment
+def planted_section(normalized):
+    st.markdown("**A graph with communities planted in it** (the affiliation graph model, AGM). Every node joins a "
+                "community, some join a second; each community ties its members with probability p, and any two "
+                "nodes are tied with the background probability ε. Spectral clustering is then asked to find the "
+                "communities without being told them.")
+    st.latex(r"P(u \sim v) = 1 - (1 - \varepsilon) \prod_{c \,\in\, C_u \cap C_v} (1 - p_c)")
+    c = st.columns(5)
+    n = c[0].select_slider("Nodes", [60, 120, 240, 480], 120, key="graphs.agm_n")
+    k = c[1].select_slider("Communities K", [2, 3, 4], 2, key="graphs.agm_k")
+    p = c[2].select_slider("p inside a community", [0.05, 0.1, 0.2, 0.3, 0.5], 0.2, key="graphs.agm_p")
+    eps = c[3].select_slider("ε between any two", [0.0, 0.01, 0.02, 0.05, 0.1, 0.2], 0.02, key="graphs.agm_eps")
+    overlap = c[4].select_slider("Share in a second community", [0.0, 0.05, 0.1, 0.2], 0.05, key="graphs.agm_overlap")
+    view = svc.planted(int(n), int(k), float(p), float(eps), float(overlap), normalized, data_service.seed())
+    g = view["graph"]
+    lab_map.draw(st, view["positions"], key="graphs.map.agm", **charts.graph(
+        view["positions"], view["edges"], g.nodes, view["labels"], [f"part {j + 1}" for j in range(int(k))],
+        cut_edges=view["cut_edges"], groups=g.groups, cut_label="edges between parts",
+        title=f"{k} parts by recursive bisection (best sweep cut, {lap_name}); shapes: the planted communities"))
+    m = st.columns(3)
+    m[0].metric("nodes on their community's part", f"{view['accuracy']:.1%}",
+                help=f"Of the {view['scored']} nodes in one community only, under the best matching of parts to "
+                "communities.")
+    m[1].metric("the same by chance", f"{view['chance']:.1%}",
+                help="The parts against the communities shuffled (200 shuffles): what a split that knows nothing "
+                "scores under the best matching.")
+    m[2].metric("adjusted Rand index", f"{view['ari']:.3f}", help="1: the plant found exactly; 0: chance.")
+    st.dataframe(view["crosstab"], hide_index=True, key="graphs.agm_crosstab")
+    st.caption(md_escape(g.description) + " Raise ε towards p and the blocks dissolve: the score falls to the "
+               "chance level, since a cut can only find structure that is there. Nodes in several communities are "
+               "drawn but not scored: either part is right for them.")
+
+
+tabs = lazy_tabs(["Fiedler split", "Rayleigh quotient", "k parts", "Two Laplacians", "Planted communities"],
+                 key="graphs.tab")
 with tabs[0]:
     if tabs[0].open:
         fiedler_split(ref, weighted, normalized)
@@ -290,6 +325,9 @@ with tabs[2]:
 with tabs[3]:
     if tabs[3].open:
         laplacians_section(ref, weighted)
+with tabs[4]:
+    if tabs[4].open:
+        planted_section(normalized)
 
 k_now = min(max(int(st.session_state.get("graphs.k", 3)), 2), svc.max_parts(ref))
 k_rule_now = st.session_state.get("graphs.k_rule", "sweep")

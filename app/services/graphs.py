@@ -19,6 +19,7 @@ from app.services import data as data_service
 from app.services import reproduce
 from app.services.reproduce import Recipe
 from embedcore import graphs
+from embedcore.graphs_generators import make_agm, planted_recovery
 from embedcore.io import DataError
 from embedcore.io.edges import GraphData, read_edge_list
 
@@ -239,6 +240,23 @@ def bisection(data: data_service.DataRef, weighted: bool, normalized: bool, rule
         out["crosstab"] = pd.crosstab(pd.Series(b.labels + 1, name="part"),
                                       pd.Series(g.groups, name=g.group_name)).reset_index()
     return out
+
+
+# ---------------------------------------------------------------- a graph with planted communities
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def planted(n: int, k: int, p: float, eps: float, overlap: float, normalized: bool, seed: int) -> dict:
+    """An AGM graph drawn with the seed, its positions and edges, and its best-sweep bisection scored against the plant."""
+    g, F = make_agm(n, k, p, eps, overlap, random_state=seed)
+    found = planted_recovery(g, F, normalized, "sweep", random_state=seed)
+    A = g.adjacency.toarray()
+    i, j = np.nonzero(np.triu(A, 1))
+    pairs = np.column_stack([i, j])
+    labels = found["labels"]
+    return {"graph": g, "positions": graphs.layout(A, random_state=seed), "edges": pairs,
+            "cut_edges": pairs[labels[i] != labels[j]], "labels": labels, "accuracy": found["accuracy"],
+            "chance": found["chance"], "ari": found["ari"], "scored": found["scored"], "crosstab": found["crosstab"]}
 
 
 def max_parts(data: data_service.DataRef) -> int:

@@ -240,3 +240,22 @@ def test_an_uploaded_edge_list_export_asks_for_that_file(one_thread, tmp_path, m
     (tmp_path / "other.txt").write_bytes(blob.replace(b"f d 3", b"f d 4"))
     done = _run(zipped, tmp_path / "b", tmp_path / "other.txt")
     assert done.returncode != 0 and "SHA-1 differs" in done.stdout + done.stderr
+
+
+def test_planted_communities_are_recovered_above_chance_until_the_background_drowns_them():
+    at = open_tab(open_page(PAGE), "graphs.tab", "Planted communities")
+    _ok(at)
+    drawn = lab_map(at, "graphs.map.agm")
+    assert drawn["color"]["names"] == ["part 1", "part 2"]
+    found, chance = float(metric(at, "nodes on their community's part").rstrip("%")), \
+        float(metric(at, "the same by chance").rstrip("%"))
+    assert found > 95 and chance < 60
+    assert _table(at, "part")["part"].tolist() == [1, 2]
+    at.select_slider(key="graphs.agm_k").set_value(3).run()
+    _ok(at)
+    assert lab_map(at, "graphs.map.agm")["color"]["names"] == ["part 1", "part 2", "part 3"]
+    # the background as dense as a community: nothing is planted any more, and the score falls towards chance
+    at.select_slider(key="graphs.agm_p").set_value(0.05).run()
+    at.select_slider(key="graphs.agm_eps").set_value(0.2).run()
+    _ok(at)
+    assert float(metric(at, "adjusted Rand index")) < 0.2

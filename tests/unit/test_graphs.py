@@ -345,3 +345,47 @@ def test_edge_list_refuses_bad_files_naming_the_line(blob, message):
     with pytest.raises(DataError) as err:
         read_edge_list(blob, "edges.txt")
     assert message in str(err.value)
+
+
+def test_agm_edges_follow_the_membership_probabilities():
+    from embedcore.graphs_generators import agm_probabilities, make_agm
+
+    g, F = make_agm(300, 2, p=0.3, eps=0.02, overlap=0.1, random_state=4)
+    A = g.adjacency.toarray()
+    P = agm_probabilities(F, np.array([0.3, 0.3]), 0.02)
+    both = F.sum(axis=1) == 2
+    only = ~both
+    same = np.equal.outer(F[:, 0], F[:, 0]) & np.outer(only, only)
+    apart = ~np.equal.outer(F[:, 0], F[:, 0]) & np.outer(only, only)
+    np.fill_diagonal(same, False)
+    assert abs(A[same].mean() - (1 - 0.98 * 0.7)) < 0.02  # inside one community
+    assert abs(A[apart].mean() - 0.02) < 0.01  # only the background
+    # two overlapping nodes share both communities: 1 - 0.98 * 0.7 * 0.7
+    assert np.isclose(P[np.ix_(both, both)][~np.eye(both.sum(), dtype=bool)], 1 - 0.98 * 0.49).all()
+
+
+def test_agm_split_is_recovered_above_chance_and_only_when_planted():
+    from embedcore.graphs_generators import make_agm, planted_recovery
+
+    g, F = make_agm(120, 2, p=0.3, eps=0.01, overlap=0.05, random_state=0)
+    found = planted_recovery(g, F, normalized=True, random_state=0)
+    assert found["accuracy"] > 0.95 and found["chance"] < 0.6 and found["ari"] > 0.8
+    g3, F3 = make_agm(150, 3, p=0.3, eps=0.01, overlap=0.0, random_state=1)
+    assert planted_recovery(g3, F3, random_state=0)["ari"] > 0.6
+    # nothing planted (p = 0: every edge is background): the split is no better than chance
+    flat, F0 = make_agm(120, 2, p=0.0, eps=0.1, overlap=0.0, random_state=0)
+    none = planted_recovery(flat, F0, random_state=0)
+    assert abs(none["ari"]) < 0.1 and none["accuracy"] < none["chance"] + 0.12
+
+
+def test_agm_rejects_settings_it_cannot_plant():
+    from embedcore.graphs_generators import make_agm
+
+    with pytest.raises(ValueError, match="at least 2 communities"):
+        make_agm(50, 1)
+    with pytest.raises(ValueError, match="too few"):
+        make_agm(5, 3)
+    with pytest.raises(ValueError, match="overlap is a probability"):
+        make_agm(50, 2, overlap=1.5)
+    with pytest.raises(ValueError, match=r"\[0, 1\)"):
+        make_agm(50, 2, p=1.0)
