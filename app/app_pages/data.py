@@ -31,10 +31,24 @@ with st.expander("Accepted formats, with a tiny example of each"):
         st.markdown(f"**{data_service.KIND_LABELS[kind]}**, e.g. `{fname}`")
         st.code(example, language=None)
     st.markdown(
-        "Vectors may also be a `.npy` array (plain numbers only: the lab never loads "
-        "pickled objects), the word2vec text format (`word v1 v2 ...`, with an optional "
-        "`count dim` first line), or an Embedding Projector pair: upload the vectors TSV "
-        "and a metadata TSV whose name contains `metadata` together."
+        """
+Vectors may also be a `.npy` array (plain numbers only: the lab never loads pickled objects), word
+vectors as text (GloVe's `word v1 v2 ...`, word2vec's with a `count dim` first line, fastText's `.vec`;
+every word is a label as written, `nan` and `null` included), or an Embedding Projector pair: upload
+the vectors TSV and a metadata TSV whose name contains `metadata` together.
+
+What spreadsheets write is read as they write it:
+
+| File | How it is read |
+|---|---|
+| `a;b` rows with `1,5;2,25` | `;`, tab or `\\|` between fields is found from the first lines; decimal commas become points |
+| `x,y,z,` on every line | the empty column after the last separator is left out |
+| Windows-1252 or Latin-1 text | read with a notice naming the encoding (UTF-8 and UTF-16 with a byte-order mark as they are) |
+| `.xlsx`, `.xls`, `.ods` | the first sheet, as a table of text; the notice names it |
+| `.parquet` | a table, or vectors (its numeric columns) with labels |
+| one long line of prose | documents, split at sentence ends (windows of 50 words for longer sentences) |
+
+Every reading comes with the notices that say what was changed."""
     )
 
 upload = data_service.current_upload()
@@ -54,6 +68,9 @@ if upload is None:
     st.caption(catalogue[chosen].description)
     show_report(data_service.bundled(chosen, data_service.seed()), key="data.report")
 else:
+    guessed = data_service.KIND_LABELS[upload.kind].split(" (")[0].lower()
+    st.markdown(f"**Guessed: {guessed}.** {md_escape(upload.reason[:1].upper() + upload.reason[1:])} "
+                "If that is wrong, choose what it is below.")
     kind = st.radio(
         "Read it as",
         kinds,

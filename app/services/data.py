@@ -13,14 +13,14 @@ from typing import NamedTuple
 import streamlit as st
 
 from embedcore import datasets, io
-from embedcore.io import guess_kind
+from embedcore.io import explain_kind, guess_kind
 
 KIND_LABELS = {
-    "vectors": "Vectors (CSV, TSV, .npy, word2vec, Embedding Projector pair)",
+    "vectors": "Vectors (CSV, TSV, workbook, Parquet, .npy, word vectors, Embedding Projector pair)",
     "item_sets": "Item vectors + sets (two files)",
     "sets": "Sets of items (one set per line)",
     "playlists": "Playlists (one per line)",
-    "table": "Table (CSV, TSV, Parquet)",
+    "table": "Table (CSV, TSV, workbook, Parquet)",
     "documents": "Text (one document per line)",
 }
 #: The kinds of data an upload can be read as (embedcore.io.read_upload), in the order the Data page lists them.
@@ -45,6 +45,8 @@ class Upload:
     blobs: tuple[bytes, ...]
     digest: str
     kind: str = "documents"
+    #: one sentence: why the upload was guessed to be ``kind``
+    reason: str = ""
 
     @property
     def label(self) -> str:
@@ -82,7 +84,8 @@ def make_upload(files) -> Upload | None:
     files = list(files)
     names = tuple(f.name for f in files)
     blobs = tuple(bytes(f.getvalue()) for f in files)
-    return Upload(names, blobs, io.upload_digest(names, blobs), guess_kind(names, blobs))
+    kind, reason = explain_kind(names, blobs)
+    return Upload(names, blobs, io.upload_digest(names, blobs), kind, reason)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

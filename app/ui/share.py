@@ -90,8 +90,15 @@ def link_problems(requested: dict, now: dict, state, prefix: str) -> list[str]:
         if now.get(key) is None and value is not None and _same(value, want):
             continue  # the link asked for the default, which Streamlit leaves out of the URL
         used = "its default" if value is None else repr(value)
-        out.append(f"The link's {key} = {want!r} is not possible here, so {used} is used.")
+        out.append(link_line(key, want, used))
     return out
+
+
+def link_line(key: str, want, used: str) -> str:
+    """The sentence for one setting a link asked for and did not get; the link's value cut to 80 characters."""
+    want = str(want)
+    shown = repr(want if len(want) <= 80 else want[:79] + "…")
+    return f"The link's {key[:80]} = {shown} is not possible here, so {used} is used."
 
 
 def report_link(where, requested: dict | None, prefix: str) -> None:

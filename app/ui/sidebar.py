@@ -5,28 +5,46 @@ from __future__ import annotations
 import streamlit as st
 
 from app.services import data as data_service
-from app.ui.share import name_upload_in_link
+from app.ui.share import link_line, name_upload_in_link
 from app.ui.text import md_escape
 
-UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "npy", "vec", "w2v", "parquet"]
+UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "npy", "vec", "w2v", "parquet", "xlsx", "xlsm", "xls", "ods"]
+SEED_MAX = 2**31 - 1
 
 
 def _sync_seed_to_url() -> None:
     st.query_params["seed"] = str(st.session_state["global.seed"])
+    st.session_state.pop("share.seed_problem", None)
+
+
+def link_seed(text: str | None) -> tuple[int, str | None]:
+    """The seed a link asks for, or 0 and the sentence saying why it could not be used."""
+    if text is None:
+        return 0, None
+    try:
+        seed = int(str(text).strip())
+    except ValueError:
+        seed = None
+    if seed is not None and 0 <= seed <= SEED_MAX:
+        return seed, None
+    return 0, link_line("seed", text, f"0 is used (a whole number from 0 to {SEED_MAX:,})")[:-len(" is used.")] + "."
 
 
 def shared_sidebar() -> None:
     """Seed and upload, shown on every page."""
     if "global.seed" not in st.session_state:
-        try:
-            st.session_state["global.seed"] = int(st.query_params.get("seed", 0))
-        except ValueError:
-            st.session_state["global.seed"] = 0
+        seed, problem = link_seed(st.query_params.get("seed"))
+        st.session_state["global.seed"] = seed
+        if problem:
+            st.session_state["share.seed_problem"] = problem
+            st.query_params["seed"] = str(seed)
     with st.sidebar:
+        if st.session_state.get("share.seed_problem"):
+            st.warning(md_escape(st.session_state["share.seed_problem"]), icon=":material/link_off:")
         st.number_input(
             "Random seed",
             min_value=0,
-            max_value=2**31 - 1,
+            max_value=SEED_MAX,
             step=1,
             key="global.seed",
             on_change=_sync_seed_to_url,
@@ -47,7 +65,8 @@ def shared_sidebar() -> None:
             type=UPLOAD_TYPES,
             accept_multiple_files=True,
             key="global.upload",
-            help="Upload one file (or an Embedding Projector vectors + metadata pair). "
+            help="Upload one file (or an Embedding Projector vectors + metadata pair): CSV/TSV (any separator, "
+            "decimal commas), a workbook's first sheet (.xlsx, .xls, .ods), Parquet, .npy, word vectors. "
             "The Data page shows how it was read; every page that can use it lists it as a data source.",
         )
         # Hash the bytes once per upload, not on every rerun: the uploader's file ids say when it changed.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .arrays import as_arrays
 from .item_sets import read_item_sets
-from .kinds import guess_kind
+from .kinds import explain_kind, guess_kind
 from .matrices import AffinityData, read_affinity_matrix
 from .results import (
     MAX_BYTES,
@@ -57,6 +57,7 @@ __all__ = [
     "MAX_BYTES",
     "MAX_VECTOR_ROWS",
     "guess_kind",
+    "explain_kind",
     "read_upload",
     "upload_digest",
     "as_arrays",

@@ -13,7 +13,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .results import DataError, Parsed
-from .text import decode_bytes, plural, quoted_rows, source_bytes
+from .text import decode_bytes, plural, quote, quoted_rows, source_bytes
 
 #: First-line words that make it a header rather than an edge between two nodes of those names.
 _HEADER_WORDS = frozenset({"source", "target", "from", "to", "node", "node1", "node2", "node_1", "node_2", "u", "v",
@@ -107,7 +107,8 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
     (['alice', 'bob', 'carol'], [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]], ['Line 1 is read as a header.'])
     """
     data, name = source_bytes(source, filename)
-    lines = decode_bytes(data, name, _EXPECTED).splitlines()
+    decoded: list[str] = []
+    lines = decode_bytes(data, name, _EXPECTED, decoded).splitlines()
     result = GraphData(name, nodes=[], adjacency=sp.csr_array((0, 0)))
     keep, line_no, sep = _edge_lines(lines, name, result)
     src, dst, w, weighted = _edges(lines, keep, line_no, sep, name)
@@ -116,6 +117,7 @@ def read_edge_list(source: Any, filename: str | None = None) -> GraphData:
     skipped = len(lines) - len(keep) - (1 if result.notices and result.notices[0].endswith("as a header.") else 0)
     if skipped:
         result.notices.append(f"Skipped {plural(skipped, 'blank or comment line')}.")
+    result.notices.extend(decoded)
     result.nodes = [str(v) for v in nodes]
     result.adjacency = A
     result.weighted = weighted
@@ -193,8 +195,17 @@ def _drop_loops_and_zeros(src, dst, w, line_no, name: str, result: GraphData):
         drop[zero] = True
         result.notices.append(f"Left out {plural(zero.size, 'edge')} of weight 0 (line {line_no[zero[0]]}"
                               f"{', ...' if zero.size > 1 else ''}).")
+    if loops.size:
+        kept = set(src[~drop]) | set(dst[~drop])
+        gone = list(dict.fromkeys(n for n in src[loops] if n not in kept))
+        if gone:
+            shown = ", ".join(quote(str(n), 40) for n in gone[:3]) + (f" and {len(gone) - 3:,} more" if len(gone) > 3 else "")
+            result.notices.append(f"{plural(len(gone), 'node')} with only a self-loop and no other edge "
+                                  f"{'is' if len(gone) == 1 else 'are'} not in the graph: {shown}. "
+                                  "Tie each to another node to keep it.")
+            result.dropped["node with only a self-loop"] = len(gone)
     if drop.any():
-        result.dropped = {"self-loop": int(loops.size), "zero weight": int(zero.size)}
+        result.dropped.update({"self-loop": int(loops.size), "zero weight": int(zero.size)})
     if drop.all():
         raise DataError(f"{name} has no edge between two different nodes with a weight above 0.")
     return src[~drop], dst[~drop], w[~drop], line_no[~drop]

@@ -1,23 +1,26 @@
-"""Which kind of data a file holds, guessed from its name and first lines."""
+"""Which kind of data a file holds, guessed from its name and first lines, with the reason in one sentence."""
 
 from __future__ import annotations
 
 import re
 
-_BY_SUFFIX = {"npy": "vectors", "vec": "vectors", "w2v": "vectors", "parquet": "table"}
+from .results import DataError
+from .text import _trailing_separator, decimal_commas, sniff_separator, spreadsheet_kind, spreadsheet_text
+
+_BY_SUFFIX = {
+    "npy": ("vectors", "a .npy file holds an array of numbers"),
+    "vec": ("vectors", "a .vec file is fastText's word-vector text"),
+    "w2v": ("vectors", "a .w2v file is word2vec's word-vector text"),
+}
 _EDGES = re.compile(r"^\W+|\W+$")
 _WORD = re.compile(r"^[^\W\d_]+(?:['’-][^\W\d_]+)*$")
+_W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
+#: Characters of a text on one to three lines above which it is prose to split into documents.
+_PROSE = 2_000
 
 
 def guess_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> str:
     """What kind of data an upload most likely is, from its names and its first lines.
-
-    Two files: a name with 'meta' is a projector pair (vectors), a name with
-    'tag' is playlists with tags, anything else item vectors + sets. One file:
-    by extension for binary formats; otherwise a delimited file with a header
-    is vectors (all columns but labels numeric) or a table (a text column that
-    repeats values); other text is playlists when its tokens look like ids
-    (digits, underscores, or a name that says so), documents when they are words.
 
     Examples
     --------
@@ -25,42 +28,166 @@ def guess_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> str:
     'table'
     >>> guess_kind(("lists.txt", "song_tags.tsv"), (b"s1 s2\\n", b"s1\\trock\\n"))
     'playlists'
+    >>> guess_kind(("glove.txt",), (b"the 0.1 0.2 0.3\\nnan 0.4 0.5 0.6\\n",))
+    'vectors'
+    """
+    return explain_kind(names, blobs)[0]
+
+
+def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str, str]:
+    """The kind an upload most likely is, and one sentence saying why.
+
+    Two files: a name with 'meta' is a projector pair (vectors), a name with
+    'tag' is playlists with tags, anything else item vectors + sets. One file:
+    by extension for binary formats (a workbook's first sheet and a Parquet
+    file are read like a table of text); then by content: word-vector lines (a
+    word and its numbers, with or without word2vec's count line) are vectors;
+    a delimited file with a header is vectors when all columns are numbers or
+    one column labels two or more columns of numbers, a table when a text
+    column repeats values; one long line of prose is documents; other text is
+    playlists when its tokens look like ids, documents when they are words.
+
+    >>> explain_kind(("points.csv",), (b"x,y,z,label\\n1,2,3,a\\n4,5,6,a\\n7,8,9,b\\n",))
+    ('vectors', 'points.csv has 3 columns of numbers and one column of labels: vectors with labels.')
     """
     if len(names) > 1:
         low = [n.lower() for n in names]
         if any("meta" in n for n in low):
-            return "vectors"
+            return "vectors", "one file's name contains 'meta': an Embedding Projector pair of vectors and metadata."
         if any("tag" in n for n in low):
-            return "playlists"
-        return "item_sets"
-    name = names[0].lower()
-    suffix = name.rsplit(".", 1)[-1] if "." in name else ""
+            return "playlists", "one file's name contains 'tag': playlists with a song-tag file."
+        return "item_sets", "two files: item vectors and the sets made of those items."
+    name = names[0]
+    low = name.lower()
+    suffix = low.rsplit(".", 1)[-1] if "." in low else ""
+    data = blobs[0]
     if suffix in _BY_SUFFIX:
-        return _BY_SUFFIX[suffix]
-    head = blobs[0][:20000].decode("utf-8", errors="replace").lstrip("\ufeff").splitlines()
-    head = [ln for ln in head[:200] if ln.strip()]
-    if not head:
-        return "documents"
-    for sep in ("\t", ","):
-        widths = {len(ln.split(sep)) for ln in head[:50]}
-        if len(widths) == 1 and widths.pop() >= 2 and (sep == "," or suffix in ("tsv", "tab")):
-            rows = [ln.split(sep) for ln in head[1:50]] or [head[0].split(sep)]
-            text_cols = [j for j in range(len(rows[0])) if not all(_is_number_text(r[j]) for r in rows)]
-            if not text_cols:
-                return "vectors"
-            repeats = any(len({r[j] for r in rows}) < len(rows) / 2 for j in text_cols)
-            return "table" if repeats and len(text_cols) < len(rows[0]) else "vectors"
+        kind, why = _BY_SUFFIX[suffix]
+        return kind, f"{why}."
+    if suffix == "parquet" or data.startswith(b"PAR1"):
+        return _parquet_kind(data, name)
+    sheet = None
+    if spreadsheet_kind(data, name) is not None:
+        try:
+            sheet = spreadsheet_text(data, name, max_rows=200)
+        except DataError:
+            return "table", f"{name} is a workbook; the table reader says what it needs."
+    if sheet is not None:
+        text = sheet[0]
+        where = f"{name}'s first sheet"
+    else:
+        head = data[:20000]
+        try:
+            text = head.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            text = head[: err.start].decode("utf-8") if err.start > len(head) - 4 else head.decode("cp1252", "replace")
+        where = name
+    lines = [ln for ln in text.splitlines()[:200] if ln.strip()]
+    complete = len(data) <= 20000 or sheet is not None
+    if not lines:
+        return "documents", f"{name} holds no line of data; text is the likeliest."
+    words = _word_vectors(lines)
+    if words:
+        return "vectors", f"{where} {words}."
+    long_text = (len(lines) <= 3 and complete and sum(map(len, lines)) >= _PROSE) or (len(lines) == 1 and len(lines[0]) >= _PROSE)
+    if long_text and _word_share(" ".join(lines).split()) >= 0.7:
+        return "documents", (f"{where} is a long text on {len(lines)} line{'s' if len(lines) > 1 else ''}: "
+                             "prose, split into documents at sentence ends.")
+    sep = sniff_separator(name if sheet is None else "sheet.csv", lines[:50])
+    tabbed_text = sep == "\t" and sheet is None and suffix not in ("csv", "tsv", "tab")  # label<TAB>items: sets
+    if sep is not None and len(lines) >= 2:
+        cells = lines[:50]
+        if _trailing_separator(cells, sep):
+            cells = [ln.rstrip(" \r")[:-1] if ln.rstrip(" \r").endswith(sep) else ln for ln in cells]
+        cells, _ = decimal_commas(cells, sep)
+        rows = [ln.split(sep) for ln in cells]
+        width = len(rows[0])
+        even = width >= 2 and all(len(r) == width for r in rows)
+        numbers = even and any(all(_is_number_text(r[j]) and r[j].strip() for r in rows[1:]) for j in range(width))
+        if even and (numbers or not tabbed_text):
+            return _delimited(rows, where, suffix)
     if suffix in ("csv", "tsv", "tab"):
-        return "vectors"  # delimited, if ragged: the vector reader says which line to fix
-    if "\t" in head[0] and all("\t" in ln for ln in head[:20]):
-        return "sets"
-    tokens = [t for ln in head for t in ln.replace(",", " ").split()]
-    if all(_is_number_text(t) for t in tokens[1:]) and all(len(ln.split()) == 1 for ln in head):
-        return "vectors"
-    if any(w in name for w in ("playlist", "song", "track")):
-        return "playlists"
-    words = sum(bool(_WORD.match(_EDGES.sub("", t))) for t in tokens)
-    return "documents" if words >= 0.7 * len(tokens) else "playlists"
+        return "vectors", f"{name} is named .{suffix}; the vector reader names any line that does not fit."
+    if "\t" in lines[0] and all("\t" in ln for ln in lines[:20]):
+        return "sets", f"every line of {name} starts with a label and a tab: labelled sets."
+    tokens = [t for ln in lines for t in ln.replace(",", " ").split()]
+    if all(_is_number_text(t) for t in tokens[1:]) and all(len(ln.split()) == 1 for ln in lines):
+        return "vectors", f"{name} holds one number per line: one-dimensional vectors."
+    if any(w in low for w in ("playlist", "song", "track")):
+        return "playlists", f"{name}'s name says playlists, and it holds lines of ids."
+    share = _word_share(tokens)
+    if share >= 0.7:
+        return "documents", f"{share:.0%} of the tokens with letters or digits in {name}'s first lines are words: text."
+    return "playlists", (f"only {share:.0%} of the tokens with letters or digits in {name}'s first lines are words; "
+                         "the rest look like ids: playlists (one per line).")
+
+
+def _word_share(tokens: list[str]) -> float:
+    """The share of words among the tokens that hold a letter or digit (symbols and emoji count for neither)."""
+    named = [t for t in tokens if any(c.isalnum() for c in t)]
+    return sum(bool(_WORD.match(_EDGES.sub("", t))) for t in named) / max(len(named), 1)
+
+
+def _word_vectors(lines: list[str]) -> str | None:
+    """Why these lines are word vectors (a word, then numbers, on every line), or None."""
+    first = lines[0]
+    count = _W2V_HEADER.match(first)
+    body = lines[1:] if count else lines
+    if not body:
+        return None
+    widths = {len(ln.split()) for ln in body[:50]}
+    if len(widths) != 1:
+        return None
+    width = widths.pop()
+    if width < 3:
+        return None
+    numbers = all(_is_plain_number(t) for ln in body[:50] for t in ln.split()[1:])
+    words = sum(not _is_plain_number(ln.split()[0]) for ln in body[:50])
+    if not numbers or words < 0.5 * len(body[:50]):
+        return None
+    if count:
+        if int(count.group(2)) != width - 1:
+            return None
+        return f"starts with word2vec's count line ({first.strip()}) and then a word and {width - 1} numbers per line"
+    return f"holds a word and {width - 1} numbers on every line: word vectors (GloVe, fastText or word2vec text)"
+
+
+def _delimited(rows: list[list[str]], where: str, suffix: str) -> tuple[str, str]:
+    body = rows[1:] or rows
+    d = len(rows[0])
+    text_cols = [j for j in range(d) if not all(_is_number_text(r[j]) for r in body)]
+    numeric = d - len(text_cols)
+    if not text_cols:
+        return "vectors", f"every column of {where} holds numbers: vectors."
+    if len(text_cols) == 1 and numeric >= 2:
+        return "vectors", (f"{where} has {numeric} columns of numbers and one column of labels: "
+                           "vectors with labels.")
+    repeats = any(len({r[j] for r in body}) <= len(body) / 2 for j in text_cols)
+    if repeats and numeric:
+        return "table", (f"{where} has text columns whose values repeat (categories) next to "
+                         f"{numeric} column{'s' if numeric > 1 else ''} of numbers: a table.")
+    if not numeric and suffix not in ("csv", "tsv", "tab") and len(text_cols) == d:
+        if repeats:
+            return "table", f"every column of {where} holds text with repeated values: a table of categories."
+    return "vectors", (f"{where} has {numeric} column{'s' if numeric != 1 else ''} of numbers and "
+                       f"{len(text_cols)} of distinct text: vectors with their labels.")
+
+
+def _parquet_kind(data: bytes, name: str) -> tuple[str, str]:
+    try:
+        import io
+
+        import pyarrow.parquet as pq
+
+        schema = pq.read_schema(io.BytesIO(data))
+        types = [str(t) for t in schema.types]
+    except Exception:
+        return "table", f"{name} is a Parquet file; the table reader says what it needs."
+    numeric = sum(t.startswith(("int", "uint", "float", "double", "bool", "halffloat")) for t in types)
+    if numeric == len(types) or (numeric >= 2 and numeric == len(types) - 1):
+        return "vectors", (f"{name} is a Parquet file of {numeric} numeric column{'s' if numeric > 1 else ''}"
+                           f"{' and one of labels' if numeric < len(types) else ''}: vectors.")
+    return "table", f"{name} is a Parquet file with {len(types) - numeric} text columns: a table."
 
 
 def _is_number_text(cell: str) -> bool:
@@ -70,3 +197,12 @@ def _is_number_text(cell: str) -> bool:
         return True
     except ValueError:
         return cell.strip() == ""
+
+
+def _is_plain_number(cell: str) -> bool:
+    """A number written as one (not 'nan' or 'inf', which are words in a word-vector file)."""
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return cell.strip().lower().lstrip("+-") not in ("nan", "inf", "infinity")

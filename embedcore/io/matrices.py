@@ -155,9 +155,10 @@ def read_affinity_matrix(source: Any, filename: str | None = None) -> AffinityDa
     ["kernel.csv: the diagonal (each category's similarity to itself) is set to 0: the graph has no self-loops."]
     """
     data, name = source_bytes(source, filename)
-    cells, line_no = _grid(decode_bytes(data, name, _EXPECTED), name)
+    decoded: list[str] = []
+    cells, line_no = _grid(decode_bytes(data, name, _EXPECTED, decoded), name)
     rows, cols, values, first_line, named = _layout(cells, name)
-    result = AffinityData(name, labels=[], matrix=np.zeros((0, 0)))
+    result = AffinityData(name, labels=[], matrix=np.zeros((0, 0)), notices=decoded)
     if not named:
         result.notices.append(f"{name} has no category names; they are called c1 to c{len(rows)} in the file's order.")
     order = _check_names(rows, cols, name)

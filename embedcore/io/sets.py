@@ -8,14 +8,15 @@ from typing import Any
 import numpy as np
 
 from .results import DataError, PlaylistData, SetData
-from .text import decode_bytes, text_lines, sample_lines, source_bytes, sample_list_into
+from .text import decode_bytes, plural, text_lines, sample_lines, source_bytes, sample_list_into
 
 _ITEM_SPLIT = re.compile(r"[,\s]+")
 _SET_HEADERS = {("label", "items"), ("label", "set"), ("class", "items"), ("y", "items")}
 
 
-def _item_lines(data: bytes, name: str, what: str) -> tuple[list[str], list[int], int]:
-    text = decode_bytes(data, name, f"a text file of {what}")
+def _item_lines(data: bytes, name: str, what: str, notices: list[str] | None = None
+                ) -> tuple[list[str], list[int], int]:
+    text = decode_bytes(data, name, f"a text file of {what}", notices)
     lines = text_lines(text)
     blank = 0
     kept, numbers = [], []
@@ -30,8 +31,39 @@ def _item_lines(data: bytes, name: str, what: str) -> tuple[list[str], list[int]
     return kept, numbers, blank
 
 
+_QUOTED_ITEM = re.compile(r'"((?:[^"]|"")*)"|([^,\s"]+)')
+
+
 def _split_items(line: str) -> list[str]:
-    return [t for t in _ITEM_SPLIT.split(line.strip()) if t]
+    """Items separated by commas or whitespace; an item in double quotes may hold either (and "" for a quote)."""
+    if '"' not in line:
+        return [t for t in _ITEM_SPLIT.split(line.strip()) if t]
+    return [q.replace('""', '"') if q else plain for q, plain in _QUOTED_ITEM.findall(line) if q or plain]
+
+
+def _quoted_notice(kept: list[str], numbers: list[int], name: str, what: str) -> str | None:
+    quoted = [numbers[i] for i, ln in enumerate(kept) if '"' in ln]
+    if not quoted:
+        return None
+    return (f"{name}: {plural(len(quoted), 'line')} hold{'s' if len(quoted) == 1 else ''} {what} in double quotes "
+            f"(line {quoted[0]}{', ...' if len(quoted) > 1 else ''}); each quoted id is read whole, spaces and commas included.")
+
+
+#: A file holding a single playlist of at least this many songs is cut into sessions.
+SESSION_FROM = 20
+#: The longest session a single playlist is cut into.
+SESSION_SONGS = 50
+
+
+def cut_into_sessions(playlist: list[str]) -> list[list[str]]:
+    """One long playlist as consecutive sessions of equal length (the last may be shorter): at least ten
+    of at least two songs, at most :data:`SESSION_SONGS` songs each.
+
+    >>> [len(s) for s in cut_into_sessions([str(i) for i in range(45)])]
+    [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1]
+    """
+    size = max(2, min(SESSION_SONGS, len(playlist) // 10))
+    return [playlist[i:i + size] for i in range(0, len(playlist), size)]
 
 
 def read_sets(
@@ -51,7 +83,8 @@ def read_sets(
     ([['apple', 'pear'], ['salami', 'chorizo']], ['fruit', 'meat'])
     """
     data, name = source_bytes(source, filename)
-    kept, numbers, skipped = _item_lines(data, name, "sets")
+    notices: list[str] = []
+    kept, numbers, skipped = _item_lines(data, name, "sets", notices)
     if kept and tuple(p.strip().lower() for p in kept[0].split("\t")) in _SET_HEADERS:
         kept, numbers = kept[1:], numbers[1:]
         if not kept:
@@ -59,7 +92,10 @@ def read_sets(
     if not kept:
         raise DataError(f"{name} has no sets, only blank or comment lines.")
     tabbed = np.array(["\t" in ln for ln in kept])
-    result = SetData(name, sets=[])
+    result = SetData(name, sets=[], notices=notices)
+    quoted = _quoted_notice(kept, numbers, name, "items")
+    if quoted:
+        notices.append(quoted)
     if tabbed.any() and not tabbed.all():
         j = int(np.flatnonzero(~tabbed)[0]) if tabbed.mean() > 0.5 else int(np.flatnonzero(tabbed)[0])
         has = "has no label" if tabbed.mean() > 0.5 else "has a label (a tab)"
@@ -105,11 +141,22 @@ def read_playlists(
     [['a', 'b', 'c'], ['c', 'a']]
     """
     data, name = source_bytes(source, filename)
-    kept, numbers, skipped = _item_lines(data, name, "playlists")
+    notices: list[str] = []
+    kept, numbers, skipped = _item_lines(data, name, "playlists", notices)
     if not kept:
         raise DataError(f"{name} has no playlists, only blank or comment lines.")
     playlists = [_split_items(ln.replace("\t", " ")) for ln in kept]
-    result = PlaylistData(name, playlists=playlists)
+    quoted = _quoted_notice(kept, numbers, name, "song ids")
+    if quoted:
+        notices.append(quoted)
+    if len(playlists) == 1 and len(playlists[0]) >= SESSION_FROM:
+        whole = len(playlists[0])
+        playlists = cut_into_sessions(playlists[0])
+        numbers = numbers * len(playlists)
+        notices.append(f"{name} holds one playlist of {whole:,} songs. A held-out split needs at least two "
+                       f"playlists, so it is cut into {len(playlists):,} sessions of {len(playlists[0]):,} songs "
+                       "in their order. Put one session per line to choose the cut yourself.")
+    result = PlaylistData(name, playlists=playlists, notices=notices)
     short = [numbers[i] for i, p in enumerate(playlists) if len(p) < 2]
     if len(short) == len(playlists):
         raise DataError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,8 @@ from .text import (
     typed_columns,
     unique_names,
     sample_list_into,
+    quote,
+    plural,
 )
 
 
@@ -42,23 +45,14 @@ def read_table(
     """
     data, name = source_bytes(source, filename)
     if file_extension(name) == ".parquet" or data.startswith(b"PAR1"):
-        if not data.startswith(b"PAR1"):
-            raise DataError(f"{name} is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.")
-        try:
-            frame = pd.read_parquet(io.BytesIO(data))
-        except ImportError:
-            raise DataError(f"{name} is a Parquet file, and reading Parquet needs pyarrow, which is not installed: "
-                            "pip install pyarrow (or embedding-lab[app]), or save the table as CSV.") from None
-        except Exception as err:
-            raise DataError(f"{name} is a damaged Parquet file ({err}).") from None
-        if frame.empty:
-            raise DataError(f"{name} has no rows.")
-        frame.columns = unique_names([str(c) for c in frame.columns])
+        frame = parquet_frame(data, name)
         result = TableData(name, frame=frame)
         line_no = np.arange(1, len(frame) + 1)
     else:
-        text = decode_bytes(data, name, "a CSV or TSV table")
+        notices: list[str] = []
+        text = decode_bytes(data, name, "a CSV or TSV table", notices)
         grid = text_grid(text, name, head_rows=50)
+        notices += grid.notices or []
         line_no = grid.line_no
         header = find_header(grid.head)
         if not header and len(grid.head) > 1:
@@ -69,13 +63,20 @@ def read_table(
             names = unique_names(list(grid.head[0]))
             line_no = line_no[1:]
             if len(line_no) == 0:
-                raise DataError(f"{name} has a header line ({', '.join(names[:6])}) but no rows below it.")
+                raise DataError(f"{name} has a header line ({quote(', '.join(names[:6]))}) but no rows below it. "
+                               "Add the rows, or upload the file that holds them.")
         else:
             names = [f"column{i + 1}" for i in range(grid.head.shape[1])]
         X, numeric, text_frame, _ = typed_columns(grid, name, header, line_no, names)
         frame = pd.concat([pd.DataFrame(X, columns=numeric), text_frame], axis=1)[list(range(len(names)))]
         frame.columns = names
-        result = TableData(name, frame=frame)
+        result = TableData(name, frame=frame, notices=notices)
+    empty = [c for c in frame.columns if frame[c].isna().all()]
+    if empty and len(empty) < frame.shape[1]:
+        frame = frame.drop(columns=empty)
+        result.notices.append(f"Column{'s' if len(empty) > 1 else ''} {quote(', '.join(map(str, empty)))} of {name} "
+                              f"{'have' if len(empty) > 1 else 'has'} no value in any row and "
+                              f"{'are' if len(empty) > 1 else 'is'} left out.")
     num = frame.select_dtypes("number")
     if num.shape[1]:
         inf_rows = np.isinf(num.to_numpy(dtype=np.float64)).any(axis=1)
@@ -100,6 +101,47 @@ def read_table(
     return result
 
 
+#: Characters above which a text on one to three lines is split into documents.
+LONG_LINE = 2_000
+#: Words per document when a text without sentence ends is cut into windows.
+WINDOW_WORDS = 50
+#: A whitespace-separated token without a letter or digit (punctuation alone is not counted).
+_SYMBOL_TOKEN = re.compile(r"(?<!\S)(?=[^\s]*[^\w\s.,;:!?'\"()\[\]-])[^\w\s]+(?!\S)")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\"'”’)\]]*\s+")
+
+
+def split_prose(text: str) -> list[str]:
+    """A long text as documents: its sentences, and any sentence of more than
+    :data:`WINDOW_WORDS` words cut into windows of that many.
+
+    >>> split_prose("One two. Three four five! Six?")
+    ['One two.', 'Three four five!', 'Six?']
+    """
+    docs = []
+    for sentence in _SENTENCE_END.split(text):
+        words = sentence.split()
+        for i in range(0, len(words), WINDOW_WORDS):
+            docs.append(" ".join(words[i:i + WINDOW_WORDS]))
+    return [d for d in docs if d]
+
+
+def parquet_frame(data: bytes, name: str) -> pd.DataFrame:
+    """A Parquet file's table, with unique string column names; DataError when it cannot be read."""
+    if not data.startswith(b"PAR1"):
+        raise DataError(f"{name} is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.")
+    try:
+        frame = pd.read_parquet(io.BytesIO(data))
+    except ImportError:
+        raise DataError(f"{name} is a Parquet file, and reading Parquet needs pyarrow, which is not installed: "
+                        "pip install pyarrow (or embedding-lab[app]), or save the table as CSV.") from None
+    except Exception as err:
+        raise DataError(f"{name} is a damaged Parquet file ({quote(str(err), 80)}). Save it again.") from None
+    if frame.empty:
+        raise DataError(f"{name} has no rows.")
+    frame.columns = unique_names([str(c) for c in frame.columns])
+    return frame
+
+
 def read_documents(
     source: Any, filename: str | None = None, *, max_documents: int = 200_000, seed: int = 0
 ) -> DocumentData:
@@ -110,14 +152,27 @@ def read_documents(
     :func:`embedcore.words.check_word_spacing`.
     """
     data, name = source_bytes(source, filename)
-    text = decode_bytes(data, name, "a plain text file")
+    notices: list[str] = []
+    text = decode_bytes(data, name, "a plain text file", notices)
     lines = text_lines(text)
     docs = [ln.strip() for ln in lines if ln.strip()]
     if not docs:
         raise DataError(f"{name} is empty. Put one document (a sentence or a paragraph) on each line.")
     check_word_spacing(docs, name)
-    result = DocumentData(name, documents=docs)
-    skipped = len(lines) - len(docs)
+    if len(docs) <= 3 and sum(map(len, docs)) >= LONG_LINE:
+        whole = len(docs)
+        docs = split_prose(" ".join(docs))
+        notices.append(f"{name} holds its text on {plural(whole, 'line')}; it is split into "
+                       f"{len(docs):,} documents at sentence ends (or every {WINDOW_WORDS} words where "
+                       "a sentence runs longer). Put one document on each line to choose the split yourself.")
+    symbols = _SYMBOL_TOKEN.findall(text)
+    if symbols:
+        seen = list(dict.fromkeys(symbols))
+        notices.append(f"{name} holds {plural(len(symbols), 'token')} made only of symbols or emoji "
+                       f"(such as {', '.join(quote(t, 12) for t in seen[:4])}); words are letters and digits, "
+                       "so the word and text pages leave these out.")
+    result = DocumentData(name, documents=docs, notices=notices)
+    skipped = sum(1 for ln in lines if not ln.strip())
     if skipped:
         result.notices.append(f"Skipped {skipped} blank line{'s' if skipped > 1 else ''}.")
     return sample_list_into(result, "documents", docs, max_documents, seed, "documents")

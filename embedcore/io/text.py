@@ -86,12 +86,22 @@ def sniff_binary(data: bytes) -> tuple[str, str] | None:
     return None
 
 
-def decode_bytes(data: bytes, name: str, expected: str) -> str:
-    """Bytes -> text, refusing binary content and naming the first bad byte.
+def decode_bytes(data: bytes, name: str, expected: str, notices: list[str] | None = None) -> str:
+    """Bytes -> text, refusing binary content.
 
     UTF-8 (with or without a byte-order mark) is read, and so are UTF-16 and
     UTF-32 when they start with their byte-order mark (as Windows tools write them).
+    Other bytes are read as Windows-1252 (Latin-1 where that fails), the encoding
+    spreadsheets on Windows write, and a spreadsheet workbook (.xlsx, .xls, .ods)
+    as the CSV text of its first sheet; either way a sentence saying so is added
+    to ``notices``.
     """
+    sheet = spreadsheet_text(data, name)
+    if sheet is not None:
+        text, notice = sheet
+        if notices is not None:
+            notices.append(notice)
+        return text
     for bom, codec, label in _BOMS:
         if data.startswith(bom):
             try:
@@ -120,11 +130,84 @@ def decode_bytes(data: bytes, name: str, expected: str) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
-        raise DataError(
-            f"{name}, line {line}: byte 0x{data[err.start]:02x} is not UTF-8 text. "
-            "Save the file with UTF-8 encoding (in Excel: 'CSV UTF-8')."
-        ) from None
+        try:
+            text, codec = data.decode("cp1252"), "Windows-1252 (cp1252)"
+        except UnicodeDecodeError:
+            text, codec = data.decode("latin-1"), "Latin-1 (ISO-8859-1)"
+        if notices is not None:
+            notices.append(
+                f"{name} is not UTF-8 (byte 0x{data[err.start]:02x} on line {line}), so it was read as {codec}. "
+                "If accented letters look wrong, save the file as UTF-8 (in Excel: 'CSV UTF-8')."
+            )
     return text
+
+
+#: Workbook formats read through pandas (openpyxl, xlrd, odfpy): extension -> engine.
+SPREADSHEETS = {".xlsx": "openpyxl", ".xlsm": "openpyxl", ".xls": "xlrd", ".ods": "odf"}
+
+
+def spreadsheet_kind(data: bytes, name: str) -> str | None:
+    """The workbook extension a file's name or first bytes say it is, or None for anything else."""
+    ext = file_extension(name)
+    if ext in SPREADSHEETS:
+        return ext
+    if data.startswith(b"\xd0\xcf\x11\xe0"):  # an OLE compound file: Excel 97-2003
+        return ".xls"
+    if data.startswith(b"PK\x03\x04"):
+        head = data[:2000]
+        if b"opendocument.spreadsheet" in head:
+            return ".ods"
+        if b"[Content_Types].xml" in head or b"xl/" in head:
+            return ".xlsx"
+    return None
+
+
+def spreadsheet_text(data: bytes, name: str, max_rows: int | None = None) -> tuple[str, str] | None:
+    """The first sheet of a workbook as CSV text, and a sentence naming the sheet; None when not a workbook."""
+    ext = spreadsheet_kind(data, name)
+    if ext is None:
+        return None
+    engine = SPREADSHEETS[ext]
+    try:
+        book = pd.ExcelFile(io.BytesIO(data), engine=engine)
+        sheets = [str(s) for s in book.sheet_names]
+        frame = pd.read_excel(book, sheet_name=sheets[0], header=None, dtype=object, nrows=max_rows)
+    except ImportError:
+        module = {"openpyxl": "openpyxl", "xlrd": "xlrd", "odf": "odfpy"}[engine]
+        raise DataError(f"{name} is a {ext} workbook; reading it needs {module}: pip install {module} "
+                        "(or embedding-lab[app]), or save the sheet as CSV.") from None
+    except Exception as err:
+        raise DataError(f"{name} is named {ext} but cannot be read as a workbook ({quote(str(err), 60)}). "
+                        "Open it in a spreadsheet and save it again, or save the sheet as CSV.") from None
+    frame = frame.dropna(how="all").dropna(axis=1, how="all")
+    if frame.empty:
+        raise DataError(f"{name}: its first sheet, {quote(sheets[0])}, is empty. Put the data on the first sheet.")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in frame.itertuples(index=False):
+        writer.writerow(["" if _blank(v) else _cell(v) for v in row])
+    others = f" (of {len(sheets)}; the others are not read)" if len(sheets) > 1 else ""
+    return out.getvalue(), f"{name}: read its first sheet, {quote(sheets[0])}{others}."
+
+
+def _blank(v) -> bool:
+    return v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NaT
+
+
+def _cell(v) -> str:
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return str(v)
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """User text as it may appear in a message: quoted, and cut to ``limit`` characters.
+
+    >>> quote("abc"), quote("x" * 100, 5)
+    ("'abc'", "'xxxx…'")
+    """
+    text = str(text)
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def plural(n: int, word: str) -> str:
@@ -159,17 +242,85 @@ def number_cells(cells: np.ndarray) -> np.ndarray:
     return _is_number(flat).reshape(cells.shape)
 
 
-def _separator(name: str, first_line: str) -> str | None:
+def _fields(line: str, sep: str) -> int:
+    if '"' in line:
+        try:
+            return len(next(csv.reader([line], delimiter=sep)))
+        except (csv.Error, StopIteration):
+            return line.count(sep) + 1
+    return line.count(sep) + 1
+
+
+def sniff_separator(name: str, lines: list[str]) -> str | None:
+    """The field separator of delimited text: a tab, ';', '|' or ',', or None for runs of whitespace.
+
+    A separator that splits every one of the first lines into the same number
+    (two or more) of fields wins; a tab first, then ';' and '|' (which
+    European spreadsheet exports write, with decimal commas), then ','. When
+    none is that regular, the first line decides, so the reader names the line that breaks the pattern.
+
+    >>> sniff_separator("a.csv", ["a;b", "1,5;2", "3,25;4"]), sniff_separator("a.txt", ["the 0.1 0.2", ", 0.3 0.4"])
+    (';', None)
+    """
     ext = file_extension(name)
     if ext in (".tsv", ".tab"):
         return "\t"
-    if "\t" in first_line:
+    head = [ln for ln in lines[:30] if ln.strip()]
+    if not head:
+        return None
+    regular = []
+    for sep in ("\t", ";", "|", ","):
+        if sep not in head[0]:
+            continue
+        counts = {_fields(ln, sep) for ln in head}
+        if len(counts) == 1:
+            regular.append(sep)
+    if "," in regular and len(regular) > 1:
+        # both split every line evenly: the comma is a decimal mark only if numbers are written so
+        return regular[0] if _DECIMAL_COMMA.search("\n".join(head)) else ","
+    if regular:
+        return regular[0]
+    first = head[0]
+    if "\t" in first:
         return "\t"
-    if ext == ".csv" and ";" in first_line and "," not in first_line:
+    if ";" in first and "," not in first:
         return ";"
-    if "," in first_line:
+    if "," in first:
         return ","
     return None  # runs of whitespace
+
+
+#: A number written with a decimal comma, as a whole cell: 3,25 or -1.234,5 (thousands with dots).
+_DECIMAL_COMMA = re.compile(r"(?:^|(?<=[;\t|]))\s*[-+]?\d{1,3}(?:\.\d{3})*,\d+\s*(?=[;\t|]|$)", re.M)
+
+
+def decimal_commas(lines: list[str], sep: str | None) -> tuple[list[str], bool]:
+    """Cells written with a decimal comma (``3,25``, ``-1.234,5``) rewritten with a point, when the
+    separator is not a comma and no cell holds a number with a decimal point; otherwise the lines unchanged."""
+    if sep in (None, ","):
+        return lines, False
+    head = "\n".join(lines[:50])
+    if not _DECIMAL_COMMA.search(head):
+        return lines, False
+    e = re.escape(sep)
+    point = re.compile(rf"(?:^|(?<={e}))\s*[-+]?\d*\.\d+\s*(?={e}|$)", re.M)
+    if point.search(head):
+        return lines, False
+    cell = re.compile(rf"(?:^|(?<={e}))(\s*[-+]?)(\d{{1,3}}(?:\.\d{{3}})+|\d+),(\d+\s*)(?={e}|$)")
+    fixed = [cell.sub(lambda m: m.group(1) + m.group(2).replace(".", "") + "." + m.group(3), ln) for ln in lines]
+    return fixed, True
+
+
+def _trailing_separator(lines: list[str], sep: str | None) -> bool:
+    """Every data line ends with the separator (and so does the first, or it has one field fewer)."""
+    if sep is None or len(lines) < 1:
+        return False
+    ends = [ln.rstrip(" \r").endswith(sep) for ln in lines]
+    if not all(ends[1:]) or (len(lines) == 1 and not ends[0]):
+        return False
+    if ends[0]:
+        return True
+    return _fields(lines[0], sep) + 1 == _fields(lines[1], sep)
 
 
 @dataclass
@@ -180,6 +331,7 @@ class _Grid:
     line_no: np.ndarray  # 1-based line on which each row starts
     sep: str | None  # None: runs of whitespace
     body: str  # the non-blank lines, joined by newlines
+    notices: list[str] = None  # what was changed on the way: a trailing separator, decimal commas
 
 
 def quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, line_no: np.ndarray):
@@ -229,7 +381,18 @@ def text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
         raise DataError(f"{name} is empty. It needs at least one row of values.")
     lines = [all_lines[i] for i in keep]
     line_no = np.asarray(keep, dtype=np.int64) + 1
-    sep = _separator(name, lines[0])
+    sep = sniff_separator(name, lines)
+    notices = []
+    if _trailing_separator(lines, sep):
+        lines = [ln.rstrip(" \r")[:-1] if ln.rstrip(" \r").endswith(sep) else ln for ln in lines]
+        shown = "a tab" if sep == "\t" else repr(sep)
+        notices.append(f"Every line of {name} ends with {shown}, as some spreadsheets write; "
+                       "the empty column after it is left out.")
+    lines, decimal = decimal_commas(lines, sep)
+    if decimal:
+        shown = "tabs" if sep == "\t" else repr(sep)
+        notices.append(f"{name} separates fields with {shown} and writes numbers with a decimal comma "
+                       "(3,25); they are read as 3.25.")
     body = "\n".join(lines)
     n_head = len(lines) if head_rows is None else head_rows
     if sep is None:
@@ -251,7 +414,7 @@ def text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
         )
     cells = np.empty((len(head), int(counts[0])), dtype=object)
     cells[:] = head
-    return _Grid(cells, line_no, sep, body)
+    return _Grid(cells, line_no, sep, body, notices)
 
 
 def _read_csv(body: str, name: str, sep: str | None, **kw) -> pd.DataFrame:

@@ -11,6 +11,7 @@ import pandas as pd
 
 from .results import MAX_VECTOR_ROWS, DataError, VectorData
 from .text import (
+    number_cells,
     decode_bytes,
     drop_invalid_rows,
     file_extension,
@@ -22,6 +23,7 @@ from .text import (
     text_grid,
     typed_columns,
     unique_names,
+    quote,
 )
 
 _W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
@@ -65,9 +67,13 @@ def read_vectors(
     ext = file_extension(name)
     if ext == ".npy" or (data.startswith(b"\x93NUMPY") and ext not in (".csv", ".tsv", ".txt")):
         result = _read_npy(data, name, on_invalid)
+    elif ext == ".parquet" or (data.startswith(b"PAR1") and ext not in (".csv", ".tsv", ".txt")):
+        result = _read_parquet_vectors(data, name, on_invalid)
     else:
-        text = decode_bytes(data, name, "a CSV/TSV or word2vec text file")
+        notices: list[str] = []
+        text = decode_bytes(data, name, "a CSV/TSV or word2vec text file", notices)
         result = _read_vector_text(text, name, on_invalid)
+        result.notices[:0] = notices
     if metadata is not None:
         _attach_projector_metadata(result, metadata, metadata_filename)
     idx = sample_lines(len(result.X), max_rows, seed, result, "rows")
@@ -176,7 +182,7 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
             )
     grid = text_grid(text, name, head_rows=50)
     line_no = grid.line_no + 1 if w2v else grid.line_no
-    word_format = w2v is not None or (file_extension(name) in (".vec", ".w2v"))
+    word_format = w2v is not None or (file_extension(name) in (".vec", ".w2v")) or word_lines(grid.head, grid.sep)
     header = False if word_format else find_header(grid.head)
     if header:
         names = unique_names(list(grid.head[0]))
@@ -199,16 +205,30 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
             f"found {text_frame[j].iloc[0]!r}."
         )
     result = VectorData(name, X=np.empty((0, 0)))
+    result.notices.extend(grid.notices or [])
     if not numeric:
+        shown = quote(", ".join(names[:6]), 80)
         raise DataError(
-            f"{name} has no numeric columns (columns: {', '.join(names[:6])}). Vectors need "
-            "at least one column of numbers."
+            f"{name} has no numeric columns (columns: {shown}). Vectors need at least one column of numbers"
+            + (f"; its fields were split at {'tabs' if grid.sep == chr(9) else repr(grid.sep or ' ')}, "
+               "check that this is its separator." if len(names) > 1 else
+               "; it reads as one column: if it is text, read it as documents.")
         )
+    empty = [names[c] for j, c in enumerate(numeric) if np.isnan(X[:, j]).all()]
+    if empty and len(empty) < len(numeric):
+        # a column with no value at all would drop every row: leave it out and say which
+        drop = np.isin(numeric, [c for c in numeric if names[c] in empty])
+        X, numeric = X[:, ~drop], [c for c, d in zip(numeric, drop) if not d]
+        result.notices.append(f"Column{'s' if len(empty) > 1 else ''} {quote(', '.join(empty))} of {name} "
+                              f"{'have' if len(empty) > 1 else 'has'} no value in any row and "
+                              f"{'are' if len(empty) > 1 else 'is'} left out.")
+    most = names[numeric[int(np.argmax(np.isnan(X).sum(axis=0)))]] if X.size else ""
     keep = drop_invalid_rows(X, line_no, name, on_invalid, result)
     result.source_rows = np.flatnonzero(keep)
     X = X[keep] if not keep.all() else X
     if len(X) == 0:
-        raise DataError(f"{name}: every row has a missing value, so no vector is left.")
+        raise DataError(f"{name}: every row has a missing value, so no vector is left; column {quote(most)} "
+                        "has the most. Fill in its empty cells or delete the column.")
     col_names = [names[c] for c in numeric]
     meta = None
     if textcols:
@@ -224,6 +244,45 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
     result.X = np.ascontiguousarray(X)
     result.meta = meta
     result.columns = col_names
+    return result
+
+
+def word_lines(head: np.ndarray, sep: str | None) -> bool:
+    """Lines of a word and its numbers (GloVe, fastText .vec, word2vec text without its count line).
+
+    Whitespace-separated, every field after the first a number on every line
+    (the first line too, so a header of names is not one), and the first field
+    not a number on most lines.
+    """
+    if sep not in (None, " ") or head.shape[1] < 3 or len(head) < 1:
+        return False
+    ok = number_cells(head)
+    rest = ok[:, 1:].all()
+    plain = pd.to_numeric(pd.Series(head[:, 1:].ravel(), dtype=object), errors="coerce").notna().all()
+    return bool(rest and plain and (~ok[:, 0]).mean() >= 0.5)
+
+
+def _read_parquet_vectors(data: bytes, name: str, on_invalid: str) -> VectorData:
+    """A Parquet file's numeric columns as vectors and its other columns as labels."""
+    from .tables import parquet_frame
+
+    frame = parquet_frame(data, name)
+    numeric = [c for c in frame.columns if frame[c].dtype.kind in "biuf"]
+    if not numeric:
+        raise DataError(f"{name} has no numeric columns (columns: {quote(', '.join(map(str, frame.columns[:6])))}). "
+                        "Vectors need at least one column of numbers; read it as a table instead.")
+    X = frame[numeric].to_numpy(np.float64)
+    result = VectorData(name, X=X, columns=[str(c) for c in numeric])
+    others = [c for c in frame.columns if c not in numeric]
+    keep = drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
+    result.X = np.ascontiguousarray(X[keep])
+    result.source_rows = np.flatnonzero(keep)
+    if len(result.X) == 0:
+        raise DataError(f"{name}: every row has a missing value, so no vector is left. Fill in the empty cells.")
+    if others:
+        result.meta = frame.loc[keep, others].astype(object).where(frame.loc[keep, others].notna(), None)
+        result.meta = result.meta.map(lambda v: None if v is None else str(v)).reset_index(drop=True)
+        result.meta.columns = [str(c) for c in others]
     return result
 
 

@@ -93,3 +93,139 @@ UPLOADS: dict[str, list[tuple[str, bytes]]] = {
     "text-1-doc": [("one.txt", b"the cat sat on the mat and the dog sat too\n")],
     "text-markup": [("markup.txt", _words(40, ["**bold**", "<b>x!</b>", "alpha", "beta", "gamma", "delta"], 10))],
 }
+
+
+# --------------------------------------------------------------------------- the files people have on their disks
+
+
+def _frame(n: int = 60, seed: int = 0, labels=None):
+    """Three columns of numbers and, with ``labels``, a column of them (cycled)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.normal(size=(n, 3)).round(3), columns=["x", "y", "z"])
+    if labels is not None:
+        frame["label"] = [labels[i % len(labels)] for i in range(n)]
+    return frame
+
+
+def _category_frame(n: int = 60, seed: int = 0):
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"colour": [["red", "green", "blue"][i % 3] for i in range(n)],
+                         "score": (rng.normal(size=n) + np.arange(n) % 3).round(2)})
+
+
+def delimited(frame, sep: str = ",", decimal: str = ".", trailing: bool = False, encoding: str = "utf-8") -> bytes:
+    """A frame as a spreadsheet would export it: its separator, decimal mark, a separator closing
+    every line when ``trailing``, in ``encoding``."""
+    lines = [sep.join(map(str, frame.columns))]
+    for row in frame.itertuples(index=False):
+        lines.append(sep.join(str(v).replace(".", decimal) if isinstance(v, float) else str(v) for v in row))
+    end = sep if trailing else ""
+    return ("".join(ln + end + "\r\n" for ln in lines)).encode(encoding)
+
+
+def workbook(frame, ext: str = ".xlsx", sheets: int = 1) -> bytes:
+    """A frame as the first sheet of an .xlsx or .ods workbook (more sheets after it when asked)."""
+    import pandas as pd
+
+    buf = io.BytesIO()
+    with pd.ExcelWriter(buf, engine={".xlsx": "openpyxl", ".ods": "odf"}[ext]) as writer:
+        frame.to_excel(writer, sheet_name="Measurements", index=False)
+        for i in range(1, sheets):
+            frame.head(2).to_excel(writer, sheet_name=f"Notes {i}", index=False)
+    return buf.getvalue()
+
+
+def parquet(frame) -> bytes:
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    return buf.getvalue()
+
+
+#: Words a word-vector file holds that a careless reader takes for missing values, numbers or markup.
+AWKWARD_WORDS = ["nan", "null", "NA", "none", "-", "inf", "True", "<b>x!</b>", "**bold**", "café", "😀", "—", "don't"]
+
+
+def word_vectors(n: int = 40, d: int = 5, fmt: str = "glove", seed: int = 0) -> bytes:
+    """Word vectors as GloVe (a word and its numbers per line), word2vec text (a count line first) or
+    fastText .vec (the same, a space after the last number)."""
+    rng = np.random.default_rng(seed)
+    words = AWKWARD_WORDS + [f"w{i}" for i in range(n - len(AWKWARD_WORDS))]
+    X = rng.normal(size=(n, d)).round(4)
+    lines = [w + " " + " ".join(f"{v:.4f}" for v in x) + (" " if fmt == "vec" else "") for w, x in zip(words, X)]
+    if fmt in ("word2vec", "vec"):
+        lines.insert(0, f"{n} {d}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def projector_pair(n: int = 40, d: int = 4, seed: int = 0) -> list[tuple[str, bytes]]:
+    """The Embedding Projector's pair: vectors TSV (no header) and one-column metadata TSV (no header)."""
+    rng = np.random.default_rng(seed)
+    words = AWKWARD_WORDS + [f"w{i}" for i in range(n - len(AWKWARD_WORDS))]
+    vecs = "\n".join("\t".join(f"{v:.4f}" for v in x) for x in rng.normal(size=(n, d))) + "\n"
+    return [("vectors.tsv", vecs.encode()), ("metadata.tsv", ("\n".join(words) + "\n").encode())]
+
+
+PROSE = ("The river ran past the old stone house, and the light fell on the water. Nobody knew who had built it; "
+         "some said a miller, others a sailor home from the sea! Was it true? The storm came in at night, and "
+         "the field turned to mud. ")
+
+
+def one_line_text(repeats: int = 20) -> bytes:
+    """A whole text on one line, as text copied out of a page often is."""
+    return (PROSE * repeats).strip().encode()
+
+
+def symbol_text(n_docs: int = 40, seed: int = 0) -> bytes:
+    """Text whose tokens include symbols and emoji next to words."""
+    rng = np.random.default_rng(seed)
+    vocab = ["river", "stone", "light", "water", "storm", "field", "house", "night", "😀", "🎵", "+", "=", "%", "&",
+             "€", "→", "#tag", "@name", ":-)"]
+    return ("\n".join(" ".join(rng.choice(vocab, 10)) for _ in range(n_docs)) + "\n").encode()
+
+
+def quoted_playlists(n_lists: int = 60, seed: int = 0) -> bytes:
+    """Playlists whose song ids hold spaces and commas inside double quotes."""
+    rng = np.random.default_rng(seed)
+    songs = ['"Blue Monday, live"', '"So What"', '"A Love Supreme, Pt. 1"', "s1", "s2", "s3", '"Take Five"', "s4"]
+    return ("\n".join(" ".join(rng.choice(songs, 6)) for _ in range(n_lists)) + "\n").encode()
+
+
+def one_long_playlist(n: int = 10_000, songs: int = 300, seed: int = 0) -> bytes:
+    rng = np.random.default_rng(seed)
+    return (" ".join(f"song{j}" for j in rng.integers(0, songs, n)) + "\n").encode()
+
+
+#: Self-loops of nodes that have no other edge, next to an ordinary graph (an edge list for Graphs' own uploader).
+SELF_LOOP_EDGES = b"a b\nb c\nc a\nc d\nd a\nlonely lonely\nsolo solo\n"
+
+DISK_FILES: dict[str, list[tuple[str, bytes]]] = {
+    "vectors-semicolon-decimal-comma": [("europe.csv", delimited(_frame(), ";", ","))],
+    "table-semicolon-decimal-comma": [("europe_table.csv", delimited(_category_frame(), ";", ","))],
+    "vectors-trailing-separator": [("export.csv", delimited(_frame(), ",", trailing=True))],
+    "table-trailing-separator": [("export_table.csv", delimited(_category_frame(), ",", trailing=True))],
+    "vectors-tabs": [("tabs.txt", delimited(_frame(labels=["a", "b", "c"]), "\t"))],
+    "vectors-pipes": [("pipes.csv", delimited(_frame(), "|"))],
+    "vectors-cp1252": [("windows.csv", delimited(_frame(labels=["café", "naïve", "größe", "façade"]), ";", ",",
+                                                 encoding="cp1252"))],
+    "table-latin1": [("latin1.csv", delimited(_category_frame().assign(colour=lambda f: f.colour + "é"),
+                                              encoding="latin-1"))],
+    "vectors-xlsx": [("book.xlsx", workbook(_frame(labels=["a", "b"]), sheets=2))],
+    "table-xlsx": [("table.xlsx", workbook(_category_frame()))],
+    "table-ods": [("table.ods", workbook(_category_frame(), ".ods"))],
+    "vectors-parquet": [("points.parquet", parquet(_frame(labels=["a", "b", "c"])))],
+    "table-parquet": [("table.parquet", parquet(_category_frame().assign(day=lambda f: ["Mon", "Sat"] * 30)))],
+    "vectors-labelled": [("labelled.csv", delimited(_frame(labels=["alpha", "beta", "gamma"])))],
+    "vectors-glove": [("glove.6B.5d.txt", word_vectors(fmt="glove"))],
+    "vectors-word2vec": [("model.txt", word_vectors(fmt="word2vec"))],
+    "vectors-fasttext": [("wiki.vec", word_vectors(fmt="vec"))],
+    "vectors-projector-pair": projector_pair(),
+    "text-one-line": [("essay.txt", one_line_text())],
+    "text-symbols": [("chat.txt", symbol_text())],
+    "playlists-quoted-ids": [("radio.txt", quoted_playlists())],
+    "playlists-one-huge": [("history.txt", one_long_playlist())],
+}
+UPLOADS.update(DISK_FILES)

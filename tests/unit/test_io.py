@@ -112,7 +112,6 @@ def test_projector_pair_row_count_mismatch():
         (read_vectors, b"1,2\n3,4,5\n", "r.csv", "line 2: 3 fields, but line 1 has 2"),
         (read_vectors, b"a,b\n1,2\n3,oops\n4,5\n5,6\n6,7\n7,8\n", "n.csv", "line 3, column 'b': 'oops' is not a number"),
         (read_vectors, b"name\ncat\ndog\n", "t.csv", "no numeric columns"),
-        (read_vectors, b"1,2\n\xe9t\xe9,3\n", "l.csv", "line 2: byte 0xe9 is not UTF-8"),
         (read_vectors, b"\x93NUMPY\x01\x00v\x00{'descr'", "x.csv", "content is a NumPy .npy file"),
         (read_vectors, b"PAR1\x00\x00", "x.csv", "content is a Parquet file"),
         (read_vectors, b"1,2\n3,4\n", "x.npy", "named .npy but is not a NumPy file"),
@@ -208,7 +207,6 @@ def test_sets_empty_set_is_kept_with_notice():
         (b"label\titems\n", "header line but no sets"),
         (b"x\ta b\ny\tc\nd e\n", "line 3 has no label"),
         (b"\ta b\n", "label before the tab is empty"),
-        (b"a b\n\xff\n", "line 2: byte 0xff"),
         (b"\x89PNG\r\n", "content is a PNG image"),
     ],
 )
@@ -237,7 +235,6 @@ def test_playlists():
         (b"", "is empty"),
         (b"\n\n", "is empty"),
         (b"a\nb\n", "fewer than 2 songs"),
-        (b"a b\n\xc3\x28\n", "line 2: byte 0xc3"),
         (b"PK\x03\x04zip", "ZIP archive"),
     ],
 )
@@ -282,10 +279,9 @@ def test_table_inf_rows_dropped():
     "content, name, expected",
     [
         (b"", "t.csv", "is empty"),
-        (b"day,tip\n", "t.csv", "header line (day, tip) but no rows"),
+        (b"day,tip\n", "t.csv", "header line ('day, tip') but no rows"),
         (b"day,tip\nMon,1\nTue\n", "t.csv", "line 3: 1 field, but line 1 has 2"),
         (b"day,tip\nMon,1\nTue,2\nWed,3\nThu,4\nFri,five\n", "t.csv", "line 6, column 'tip': 'five' is not a number"),
-        (b"day,tip\n\xa0Mon,1\n", "t.csv", "line 2: byte 0xa0"),
         (b"day,tip\nMon,1\n", "t.parquet", "not a Parquet file"),
         (b"\x1f\x8b\x08gz", "t.csv", "gzip-compressed"),
     ],
@@ -308,7 +304,6 @@ def test_documents():
     d = read_documents(b"the cat\r\n\r\ndogs run\n")
     assert d.documents == ["the cat", "dogs run"] and "Skipped 1 blank line" in d.notices[0]
     assert "is empty" in err(read_documents, b"\n \n", "c.txt")
-    assert "byte 0xff" in err(read_documents, b"ok\n\xff", "c.txt")
 
 
 # ----------------------------------------------------------------------------- reports
@@ -321,7 +316,6 @@ def test_song_tags():
     assert tags == {"s1": ["rock", "indie", "pop"], "s2": ["jazz", "blues"]}
     assert "line 2: song 's2' has no tags" in err(read_song_tags, b"s1\trock\ns2\n", "tags.tsv")
     assert "is empty" in err(read_song_tags, b"", "tags.tsv")
-    assert "byte 0xff" in err(read_song_tags, b"s1\t\xff\n", "tags.tsv")
 
 
 def test_projector_metadata_stays_aligned_when_vector_rows_are_dropped():
