@@ -15,28 +15,37 @@ if str(_ROOT) not in sys.path:
 import app.services.threads  # noqa: E402,F401  (one BLAS thread per computation)
 from app.pages import PAGES, pages_by_section  # noqa: E402
 from app.services import heap  # noqa: E402
-from app.ui import share  # noqa: E402
+from app.ui import layout, share  # noqa: E402
 from app.ui.sidebar import shared_sidebar  # noqa: E402
 
+if layout.PRESENT not in st.session_state:  # a link's ?present=1 opens the lab in presentation mode
+    st.session_state[layout.PRESENT] = st.query_params.get("present") == "1"
+# "auto": open beside the page on a wide screen, collapsed below 768 px (it would cover the page there).
 st.set_page_config(
     page_title="Embedding Lab",
     page_icon=":material/scatter_plot:",
     layout="wide",
-    initial_sidebar_state="expanded",
+    initial_sidebar_state="collapsed" if layout.presenting() else "auto",
 )
+st.html(layout.page_css())
 
 _HERE = Path(__file__).resolve().parent
-navigation = {
-    section: [
-        st.Page(_HERE / p.path, title=p.title, icon=p.icon, url_path=p.url, default=p.default)
-        for p in specs
-    ]
-    for section, specs in pages_by_section().items()
-}
+# Two groups, the topic named in each title: one header per topic made the list taller than a 900 px window.
+navigation: dict[str, list] = {}
+for section, specs in pages_by_section().items():
+    group = "Lab" if section == "Lab" else "Topics"
+    for p in specs:
+        # "Manifolds: locally linear embedding"; a title that starts with an acronym keeps its capitals
+        title = p.title if group == "Lab" or p.title.split()[0].isupper() else p.title[0].lower() + p.title[1:]
+        title = title if group == "Lab" else f"{section}: {title}"
+        navigation.setdefault(group, []).append(
+            st.Page(_HERE / p.path, title=title, icon=p.icon, url_path=p.url, default=p.default))
 page = st.navigation(navigation)
+prefix = next((p.key for p in PAGES if p.url == page.url_path), "home")
+layout.mode_and_reset(prefix)
 shared_sidebar()
 requested = share.link_request()  # what a shared link asks for, read on the session's first run
 link_notes = st.container()  # above the page: what of the link the page could not take
 page.run()
-share.report_link(link_notes, requested, next((p.key for p in PAGES if p.url == page.url_path), "home"))
+share.report_link(link_notes, requested, prefix)
 heap.settle()  # after the page, so what it imported is frozen before Streamlit's after-run collection

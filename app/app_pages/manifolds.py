@@ -7,14 +7,19 @@ from app.services import selection as picked
 from app.ui import manifolds_charts as charts
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
-from app.ui.layout import lazy_tabs
+from app.ui.layout import chart_height, instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
-st.title("Manifolds: Locally Linear Embedding")
-st.markdown(
-    """
+page_header("Manifolds: Locally Linear Embedding",
+            "LLE rebuilds every point from its **B** nearest neighbours and finds the 2-D points that the same "
+            "weights rebuild: too few neighbours tear the map, too many fold it.", "man")
+
+
+def intro() -> None:
+    st.markdown(
+        """
 **LLE** assumes a curved surface is flat when seen up close. It writes every point as a
 weighted average of its **B** nearest neighbours, then looks for 2-D points that the
 *same* weights rebuild. The weights capture the local geometry (angles, proportions)
@@ -23,25 +28,27 @@ With too few neighbours the neighbourhoods stop overlapping and the map **tears*
 pieces; with too many, neighbourhoods reach across folds of the sheet and the map
 **folds** onto itself.
 """
-)
-st.latex(
-    r"\min_W \sum_i \Big\lVert x_i - \sum_{j \in N_B(i)} W_{ij} x_j \Big\rVert^2 \ \text{s.t.}\ \sum_j W_{ij} = 1"
-)
-st.latex(
-    r"\min_{Y^\top Y = I} \sum_i \Big\lVert y_i - \sum_j W_{ij} y_j \Big\rVert^2 = \operatorname{tr}(Y^\top M Y),"
-    r"\qquad M = (I - W)^\top (I - W)"
-)
-st.caption("The embedding is the bottom eigenvectors of M after the constant one (eigenvalue 0); the sum of the "
-           "kept eigenvalues is the reconstruction error the 2-D points attain.")
+    )
+    st.latex(
+        r"\min_W \sum_i \Big\lVert x_i - \sum_{j \in N_B(i)} W_{ij} x_j \Big\rVert^2 \ \text{s.t.}\ \sum_j W_{ij} = 1"
+    )
+    st.latex(
+        r"\min_{Y^\top Y = I} \sum_i \Big\lVert y_i - \sum_j W_{ij} y_j \Big\rVert^2 = \operatorname{tr}(Y^\top M Y),"
+        r"\qquad M = (I - W)^\top (I - W)"
+    )
+    st.caption("The embedding is the bottom eigenvectors of M after the constant one (eigenvalue 0); the sum of "
+               "the kept eigenvalues is the reconstruction error the 2-D points attain.")
+
 
 seed = data_service.seed()
 sb = st.sidebar
 source, _ = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
 ref = data_service.ref("vectors", source)
+main, knobs = instrument("man")
 if svc.is_generated(source):
-    n = sb.slider("Points", 300, svc.SAMPLE, 1500, 100, key="man.n", help="Sample size of the generated manifold.",
+    n = knobs.slider("Points", 300, svc.SAMPLE, 1500, 100, key="man.n", help="Sample size of the generated manifold.",
                   bind="query-params")
-    noise = sb.slider("Noise", 0.0, 1.0, 0.0, 0.05, key="man.noise", help="Gaussian noise added to every coordinate.",
+    noise = knobs.slider("Noise", 0.0, 1.0, 0.0, 0.05, key="man.noise", help="Gaussian noise added to every coordinate.",
                       bind="query-params")
     pts = svc.points(ref, n, noise)
 else:
@@ -51,16 +58,18 @@ n_points = len(data.X)
 if data.sampled:
     st.info(f"The data has {data.rows:,} points; this page uses a random sample of {svc.SAMPLE:,} (seed {seed}).")
 
-B = ranged_slider("B: neighbours", 3, svc.largest_b(pts), min(12, n_points - 1), key="man.B", where=sb,
+B = ranged_slider("B: neighbours", 3, svc.largest_b(pts), min(12, n_points - 1), key="man.B", where=knobs,
                   why=svc.b_limit_reason(pts), bind="query-params",
                   help="How many nearest neighbours rebuild each point"
                   + (f" (at most {svc.largest_b(pts)}: {svc.b_limit_reason(pts)})." if svc.b_limit_reason(pts) else "."))
-reg_exp = sb.slider("log10(reg)", -6.0, 0.0, -3.0, 0.5, key="man.reg",
+reg_exp = knobs.slider("log10(reg)", -6.0, 0.0, -3.0, 0.5, key="man.reg",
                     help="Regularisation of each neighbourhood's Gram matrix, relative to its trace. Needed when B "
                     "exceeds the dimension; large values pull the weights towards 1/B.", bind="query-params")
 reg = float(10**reg_exp)
 
-with st.expander("What the controls change, and how the pictures can mislead"):
+with theory():
+    intro()
+    st.markdown("**What the controls change, and how the pictures can mislead**")
     st.markdown(
         """
 * **B** is the one that matters. Watch the sweep tab: small B tears the roll into strips,
@@ -96,11 +105,11 @@ try:
 except ValueError as err:
     st.error(md_escape(err))
     st.stop()
-cols = st.columns(5)
-show_graph = st.checkbox("Draw the neighbourhood graph", key="man.graph",
+show_graph = knobs.checkbox("Draw the neighbourhood graph", key="man.graph",
                          help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.",
                          bind="query-params")
-c1, c2 = st.columns(2)
+c1, c2 = main.columns(2)
+cols = main.columns(5)
 cols[0].metric("points", f"{n_points:,}")
 cols[1].metric("dimensions", data.X.shape[1])
 cols[2].metric("B", B)
@@ -117,7 +126,7 @@ c1.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimens
             f"{md_escape(data.colour_label)}")
 c1.pydeck_chart(charts.input_3d(svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
                                 segments=svc.graph_segments(pts, B) if show_graph else None, selected=selected),
-                height=440, key="man.chart.input")
+                height=chart_height(440), key="man.chart.input")
 c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
            + (f", the {len(selected):,} points selected on a map ringed" if len(selected) else "")
            + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
@@ -352,6 +361,6 @@ share.panel("manifolds", reproduce.lazy(lambda: svc.recipe(pts, B, reg)), upload
 # every B) before it, and the map glides without them stopping it halfway. Its trustworthiness (seconds at
 # 20,000 points) is measured once it is on its way.
 tools.draw(map_slot, "man.map.lle", color=charts.colour(data.colour, data.categorical, data.colour_label),
-           hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=440,
+           hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=chart_height(440),
            edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
 cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")

@@ -31,3 +31,124 @@ def tab_sections(sections: dict, key: str) -> None:
         with tab:
             if tab.open:
                 draw()
+
+
+# ------------------------------------------------------------------ the first screen
+
+#: Session key of the sidebar's presentation-mode toggle (``?present=1`` in the URL).
+PRESENT = "global.present"
+
+
+def presenting() -> bool:
+    """True in presentation mode: sidebar and theory collapsed, larger type, the tour's buttons prominent."""
+    return bool(st.session_state.get(PRESENT))
+
+
+def page_header(title: str, sentence: str, prefix: str | None = None) -> None:
+    """The page's title and the one sentence that says what it shows; a tour step named in the URL is applied here,
+    before the page draws its controls."""
+    from app.ui import tour
+
+    st.title(title)
+    st.markdown(sentence)
+    if prefix is not None:
+        tour.follow_link(prefix)
+
+
+def instrument(prefix: str | None = None, ratio: tuple[float, float] = (3, 1)):
+    """The first screen's two columns: the main map or chart (left) and the controls that matter most (right),
+    with the page's tour under them. Returns ``(chart, controls)``."""
+    from app.ui import tour
+
+    chart, controls = st.columns(list(ratio), gap="medium")
+    knobs = controls.container()
+    if prefix is not None:
+        tour.panel(prefix, controls, presenting=presenting())
+    return chart, knobs
+
+
+def theory(title: str = "Theory: the formulas, what each control changes, how the picture can mislead"):
+    """The expander directly under the main chart that holds the page's longer text and formulas (collapsed)."""
+    return st.expander(title, icon=":material/school:", expanded=False)
+
+
+def chart_height(default: int) -> int:
+    """A chart's height: as designed, or most of a projector's screen in presentation mode."""
+    return max(default, 620) if presenting() else default
+
+
+# ------------------------------------------------------------------ reset
+
+#: Session keys a reset leaves alone: work running in the background, and files the person gave the page.
+KEEP_ON_RESET = ("pl.job", "pl.run.stop", "words.map_job", "words.map_job.stop", "cat.matrix_file",
+                 "cat.kernel_files", "graphs.edges", "sets.sketch_upload")
+
+
+def reset_page(prefix: str) -> None:
+    """Put every control of the page whose keys start with ``prefix.`` back to its default and clear their URL
+    parameters (a button's callback: it runs before the page draws its widgets)."""
+    for key in list(st.session_state):
+        key = str(key)
+        if key.startswith(prefix + ".") and key not in KEEP_ON_RESET and "upload" not in key:
+            forget(key)
+    for key in list(st.query_params):
+        if key.startswith(prefix + "."):
+            forget(key)
+
+
+def forget(key: str) -> None:
+    """Drop a control's value so it is drawn at its default: from session state, from the URL, and from the
+    address the session was opened with (a bound widget drawn afresh would take its value from there again).
+
+    Streamlit refuses to delete a URL parameter that a widget is bound to ("modify the widget instead"), and
+    a control's default is known only to the page that draws it: so the binding is dropped with the value,
+    through the session's own query-parameter store, and the next run binds the control again.
+    """
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    state = getattr(getattr(ctx, "session_state", None), "_state", None)
+    params = getattr(state, "query_params", None)
+    if params is not None:
+        widget = state._key_id_mapper.get_id_from_key(key, None)
+        if widget is not None:
+            params.unbind_and_clear_param(widget)
+        params._initial_query_params.pop(key, None)
+        params.remove_param(key)
+    elif key in st.query_params:
+        del st.query_params[key]
+    st.session_state.pop(key, None)
+
+
+# ------------------------------------------------------------------ presentation mode and the sidebar's top row
+
+_ASSETS = __import__("pathlib").Path(__file__).resolve().parents[2] / "assets"
+
+
+def _sync_present() -> None:
+    if st.session_state.get(PRESENT):
+        st.query_params["present"] = "1"
+    elif "present" in st.query_params:
+        del st.query_params["present"]
+
+
+def mode_and_reset(prefix: str) -> None:
+    """The sidebar's first row: presentation mode (kept in the URL as ``present=1``) and reset to defaults."""
+    if presenting() and st.query_params.get("present") != "1":
+        st.query_params["present"] = "1"  # the page's address keeps the mode, so a shared link opens in it
+    left, right = st.sidebar.columns([2.3, 1], vertical_alignment="center")
+    left.toggle("Presentation mode", key=PRESENT, on_change=_sync_present,
+                help="For a projector: the sidebar and the theory collapse, the type grows, the charts take the "
+                "screen and the tour's Previous and Next stand out. Kept in the link as ?present=1.")
+    if prefix not in ("home", "data"):
+        right.button("Reset", key="global.reset", on_click=reset_page,
+                     args=(prefix,), width="stretch",
+                     help="Every control of this page back to its default, and its settings gone from the link.")
+
+
+def page_css() -> str:
+    """The lab's style sheet (assets/lab.css), with the presentation rules when the mode is on."""
+    css = (_ASSETS / "lab.css").read_text()
+    if presenting():
+        css += (_ASSETS / "present.css").read_text()
+    return f"<style>{css}</style>"

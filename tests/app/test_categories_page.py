@@ -24,7 +24,7 @@ def test_gamma_change_redraws_the_heatmaps():
     # how fast is the browser benchmark's to measure (tests/benchmarks), not this test's
     at = open_page(PAGE)
     before = chart_specs(at)
-    at.sidebar.slider(key="cat.log_gamma").set_value(1.5).run()
+    at.slider(key="cat.log_gamma").set_value(1.5).run()
     assert not at.exception and not at.error
     assert chart_specs(at) != before
 
@@ -32,29 +32,29 @@ def test_gamma_change_redraws_the_heatmaps():
 def test_kernel_transform_and_components_change_the_code():
     at = open_page(PAGE)
     base = chart_specs(at)
-    at.sidebar.radio(key="cat.kernel").set_value("kl").run()
+    at.radio(key="cat.kernel").set_value("kl").run()
     kl = chart_specs(at)
     assert kl != base and not at.exception
-    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
-    at.sidebar.slider(key="cat.n_fixed").set_value(2).run()
+    at.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.slider(key="cat.n_fixed").set_value(2).run()
     assert metric(at, "code width") == "2"
-    at.sidebar.checkbox(key="cat.keep_trivial").check().run()
+    at.checkbox(key="cat.keep_trivial").check().run()
     assert metric(at, "code width") == "3"
 
 
 def test_given_weekday_matrix_shows_the_articles_gap():
     at = open_page(PAGE)
-    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    at.radio(key="cat.kind").set_value("given matrix").run()
     assert not at.exception and not at.error
     assert metric(at, "categories") == "7" and metric(at, "suggested k (eigengap)") == "1"
     assert metric(at, "λ₂ of the normalised L") == "0.568"
-    at.sidebar.selectbox(key="cat.graph").set_value("liquor_kl").run()
+    at.selectbox(key="cat.graph").set_value("liquor_kl").run()
     assert metric(at, "categories") == "6" and not at.exception
 
 
 def test_gapminder_country_column_and_clusters():
     at = open_page(PAGE)
-    at.sidebar.selectbox(key="cat.dataset").set_value("gapminder").run()
+    at.selectbox(key="cat.dataset").set_value("gapminder").run()
     assert not at.exception and metric(at, "categories") == "142"
     open_tab(at, "cat.tab", "Clustering")
     at.slider(key="cat.clusters").set_value(4).run()
@@ -77,7 +77,7 @@ def test_downstream_button_reports_all_encodings():
     shared = next(d.value for d in other.dataframe if "encoding" in d.value.columns)
     assert shared.equals(table)
     # other settings have no result until someone runs them
-    other.sidebar.checkbox(key="cat.keep_trivial").check().run()
+    other.checkbox(key="cat.keep_trivial").check().run()
     assert not [d for d in other.dataframe if "encoding" in d.value.columns]
 
 
@@ -105,7 +105,7 @@ def test_heatmap_order_control():
 
 def test_at_the_top_of_gamma_the_graph_falls_apart_into_named_components():
     at = open_page(PAGE)
-    at.sidebar.slider(key="cat.log_gamma").set_value(3.0).run()
+    at.slider(key="cat.log_gamma").set_value(3.0).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     falls = [w.value for w in at.warning if "fallen apart" in w.value]
     assert len(falls) == 1 and all(day in falls[0] for day in ("Thur", "Fri", "Sat", "Sun")), falls
@@ -120,7 +120,7 @@ def test_the_components_shown_match_the_zero_eigenvalues():
     at = open_page(PAGE)
     open_tab(at, "cat.tab", "Spectrum")
     for rel in (0.0, 2.0, 3.0):
-        at.sidebar.slider(key="cat.log_gamma").set_value(rel).run()
+        at.slider(key="cat.log_gamma").set_value(rel).run()
         vals = next(t.value for t in at.dataframe if "eigenvalue" in t.value.columns)["eigenvalue"].to_numpy()
         assert int(metric(at, "connected components")) == int(np.sum(vals < 1e-8))
     assert not [m for m in at.metric if "algebraic connectivity" in m.label]
@@ -152,7 +152,7 @@ def test_only_the_open_tab_draws():
 
 def test_fiedler_order_puts_the_weekend_together():
     at = open_page(PAGE)
-    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    at.radio(key="cat.kind").set_value("given matrix").run()
     x = _traces(at, "cat.chart.affinity")[0]["x"]
     assert set(x[-2:]) == {"Sat", "Sun"} or set(x[:2]) == {"Sat", "Sun"}, x
     at.radio(key="cat.order").set_value("as given").run()
@@ -162,8 +162,8 @@ def test_fiedler_order_puts_the_weekend_together():
 def test_eigenvector_bars_follow_the_code_width():
     at = open_page(PAGE)
     open_tab(at, "cat.tab", "Eigenvectors")
-    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
-    at.sidebar.slider(key="cat.n_fixed").set_value(3).run()
+    at.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.slider(key="cat.n_fixed").set_value(3).run()
     assert not at.exception and metric(at, "code width") == "3"
     bars = _traces(at, "cat.chart.vectors")
     assert [t["name"].split(" ")[0] for t in bars] == ["u2", "u3", "u4"]
@@ -172,8 +172,8 @@ def test_eigenvector_bars_follow_the_code_width():
 
 def test_the_code_map_places_each_category_at_its_first_two_code_columns():
     at = open_page(PAGE)
-    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
-    at.sidebar.slider(key="cat.n_fixed").set_value(2).run()
+    at.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.slider(key="cat.n_fixed").set_value(2).run()
     open_tab(at, "cat.tab", "Eigenvectors")  # the map's first drawing: nothing to align it to
     shown = lab_map(at, "cat.map.codes")
     bars = _traces(at, "cat.chart.vectors")
@@ -185,7 +185,7 @@ def test_the_code_map_places_each_category_at_its_first_two_code_columns():
 @pytest.mark.parametrize("log_gamma", [0.0, 2.0, 3.0])
 def test_every_category_is_named_once_on_the_code_map_and_categories_at_one_place_share_a_label(log_gamma):
     at = open_page(PAGE)
-    at.sidebar.slider(key="cat.log_gamma").set_value(log_gamma).run()
+    at.slider(key="cat.log_gamma").set_value(log_gamma).run()
     open_tab(at, "cat.tab", "Eigenvectors")
     shown = lab_map(at, "cat.map.codes")
     named = [name for label in shown["labels"] if label for name in label.split(" · ")]
@@ -202,7 +202,7 @@ def test_gamma_sweep_draws_five_spectra_and_explains_a_given_affinity():
     at = open_page(PAGE)
     open_tab(at, "cat.tab", "γ sweep")
     assert [t["name"] for t in _traces(at, "cat.chart.sweep")] == [f"γ × {f:g}" for f in (0.01, 0.1, 1, 10, 100)]
-    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    at.radio(key="cat.kind").set_value("given matrix").run()
     assert not at.get("plotly_chart") and any("no γ to sweep" in i.value for i in at.info)
 
 
@@ -255,7 +255,7 @@ def command_line_kernel(tmp_path_factory):
 
 def _open_kernel(files):
     at = open_page(PAGE)
-    at.sidebar.radio(key="cat.kind").set_value("from the command line").run()
+    at.radio(key="cat.kind").set_value("from the command line").run()
     assert not at.exception and any("Open a kernel learned on the command line" in i.value for i in at.info)
     at.sidebar.file_uploader(key="cat.kernel_files").set_value(
         [(name, blob, "application/octet-stream") for name, blob in files]).run()
@@ -333,14 +333,14 @@ def test_a_bad_upload_says_what_is_wrong_and_the_page_keeps_working(command_line
     at = _open_kernel(make(out))
     assert len(at.error) == 1 and message in _plain(at.error[0].value), [e.value for e in at.error]
     assert not at.get("plotly_chart")
-    at.sidebar.radio(key="cat.kind").set_value("learned from a table").run()
+    at.radio(key="cat.kind").set_value("learned from a table").run()
     assert not at.exception and not at.error and metric(at, "categories") == "4"
 
 
 def test_the_downstream_test_asks_for_the_table_when_the_page_lacks_it(command_line_kernel):
     _, out = command_line_kernel
     at = _open_kernel([("codes.csv.npz", (out / "codes.csv.npz").read_bytes())])
-    at.sidebar.selectbox(key="cat.dataset").set_value("gapminder").run()
+    at.selectbox(key="cat.dataset").set_value("gapminder").run()
     open_tab(at, "cat.tab", "Downstream test")
     assert not at.exception and not at.get("button")
     assert any("needs the table the kernel was learned from" in _plain(i.value) for i in at.info)
@@ -369,16 +369,16 @@ def test_target_histograms_sit_beside_the_kernel_in_its_order():
 
 def test_kl_bins_and_smoothing_change_the_kernel():
     at = open_page(PAGE)
-    assert not [s for s in at.sidebar.slider if s.key == "cat.kl_bins"]  # Wasserstein has no bins
-    at.sidebar.radio(key="cat.kernel").set_value("kl").run()
+    assert not [s for s in at.slider if s.key == "cat.kl_bins"]  # Wasserstein has no bins
+    at.radio(key="cat.kernel").set_value("kl").run()
     open_tab(at, "cat.tab", "Target histograms")
     base = _traces(at, "cat.chart.hist_kernel")[0]["z"]
     assert len(_array(_traces(at, "cat.chart.hists")[0]["x"])) == 32
-    at.sidebar.slider(key="cat.kl_bins").set_value(8).run()
+    at.slider(key="cat.kl_bins").set_value(8).run()
     assert not at.exception and len(_array(_traces(at, "cat.chart.hists")[0]["x"])) == 8
     binned = _traces(at, "cat.chart.hist_kernel")[0]["z"]
     assert binned != base
-    at.sidebar.select_slider(key="cat.kl_smoothing").set_value(5.0).run()
+    at.select_slider(key="cat.kl_smoothing").set_value(5.0).run()
     assert not at.exception and _traces(at, "cat.chart.hist_kernel")[0]["z"] != binned
     # the histograms drawn are the smoothed ones KL compares: rows sum to 1, and with s = 5 on 8 bins no bin
     # holds less than 5 / (n_i + 40) of a category with n_i <= 87 rows (Saturday, the most)
@@ -392,11 +392,11 @@ def test_kl_bins_and_smoothing_change_the_kernel():
 
 def test_unit_rows_scale_every_code_to_length_one():
     at = open_page(PAGE)
-    at.sidebar.radio(key="cat.ncomp_mode").set_value("fixed").run()
-    at.sidebar.slider(key="cat.n_fixed").set_value(2).run()
+    at.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.slider(key="cat.n_fixed").set_value(2).run()
     open_tab(at, "cat.tab", "Download")
     plain = next(d.value for d in at.dataframe if "category" in d.value.columns).iloc[:, 1:].to_numpy(float)
-    at.sidebar.checkbox(key="cat.row_norm").check().run()
+    at.checkbox(key="cat.row_norm").check().run()
     assert not at.exception
     unit = next(d.value for d in at.dataframe if "category" in d.value.columns).iloc[:, 1:].to_numpy(float)
     np.testing.assert_allclose(np.linalg.norm(unit, axis=1), 1.0, atol=1e-4)
@@ -438,7 +438,7 @@ def test_special_cases_one_hot_all_alike_and_label_encoding():
 
 def _upload_matrix(blob: bytes, name: str = "kernel.csv"):
     at = open_page(PAGE)
-    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
+    at.radio(key="cat.kind").set_value("given matrix").run()
     at.file_uploader(key="cat.matrix_file").set_value((name, blob, "text/csv")).run()
     assert not at.exception
     return at
@@ -450,7 +450,7 @@ def test_an_uploaded_matrix_is_used_as_the_kernel():
     week = load_weekday_similarity()
     at = _upload_matrix(pd.DataFrame(week.matrix, index=week.labels, columns=week.labels).to_csv().encode())
     assert not at.error, [e.value for e in at.error]
-    assert at.sidebar.selectbox(key="cat.graph").value == "upload"
+    assert at.selectbox(key="cat.graph").value == "upload"
     # the article's weekday matrix, uploaded, gives the bundled one's figures
     assert metric(at, "categories") == "7" and metric(at, "λ₂ of the normalised L") == "0.568"
     open_tab(at, "cat.tab", "Download")
@@ -472,7 +472,7 @@ def test_an_uploaded_matrix_is_used_as_the_kernel():
 def test_a_bad_matrix_is_named_and_the_page_keeps_working(blob, message):
     at = _upload_matrix(blob)
     assert len(at.error) == 1 and message in _plain(at.error[0].value), [e.value for e in at.error]
-    assert "upload" not in at.sidebar.selectbox(key="cat.graph").options
+    assert "upload" not in at.selectbox(key="cat.graph").options
     assert metric(at, "categories") == "7"  # the bundled weekday matrix is still shown
 
 
@@ -508,17 +508,17 @@ def test_an_uploaded_matrix_export_reproduces_from_that_file(tmp_path, monkeypat
 
 def test_liquor_opens_at_the_articles_gamma_and_reproduces_its_spectrum():
     at = open_page(PAGE)
-    at.sidebar.radio(key="cat.kind").set_value("given matrix").run()
-    at.sidebar.selectbox(key="cat.graph").set_value("liquor_kl").run()
+    at.radio(key="cat.kind").set_value("given matrix").run()
+    at.selectbox(key="cat.graph").set_value("liquor_kl").run()
     assert not at.exception and not at.error
-    assert at.sidebar.checkbox(key="cat.article_gamma").value
-    assert any("γ = 20 " in c.value for c in at.sidebar.caption)
+    assert at.checkbox(key="cat.article_gamma").value
+    assert any("γ = 20 " in c.value for c in at.caption)
     open_tab(at, "cat.tab", "Spectrum")
     printed = table_with(at, "the article")
     assert len(printed) == 6 and printed["difference"].max() < 1e-6
     # off the article's γ the slider rules again, and the spectrum moves away from the printed one
-    at.sidebar.checkbox(key="cat.article_gamma").uncheck().run()
+    at.checkbox(key="cat.article_gamma").uncheck().run()
     assert not at.exception
-    assert not any("γ = 20 " in c.value for c in at.sidebar.caption)
+    assert not any("γ = 20 " in c.value for c in at.caption)
     eig = table_with(at, "eigenvalue")["eigenvalue"].to_numpy()
     assert np.abs(eig - printed["the article"].to_numpy()).max() > 1e-3

@@ -40,7 +40,7 @@ def _upload(at, X, name="data.csv"):
     csv = "\n".join(",".join(f"{v:.5g}" for v in row) for row in X).encode()
     at.sidebar.file_uploader[0].set_value((name, csv, "text/csv")).run()
     assert not at.exception and not at.error
-    assert at.sidebar.selectbox(key="found.dataset").value == "upload"
+    assert at.selectbox(key="found.dataset").value == "upload"
     return at
 
 

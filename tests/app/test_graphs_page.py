@@ -80,12 +80,12 @@ def test_the_graph_map_draws_every_edge_the_cut_edges_apart_and_the_clubs_and_th
 
 def test_weights_and_laplacian_change_lambda2_and_the_karate_claim_holds():
     at = open_page(PAGE)
-    at.sidebar.toggle(key="graphs.weighted").set_value(False).run()
+    at.toggle(key="graphs.weighted").set_value(False).run()
     _ok(at)
     assert metric(at, LAMBDA) == "0.4685"
     # the page says: unweighted, the sign of the Fiedler vector places members 3 and 9 against their clubs
     assert "32 of 34 nodes are on their club's side; ringed: 3, 9." in _caption(at, "Against the known split")
-    at.sidebar.radio(key="graphs.laplacian").set_value("normalised").run()
+    at.radio(key="graphs.laplacian").set_value("normalised").run()
     _ok(at)
     assert metric(at, "λ₂ of the normalised") == "0.1323"
     assert "ringed: 3, 9." in _caption(at, "Against the known split")
@@ -95,7 +95,7 @@ def test_weights_and_laplacian_change_lambda2_and_the_karate_claim_holds():
 
 def test_les_miserables():
     at = open_page(PAGE)
-    at.sidebar.selectbox(key="graphs.graph").set_value("lesmis").run()
+    at.selectbox(key="graphs.graph").set_value("lesmis").run()
     _ok(at)
     assert metric(at, "nodes") == "77" and metric(at, "edges") == "254"
     table = _table(at, "Rayleigh quotient of its indicator")
@@ -136,7 +136,7 @@ def test_k_parts_and_the_rule_for_each_part():
 
 def test_two_laplacians_side_by_side():
     at = open_page(PAGE)
-    at.sidebar.selectbox(key="graphs.graph").set_value("lesmis").run()
+    at.selectbox(key="graphs.graph").set_value("lesmis").run()
     open_tab(at, "graphs.tab", "Two Laplacians")
     _ok(at)
     assert len(at.get("plotly_chart")) == 2

@@ -71,7 +71,7 @@ def test_b_change_redraws_the_map():
     before = lab_map(at, "man.map.lle")
     assert before["n"] == 1500 and before["title"] == "LLE in 2-D (B=12)"
     assert before["color"]["kind"] == "continuous" and before["color"]["title"] == "t"
-    at.sidebar.slider(key="man.B").set_value(9).run()
+    at.slider(key="man.B").set_value(9).run()
     assert not at.exception and metric(at, "B") == "9"
     after = lab_map(at, "man.map.lle")  # the same map, redrawn in place under its key
     assert after["title"] == "LLE in 2-D (B=9)" and after["n"] == 1500
@@ -105,7 +105,7 @@ def test_the_map_is_the_lle_embedding_aligned_to_the_map_on_screen():
     at = open_page(PAGE)
     first = lab_map(at, "man.map.lle")["xy"].astype(np.float64)
     np.testing.assert_allclose(first, _lle_of_default_roll(12), atol=1e-6)
-    at.sidebar.slider(key="man.B").set_value(10).run()
+    at.slider(key="man.B").set_value(10).run()
     drawn = lab_map(at, "man.map.lle")["xy"].astype(np.float64)
     expected, _ = align_to(_lle_of_default_roll(10), first)
     np.testing.assert_allclose(drawn, expected, atol=1e-5)
@@ -114,9 +114,9 @@ def test_the_map_is_the_lle_embedding_aligned_to_the_map_on_screen():
 def test_reg_sample_size_and_point_controls():
     at = open_page(PAGE)
     err = metric(at, "reconstruction error")
-    at.sidebar.slider(key="man.reg").set_value(-1.0).run()
+    at.slider(key="man.reg").set_value(-1.0).run()
     assert metric(at, "reconstruction error") != err
-    at.sidebar.slider(key="man.n").set_value(600).run()
+    at.slider(key="man.n").set_value(600).run()
     assert metric(at, "points") == "600" and not at.exception
     before = chart_specs(at)
     at.number_input(key="man.point").set_value(42).run()
@@ -158,7 +158,7 @@ def test_the_inspected_point_is_rebuilt_from_its_neighbours():
     assert "point 42" in _ring_names(at, "man.map.lle")
     open_tab(at, "man.tab", "Inside LLE")
     assert at.number_input(key="man.point").value == 42
-    at.sidebar.slider(key="man.B").set_value(5).run()
+    at.slider(key="man.B").set_value(5).run()
     assert len(_chart(at, "man.chart.weights")["data"][0]["x"]) == 5
     assert len(_deck_layer(at, "neighbours")["data"]) == 5
 
@@ -180,7 +180,7 @@ def test_the_closed_form_weights_sit_beside_the_fitted_ones_and_follow_the_point
     at.number_input(key="man.point").set_value(7).run()
     moved = _closed_form(at)
     assert list(moved["neighbour"]) != list(table["neighbour"])
-    at.sidebar.slider(key="man.B").set_value(5).run()
+    at.slider(key="man.B").set_value(5).run()
     assert len(_closed_form(at)) == 5
     assert any("Embeddings and latent factors" in e.label for e in at.expander)
 
@@ -200,7 +200,7 @@ def test_the_graph_checkbox_draws_the_knn_graph():
 
 def test_the_3d_view_draws_a_sample_of_large_data():
     at = open_page(PAGE)
-    at.sidebar.slider(key="man.n").set_value(5000).run()
+    at.slider(key="man.n").set_value(5000).run()
     assert metric(at, "points") == "5,000" and not at.exception
     assert len(_deck_layer(at, "points")["data"]) == 1500
     assert any("a sample of 1,500 of the 5,000 points" in c.value for c in at.caption)
@@ -211,11 +211,11 @@ def test_the_3d_view_draws_a_sample_of_large_data():
 
 def test_twenty_thousand_points_are_mapped_and_the_sweep_uses_a_sample():
     at = open_page(PAGE)
-    at.sidebar.slider(key="man.n").set_value(20_000).run(timeout=300)
+    at.slider(key="man.n").set_value(20_000).run(timeout=300)
     assert metric(at, "points") == "20,000" and not at.exception and not at.error
     assert lab_map(at, "man.map.lle")["n"] == 20_000
-    assert at.sidebar.slider(key="man.B").max == 30  # LLE's matrix holds about n B^2 entries
-    assert "30" in at.sidebar.slider(key="man.B").help
+    assert at.slider(key="man.B").max == 30  # LLE's matrix holds about n B^2 entries
+    assert "30" in at.slider(key="man.B").help
     open_tab(at, "man.tab", "Neighbourhood sweep", timeout=300)
     assert not at.exception
     assert any("sample of 5,000 of the 20,000 points" in i.value for i in at.info)
@@ -225,7 +225,7 @@ def test_twenty_thousand_points_are_mapped_and_the_sweep_uses_a_sample():
 def test_every_generator_and_digits_render():
     at = open_page(PAGE)
     for ds in ("s_curve", "severed_sphere", "swiss_hole", "digits"):
-        at.sidebar.selectbox(key="man.dataset").set_value(ds).run()
+        at.selectbox(key="man.dataset").set_value(ds).run()
         assert not at.exception and not at.error, ds
     found = lab_map(at, "man.map.lle")  # the digits: coloured by their label, a legend of the ten
     assert found["color"]["kind"] == "category" and found["color"]["names"] == [str(d) for d in range(10)]
@@ -234,7 +234,7 @@ def test_every_generator_and_digits_render():
 
 def test_method_comparison_panel():
     at = open_page(PAGE)
-    at.sidebar.slider(key="man.n").set_value(400).run()
+    at.slider(key="man.n").set_value(400).run()
     open_tab(at, "man.tab", "Method comparison")
     t = time.perf_counter()
     at.button(key="man.run_all").click().run(timeout=300)
@@ -257,11 +257,11 @@ def test_method_comparison_panel():
 
     # a second session with the same data and seed sees every map at once
     other = open_page(PAGE)
-    other.sidebar.slider(key="man.n").set_value(400).run()
+    other.slider(key="man.n").set_value(400).run()
     open_tab(other, "man.tab", "Method comparison")
     assert sum(k.startswith("man.map.compare.") for k in lab_maps(other)) == 9
     # ... and one with another seed does not
-    other.sidebar.number_input(key="global.seed").set_value(3).run()
+    other.number_input(key="global.seed").set_value(3).run()
     assert not any(k.startswith("man.map.compare.") for k in lab_maps(other))
 
 
@@ -274,18 +274,18 @@ def _quality_colours(at) -> np.ndarray:
 def test_quality_colours_follow_the_seed():
     """Recall is keyed on the data, the map, its seed and k: a new seed never shows the old colours."""
     at = open_page(PAGE)
-    at.sidebar.selectbox(key="man.dataset").set_value("digits").run()  # the same points for every seed
+    at.selectbox(key="man.dataset").set_value("digits").run()  # the same points for every seed
     open_tab(at, "man.tab", "Quality")
     at.selectbox(key="man.quality_map").set_value("t-SNE (openTSNE)").run()
     assert not _has_map(at, "man.map.quality")
     at.button(key="man.quality_run").click().run(timeout=300)
     first = _quality_colours(at)
-    at.sidebar.number_input(key="global.seed").set_value(1).run()
+    at.number_input(key="global.seed").set_value(1).run()
     assert not _has_map(at, "man.map.quality")  # t-SNE with seed 1 is not computed yet
     at.button(key="man.quality_run").click().run(timeout=300)
     second = _quality_colours(at)
     assert not np.array_equal(first, second)
-    at.sidebar.number_input(key="global.seed").set_value(0).run()
+    at.number_input(key="global.seed").set_value(0).run()
     np.testing.assert_array_equal(_quality_colours(at), first)  # seed 0's map, kept for every session
     at.slider(key="man.quality_k").set_value(30).run()
     assert not np.array_equal(_quality_colours(at), first)
@@ -300,7 +300,7 @@ def test_quality_of_the_current_lle_follows_b():
 
     expected = neighbour_recall(datasets_roll(), _lle_of_default_roll(12), 10, per_point=True)
     np.testing.assert_allclose(before, expected, atol=1e-6)  # each point's own recall
-    at.sidebar.slider(key="man.B").set_value(30).run()
+    at.slider(key="man.B").set_value(30).run()
     assert not np.array_equal(_quality_colours(at), before)
     assert "LLE (B=30)" in lab_map(at, "man.map.quality")["title"]
 
@@ -310,7 +310,7 @@ def test_download_holds_the_map_and_its_parameters():
     open_tab(at, "man.tab", "Download")
     button = next(b for b in at.get("download_button") if b.proto.id and "man.dl" in b.proto.id)
     assert button.proto.label == "LLE coordinates (.csv)"
-    at.sidebar.slider(key="man.B").set_value(8).run()
+    at.slider(key="man.B").set_value(8).run()
     assert not at.exception
 
 

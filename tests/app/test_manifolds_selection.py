@@ -79,7 +79,7 @@ def test_a_box_on_the_lle_map_lists_the_points_and_rings_them_in_3d(manifolds):
     assert [r["i"] for r in _deck_layer(at, "selection")["data"]] == rows
     assert lab_map(at, "man.map.lle")["selected"] == rows
     # B changes the map, not the points: the selection stays; more points are other points: it goes
-    at.sidebar.slider(key="man.B").set_value(9).run()
+    at.slider(key="man.B").set_value(9).run()
     assert _frame(at, "man.map.selected")["id"].tolist() == rows
     assert lab_map(at, "man.map.lle")["selected"] == rows and "selected (60)" in _rings(at, "man.map.lle")
     at.button(key="man.map.clear").click().run()
@@ -90,11 +90,11 @@ def test_a_box_on_the_lle_map_lists_the_points_and_rings_them_in_3d(manifolds):
     at = select_on_map(at, "man.map.lle", [], kind="clear")  # a double click on the map
     assert not _has_frame(at, "man.map.selected")
     at = select_on_map(at, "man.map.lle", rows)
-    at.sidebar.slider(key="man.n").set_value(800).run()
+    at.slider(key="man.n").set_value(800).run()
     assert not at.exception and not _has_frame(at, "man.map.selected")
     assert lab_map(at, "man.map.lle")["selected"] == []
-    at.sidebar.slider(key="man.n").set_value(1500).run()
-    at.sidebar.slider(key="man.B").set_value(12).run()
+    at.slider(key="man.n").set_value(1500).run()
+    at.slider(key="man.B").set_value(12).run()
 
 
 def test_a_click_on_the_lle_map_inspects_the_point_with_its_neighbours_side_by_side(manifolds):
@@ -127,7 +127,7 @@ def test_pinning_the_lle_map_and_changing_b_compares_them(manifolds):
     at = manifolds
     at.button(key="man.map.pin").click().run()
     assert _metrics(at)["neighbour overlap@12"] == "1.000"  # k is B on this page
-    at.sidebar.slider(key="man.B").set_value(6).run()
+    at.slider(key="man.B").set_value(6).run()
     found = _metrics(at)
     assert 0 < float(found["neighbour overlap@6"]) < 1 and float(found["Procrustes disparity"]) > 0
     assert found["points in both"] == "1,500"
@@ -135,7 +135,7 @@ def test_pinning_the_lle_map_and_changing_b_compares_them(manifolds):
     assert overlap["n"] == 1500 and overlap["color"]["kind"] == "continuous"
     assert ((overlap["values"] >= 0) & (overlap["values"] <= 1)).all()
     at.button(key="man.map.unpin").click().run()
-    at.sidebar.slider(key="man.B").set_value(12).run()
+    at.slider(key="man.B").set_value(12).run()
 
 
 def test_a_selection_on_the_quality_map_is_ringed_on_the_lle_map(manifolds):
@@ -162,7 +162,7 @@ def test_a_selection_in_the_sweep_is_ringed_in_every_panel_and_on_the_lle_map(ma
 
 def test_a_selection_in_the_method_comparison_is_ringed_in_every_panel_and_on_the_lle_map():
     at = open_page(MANIFOLDS)
-    at.sidebar.slider(key="man.n").set_value(400).run()
+    at.slider(key="man.n").set_value(400).run()
     at = open_tab(at, "man.tab", "Quality")
     at.selectbox(key="man.quality_map").set_value("PCA").run()
     # PCA only: the comparison shows what has been computed (kept for every session, so another test in this
@@ -206,7 +206,7 @@ def test_a_selection_on_a_map_of_the_comparisons_sample_is_the_same_points_on_th
     """Beyond 5,000 points the other methods run on a seeded sample: a selection made on such a map names
     the sampled points, ringed where they are on the LLE map of every point."""
     at = open_page(MANIFOLDS)
-    at.sidebar.slider(key="man.n").set_value(6000).run(timeout=300)
+    at.slider(key="man.n").set_value(6000).run(timeout=300)
     at = open_tab(at, "man.tab", "Quality", timeout=300)
     at.selectbox(key="man.quality_map").set_value("PCA").run(timeout=300)
     run = [b for b in at.button if b.key == "man.quality_run"]

@@ -24,6 +24,6 @@ def test_page_renders_without_exception(spec):
 
 def test_seed_is_shared_and_kept_in_url():
     at = open_page("app_pages/data.py")
-    at.sidebar.number_input(key="global.seed").set_value(7).run()
+    at.number_input(key="global.seed").set_value(7).run()
     assert at.session_state["global.seed"] == 7
     assert at.query_params["seed"] == ["7"] or at.query_params["seed"] == "7"

@@ -140,8 +140,8 @@ def test_training_starts_on_page_load_and_the_section_redraws_one_live_map(monke
 
     # how many frames a second reach the browser is a speed, not a behaviour: it is not asserted here
     at = open_page(PAGE)
-    at.sidebar.radio(key="pl.model").set_value("dual")
-    at.sidebar.slider(key="pl.iters").set_value(3000).run()  # a longer run, started by this page run
+    at.radio(key="pl.model").set_value("dual")
+    at.slider(key="pl.iters").set_value(3000).run()  # a longer run, started by this page run
     job = job_of(at)
     assert job is not None and job.running  # the page run ended; training goes on
     assert [b for b in at.button if b.key == "pl.stop_button"]
@@ -190,7 +190,7 @@ def test_model_and_song_controls_change_the_views():
     (steps,) = path["arrows"]
     assert [names[i] for i in steps["from"]] == sampled[:-1] and [names[i] for i in steps["to"]] == sampled[1:]
     assert path["labels"][steps["from"][0]].startswith("1")  # numbered from the start
-    at = after_training(at.sidebar.radio(key="pl.model").set_value("dual").run())
+    at = after_training(at.radio(key="pl.model").set_value("dual").run())
     assert not at.exception and not at.error
     open_tab(at, TAB, "A song's next songs")
     assert any("exit point" in c.value for c in at.caption)
@@ -262,11 +262,11 @@ def test_a_tabs_controls_are_kept_while_another_tab_is_open():
 
 def test_a_second_visitor_with_the_same_settings_gets_the_model_without_training():
     first = open_trained()
-    first = after_training(first.sidebar.slider(key="pl.iters").set_value(350).run())  # settings no other test trains
+    first = after_training(first.slider(key="pl.iters").set_value(350).run())  # settings no other test trains
     assert "pl.redraw_rate" in first.session_state  # trained here
     second = open_page(PAGE)  # the default settings' model is in the store: nothing to train
     assert job_of(second) is None
-    second.sidebar.slider(key="pl.iters").set_value(350).run()
+    second.slider(key="pl.iters").set_value(350).run()
     assert not second.exception and not second.error
     assert job_of(second) is None
     assert "pl.redraw_rate" not in second.session_state  # nothing trained in this session
@@ -278,7 +278,7 @@ def test_a_second_visitor_with_the_same_settings_gets_the_model_without_training
 def test_train_button_retrains_and_a_finished_model_has_no_stop():
     at = open_trained()
     first = metric(at, "iterations")
-    at = after_training(at.sidebar.slider(key="pl.iters").set_value(100).run())  # a new setting trains again
+    at = after_training(at.slider(key="pl.iters").set_value(100).run())  # a new setting trains again
     assert metric(at, "iterations") != first and not at.exception
     at = after_training(at.button(key="pl.train").click().run())
     assert not at.exception
@@ -293,8 +293,8 @@ def test_train_button_retrains_and_a_finished_model_has_no_stop():
 
 def test_stop_during_training_keeps_the_latest_model(monkeypatch):
     at = open_page(PAGE)
-    at.sidebar.radio(key="pl.model").set_value("dual")
-    at = after_training(at.sidebar.slider(key="pl.iters").set_value(3000).run())  # a long run: converges in seconds
+    at.radio(key="pl.model").set_value("dual")
+    at = after_training(at.slider(key="pl.iters").set_value(3000).run())  # a long run: converges in seconds
     full = int(metric(at, "iterations"))
     reached = hold_at(monkeypatch, 20, at.session_state["pl.shown"].spec)  # it waits there for the click
     at.button(key="pl.train").click().run()  # the run ends at once; training goes on, drawn by the section
@@ -317,7 +317,7 @@ def test_stop_during_training_keeps_the_latest_model(monkeypatch):
 def test_closing_the_tab_ends_a_large_exact_training():
     # 8,000 songs with the exact Z: a step is ~10^8 kernel terms, seconds of work, checked between blocks
     at = _upload(open_page(PAGE), 8000)
-    at.sidebar.radio(key="pl.model").set_value("dual").run()
+    at.radio(key="pl.model").set_value("dual").run()
     assert job_of(at) is None  # too many songs to train without a click
     at.button(key="pl.train").click().run()
     job = job_of(at)
@@ -329,11 +329,11 @@ def test_closing_the_tab_ends_a_large_exact_training():
 
 def test_too_many_songs_for_the_exact_partition_function_switch_to_the_approximation():
     at = _upload(open_page(PAGE), 10_500)
-    assert at.sidebar.radio(key="pl.z_mode").value == "exact"
+    assert at.radio(key="pl.z_mode").value == "exact"
     notice = [i.value for i in at.info if "approximate Z" in i.value]
     assert len(notice) == 1 and "Partition function Z" in notice[0] and "10,500 songs" in notice[0], notice
-    assert not at.sidebar.slider(key="pl.z_m").proto.disabled  # m now matters
-    at.sidebar.slider(key="pl.iters").set_value(50)
+    assert not at.slider(key="pl.z_m").proto.disabled  # m now matters
+    at.slider(key="pl.iters").set_value(50)
     at = after_training(at.button(key="pl.train").click().run(timeout=240), timeout=240)
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert int(metric(at, "iterations")) > 0 and metric(at, "held-out log-likelihood") != "n/a"
@@ -341,7 +341,7 @@ def test_too_many_songs_for_the_exact_partition_function_switch_to_the_approxima
 
 def test_lesmis_walks_with_tags():
     at = open_trained()
-    at = after_training(at.sidebar.selectbox(key="pl.dataset").set_value("lesmis").run())
+    at = after_training(at.selectbox(key="pl.dataset").set_value("lesmis").run())
     assert not at.exception and not at.error
     assert metric(at, "songs") == "77"
     open_tab(at, TAB, "Tags")
@@ -380,7 +380,7 @@ def test_uploaded_playlists_with_a_tag_file():
 def test_approximate_partition_function_from_the_sidebar():
     at = open_trained()
     exact = float(metric(at, "held-out log-likelihood"))
-    at = after_training(at.sidebar.radio(key="pl.z_mode").set_value("approximate").run())
+    at = after_training(at.radio(key="pl.z_mode").set_value("approximate").run())
     assert not at.exception and not at.error
     approx = float(metric(at, "held-out log-likelihood"))
     assert approx != exact and abs(approx - exact) < 0.2
@@ -462,7 +462,7 @@ def test_next_song_list_explains_why_the_song_itself_comes_first():
     why = [c.value for c in at.caption if "distance 0" in c.value]
     assert why == [f"In the single-point model a song is at distance 0 from itself, so it is always its own likeliest "
                    f"next song (here {p_self:.4f}): like the paper's, the model allows a song to follow itself."], why
-    at = after_training(at.sidebar.radio(key="pl.model").set_value("dual").run())
+    at = after_training(at.radio(key="pl.model").set_value("dual").run())
     assert not [c.value for c in at.caption if "distance 0" in c.value]
 
 
@@ -470,14 +470,14 @@ def test_the_other_point_model_is_ready_before_the_model_radio_is_turned():
     from app.services import playlists as svc
 
     at = open_trained()
-    at = after_training(at.sidebar.slider(key="pl.reg").set_value(-2.5).run())  # settings no other test trains
+    at = after_training(at.slider(key="pl.reg").set_value(-2.5).run())  # settings no other test trains
     trained_here = at.session_state["pl.redraw_rate"]
     dual = svc.ModelKey(at.session_state["pl.shown"].spec._replace(model="dual"))
     deadline = time.perf_counter() + 180  # a bound on the wait, not a measurement
     while svc.trained(dual) is None and time.perf_counter() < deadline:
         time.sleep(0.1)
     assert svc.trained(dual) is not None, "the dual model was not trained in the background"
-    at.sidebar.radio(key="pl.model").set_value("dual").run()
+    at.radio(key="pl.model").set_value("dual").run()
     assert not at.exception and not at.error
     assert job_of(at) is None
     assert at.session_state["pl.shown"] == dual

@@ -54,7 +54,7 @@ def test_playlists_song_map_selects_songs_with_their_tags_and_playlists_and_comp
     assert rings[f"song {songs[3]}"] == [3]
     assert sorted(rings["neighbour in both"]) == sorted(songs.index(s) for s in nearest)
     at.button(key="pl.map.pin").click().run()
-    at = after_training(at.sidebar.slider(key="pl.dim").set_value(3).run(timeout=300), timeout=300)
+    at = after_training(at.slider(key="pl.dim").set_value(3).run(timeout=300), timeout=300)
     assert not at.exception
     found = _metrics(at)
     assert 0 < float(found["neighbour overlap@10"]) <= 1 and found["songs in both"] == "200"

@@ -30,7 +30,7 @@ def test_k_and_n_change_the_sketch_and_the_maps():
     before = _drawn(at)
     assert metric(at, "sketch width N·2^K") == "256"
     assert len(lab_map(at, "sets.map.buckets")["lines"]) == 4  # one line per hyperplane of the partitioning
-    at.sidebar.slider(key="sets.K").set_value(6).run()
+    at.slider(key="sets.K").set_value(6).run()
     assert not at.exception
     assert metric(at, "sketch width N·2^K") == f"{16 * 64:,}"
     after = _drawn(at)
@@ -38,7 +38,7 @@ def test_k_and_n_change_the_sketch_and_the_maps():
     shown = lab_map(at, "sets.map.buckets")
     assert len(shown["lines"]) == 6 and [m["name"] for m in shown["markers"]] == ["hyperplanes (6, dashed)"]
     assert "of 64 buckets occupied" in shown["title"]
-    at.sidebar.select_slider(key="sets.N").set_value(4).run()
+    at.select_slider(key="sets.N").set_value(4).run()
     assert metric(at, "sketch width N·2^K") == "256" and _drawn(at) != after
 
 
@@ -51,7 +51,7 @@ def test_the_bucket_map_colours_every_item_by_its_bucket_and_names_the_buckets()
     assert names == [f"bucket {b}" for b in sorted({int(v) for v in bucket})]
     assert [names[c] for c in shown["codes"]] == [f"bucket {v}" for v in bucket]
     # more occupied buckets than colours: the colours repeat and the legend says so
-    at.sidebar.slider(key="sets.K").set_value(10).run()
+    at.slider(key="sets.K").set_value(10).run()
     shown = lab_map(at, "sets.map.buckets")
     bucket = np.array([int(v) for v in next(f["values"] for f in shown["hover"]["fields"] if f["name"] == "bucket")])
     used = np.unique(bucket)
@@ -85,7 +85,7 @@ def test_only_the_open_tab_runs():
 def test_normalisation_and_partition_and_set_controls_change_charts():
     at = open_page(PAGE)
     buckets = lab_map(at, "sets.map.buckets")["sig"]
-    at.sidebar.selectbox(key="sets.norm").set_value("l2").run()
+    at.selectbox(key="sets.norm").set_value("l2").run()
     # the buckets come from the hyperplanes alone: a normalisation does not redraw them
     assert lab_map(at, "sets.map.buckets")["sig"] == buckets
     at.slider(key="sets.partition").set_value(3).run()
@@ -93,7 +93,7 @@ def test_normalisation_and_partition_and_set_controls_change_charts():
     assert "partitioning 3" in lab_map(at, "sets.map.buckets")["title"]
     open_tab(at, TAB, "A set's sketch")
     sketch = _chart(at, "sets.chart.sketch")
-    at.sidebar.selectbox(key="sets.norm").set_value("none").run()
+    at.selectbox(key="sets.norm").set_value("none").run()
     assert _chart(at, "sets.chart.sketch") != sketch
     moved = _drawn(at)
     at.number_input(key="sets.set").set_value(5).run()
@@ -115,9 +115,9 @@ def test_k_and_n_tab_follows_n_and_marks_k():
     table = next(d.value for d in at.dataframe if "near_share" in d.value.columns)
     assert list(table["K"]) == list(range(1, 12))  # 200 hot dog items: up to three planes past log2(200)
     share = _chart(at, "sets.chart.share")
-    at.sidebar.slider(key="sets.K").set_value(7).run()
+    at.slider(key="sets.K").set_value(7).run()
     assert "K=7" in _chart(at, "sets.chart.share") and _chart(at, "sets.chart.share") != share
-    at.sidebar.select_slider(key="sets.N").set_value(2).run()
+    at.select_slider(key="sets.N").set_value(2).run()
     assert not next(d.value for d in at.dataframe if "near_share" in d.value.columns).equals(table)
     assert any("N=2 partitionings" in c.value for c in at.caption)
     width = next(m.value for m in at.markdown if "The width at K=7, N=2" in m.value)
@@ -129,13 +129,13 @@ def test_downloads_describe_the_current_sketches():
     assert not at.exception
     assert {b.key for b in at.main.get("download_button")} == {"sets.dl_npz", "sets.dl_csv"}
     assert any("300 sets x 256 columns" in c.value for c in at.caption)
-    at.sidebar.slider(key="sets.K").set_value(5).run()
+    at.slider(key="sets.K").set_value(5).run()
     assert any("300 sets x 512 columns" in c.value for c in at.caption)
 
 
 def test_benchmark_button_reports_table_and_every_session_sees_it():
     at = open_tab(open_page(PAGE), TAB, "Benchmark")
-    at.sidebar.number_input(key="global.seed").set_value(11).run()  # data no other test benchmarks
+    at.number_input(key="global.seed").set_value(11).run()  # data no other test benchmarks
     assert not [d for d in at.dataframe if "features" in d.value.columns]  # nothing before the button
     at.button(key="sets.run_bench").click().run(timeout=180)
     assert not at.exception
@@ -150,7 +150,7 @@ def test_benchmark_button_reports_table_and_every_session_sees_it():
     assert best_emde > 0.95 and given["mean vector"] < 0.75
     # another session on the same data finds the result without running it again
     other = open_tab(open_page(PAGE), TAB, "Benchmark")
-    other.sidebar.number_input(key="global.seed").set_value(11).run()
+    other.number_input(key="global.seed").set_value(11).run()
     shared = next(d.value for d in other.dataframe if "features" in d.value.columns)
     assert shared.equals(table)
 
@@ -158,7 +158,7 @@ def test_benchmark_button_reports_table_and_every_session_sees_it():
 def test_every_bundled_item_set_renders():
     at = open_page(PAGE)
     for ds in ("baskets", "digit_ink", "newsgroup_words"):
-        at.sidebar.selectbox(key="sets.dataset").set_value(ds).run()
+        at.selectbox(key="sets.dataset").set_value(ds).run()
         assert not at.exception and not at.error, ds
 
 
@@ -168,7 +168,7 @@ def test_uploaded_items_and_sets_are_sketched():
     sets = b"".join(f"{'a' if j % 2 else 'b'}\ti{j % 40} i{(3 * j) % 40} i{(5 * j) % 40} kale\n".encode() for j in range(30))
     at.sidebar.file_uploader[0].set_value([("items.csv", items, "text/csv"), ("sets.tsv", sets, "text/plain")]).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.sidebar.selectbox(key="sets.dataset").value == "upload"
+    assert at.selectbox(key="sets.dataset").value == "upload"
     assert metric(at, "items") == "40" and metric(at, "sets") == "30"
     assert any("kale" in i.value for i in at.sidebar.info)
 
@@ -235,9 +235,9 @@ def _upload(at, files):
 
 def test_uploaded_command_line_sketches_are_scored_beside_the_in_app_methods():
     at = open_tab(open_page(PAGE), TAB, "Benchmark")
-    at.sidebar.number_input(key="global.seed").set_value(12).run()  # data no other test benchmarks
-    at.sidebar.slider(key="sets.K").set_value(8).run()
-    at.sidebar.select_slider(key="sets.N").set_value(10).run()  # one of the post's grid points
+    at.number_input(key="global.seed").set_value(12).run()  # data no other test benchmarks
+    at.slider(key="sets.K").set_value(8).run()
+    at.select_slider(key="sets.N").set_value(10).run()  # one of the post's grid points
     assert {b.key for b in at.get("download_button")} >= {"sets.dl_items", "sets.dl_sets"}
     command = next(c.value for c in at.code)
     assert "python -m embedcore sketch items.npy sets.csv -K 8 -N 10 --seed 12 --out sketches" in command
@@ -293,31 +293,31 @@ def test_k_beyond_the_fixed_width_keeps_only_occupied_buckets_and_the_toggle_dro
     at = open_tab(open_page(PAGE), TAB, "A set's sketch")
     fixed = _chart(at, "sets.chart.sketch")
     assert metric(at, "columns kept") == "256"  # K=4, N=16: every bucket
-    at.sidebar.toggle(key="sets.drop").set_value(True).run()
+    at.toggle(key="sets.drop").set_value(True).run()
     kept = int(metric(at, "columns kept").replace(",", ""))
     assert kept == int(metric(at, "occupied buckets").replace(",", "")) < 256
     assert _chart(at, "sets.chart.sketch") != fixed and "occupied buckets only" in _chart(at, "sets.chart.sketch")
-    at.sidebar.toggle(key="sets.drop").set_value(False).run()
-    at.sidebar.slider(key="sets.K").set_value(30).run()
-    at.sidebar.select_slider(key="sets.N").set_value(1).run()  # the post's K=30, N=1
+    at.toggle(key="sets.drop").set_value(False).run()
+    at.slider(key="sets.K").set_value(30).run()
+    at.select_slider(key="sets.N").set_value(1).run()  # the post's K=30, N=1
     assert not at.exception and not at.error
     assert metric(at, "sketch width N·2^K") == "1.1e9"  # 2**30, in full in the metric's help
     kept = int(metric(at, "columns kept").replace(",", ""))
     assert 0 < kept <= 200  # at most one bucket per item: the width is the items', not 2**30
-    assert any("only the occupied buckets are kept" in c.value for c in at.sidebar.caption)
+    assert any("only the occupied buckets are kept" in c.value for c in at.caption)
     assert "occupied buckets only" in _chart(at, "sets.chart.sketch")
 
 
 def test_a_slow_setting_waits_for_compute_and_every_session_then_sees_it():
     at = open_page(PAGE)
     huge = open_page(PAGE)  # more non-zeros than the lab keeps: refused with what to lower
-    huge.sidebar.selectbox(key="sets.dataset").set_value("digit_ink").run()
-    huge.sidebar.slider(key="sets.K").set_value(30).run()
-    huge.sidebar.select_slider(key="sets.N").set_value(2000).run()
+    huge.selectbox(key="sets.dataset").set_value("digit_ink").run()
+    huge.slider(key="sets.K").set_value(30).run()
+    huge.select_slider(key="sets.N").set_value(2000).run()
     assert not huge.exception and len(huge.error) == 1 and "lower N (or K)" in huge.error[0].value
-    at.sidebar.selectbox(key="sets.dataset").set_value("digit_ink").run()
-    at.sidebar.slider(key="sets.K").set_value(8).run()
-    at.sidebar.select_slider(key="sets.N").set_value(500).run()
+    at.selectbox(key="sets.dataset").set_value("digit_ink").run()
+    at.slider(key="sets.K").set_value(8).run()
+    at.select_slider(key="sets.N").set_value(500).run()
     assert not at.exception and not at.error
     assert any("press Compute" in i.value for i in at.info) and not at.get("plotly_chart") and not at.metric
     assert not lab_maps(at)
@@ -330,17 +330,17 @@ def test_a_slow_setting_waits_for_compute_and_every_session_then_sees_it():
     assert not at.exception and metric(at, "sketch width N·2^K") == f"{500 * 256:,}"
     assert not at.get("plotly_chart") and set(lab_maps(at)) == {"sets.map.buckets"}
     other = open_page(PAGE)
-    other.sidebar.selectbox(key="sets.dataset").set_value("digit_ink").run()
-    other.sidebar.slider(key="sets.K").set_value(8).run()
-    other.sidebar.select_slider(key="sets.N").set_value(500).run()
+    other.selectbox(key="sets.dataset").set_value("digit_ink").run()
+    other.slider(key="sets.K").set_value(8).run()
+    other.select_slider(key="sets.N").set_value(500).run()
     assert not [i for i in other.info if "press Compute" in i.value] and other.metric
 
 
 def test_word2vec_item_vectors_are_trained_on_compute_and_move_the_items():
     at = open_page(PAGE)
-    at.sidebar.number_input(key="global.seed").set_value(13).run()  # vectors no other test trains
+    at.number_input(key="global.seed").set_value(13).run()  # vectors no other test trains
     before = lab_map(at, "sets.map.buckets")["xy"]
-    at.sidebar.radio(key="sets.vectors").set_value("word2vec").run()
+    at.radio(key="sets.vectors").set_value("word2vec").run()
     assert any("Word2Vec item vectors" in i.value for i in at.info)
     at.button(key="sets.compute").click().run(timeout=180)
     assert not at.exception and not at.error

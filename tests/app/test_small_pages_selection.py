@@ -93,7 +93,7 @@ def test_sets_item_map_selection_names_the_sets_that_hold_the_items_and_their_sh
     assert ((held["share of its weight"] > 0) & (held["share of its weight"] <= 1)).all()
     assert (held["selected items in it"] >= 1).all()
     # K redraws the buckets, not the items: the selection stays
-    at.sidebar.slider(key="sets.K").set_value(5).run()
+    at.slider(key="sets.K").set_value(5).run()
     assert _frame(at, "sets.buckets.selected")["item"].tolist() == table["item"].tolist()
     assert _ringed(at, "sets.map.buckets") == [0, 1, 2, 5, 8]
     # the same selection on the density map of the next tab (both maps show the same items)
@@ -118,7 +118,7 @@ def test_categories_code_map_selection_says_how_alike_the_selected_categories_ar
     assert list(alike.index) == ["within the selection", "selection to the others", "all pairs"]
     assert np.isfinite(alike.to_numpy()).all()
     # γ changes the codes, not the categories: the selection stays, ringed on the new map
-    at.sidebar.slider(key="cat.log_gamma").set_value(1.0).run()
+    at.slider(key="cat.log_gamma").set_value(1.0).run()
     assert _frame(at, "cat.codes.selected")["category"].tolist() == names[:2] and _ringed(at, "cat.map.codes") == [0, 1]
     at = click_on_map(at, "cat.map.codes", 2)
     assert len(_frame(at, "cat.codes.near_data")) == min(10, len(names) - 1)

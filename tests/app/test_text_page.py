@@ -36,7 +36,7 @@ def test_renders_the_bag_of_words_and_its_controls_change_the_slice():
     at.slider(key="text.first").set_value(100).run()
     heat = _figure(at, "Counts of documents 100–103 over the 7 most frequent terms")["data"][0]
     assert len(heat["x"]) == 7 and heat["y"] == ["doc 100", "doc 101", "doc 102", "doc 103"]
-    at.sidebar.slider(key="text.min_count").set_value(3).run()
+    at.slider(key="text.min_count").set_value(3).run()
     _ok(at)
     assert int(metric(at, "vocabulary V").replace(",", "")) < 7381 / 2
 
@@ -130,7 +130,7 @@ def test_lsa_controls_and_the_labelled_posts():
     at.radio(key="text.weighting").set_value("counts").run()
     _ok(at)
     assert chart_specs(at) != before
-    at.sidebar.selectbox(key="text.dataset").set_value("newsgroups").run()
+    at.selectbox(key="text.dataset").set_value("newsgroups").run()
     _ok(at)
     plane = lab_map(at, LSA_MAP)
     assert plane["color"]["names"] == ["alt.atheism", "sci.space", "terms (V_k)"]
@@ -141,7 +141,7 @@ def test_lsa_controls_and_the_labelled_posts():
 def test_an_upload_too_small_is_refused_with_what_to_change():
     at = open_page(PAGE)
     at.sidebar.file_uploader[0].set_value(("tiny.txt", b"one two\nthree\n", "text/plain")).run()
-    at.sidebar.slider(key="text.min_count").set_value(2).run()
+    at.slider(key="text.min_count").set_value(2).run()
     assert not at.exception
     assert len(at.error) == 1 and "lower min" in at.error[0].value
 

@@ -48,15 +48,15 @@ def test_knobs_refit_and_change_the_spectrum():
     assert not at.exception and not at.error
     before = chart_specs(at)
     vocab = metric(at, "vocabulary")
-    at.sidebar.slider(key="words.min_count").set_value(5).run()
+    at.slider(key="words.min_count").set_value(5).run()
     assert metric(at, "vocabulary") != vocab
-    at.sidebar.select_slider(key="words.shift").set_value(5).run()
-    at.sidebar.slider(key="words.dims").set_value(50).run()
+    at.select_slider(key="words.shift").set_value(5).run()
+    at.slider(key="words.dims").set_value(50).run()
     assert not at.exception and chart_specs(at) != before
     weighted_before = chart_specs(at)
-    at.sidebar.checkbox(key="words.weighted").check().run()
+    at.checkbox(key="words.weighted").check().run()
     assert chart_specs(at) != weighted_before
-    at.sidebar.radio(key="words.context").set_value("document").run()
+    at.radio(key="words.context").set_value("document").run()
     assert not at.exception and not at.error
 
 
@@ -101,7 +101,7 @@ def test_the_first_finished_map_shows_the_final_layout():
     from app.services import words as svc
 
     at = open_page(PAGE)
-    at.sidebar.number_input(key="global.seed").set_value(4241)  # a map no other test draws
+    at.number_input(key="global.seed").set_value(4241)  # a map no other test draws
     open_tab(at, "words.tab", "Word map")
     job = _job(at)
     assert job is not None and job.wait(300)
@@ -194,7 +194,7 @@ def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
 
     monkeypatch.setattr(app.services.words, "embed", held)
     at = open_page(PAGE)
-    at.sidebar.number_input(key="global.seed").set_value(7919)  # a map no other test draws
+    at.number_input(key="global.seed").set_value(7919)  # a map no other test draws
     at.session_state["words.map_n"] = 2000
     open_tab(at, "words.tab", "Word map", timeout=300)
     job = _job(at)
@@ -259,7 +259,7 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
 
     monkeypatch.setattr(app.services.words, "embed", embedcore.maps.embed)
     at = open_page(PAGE)
-    at.sidebar.slider(key="words.window").set_value(2).run()
+    at.slider(key="words.window").set_value(2).run()
     assert not at.exception and calls == []
     assert {json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")} == {
         "Singular values", "Cumulative energy (share of the whole PMI matrix)"}

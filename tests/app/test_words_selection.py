@@ -81,11 +81,11 @@ def test_a_box_on_the_word_map_lists_the_words_and_their_common_neighbours(words
     assert not set(near["neighbour"]) & set(table["word"])  # the selected words are not their own neighbours
     assert "Selection (.csv)" in [b.label for b in at.get("download_button")]
     # a run that keeps the words keeps the selection (the window changes the vectors, not the words)
-    at.sidebar.slider(key="words.window").set_value(3)
+    at.slider(key="words.window").set_value(3)
     _run(at)
     assert _frame(at, "selected")["word"].tolist() == table["word"].tolist()
     assert lab_map(at, KEY)["selected"] == rows  # a new map: the selection is ringed on it
-    at.sidebar.slider(key="words.window").set_value(5)
+    at.slider(key="words.window").set_value(5)
     _run(at)
     at.button(key="words.map.clear").click().run()
     assert not _has_frame(at, "selected") and lab_map(at, KEY)["selected"] == []
@@ -131,7 +131,7 @@ def test_pinning_a_word_map_and_changing_a_pmi_setting_compares_the_maps(words):
     at.button(key="words.map.pin").click().run()
     found = _metrics(at)
     assert _overlap(found)[1] == 1.0 and found["Procrustes disparity"] == "0.000"
-    at.sidebar.slider(key="words.window").set_value(4)
+    at.slider(key="words.window").set_value(4)
     _run(at)
     assert not at.exception
     found = _metrics(at)
@@ -144,7 +144,7 @@ def test_pinning_a_word_map_and_changing_a_pmi_setting_compares_the_maps(words):
     assert float(np.mean(coloured["values"])) == pytest.approx(overlap, abs=1.5e-3)
     at.button(key="words.map.unpin").click().run()
     assert _overlap(_metrics(at)) is None
-    at.sidebar.slider(key="words.window").set_value(5)
+    at.slider(key="words.window").set_value(5)
     _run(at)
 
 

@@ -1,0 +1,109 @@
+"""A page's guided tour: a few settings of its controls, each with a sentence on what to look at.
+
+A step is applied by writing its settings into session state before the page draws its widgets; every
+setting is a control bound to the URL, so the address then holds the step. ``<prefix>.tour`` in the URL
+names the step, so a step's link opens the page on it.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from app.services.tours import TOURS, Step
+from app.ui.layout import forget
+
+
+def _param(prefix: str) -> str:
+    return f"{prefix}.tour"
+
+
+def _url_value(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def step_link(prefix: str, index: int) -> str:
+    """The query string that opens step ``index`` (1-based) of the page's tour: the step's settings and its number."""
+    step = TOURS[prefix][index - 1]
+    return "?" + urlencode({**{k: _url_value(v) for k, v in step.settings.items()}, _param(prefix): index})
+
+
+def _controls(prefix: str) -> set[str]:
+    return {k for s in TOURS[prefix] for k in s.settings}
+
+
+def _apply(prefix: str, index: int) -> None:
+    """Put the page's controls as step ``index`` has them; a control the step does not name goes back to its default."""
+    step = TOURS[prefix][index - 1]
+    for key in _controls(prefix) - set(step.settings):
+        forget(key)
+    for key, value in step.settings.items():
+        st.session_state[key] = value
+    st.session_state[_param(prefix)] = index
+    st.query_params[_param(prefix)] = str(index)
+
+
+def follow_link(prefix: str) -> None:
+    """Before the page's widgets: apply the step the URL names, once per step asked for."""
+    if prefix not in TOURS:
+        return
+    asked = st.query_params.get(_param(prefix))
+    try:
+        index = int(asked) if asked is not None else None
+    except ValueError:
+        index = None
+    if index is None or not 1 <= index <= len(TOURS[prefix]):
+        if asked is not None:
+            del st.query_params[_param(prefix)]
+            st.session_state.pop(_param(prefix), None)
+        return
+    if st.session_state.get(_param(prefix)) != index:
+        _apply(prefix, index)
+
+
+def current(prefix: str) -> int | None:
+    """The step on show (1-based), or None before the tour starts."""
+    return st.session_state.get(_param(prefix))
+
+
+def _leave(prefix: str) -> None:
+    st.session_state.pop(_param(prefix), None)
+    if _param(prefix) in st.query_params:
+        del st.query_params[_param(prefix)]
+
+
+def _matches(step: Step) -> bool:
+    return all(st.session_state.get(k) == v for k, v in step.settings.items())
+
+
+def panel(prefix: str, where=None, *, presenting: bool = False) -> None:
+    """The tour box: the step's title and sentences, Previous and Next, and the step's link."""
+    steps = TOURS.get(prefix)
+    if not steps:
+        return
+    where = where if where is not None else st
+    box = where.container(border=True, key=f"lab_tour_{prefix.replace('.', '_')}")
+    index = current(prefix)
+    if index is None:
+        box.markdown(f"**Guided tour** · {len(steps)} steps")
+        box.caption(" → ".join(s.title for s in steps))
+        box.button("Start the tour", key=f"{prefix}.tour_start", icon=":material/play_arrow:", type="primary",
+                   on_click=_apply, args=(prefix, 1), width="stretch")
+        return
+    step = steps[index - 1]
+    box.markdown(f"**Tour {index}/{len(steps)}: {step.title}**")
+    box.markdown(step.text)
+    if not _matches(step):
+        box.caption("You have changed a setting since this step: Previous or Next goes back to the tour's.")
+    prev_col, next_col = box.columns(2)
+    prev_col.button("Previous", key=f"{prefix}.tour_prev", icon=":material/arrow_back:", disabled=index == 1,
+                    on_click=_apply, args=(prefix, index - 1), width="stretch")
+    if index < len(steps):
+        next_col.button("Next", key=f"{prefix}.tour_next", icon=":material/arrow_forward:", type="primary",
+                        on_click=_apply, args=(prefix, index + 1), width="stretch")
+    else:
+        next_col.button("End", key=f"{prefix}.tour_end", icon=":material/stop:", on_click=_leave, args=(prefix,),
+                        width="stretch")
+    if not presenting:
+        box.markdown(f"[Link to this step]({step_link(prefix, index)})")
