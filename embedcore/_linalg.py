@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from sklearn.utils.extmath import svd_flip
 
-__all__ = ["pca_basis", "one_blas_thread", "check_k"]
+__all__ = ["pca_basis", "check_k"]
 
 
 def pca_basis(X, n_components: int = 2):
@@ -27,35 +25,6 @@ def pca_basis(X, n_components: int = 2):
     # a deterministic sign: the largest loading of each direction is positive
     basis = svd_flip(None, vt[:k], u_based_decision=False)[1].T
     return mean, basis, s[:k] ** 2 / max(len(X) - 1, 1)
-
-
-@functools.cache
-def blas_controller():
-    import scipy.linalg  # noqa: F401  (loads SciPy's own BLAS, which L-BFGS uses, so the controller sees it)
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def one_blas_thread(func):
-    """Run ``func`` on one BLAS thread.
-
-    These functions chain many small and medium products (an optimiser's
-    steps, a QR per k, a Gram matrix's eigenvectors). On a machine whose
-    cores are busy, OpenBLAS threads that wait for each other cost far more
-    than they give: on a loaded two-core machine the linear autoencoder took
-    7 to 11 s with two threads and 0.2 s with one, ``pca_vs_jl`` on the news
-    vectors 33 s against 3 s. scikit-learn's KMeans limits BLAS the same way
-    around its own loop. The limit is process-wide while it lasts, so another
-    thread's products may run on one thread meanwhile; results do not change.
-    """
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        with blas_controller().limit(limits=1, user_api="blas"):
-            return func(*args, **kwargs)
-
-    return wrapper
 
 
 def check_k(k, d):

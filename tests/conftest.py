@@ -5,6 +5,16 @@ from pathlib import Path
 
 import pytest
 
+# Two test workers share two cores: a multi-threaded BLAS in each oversubscribes them, and chained small
+# products (an optimiser's steps, a QR per block) wait on each other (tests/unit/test_foundations.py took 70 s
+# with OpenBLAS's default threads at load 7, 14 s with one). The server limits itself the same way
+# (app/services/threads.py); the library leaves the choice to its caller.
+for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+_BLAS_LIMIT = threadpool_limits(limits=1, user_api="blas")
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app" / "streamlit_app.py"
 ARTIFACTS = ROOT / "tests" / ".artifacts"

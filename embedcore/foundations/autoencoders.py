@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._linalg import check_k, one_blas_thread, pca_basis
+from .._linalg import check_k, pca_basis
 
 
-@one_blas_thread
 def train_autoencoder(X, k: int, *, kind: str = "linear", noise: float = 0.0, hidden: int = 64,
                       max_iter: int = 400, random_state=0):
     """A bottleneck autoencoder (scikit-learn's MLPRegressor trained to output its input).
@@ -64,7 +63,6 @@ def reconstruction_mse(model, X, target=None) -> float:
     return float(((model.predict(X) - target) ** 2).mean())
 
 
-@one_blas_thread
 def linear_autoencoder_vs_pca(X, k: int, *, random_state=0):
     """Train a linear autoencoder with ``k`` units; return its principal angles to PCA's top-k subspace and its MSE.
 

@@ -6,8 +6,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._linalg import one_blas_thread
-
 
 def jl_min_dim(n_samples: int, eps: float) -> int:
     """Dimensions a random projection needs to keep all squared distances within 1 +- eps
@@ -41,7 +39,6 @@ def distance_distortion(X, Y, n_pairs: int = 5000, random_state=0) -> np.ndarray
     return ((Y[i] - Y[j]) ** 2).sum(axis=1) / dx
 
 
-@one_blas_thread
 def pca_vs_jl(X, ks, *, random_state=0, n_pairs: int = 3000):
     """For each k: relative reconstruction error and distance distortion of PCA and of a Gaussian JL map.
 
@@ -201,7 +198,6 @@ def _lower(rows) -> np.ndarray:
     return L
 
 
-@one_blas_thread
 def extend_orthonormal(X, state: OrthonormalState | None = None, *, width: int = JL_BLOCK,
                        random_state=0) -> OrthonormalState:
     """Add the next ``width`` vectors of a uniformly random orthonormal frame to ``state`` (or start one).
@@ -268,7 +264,6 @@ def extend_orthonormal(X, state: OrthonormalState | None = None, *, width: int =
     return OrthonormalState(old_rows + (np.hstack([L21, L22]),), old_XQ + (XQ_b,), b + 1)
 
 
-@one_blas_thread
 def orthonormal_frame(d: int, k: int, *, width: int = JL_BLOCK, random_state=0) -> np.ndarray:
     """A random d x k matrix with orthonormal columns spanning a uniformly random k-dimensional subspace.
 
@@ -294,7 +289,6 @@ def orthonormal_frame(d: int, k: int, *, width: int = JL_BLOCK, random_state=0) 
     return np.hstack(state.XQ)[:, :k]
 
 
-@one_blas_thread
 def orthonormal_projection(X, k: int, *, random_state=0) -> np.ndarray:
     """The Johnson-Lindenstrauss transform as the lemma states it: onto a random k-subspace, times sqrt(d / k).
 
@@ -320,7 +314,6 @@ def orthonormal_projection(X, k: int, *, random_state=0) -> np.ndarray:
     return np.sqrt(d / k) * np.hstack(state.XQ)[:, :k]
 
 
-@one_blas_thread
 def projection_block(X, block: int, *, kind: str = "gaussian", width: int = JL_BLOCK, random_state=0) -> np.ndarray:
     """Columns ``block * width`` to ``(block + 1) * width`` of ``X @ R``, unscaled.
 

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._linalg import check_k, one_blas_thread
+from .._linalg import check_k
 
 
 def svd_energy(X, center: bool = False):
@@ -52,7 +52,6 @@ class SvdLayers(NamedTuple):
     Vt: np.ndarray
 
 
-@one_blas_thread
 def svd_layers(X, *, center: bool = False, rows: int | None = None) -> SvdLayers:
     """The SVD of ``X`` (its columns centred first when ``center``), keeping ``U`` for the first ``rows`` rows only.
 

@@ -402,19 +402,6 @@ def test_inverse_sqrt_trend_halves_when_width_quadruples():
     np.testing.assert_allclose(trend, [0.8, 0.4, 0.2, 0.1])
 
 
-def test_the_chained_products_run_on_one_blas_thread_and_restore_it():
-    from threadpoolctl import threadpool_info
-
-    from embedcore._linalg import one_blas_thread as _one_blas_thread
-
-    def blas_threads():
-        return sorted(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
-
-    before = blas_threads()
-    assert _one_blas_thread(blas_threads)() == [1] * len(before)
-    assert blas_threads() == before
-
-
 # --------------------------------------------------------------------------- JL as the lemma states it
 
 
