@@ -13,7 +13,6 @@ from embedcore.datasets import make_severed_sphere
 from embedcore.datasets import make_swiss_roll as _page_roll
 from embedcore.manifold import (
     LLE,
-    SWEEP_B,
     barycenter_weights,
     closed_form_weights,
     lle_from_neighbors,
@@ -260,6 +259,23 @@ def test_trustworthiness_matches_its_definition_with_and_without_ties(k):
     assert trustworthiness(X, Y, k) == pytest.approx(sk_trustworthiness(X, Y, n_neighbors=k), abs=1e-12)
 
 
+def test_trustworthiness_counts_ranks_the_same_in_few_and_many_dimensions(monkeypatch):
+    """Few dimensions rank only the map neighbours outside the k nearest, in compiled code; more use
+    sorted distance blocks: both give the definition's figure, ties included."""
+    from embedcore import metrics
+
+    rng = np.random.default_rng(2)
+    grid = rng.integers(0, 3, size=(400, 3)).astype(float)
+    for X in (rng.standard_normal((400, 3)), grid):
+        Y = X[:, :2] + 0.3 * rng.standard_normal((400, 2))
+        direct = trustworthiness(X, Y, 7, per_point=True)
+        monkeypatch.setattr(metrics, "_DIRECT_DIMS", 0)
+        blocks = trustworthiness(X, Y, 7, per_point=True)
+        monkeypatch.undo()
+        np.testing.assert_allclose(direct, blocks, atol=1e-12)
+        np.testing.assert_allclose(direct, _stable_rank_penalty(X, Y, 7), atol=1e-12)
+
+
 def test_a_point_is_never_its_own_neighbour_even_beside_its_duplicate():
     rng = np.random.default_rng(0)
     P = rng.standard_normal((150, 4))
@@ -312,16 +328,17 @@ def test_lle_with_quality_reads_the_first_columns_of_a_wide_table():
 
 def test_lle_sweep_gives_each_allowed_b_and_reports_failures(monkeypatch):
     ind, _ = nearest_neighbors(X_ROLL, 40)
-    out = lle_sweep(X_ROLL, ind, random_state=0)
-    assert [r["n_neighbors"] for r in out] == list(SWEEP_B)
+    out = lle_sweep(X_ROLL, ind, (3, 6, 9, 12, 20, 40), random_state=0)
+    assert [r["n_neighbors"] for r in out] == [3, 6, 9, 12, 20, 40]
     for r in out:
         alone = lle_with_quality(X_ROLL, ind, r["n_neighbors"], random_state=0)
         assert r["error"] is None and r["trustworthiness"] == pytest.approx(alone["trustworthiness"])
     roll = make_default_roll()
     by_b = {r["n_neighbors"]: r["trustworthiness"] for r in lle_sweep(roll, nearest_neighbors(roll, 40)[0],
-                                                                      random_state=0)}
+                                                                      (3, 12, 40), random_state=0)}
     assert by_b[12] > 0.99 > max(by_b[3], by_b[40])  # the page's default roll: torn and folded at the ends
-    assert [r["n_neighbors"] for r in lle_sweep(X_ROLL[:15], nearest_neighbors(X_ROLL[:15], 14)[0])] == [3, 6, 9, 12]
+    assert [r["n_neighbors"] for r in lle_sweep(X_ROLL[:15], nearest_neighbors(X_ROLL[:15], 14)[0], (3, 6, 9, 12, 20))] == [
+        3, 6, 9, 12]
 
     import embedcore.manifold as manifold
 
