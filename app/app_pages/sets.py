@@ -5,7 +5,7 @@ from app.services import reproduce
 from app.services import sets as svc
 from app.ui import plots, sets_charts, share
 from app.ui.controls import ranged_number, ranged_slider
-from app.ui.layout import lazy_tabs
+from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
@@ -13,9 +13,14 @@ from app.ui.text import md_escape
 TABS = ["Buckets", "A set's sketch", "Additivity", "K and N", "Benchmark", "Download"]
 VECTOR_LABELS = {"data": "the data's own", "word2vec": "Word2Vec on the sets"}
 
-st.title("Sets: EMDE sketches")
-st.markdown(
-    """
+page_header("Sets: EMDE sketches",
+            "EMDE cuts the item space with **K** random hyperplanes, **N** times over, and sketches a set as the "
+            "histogram of its items over the buckets: one fixed-width vector that adds up as sets do.", "sets")
+
+
+def intro() -> None:
+    st.markdown(
+        """
 **EMDE** (Efficient Manifold Density Estimator) turns a *set* of vectors (a user's items, a
 document's words, an image's ink) into one fixed-width vector. It cuts the item space with
 **K** random hyperplanes, which carve it into up to 2<sup>K</sup> regions (*buckets*), and
@@ -23,24 +28,26 @@ does this **N** times independently. Each item is coded by the bucket it falls i
 partitioning; a set is the sum of its items' codes. The result, the *sketch*, is a histogram
 of the set over coarse, overlapping regions: an estimate of where in the space the set is dense.
 """,
-    unsafe_allow_html=True,
-)
-st.latex(
-    r"c_p(x) = \sum_{k=0}^{K-1} 2^k\,[\,v_{pk}\cdot x > b_{pk}\,],\qquad "
-    r"s(A) = \sum_{x \in A} w_x\, \bigoplus_{p=1}^{N} e_{c_p(x)} \in \mathbb{R}^{N\cdot 2^K}"
-)
-st.caption(
-    "v: random Gaussian directions; b: offsets that put each plane through a random item; "
+        unsafe_allow_html=True,
+    )
+    st.latex(
+        r"c_p(x) = \sum_{k=0}^{K-1} 2^k\,[\,v_{pk}\cdot x > b_{pk}\,],\qquad "
+        r"s(A) = \sum_{x \in A} w_x\, \bigoplus_{p=1}^{N} e_{c_p(x)} \in \mathbb{R}^{N\cdot 2^K}"
+    )
+    st.caption(
+        "v: random Gaussian directions; b: offsets that put each plane through a random item; "
     "e_c: the one-hot vector of bucket c; ⊕: concatenation over the N partitionings. "
     "Because s is a sum over a set's items, pooling two sets as a multiset (every item of both counted) "
     "sums their sketches: s(A ⊎ B) = s(A) + s(B). For a plain union, where a shared item counts once, "
-    "that holds only when A and B share no item."
-)
+        "that holds only when A and B share no item."
+    )
+
 
 # ------------------------------------------------------------------ controls
 source, _ = data_source("item_sets", "sets", default="hotdog")
 ref = data_service.ref("item_sets", source)
-sb = st.sidebar
+main, knobs = instrument("sets")
+sb = knobs
 K = sb.slider("K: hyperplanes per partitioning", 1, svc.MAX_K, 4, key="sets.K", bind="query-params",
               help="More planes, smaller buckets: finer detail, but fewer items share a bucket. Above "
               f"K={svc.FIXED_MAX_K} only the occupied buckets are kept (the post's K=30, N=1).")
@@ -53,6 +60,7 @@ drop = sb.toggle("Only occupied buckets (variable width)", key="sets.drop", bind
 if K > svc.FIXED_MAX_K and not drop:
     sb.caption(f"K={K} > {svc.FIXED_MAX_K}: only the occupied buckets are kept (2^{K} columns per partitioning "
                "would be almost all empty).")
+sb = knobs.expander("More settings", icon=":material/tune:")
 vectors = sb.radio("Item vectors", svc.VECTORS, key="sets.vectors", horizontal=True, bind="query-params",
                    format_func=lambda v: VECTOR_LABELS.get(v, v),
                    help="The data's own vectors (PMI-SVD for the newsgroup posts), or Word2Vec trained on the "
@@ -69,7 +77,10 @@ scope = sb.radio("Normalise", ["row", "partition"], key="sets.scope", horizontal
                  help="The whole sketch at once, or each partitioning's block on its own.", bind="query-params")
 setting = svc.setting(K, N, offsets, weighting, norm, scope, drop, vectors)
 
-with st.expander("What the controls change, and how the pictures can mislead"):
+
+
+def controls_text() -> None:
+    st.markdown("**What the controls change, and how the pictures can mislead**")
     st.markdown(
         """
 * **K** sets the bucket size. K=1 splits the space in two; each extra plane can halve every
@@ -112,7 +123,7 @@ ready = not refused and not waiting
 
 if ready:
     info = svc.summary(ref, setting)
-    cols = st.columns(6)
+    cols = [c for _ in range(3) for c in knobs.columns(2)]
     cols[0].metric("items", f"{info['items']:,}")
     cols[1].metric("sets", f"{info['sets']:,}")
     cols[2].metric("sketch width N·2^K", svc.big_number(info["width"]),
@@ -125,12 +136,15 @@ if ready:
                    help="Time to draw the hyperplanes and sketch every set, measured when this setting was first "
                    "computed.")
     if info["description"]:
-        st.caption(md_escape(info["description"]))
+        knobs.caption(md_escape(info["description"]))
     if vectors == "word2vec":
-        st.caption(f"Item vectors: Word2Vec, {info['dimensions']}-D, trained on the {info['sets']:,} sets as sentences"
+        knobs.caption(f"Item vectors: Word2Vec, {info['dimensions']}-D, trained on the {info['sets']:,} sets as sentences"
                    + (f"; {info['unused']:,} items are in no set and sit at the mean vector." if info["unused"] else "."))
 
-tabs = lazy_tabs(TABS, key="sets.tab")
+tabs = lazy_tabs(TABS, key="sets.tab", where=main)
+with main, theory():
+    intro()
+    controls_text()
 n_sets = info["sets"] if ready else 0
 one_set_only = "the data hold one set"
 
@@ -224,7 +238,7 @@ with tabs[3]:
         c1, c2 = st.columns(2)
         plots.show(c1, sharing, key="sets.chart.share")
         plots.show(c2, empty, key="sets.chart.empty")
-        st.dataframe(stats, hide_index=True, key="sets.stats")
+        st.dataframe(stats, hide_index=True, key="sets.stats", column_config=sets_charts.STATS_COLUMNS)
         st.caption(f"Measured with N={svc.stats_partitions(N)} partitionings"
                    + (f" (the first {svc.STATS_PARTITIONS} of N={N}: these are means over partitionings, more only "
                       "adds digits)" if N > svc.STATS_PARTITIONS else "")

@@ -149,3 +149,11 @@ def benchmark_bars(table: pd.DataFrame) -> go.Figure:
     return charts.bars(pd.Series(names), table["accuracy"], errors=table["accuracy_std"],
                        title="Cross-validated accuracy (each encoding at its best C)", y_title="accuracy",
                        horizontal=True, height=max(360, 24 * len(names) + 100), highlight=lambda f: f.startswith(("EMDE", "uploaded sketches")))
+
+
+#: Headings of the K and N table (its columns keep their names for code and downloads).
+STATS_COLUMNS = {
+    "near_share": "near pairs sharing a bucket",
+    "far_share": "random pairs sharing a bucket",
+    "empty_fraction": "share of the 2^K buckets empty",
+}

@@ -426,7 +426,7 @@ def test_manifolds_map_after_a_change_of_b_is_the_servers_lle_map_aligned_to_the
         page.get_by_role("button", name="LLE coordinates (.csv)").wait_for(timeout=60_000)
         wait_idle(page)
         wait_drawn(page, key)
-        slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(
+        slider = page.locator('[data-testid="stSlider"]').filter(
             has_text="B: neighbours").locator('input[type="range"]')
         import pandas as pd
 
