@@ -283,6 +283,25 @@ with tabs[3]:
         st.caption(f"Uniform is exactly -ln {len(song_names)} = {-math.log(len(song_names)):.4f} (the songs "
                    "seen in training). Unigram: how often a song is played; bigram: counts of song pairs, smoothed "
                    "towards the unigram (Witten-Bell). All of them, like the model, allow a song to follow itself.")
+        with st.expander("A hidden Markov model beside the LME"):
+            st.latex(r"P(p, z) = \pi(z_1) \prod_{j \ge 2} a(z_j \mid z_{j-1}) \prod_j b(p_j \mid z_j),\qquad "
+                     r"(K - 1) + K(K - 1) + K(|S| - 1) = O(K^2) + O(|S| K)\ \text{parameters}")
+            n_states = st.select_slider("Hidden states K", [2, 4, 8, 16, 32], _last("pl.hmm_states", default=8),
+                                        key="pl.hmm_states",
+                                        help="More states remember more about the playlist so far, but each "
+                                        "state needs its own distribution over every song.")
+            _keep("pl.hmm_states", n_states)
+            hmm = svc.hmm_baseline(ref, test_size, int(n_states))
+            if hmm["problem"] is not None:
+                st.info(hmm["problem"])
+            else:
+                st.dataframe(svc.hmm_table(key, int(n_states)), hide_index=True, key="pl.hmm_table",
+                             column_config={"held-out log-likelihood": st.column_config.NumberColumn(format="%.4f")})
+                st.caption(f"Baum-Welch ran {hmm['iterations']} rounds. The HMM is scored on the same held-out "
+                           "transitions: each song's probability given every song before it in its playlist (the "
+                           "forward pass), where the LME looks at the last song only. Its weakness is the lecture's: "
+                           "each state needs b(s | z) for every song, learned from the few plays a song has, so "
+                           "many states overfit while few states cannot tell songs apart.")
 
 with tabs[4]:
     if tabs[4].open:

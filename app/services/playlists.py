@@ -27,6 +27,7 @@ from app.services.reproduce import Recipe
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
     LME,
     MAX_EXACT_Z_SONGS,
+    PlaylistHMM,
     ScoredTransitions,
     align_to_truth,
     baseline_log_likelihoods,
@@ -165,6 +166,41 @@ def model_info(key: ModelKey) -> dict:
     model = trained(key).model
     return {"iterations": int(model.n_iter_), "seconds": float(getattr(model, "fit_seconds_", float("nan"))),
             "curve": model.log_likelihood_curve_}
+
+
+#: The most (playlists x longest playlist x states) cells the hidden Markov model's passes may hold.
+HMM_MAX_CELLS = 6_000_000
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def hmm_baseline(data: DataRef, test_size: float, n_states: int) -> dict:
+    """A hidden Markov model with ``n_states`` states trained on the training playlists, scored on the held-out
+    transitions every other model is scored on. ``problem`` says why it was not trained (too large), else None."""
+    train, _ = split(data, test_size)
+    cells = len(train) * max(map(len, train)) * n_states
+    if cells > HMM_MAX_CELLS:
+        return {"problem": f"{len(train):,} training playlists (the longest has {max(map(len, train)):,} songs) with "
+                           f"{n_states} states would hold {cells:,} cells per pass; the page allows "
+                           f"{HMM_MAX_CELLS:,}. Fewer states, or shorter playlists."}
+    held = held_out_set(data, test_size)
+    started = time.perf_counter()
+    model = PlaylistHMM(n_states=n_states, random_state=data.seed).fit(train)
+    return {"problem": None, "held-out": None if held.n_scored == 0 else model.log_likelihood(held.playlists),
+            "parameters": model.n_parameters_, "iterations": model.n_iter_, "seconds": time.perf_counter() - started}
+
+
+def hmm_table(key: ModelKey, n_states: int) -> pd.DataFrame:
+    """Held-out log-likelihood and free parameters of uniform, the HMM, the bigram table and this LME."""
+    spec = key.spec
+    S = len(trained(key).model.songs_)
+    hmm = hmm_baseline(spec.data, spec.test_size, n_states)
+    base = baselines(spec.data, spec.test_size)
+    points = (1 if spec.model == "single" else 2) * S * spec.n_components
+    rows = [("uniform", 0, base["uniform"]),
+            (f"hidden Markov model, K = {n_states}", hmm.get("parameters"), hmm.get("held-out")),
+            ("bigram (Witten-Bell)", S * (S - 1), base["bigram (Witten-Bell)"]),
+            (f"LME ({spec.model}-point, d = {spec.n_components})", points, trained(key).held_out)]
+    return pd.DataFrame(rows, columns=["model", "free parameters", "held-out log-likelihood"])
 
 
 def baseline_table(base: dict) -> pd.DataFrame:

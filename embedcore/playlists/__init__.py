@@ -26,6 +26,7 @@ way openTSNE composes t-SNE:
 :mod:`.optimizer`      a generic gradient ascent; its callback can stop it, keeping the work so far
 :mod:`.model`          :class:`LME`, whose ``fit`` composes the parts above
 :mod:`.baselines`      uniform, unigram and Witten-Bell bigram scores of the same transitions
+:mod:`.hmm`            a hidden Markov model (K states, Baum-Welch) scored on the same transitions
 :mod:`.cold_start`     songs kept out of training, placed by their tags' mean, at 0 or at random, scored
 :mod:`.reading`        a fitted model's map aligned to the truth, next songs, coordinates
 :mod:`.synthetic`      playlists sampled from a planted LME, random walks on a graph
@@ -49,6 +50,7 @@ from .data import (
     tag_matrix,
     transition_counts,
 )
+from .hmm import PlaylistHMM, hmm_parameter_count
 from .model import LME
 from .near_field import NearField, near_field
 from .objective import (
@@ -82,6 +84,8 @@ __all__ = [
     "scored_transitions",
     "ScoredTransitions",
     "baseline_log_likelihoods",
+    "PlaylistHMM",
+    "hmm_parameter_count",
     "cold_start_scores",
     "play_counts",
     "song_tag_labels",

@@ -528,3 +528,18 @@ def test_cold_start_tab_runs_three_placements_and_the_tag_weight_changes_them():
     assert not at.exception and not at.error
     second = cold_start_table(at)["held-out log-likelihood"].to_numpy()
     assert len(second) == 3 and not (second == first).all()
+
+
+def test_the_hidden_markov_model_is_scored_between_uniform_and_the_lme_with_its_parameters():
+    at = open_trained()
+    open_tab(at, TAB, "Likelihood")
+    table = next(d.value for d in at.dataframe if "free parameters" in d.value.columns).set_index("model")
+    ll = table["held-out log-likelihood"]
+    assert ll["uniform"] < ll["hidden Markov model, K = 8"] < ll["LME (single-point, d = 2)"]
+    S = 200
+    assert table.loc["hidden Markov model, K = 8", "free parameters"] == 7 + 8 * 7 + 8 * (S - 1)
+    assert table.loc["LME (single-point, d = 2)", "free parameters"] == S * 2
+    at.select_slider(key="pl.hmm_states").set_value(32).run()
+    assert not at.exception
+    more = next(d.value for d in at.dataframe if "free parameters" in d.value.columns).set_index("model")
+    assert more.loc["hidden Markov model, K = 32", "held-out log-likelihood"] > ll["hidden Markov model, K = 8"]

@@ -9,7 +9,7 @@ input, as scikit-learn's own text vectorizers do, for which scikit-learn skips i
 generic checks; their behaviour is tested in test_emde.py and test_words.py (which
 also runs the checks that need no data). LabelEmbedding takes a non-negative
 label-indicator matrix, which the checks can feed it: it passes all of them. LME
-takes playlists (sequences of song ids); a table is read as one playlist per row and
+(and PlaylistHMM, the same input) takes playlists (sequences of song ids); a table is read as one playlist per row and
 validated with scikit-learn's check_array, so the checks run, and the three below
 cannot apply. Each is named with its reason; a check that starts passing fails this
 test (strict), so the list stays true.
@@ -22,7 +22,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore.emde import EMDE, EMDEVectorizer
 from embedcore.manifold import LLE
-from embedcore.playlists import LME
+from embedcore.playlists import LME, PlaylistHMM
 from embedcore.spectral import SpectralCategoryEncoder
 from embedcore.text import LSA, TfIdf
 from embedcore.words import LabelEmbedding, PMIWordVectors
@@ -47,6 +47,7 @@ _REASONS = {
 EXPECTED = {
     "LabelEmbedding": [],
     "LME": ["check_dtype_object", "check_n_features_in", "check_n_features_in_after_fitting"],
+    "PlaylistHMM": ["check_dtype_object", "check_n_features_in", "check_n_features_in_after_fitting"],
     "PMIWordVectors": [],
     "EMDEVectorizer": [],
     # the fixed width, and the occupied-bucket path at the post's K=30: the same one known failure
@@ -63,7 +64,7 @@ def _expected(estimator):
 
 
 @parametrize_with_checks(
-    [LabelEmbedding(n_components=2), LME(max_iter=5), PMIWordVectors(n_components=2),
+    [LabelEmbedding(n_components=2), LME(max_iter=5), PlaylistHMM(max_iter=3), PMIWordVectors(n_components=2),
      EMDEVectorizer(item_vectors={"a": [0.0, 1.0]}),
      EMDE(n_hyperplanes=3, n_partitions=4, random_state=0),
      EMDE(n_hyperplanes=30, n_partitions=2, drop_empty=True, random_state=0),

@@ -960,3 +960,42 @@ def test_cold_start_refuses_playlists_without_tags():
             cold_start_scores(data.playlists, tags)
     with pytest.raises(ValueError, match="held_share must be between 0 and 1"):
         cold_start_scores(data.playlists, data.tags, held_share=1.0)
+
+
+def test_hmm_held_out_score_lies_between_uniform_and_lme_on_planted_playlists():
+    from embedcore.playlists import PlaylistHMM, hmm_parameter_count, scored_transitions, song_index, split_playlists
+
+    playlists, truth = make_planted_playlists(100, 600, 8, random_state=2)
+    train, test = split_playlists(playlists, 0.25, random_state=0)
+    held = scored_transitions(test, song_index(train)).playlists
+    uniform = baseline_log_likelihoods(train, test)["uniform"]
+    lme = LME(n_components=2, random_state=0).fit(train).log_likelihood(held)
+    hmm = PlaylistHMM(n_states=8, random_state=0).fit(train)
+    score = hmm.log_likelihood(held)
+    assert uniform + 0.3 < score < lme
+    assert hmm.n_parameters_ == hmm_parameter_count(8, len(hmm.songs_)) == 7 + 8 * 7 + 8 * 99
+    np.testing.assert_allclose(hmm.transition_.sum(axis=1), 1.0)
+    np.testing.assert_allclose(hmm.emission_.sum(axis=1), 1.0)
+    # Baum-Welch never lowers the training likelihood
+    assert np.all(np.diff(hmm.log_likelihood_curve_) > -1e-9)
+
+
+def test_hmm_scores_each_song_given_its_whole_prefix_by_the_forward_pass():
+    from itertools import product
+
+    from embedcore.playlists import PlaylistHMM
+
+    hmm = PlaylistHMM(n_states=3, max_iter=3, random_state=1).fit([["a", "b", "c", "a"], ["c", "b"], ["b", "a", "a"]])
+    songs = list(hmm.songs_)
+    pl = ["b", "a", "c"]
+    x = [songs.index(s) for s in pl]
+
+    def joint(seq):  # brute force over every hidden path
+        return sum(hmm.start_[z[0]] * np.prod([hmm.transition_[z[t - 1], z[t]] for t in range(1, len(seq))])
+                   * np.prod([hmm.emission_[z[t], seq[t]] for t in range(len(seq))])
+                   for z in product(range(3), repeat=len(seq)))
+
+    expected = (np.log(joint(x[:2]) / joint(x[:1])) + np.log(joint(x) / joint(x[:2]))) / 2
+    assert np.isclose(hmm.log_likelihood([pl]), expected)
+    with pytest.raises(ValueError, match="never saw"):
+        hmm.log_likelihood([["a", "zzz"]])
