@@ -30,43 +30,10 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-__all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors", "lle_input_problem",
-           "rescale_for_distances", "MIN_POINTS", "MAX_POINTS", "SWEEP_B", "sample_indices", "lle_with_quality",
+__all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors",
+           "rescale_for_distances", "sample_indices", "lle_with_quality",
            "lle_sweep", "reconstruction", "closed_form_weights", "neighbor_segments", "allowed_k",
            "weight_invariance"]
-
-#: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
-MIN_POINTS = 10
-#: More points than this are sampled: LLE's eigenproblem and the quality measures grow fast with n.
-MAX_POINTS = 20_000
-#: Neighbourhood sizes that show LLE tearing (small B), unrolling and folding (large B).
-SWEEP_B = (3, 6, 9, 12, 20, 40)
-
-
-def lle_input_problem(X) -> str | None:
-    """Why a data set cannot give a meaningful 2-D LLE map, in words; None when it can.
-
-    Examples
-    --------
-    >>> lle_input_problem(np.zeros((3, 2)))
-    'LLE needs at least 10 points to compare neighbourhoods; these data have 3. Upload more rows.'
-    >>> lle_input_problem(np.random.default_rng(0).normal(size=(50, 3))) is None
-    True
-    """
-    X = np.asarray(X)
-    n = X.shape[0]
-    if n < MIN_POINTS:
-        return (f"LLE needs at least {MIN_POINTS} points to compare neighbourhoods; these data have {n}. "
-                "Upload more rows.")
-    if X.ndim != 2 or X.shape[1] < 2:
-        return ("LLE unrolls a surface into a plane, and these data have a single column: they are already "
-                "a line. Upload at least two numeric columns.")
-    distinct = len(np.unique(X, axis=0))
-    if distinct < MIN_POINTS:
-        return (f"These data have only {distinct} distinct point{'s' if distinct != 1 else ''} among {n} rows; "
-                f"LLE needs at least {MIN_POINTS}. Drop the repeated rows or upload more varied data.")
-    return None
-
 
 def rescale_for_distances(X) -> np.ndarray:
     """X scaled by a power of two when its magnitude would overflow or underflow squared distances.
@@ -82,7 +49,7 @@ def rescale_for_distances(X) -> np.ndarray:
     return np.ldexp(X, -int(np.frexp(top)[1]))
 
 
-def sample_indices(n: int, max_rows: int = MAX_POINTS, random_state=None) -> np.ndarray | None:
+def sample_indices(n: int, max_rows: int, random_state=None) -> np.ndarray | None:
     """Sorted indices of a seeded random sample of ``max_rows`` of ``n`` rows; None when all fit.
 
     Examples
@@ -265,7 +232,7 @@ def lle_with_quality(X, neighbors: np.ndarray, n_neighbors: int, reg: float = 1e
     return out
 
 
-def lle_sweep(X, neighbors: np.ndarray, values=SWEEP_B, reg: float = 1e-3, random_state=None,
+def lle_sweep(X, neighbors: np.ndarray, values, reg: float = 1e-3, random_state=None,
               quality_k: int = 10, n_eigenvalues: int = 8) -> list[dict]:
     """LLE at each neighbourhood size in ``values`` that the data allow, each with its trustworthiness.
 

@@ -36,10 +36,8 @@ from app.services.shared import store
 from embedcore import datasets
 from embedcore.compare import align_to
 from embedcore.manifold import (
-    MAX_POINTS,
     allowed_k,
     closed_form_weights,
-    lle_input_problem,
     lle_sweep,
     lle_with_quality,
     nearest_neighbors,
@@ -60,8 +58,13 @@ GENERATORS = {
 }
 #: The largest B offered; the neighbour table is computed once this wide.
 MAX_B = 60
-#: Most points the page works on (larger data are sampled with the seed).
-SAMPLE = MAX_POINTS
+#: Most points the page works on (larger data are sampled with the seed): LLE's eigenproblem and the quality
+#: measures grow fast with n.
+SAMPLE = 20_000
+#: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
+MIN_POINTS = 10
+#: The sweep's neighbourhood sizes: LLE tearing (small B), unrolling and folding (large B).
+SWEEP_B = (3, 6, 9, 12, 20, 40)
 #: LLE's matrix M = (I - W)^T (I - W) holds about n B^2 entries: B is capped so that n B^2 stays within what
 #: 5,000 points at B = 60 cost (at 20,000 points B <= 30: LLE in about 3 s and 0.4 GB instead of 10 s and 0.85 GB).
 LLE_BUDGET = 5000 * MAX_B**2
@@ -113,8 +116,20 @@ class PointSet:
 
 
 def input_problem(vdata) -> str | None:
-    """Why these vectors cannot be this page's data, or None."""
-    return lle_input_problem(vdata.X)
+    """Why these vectors cannot give a meaningful 2-D LLE map, in words the page shows; None when they can."""
+    X = np.asarray(vdata.X)
+    n = X.shape[0]
+    if n < MIN_POINTS:
+        return (f"LLE needs at least {MIN_POINTS} points to compare neighbourhoods; these data have {n}. "
+                "Upload more rows.")
+    if X.ndim != 2 or X.shape[1] < 2:
+        return ("LLE unrolls a surface into a plane, and these data have a single column: they are already "
+                "a line. Upload at least two numeric columns.")
+    distinct = len(np.unique(X, axis=0))
+    if distinct < MIN_POINTS:
+        return (f"These data have only {distinct} distinct point{'s' if distinct != 1 else ''} among {n} rows; "
+                f"LLE needs at least {MIN_POINTS}. Drop the repeated rows or upload more varied data.")
+    return None
 
 
 def is_generated(source: str) -> bool:
@@ -303,7 +318,7 @@ def sweep(p: Points, reg: float) -> list[dict]:
     else:  # the sample's own neighbours
         X = heavy_X(p)
         table, _ = nearest_neighbors(X, min(MAX_B, len(X) - 1))
-    out = lle_sweep(X, table, reg=reg, random_state=p.seed, quality_k=QUALITY_K)
+    out = lle_sweep(X, table, SWEEP_B, reg=reg, random_state=p.seed, quality_k=QUALITY_K)
     # every panel turned (and flipped) onto the one at the page's default B, so the panels differ by what B
     # did to the sheet, not by LLE's arbitrary signs; each keeps its own size
     maps = {r["n_neighbors"]: r["embedding"] for r in out if r["embedding"] is not None}

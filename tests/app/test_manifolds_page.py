@@ -325,6 +325,23 @@ def test_a_large_upload_is_sampled_with_a_notice():
     assert any("21,000 points" in i.value and "sample of 20,000" in i.value for i in at.info)
 
 
+def test_data_lle_cannot_map_are_refused_with_the_reason():
+    from types import SimpleNamespace
+
+    from app.services import manifolds as svc
+
+    def problem(X):
+        return svc.input_problem(SimpleNamespace(X=np.asarray(X, dtype=float)))
+
+    assert problem(np.zeros((3, 2))) == ("LLE needs at least 10 points to compare neighbourhoods; these data "
+                                         "have 3. Upload more rows.")
+    assert "single column" in problem(np.arange(20.0)[:, None])
+    assert problem(np.repeat(np.eye(3), 5, axis=0)) == ("These data have only 3 distinct points among 15 rows; LLE "
+                                                        "needs at least 10. Drop the repeated rows or upload more "
+                                                        "varied data.")
+    assert problem(np.random.default_rng(0).normal(size=(50, 3))) is None
+
+
 def test_upload_with_duplicates_gives_a_clear_error():
     at = open_page(PAGE)
     rows = b"".join(f"{i % 10},{i % 4},1\n".encode() for i in range(60))
