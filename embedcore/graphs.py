@@ -38,13 +38,11 @@ from .io.edges import GraphData
 
 __all__ = [
     "GRAPHS",
-    "MAX_NODES",
     "RULES",
     "load_graph",
     "load_karate",
     "load_lesmis",
     "adjacency",
-    "size_problem",
     "laplacian",
     "laplacian_eigenvalues",
     "Fiedler",
@@ -67,8 +65,6 @@ __all__ = [
     "layout",
 ]
 
-#: Most nodes a graph may have here: every eigenproblem is solved densely (a 1,000-node one takes about a second).
-MAX_NODES = 1000
 #: Where a Fiedler vector is cut: at 0, at the median, or at the sweep cut of least conductance.
 RULES = ("zero", "median", "sweep")
 
@@ -146,15 +142,6 @@ def adjacency(graph: GraphData, weighted: bool = True) -> np.ndarray:
     """
     A = graph.adjacency.toarray().astype(np.float64)
     return A if weighted else (A > 0).astype(np.float64)
-
-
-def size_problem(graph: GraphData) -> str | None:
-    """Why the graph is too big to draw and solve here, or None."""
-    n = len(graph.nodes)
-    if n > MAX_NODES:
-        return (f"{graph.name} has {n:,} nodes; this page solves every eigenproblem densely and draws up to "
-                f"{MAX_NODES:,}. Upload a subgraph (one community, or the nodes within a few steps of one).")
-    return None
 
 
 # --------------------------------------------------------------------------- Laplacians and the Fiedler vector
@@ -451,7 +438,10 @@ def _split(A, degree, table: pd.DataFrame, rule: str, normalized: bool) -> Split
     inside, total = weights[side].sum(), weights.sum()
     cut = cut_weight(A, side)
     quotient = total * cut / (inside * (total - inside)) if 0 < inside < total else float("nan")
-    return Split(rule, m, side, float((values[m - 1] + values[m]) / 2), cut, conductance(A, side), float(quotient))
+    # the split at 0 is at 0 (when the vector changes sign); the others half-way between the two nodes they part
+    at_zero = rule == "zero" and values[m - 1] < 0 <= values[m]
+    threshold = 0.0 if at_zero else float((values[m - 1] + values[m]) / 2)
+    return Split(rule, m, side, threshold, cut, conductance(A, side), float(quotient))
 
 
 def split(A, x, rule: str = "sweep", normalized: bool = False) -> Split:

@@ -27,8 +27,9 @@ from embedcore.io.edges import GraphData, read_edge_list
 KIND = "edges"
 #: What the split rules are called on the page.
 RULE_TITLES = {"zero": "at 0", "median": "at the median", "sweep": "best sweep cut"}
-#: The most nodes an uploaded graph may have.
-MAX_NODES = graphs.MAX_NODES
+#: The most nodes an uploaded graph may have: every eigenproblem is solved densely (a 1,000-node one takes about a
+#: second).
+MAX_NODES = 1000
 #: The most parts recursive bisection is asked for.
 MAX_K = 8
 #: Random vectors whose Rayleigh quotients are shown next to the Fiedler vector's.
@@ -63,8 +64,17 @@ def _read(digest: str, _edges: data_service.Upload):
         g = read_edge_list(_edges.blobs[0], _edges.names[0])
     except DataError as err:
         return None, str(err)
-    problem = graphs.size_problem(g)
+    problem = size_problem(g)
     return (None, problem) if problem else (g, None)
+
+
+def size_problem(graph: GraphData) -> str | None:
+    """Why the graph is too big to draw and solve here (a sentence saying what to do), or None."""
+    n = len(graph.nodes)
+    if n > MAX_NODES:
+        return (f"{graph.name} has {n:,} nodes; this page solves every eigenproblem densely and draws up to "
+                f"{MAX_NODES:,}. Upload a subgraph (one community, or the nodes within a few steps of one).")
+    return None
 
 
 def upload_problem(digest: str) -> str | None:

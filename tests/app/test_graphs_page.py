@@ -187,6 +187,15 @@ def test_a_bad_edge_list_is_refused_with_the_line_to_fix():
     assert metric(at, "nodes") == "34"  # the page keeps its own graph
 
 
+def test_an_edge_list_over_the_node_limit_is_refused_with_the_limit():
+    edges = "\n".join(f"n{i} n{i + 1}" for i in range(svc.MAX_NODES + 1)).encode()
+    at = _upload(open_page(PAGE), "big.txt", edges)
+    assert not at.exception
+    message = at.error[0].value.replace("\\", "") if len(at.error) == 1 else ""
+    assert "big.txt has 1,002 nodes" in message and "draws up to 1,000." in message
+    assert metric(at, "nodes") == "34"  # the page keeps its own graph
+
+
 def test_a_disconnected_upload_is_cut_between_its_pieces():
     at = _upload(open_page(PAGE), "two.txt", b"a b\nb c\nc a\nx y\ny z\n")
     _ok(at)

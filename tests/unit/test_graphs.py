@@ -290,12 +290,6 @@ def test_layout_is_fixed_by_the_seed_and_fits_the_box():
         assert np.isfinite(P).all() and len(np.unique(P.round(6), axis=0)) > len(A) // 2
 
 
-def test_size_problem_names_the_limit():
-    big = read_edge_list("\n".join(f"n{i} n{i + 1}" for i in range(graphs.MAX_NODES + 1)).encode(), "big.txt")
-    assert "big.txt has 1,002 nodes" in graphs.size_problem(big)
-    assert graphs.size_problem(KARATE) is None
-
-
 # --------------------------------------------------------------------------- the edge-list reader
 
 
