@@ -1,7 +1,7 @@
 """Draw any data set in 2-D (or 3-D) by a named method, behind one interface.
 
-Every method returns a :class:`MapResult` with the coordinates and the fit
-time. Iterative methods report progress through ``progress(fraction, text)``
+Every method returns a :class:`MapResult` with the coordinates, the
+parameters used and what the method reports beside them. Iterative methods report progress through ``progress(fraction, text)``
 and, for t-SNE, the coordinates so far (``on_layout``) so a page can redraw
 while it optimises.
 """
@@ -9,45 +9,74 @@ while it optimises.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from time import perf_counter
 
 import numpy as np
 from sklearn.utils import check_array
 
 __all__ = ["METHODS", "MapResult", "embed", "method_defaults"]
 
-#: name -> (title, default parameters)
-METHODS: dict[str, tuple[str, dict]] = {
-    "pca": ("PCA", {}),
-    "lle": ("LLE (ours)", {"n_neighbors": 12, "reg": 1e-3}),
-    "modified": ("Modified LLE", {"n_neighbors": 12}),
-    "hessian": ("Hessian LLE", {"n_neighbors": 12}),
-    "ltsa": ("LTSA", {"n_neighbors": 12}),
-    "isomap": ("Isomap", {"n_neighbors": 12}),
-    "spectral": ("Laplacian eigenmaps", {"n_neighbors": 12}),
-    "tsne": ("t-SNE (openTSNE)", {"perplexity": 30.0, "n_iter": 500}),
-    "umap": ("UMAP", {"n_neighbors": 15, "min_dist": 0.1}),
+#: name -> default parameters
+METHODS: dict[str, dict] = {
+    "pca": {},
+    "lle": {"n_neighbors": 12, "reg": 1e-3},
+    "modified": {"n_neighbors": 12},
+    "hessian": {"n_neighbors": 12},
+    "ltsa": {"n_neighbors": 12},
+    "isomap": {"n_neighbors": 12},
+    "spectral": {"n_neighbors": 12},
+    "tsne": {"perplexity": 30.0, "n_iter": 500},
+    "umap": {"n_neighbors": 15, "min_dist": 0.1},
 }
+#: What the messages call each method.
+_NAMES = {"pca": "PCA", "lle": "LLE", "modified": "Modified LLE", "hessian": "Hessian LLE", "ltsa": "LTSA",
+          "isomap": "Isomap", "spectral": "Laplacian eigenmaps", "tsne": "t-SNE", "umap": "UMAP"}
 
 
 @dataclass
 class MapResult:
+    """A map made by :func:`embed`.
+
+    Attributes
+    ----------
+    method : str
+        The key of :data:`METHODS` that made it.
+    coords : ndarray of shape (n_samples, n_components)
+        The map.
+    params : dict
+        The parameters used: the method's defaults updated by those given.
+    extra : dict
+        What the method reports beside the map (PCA's ``explained_variance_ratio``, LLE's
+        ``reconstruction_error``).
+
+    Examples
+    --------
+    >>> r = embed(np.eye(4), "pca")
+    >>> r.method, r.coords.shape
+    ('pca', (4, 2))
+    """
+
     method: str
     coords: np.ndarray
-    seconds: float
     params: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
 
 def method_defaults(method: str) -> dict:
+    """The default parameters of ``method``, a key of :data:`METHODS` (a copy).
+
+    Examples
+    --------
+    >>> method_defaults("umap")
+    {'n_neighbors': 15, 'min_dist': 0.1}
+    """
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}; choose one of {', '.join(METHODS)}.")
-    return dict(METHODS[method][1])
+    return dict(METHODS[method])
 
 
 def _check_neighbors(method: str, n_neighbors: int, n: int, n_components: int) -> None:
     if n_neighbors >= n:
-        raise ValueError(f"{METHODS[method][0]}: n_neighbors={n_neighbors} must be below the number of points ({n}).")
+        raise ValueError(f"{_NAMES[method]}: n_neighbors={n_neighbors} must be below the number of points ({n}).")
     if method == "hessian":
         need = n_components * (n_components + 3) // 2
         if n_neighbors <= need:
@@ -79,12 +108,11 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
     p = method_defaults(method)
     unknown = set(params) - set(p)
     if unknown:
-        raise ValueError(f"{METHODS[method][0]} takes {sorted(p) or 'no parameters'}, not {sorted(unknown)}.")
+        raise ValueError(f"{_NAMES[method]} takes {sorted(p) or 'no parameters'}, not {sorted(unknown)}.")
     p.update(params)
     n = len(X)
     if "n_neighbors" in p:
         _check_neighbors(method, int(p["n_neighbors"]), n, n_components)
-    t0 = perf_counter()
     extra: dict = {}
     if method == "pca":
         from sklearn.decomposition import PCA
@@ -125,10 +153,9 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
                       n_jobs=1 if n_jobs is None or random_state is not None else n_jobs).fit_transform(X)
     else:  # pragma: no cover - guarded by method_defaults
         raise AssertionError(method)
-    seconds = perf_counter() - t0
     if progress is not None:
-        progress(1.0, f"{METHODS[method][0]} done in {seconds:.1f} s")
-    return MapResult(method, np.asarray(Y, dtype=np.float64), seconds, p, extra)
+        progress(1.0, f"{_NAMES[method]} done")
+    return MapResult(method, np.asarray(Y, dtype=np.float64), p, extra)
 
 
 def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout, n_jobs):

@@ -76,7 +76,9 @@ SHOWN_3D = 1500
 #: The quality measures' k in titles and tables.
 QUALITY_K = 10
 #: Title of every map method, in the order the comparison shows them.
-METHOD_TITLES = {m: title for m, (title, _) in METHODS.items()}
+METHOD_TITLES = {"pca": "PCA", "lle": "LLE (ours)", "modified": "Modified LLE", "hessian": "Hessian LLE",
+                 "ltsa": "LTSA", "isomap": "Isomap", "spectral": "Laplacian eigenmaps", "tsne": "t-SNE (openTSNE)",
+                 "umap": "UMAP"}
 #: The Quality tab's name for the page's own LLE map at the sidebar's B and reg.
 CURRENT = "current"
 #: Maps computed from the comparison's buttons, shared across sessions: (Points, method) -> result.
@@ -360,9 +362,11 @@ def failed_maps(p: Points) -> dict[str, str]:
 def _fit_method(X: np.ndarray, seed: int, method: str, k: int, progress=None, on_layout=None) -> dict:
     """One method's map of ``X`` with its fit time, trustworthiness and mean recall@k (no Streamlit call:
     it also runs in a background thread)."""
+    t = time.perf_counter()
     result = embed(X, method, random_state=seed, progress=progress, on_layout=on_layout, n_jobs=threads.JOBS)
+    seconds = time.perf_counter() - t
     coords = _frozen(np.asarray(result.coords, dtype=np.float64))
-    return {"coords": coords, "seconds": float(result.seconds), "trustworthiness": trustworthiness(X, coords, k),
+    return {"coords": coords, "seconds": seconds, "trustworthiness": trustworthiness(X, coords, k),
             "recall": float(neighbour_recall(X, coords, k))}
 
 

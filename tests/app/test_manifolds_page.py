@@ -342,6 +342,13 @@ def test_data_lle_cannot_map_are_refused_with_the_reason():
     assert problem(np.random.default_rng(0).normal(size=(50, 3))) is None
 
 
+def test_every_map_method_has_a_title_in_the_comparison_order():
+    from app.services import manifolds as svc
+    from embedcore.maps import METHODS
+
+    assert list(svc.METHOD_TITLES) == list(METHODS) and svc.METHOD_TITLES["lle"] == "LLE (ours)"
+
+
 def test_upload_with_duplicates_gives_a_clear_error():
     at = open_page(PAGE)
     rows = b"".join(f"{i % 10},{i % 4},1\n".encode() for i in range(60))

@@ -184,14 +184,6 @@ def test_every_fast_map_method_keeps_neighbourhoods(method):
     np.testing.assert_allclose(again.coords, r.coords, atol=1e-8)  # the same seed draws the same map
 
 
-def test_embed_times_the_fit_alone(monkeypatch):
-    import embedcore.maps as maps
-
-    clock = iter([100.0, 102.5])
-    monkeypatch.setattr(maps, "perf_counter", lambda: next(clock))
-    assert embed(X_ROLL[:50], "pca").seconds == 2.5
-
-
 def test_embed_hands_n_jobs_to_the_libraries(monkeypatch):
     import openTSNE
     import sklearn.manifold
