@@ -8,14 +8,20 @@ from app.services import reproduce
 from app.ui import categories_charts as cat_charts
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
-from app.ui.layout import lazy_tabs
+from app.ui.layout import chart_height, instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
-st.title("Categories: spectral encoding")
-st.markdown(
-    """
+page_header("Categories: spectral encoding",
+            "Spectral encoding codes each category by the smooth eigenvectors of a similarity graph over the "
+            "categories: alike categories get alike numbers, and the gap in the spectrum says how many numbers "
+            "the code needs.", "cat")
+
+
+def intro() -> None:
+    st.markdown(
+        """
 One-hot encoding says every category is equally unlike every other; an ordinal code invents
 an order. **Spectral encoding** starts from a *similarity* between category values (given,
 or learned by comparing the distribution of a target within each value), builds the graph
@@ -24,21 +30,24 @@ Laplacian as a short dense code: alike values get alike numbers. The same eigenv
 **cluster** the categories: the second one (the *Fiedler vector*) orders them so that a
 single threshold cuts the graph where it is thinnest.
 """
-)
-st.latex(
-    r"A_{ij} = e^{-\gamma\, d(p_i, p_j)}\ (i \ne j),\quad A_{ii} = 0,\quad L = I - D^{-1/2} A D^{-1/2},\quad "
-    r"L u_k = \lambda_k u_k,\quad 0 = \lambda_1 \le \lambda_2 \le \dots \le 2"
-)
-st.caption(
-    "d: 1-Wasserstein distance or symmetric KL divergence between the target's distributions p_i "
+    )
+    st.latex(
+        r"A_{ij} = e^{-\gamma\, d(p_i, p_j)}\ (i \ne j),\quad A_{ii} = 0,\quad L = I - D^{-1/2} A D^{-1/2},\quad "
+        r"L u_k = \lambda_k u_k,\quad 0 = \lambda_1 \le \lambda_2 \le \dots \le 2"
+    )
+    st.caption(
+        "d: 1-Wasserstein distance or symmetric KL divergence between the target's distributions p_i "
     "within two category values; D: the diagonal of degrees; the code of value i is (u_2(i), ..., u_{k+1}(i)), "
     "with k chosen at the largest gap in the spectrum. When the graph has several connected components, "
-    "the indicators of all components but the first come before u_2 in the code."
-)
+        "the indicators of all components but the first come before u_2 in the code."
+    )
+
 
 seed = data_service.seed()
-sb = st.sidebar
-kind = sb.radio("Similarity", ["learned from a table", "given matrix", "from the command line"], key="cat.kind",
+main, knobs = instrument("cat")
+sb = knobs
+# The article's weekday matrix first: its spectrum has a gap and its code a shape on the first screen.
+kind = sb.radio("Similarity", ["learned from a table", "given matrix", "from the command line"], index=1, key="cat.kind",
                 help="Learn the kernel from a table's target, use a bundled precomputed matrix or your own, or open "
                 "what python -m embedcore category-kernel learned from a table too big for memory.",
                 bind="query-params")
@@ -70,7 +79,7 @@ if kind == "given matrix":
         for notice in svc.matrix_notices(digest):
             st.info(md_escape(notice))
 elif kind == "from the command line":
-    files = sb.file_uploader("Output of category-kernel", type=["npz", "zip", "csv", "json"],
+    files = st.sidebar.file_uploader("Output of category-kernel", type=["npz", "zip", "csv", "json"],
                              accept_multiple_files=True, key="cat.kernel_files",
                              help="codes.csv.npz alone, or with codes.csv and codes.csv.json, or a .zip of them.")
     digest = svc.kernel_upload(files)
@@ -88,7 +97,7 @@ elif kind == "from the command line":
     if problem is not None:
         st.error(md_escape(problem))
         st.stop()
-    sb.caption("The table for the downstream test (the one the kernel was learned from):")
+    st.sidebar.caption("The table for the downstream test (the one the kernel was learned from):")
     source, _ = data_source("table", "cat", default="tips")
     graph = svc.kernel_graph(digest, data_service.ref("table", source))
 else:
@@ -109,6 +118,7 @@ else:
         st.stop()
     target = sb.selectbox("Numeric target", targets, index=targets.index(dt) if dt in targets else 0,
                           key=f"cat.target.{source}", bind="query-params")
+    sb = knobs.expander("Kernel and target", icon=":material/tune:")
     kernel = sb.radio("Kernel", ["wasserstein", "kl"], key="cat.kernel", horizontal=True,
                       help="1-Wasserstein distance between the target's distributions, or the symmetric "
                       "KL divergence of their smoothed histograms.", bind="query-params")
@@ -136,6 +146,7 @@ else:
         st.stop()
     graph = svc.Graph(ref, column, target, kernel, None if transform == "none" else transform,
                       bins=kl_bins, smoothing=float(kl_smoothing))
+    sb = knobs
 
 try:
     base = svc.base(graph)
@@ -171,15 +182,18 @@ else:
                           bind="query-params")
     n_fixed = sb.slider("Number of components", 1, max(1, min(10, n_labels - 1)), min(2, max(1, n_labels - 1)),
                         key="cat.n_fixed", disabled=ncomp_mode == "eigengap", bind="query-params")
-    keep_trivial = sb.checkbox("Keep the trivial eigenvector", key="cat.keep_trivial",
+    keep_trivial = knobs.checkbox("Keep the trivial eigenvector", key="cat.keep_trivial",
                                help="The first eigenvector only reflects the degrees; trees can use it, linear "
                                "models find it collinear with the intercept.", bind="query-params")
     n_comp = "eigengap" if ncomp_mode == "eigengap" else n_fixed
-unit_rows = sb.checkbox("Scale each category's code to length 1", key="cat.row_norm", bind="query-params",
+unit_rows = knobs.checkbox("Scale each category's code to length 1", key="cat.row_norm", bind="query-params",
                         help="Divide each category's row of kept eigenvectors by its length, so only its direction "
                         "counts. The columns are eigenvectors of length 1 already.")
 
-with st.expander("What the controls change, and how the pictures can mislead"):
+
+
+def controls_text() -> None:
+    st.markdown("**What the controls change, and how the pictures can mislead**")
     st.markdown(
         """
 * **γ** is the knob this page is about. Large γ makes every value unlike every other: each
@@ -225,7 +239,8 @@ if graph.from_file:
         st.warning(md_escape(disagreement))
 
 n_cc = info["connected components"]
-cols = st.columns(5)
+first_spectrum, first_codes = main.columns(2)
+cols = main.columns(5)
 cols[0].metric("categories", info["categories"])
 cols[1].metric("connected components", n_cc)
 cols[2].metric("suggested k (eigengap)", info["suggested k"])
@@ -237,7 +252,7 @@ if n_cc > 1:
     parts = info["components"]
     shown = "; ".join("{" + ", ".join(md_escape(c) for c in part[:8]) + (", …" if len(part) > 8 else "") + "}"
                       for part in parts[:6])
-    st.warning(f"The graph has fallen apart into {n_cc} connected components ({n_cc} zero eigenvalues): {shown}"
+    main.warning(f"The graph has fallen apart into {n_cc} connected components ({n_cc} zero eigenvalues): {shown}"
                f"{'; …' if len(parts) > 6 else ''}. Their indicator vectors join the code (all but the first: "
                "with an intercept they fix it), so categories in different components stay apart. Lower γ to "
                "connect them.")
@@ -355,7 +370,7 @@ def special_cases():
              r"\lambda_k = 1 - \cos\tfrac{\pi k}{n-1},\quad u_k(i) \propto \sqrt{d_i}\,\cos\tfrac{\pi k i}{n-1},"
              r"\quad k = 0, \dots, n-1")
     c1, c2, c3 = st.columns([2, 1, 1])
-    case = c1.radio("Kernel", svc.SPECIAL_CASES, key="cat.special", bind="query-params",
+    case = c1.radio("Encoding as a kernel", svc.SPECIAL_CASES, key="cat.special", bind="query-params",
                     help="One-hot's identity, the complete graph (every pair alike), or label encoding's "
                     "exp(-γ|i - j|) over the categories' order.")
     n = c2.slider("Categories", 3, 30, 7, key="cat.special_n", bind="query-params",
@@ -391,6 +406,23 @@ def special_cases():
                "space they span; a picture of them shows one arbitrary basis of it. The label-encoding kernel "
                "assumes the order is right and that neighbours are equally alike everywhere along it.")
 
+
+# The first screen: the spectrum with its gap, and every category at its first two code numbers.
+first_table, first_gap, first_k = svc.spectrum_view(graph, gamma, n_comp, keep_trivial)
+plots.show(first_spectrum, cat_charts.spectrum(first_table, first_gap, first_k).update_layout(
+    height=chart_height(380)), key="cat.chart.first_spectrum")
+first_code = svc.codes(graph, gamma, n_comp, keep_trivial, unit_rows)
+first_map = {"title": "Categories placed by their code (first two kept eigenvectors)"}
+if first_code.table.shape[1] < 3:  # a code of width 1 is a line: place the categories by two eigenvectors
+    first_code = svc.codes(graph, gamma, 2, keep_trivial, unit_rows)
+    first_map["title"] = "Categories at the first two eigenvectors"
+first_map = {**cat_charts.code_map(first_code.table, first_code.eigenvalues), **first_map,
+             "height": chart_height(380)}
+MapTools("cat", graph, first_code.table["category"], cat_charts.code_xy(first_code.table), noun="category",
+         id_name="category", name="first").draw(first_codes, "cat.map.first", **first_map)
+with main, theory():
+    intro()
+    controls_text()
 
 tabs = lazy_tabs(["Affinity and Laplacian", "Target histograms", "Spectrum", "Eigenvectors", "γ sweep",
                   "Downstream test", "Clustering", "One-hot and label encoding", "Download"], key="cat.tab")

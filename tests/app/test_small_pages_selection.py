@@ -107,6 +107,7 @@ def test_sets_item_map_selection_names_the_sets_that_hold_the_items_and_their_sh
 
 def test_categories_code_map_selection_says_how_alike_the_selected_categories_are():
     at = open_page("app_pages/categories.py")
+    at.radio(key="cat.kind").set_value("learned from a table").run()
     at = open_tab(at, "cat.tab", "Eigenvectors")
     names = [f["values"] for f in lab_map(at, "cat.map.codes")["hover"]["fields"] if f["name"] == "category"]
     names = names[0] if names else lab_map(at, "cat.map.codes")["labels"]
