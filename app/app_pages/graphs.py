@@ -9,12 +9,17 @@ from app.ui import graphs_charts as charts
 from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
-from app.ui.layout import lazy_tabs
+from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.text import md_escape
 
-st.title("Graphs: spectral clustering")
-st.markdown(
-    """
+page_header("Graphs: spectral clustering",
+            "The Fiedler vector gives every node a number that changes least along the edges; cutting it at a "
+            "threshold splits the graph where it is thinnest.", "graphs")
+
+
+def intro() -> None:
+    st.markdown(
+        """
 Give every node of a graph one number, so that nodes tied by an edge get similar numbers and the
 numbers are not all equal: where the numbers change sign, or cross some threshold, is a place to
 cut the graph in two. The **Laplacian** scores such a numbering by how much it varies along the
@@ -25,29 +30,30 @@ by its **cut** (the weight of the edges it severs) and its **conductance** (the 
 smaller side's volume, so that chopping off one lonely node is not a good cut), cuts the parts
 again to get k clusters, and sets the plain Laplacian beside the normalised one.
 """
-)
-st.latex(
-    r"L = D - A,\qquad x^\top L x = \sum_{(i,j) \in E} w_{ij}\,(x_i - x_j)^2,\qquad "
+    )
+    st.latex(
+        r"L = D - A,\qquad x^\top L x = \sum_{(i,j) \in E} w_{ij}\,(x_i - x_j)^2,\qquad "
     r"\lambda_2 = \min_{x \perp \mathbf{1},\ x \neq 0} \frac{x^\top L x}{x^\top x}"
-    r"\ \ (\text{argmin: the Fiedler vector})"
-)
-st.latex(
-    r"\mathrm{cut}(S) = \sum_{i \in S,\ j \notin S} w_{ij},\qquad "
+        r"\ \ (\text{argmin: the Fiedler vector})"
+    )
+    st.latex(
+        r"\mathrm{cut}(S) = \sum_{i \in S,\ j \notin S} w_{ij},\qquad "
     r"\phi(S) = \frac{\mathrm{cut}(S)}{\min(\mathrm{vol}\,S,\ \mathrm{vol}\,\bar S)},\qquad "
-    r"\mathrm{vol}\,S = \sum_{i \in S} d_i"
-)
-st.latex(
-    r"L_{\mathrm{sym}} = I - D^{-1/2} A D^{-1/2}:\qquad \lambda_2 = \min_{x^\top D \mathbf{1} = 0,\ x \neq 0} "
+        r"\mathrm{vol}\,S = \sum_{i \in S} d_i"
+    )
+    st.latex(
+        r"L_{\mathrm{sym}} = I - D^{-1/2} A D^{-1/2}:\qquad \lambda_2 = \min_{x^\top D \mathbf{1} = 0,\ x \neq 0} "
     r"\frac{x^\top L x}{x^\top D x}\ \ (\text{argmin: } D^{-1/2} u_2),\qquad "
-    r"\frac{\lambda_2}{2} \le \phi_{\text{sweep}} \le \sqrt{2 \lambda_2}"
-)
-st.caption(
-    "A: the weights w_ij (or 1 per edge); D: the diagonal of degrees d_i = Σ_j w_ij. The constant vector has "
+        r"\frac{\lambda_2}{2} \le \phi_{\text{sweep}} \le \sqrt{2 \lambda_2}"
+    )
+    st.caption(
+        "A: the weights w_ij (or 1 per edge); D: the diagonal of degrees d_i = Σ_j w_ij. The constant vector has "
     "x^T L x = 0, which is why the minimum is taken over vectors orthogonal to it. With the normalised "
     "Laplacian a node counts by its degree, and the vector shown is D^-1/2 u₂. For the cut S = {x < t}, the "
     "centred indicator 1_S − (|S|/n)·1 has Rayleigh quotient n·cut(S)/(|S|·|S̄|): every cut's quotient is at "
-    "least λ₂, so λ₂ is a lower bound that the Fiedler vector reaches by being allowed values other than two."
-)
+        "least λ₂, so λ₂ is a lower bound that the Fiedler vector reaches by being allowed values other than two."
+    )
+
 
 # ---------------------------------------------------------------- data and the shared controls
 
@@ -72,14 +78,15 @@ if "upload" in titles and st.session_state.get("graphs.seen_upload") != digest:
     st.session_state["graphs.graph"] = "upload"  # a new edge list is what the person wants to see: show it once
 st.session_state["graphs.seen_upload"] = digest
 sb = st.sidebar
+main, knobs = instrument("graphs")
 source = sb.selectbox("Graph", list(titles), format_func=titles.__getitem__, key="graphs.graph", bind="query-params")
 ref = svc.ref(source, digest)
 LAPLACIANS = {"unnormalised": "L = D − A", "normalised": "normalised I − D^-½ A D^-½"}
-laplacian = sb.radio("Laplacian", list(LAPLACIANS), key="graphs.laplacian", bind="query-params",
+laplacian = knobs.radio("Laplacian", list(LAPLACIANS), key="graphs.laplacian", bind="query-params",
                      format_func=LAPLACIANS.__getitem__,
                      help="Which Laplacian's Fiedler vector the Fiedler split, Rayleigh quotient and k parts tabs use.")
 normalized = laplacian == "normalised"
-weighted = sb.toggle("Use edge weights", value=True, key="graphs.weighted", bind="query-params",
+weighted = knobs.toggle("Use edge weights", value=True, key="graphs.weighted", bind="query-params",
                      help="Off: every edge weighs 1, so a cut counts edges and a degree counts neighbours.")
 
 info = svc.summary(ref, weighted)
@@ -88,10 +95,10 @@ if info["description"]:
 for notice in info["notices"]:
     st.info(md_escape(notice))
 if not info["weighted"]:
-    sb.caption("This graph has no weights: every edge weighs 1 either way.")
+    knobs.caption("This graph has no weights: every edge weighs 1 either way.")
 f = svc.fiedler(ref, weighted, normalized)
 table, found = svc.cuts(ref, weighted, normalized)
-cols = st.columns(5)
+cols = [c for _ in range(3) for c in knobs.columns(2)]
 cols[0].metric("nodes", f"{info['nodes']:,}")
 cols[1].metric("edges", f"{info['edges']:,}")
 cols[2].metric("connected components", info["components"])
@@ -102,7 +109,10 @@ if f.n_components > 1:
     st.warning(f"The graph is in {f.n_components} pieces, so λ₂ = 0 and any mix of the pieces' indicators is a "
                "Fiedler vector; the page uses the largest piece against the rest, a cut of weight 0.")
 
-with st.expander("What the controls change, and how the pictures can mislead"):
+
+
+def controls_text() -> None:
+    st.markdown("**What the controls change, and how the pictures can mislead**")
     st.markdown(
         """
 * **Graph.** Zachary's karate club is the classic test: the club split in two, and we know who went
@@ -312,7 +322,10 @@ def planted_section(normalized):
 
 
 tabs = lazy_tabs(["Fiedler split", "Rayleigh quotient", "k parts", "Two Laplacians", "Planted communities"],
-                 key="graphs.tab")
+                 key="graphs.tab", where=main)
+with main, theory():
+    intro()
+    controls_text()
 with tabs[0]:
     if tabs[0].open:
         fiedler_split(ref, weighted, normalized)

@@ -151,6 +151,8 @@ def test_splits_against_brute_force_over_every_sweep_prefix(name, normalized):
     assert sweep.conductance == pytest.approx(min(conds))
     assert sweep.size == int(np.argmin(conds)) + 1
     assert np.array_equal(found["zero"].side, x < 0)
+    if (x < 0).any() and (x >= 0).any():
+        assert found["zero"].threshold == 0.0  # the split at 0 is drawn and listed at 0
     median = found["median"]
     assert median.size == n // 2 and x[median.side].max() <= x[~median.side].min()
     d = A.sum(1)
