@@ -406,6 +406,24 @@ def train_ae_panel(k: int, noise: float, seed: int) -> AePanel:
     return panel
 
 
+def _contractive_results() -> shared.SharedStore:
+    return shared.store("found.cae", 32)
+
+
+def contractive(k: int, noise: float, penalty: float, seed: int) -> pd.DataFrame | None:
+    """The plain, denoising and contractive nets' held-out scores, if anyone has trained them on this server."""
+    return _contractive_results().get((int(k), float(noise), float(penalty), int(seed)))
+
+
+def train_contractive(k: int, noise: float, penalty: float, seed: int) -> pd.DataFrame:
+    """Train the three nets of one architecture on the digits (seconds) and keep their scores for everyone."""
+    rows, _ = linear.contractive_comparison(_digits(), int(k), noise=float(noise), penalty=float(penalty),
+                                            random_state=int(seed))
+    table = pd.DataFrame(rows)
+    _contractive_results().put((int(k), float(noise), float(penalty), int(seed)), table)
+    return table
+
+
 # ------------------------------------------------------------------ feature hashing
 
 

@@ -11,6 +11,7 @@ standardising      new data standardised with the training statistics or its own
 random_projection  JL projections built block by block, distortion, the bounds
 svd                energy, rank-k reconstructions, the layers of a matrix
 autoencoders       linear, non-linear, denoising; the contractive penalty
+contractive        a contractive autoencoder trained with the penalty, beside plain and denoising
 hashing            a hashing matrix and its inner-product error against width
 =================  ==================================================================
 """
@@ -27,6 +28,7 @@ from .autoencoders import (
     reconstruction_mse,
     train_autoencoder,
 )
+from .contractive import ContractiveAutoencoder, contractive_comparison, jacobian_penalty
 from .data import (
     correlated_cloud,
     grey_photo,
@@ -150,5 +152,8 @@ __all__ = [
     "linear_autoencoder_vs_pca",
     "denoising_panel",
     "encoder_jacobian_norm",
+    "ContractiveAutoencoder",
+    "contractive_comparison",
+    "jacobian_penalty",
     "inverse_sqrt_trend",
 ]

@@ -309,3 +309,20 @@ def test_controls_keep_their_values_while_their_tab_is_closed_and_across_matrice
     _open(at, "Feature hashing")
     assert at.select_slider(key="found.hash_w").value == 64
     assert not at.warning
+
+
+def test_the_contractive_net_trained_with_the_penalty_has_the_calmest_encoder_at_the_plain_nets_error():
+    at = _open(open_page(PAGE), "Autoencoders")
+    assert not any("contractive (λ" in str(d.value) for d in at.dataframe)  # nothing trained yet
+    at.button(key="found.cae_train").click().run(timeout=300)
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "mean ||J_z||_F^2" in d.value.columns).set_index("autoencoder")
+    plain, cae = table.loc["plain"], table.loc["contractive (λ = 0.1)"]
+    assert cae["mean ||J_z||_F^2"] < 0.5 * plain["mean ||J_z||_F^2"]
+    assert cae["held-out MSE"] < 1.05 * plain["held-out MSE"]
+    assert table.loc["denoising (σ = 1)", "held-out MSE"] > cae["held-out MSE"]
+    # λ = 0 is the plain net's loss: the same encoder
+    at.select_slider(key="found.cae_lambda").set_value(0.0).run()
+    at.button(key="found.cae_train").click().run(timeout=300)
+    zero = next(d.value for d in at.dataframe if "mean ||J_z||_F^2" in d.value.columns).set_index("autoencoder")
+    assert np.isclose(zero.loc["contractive (λ = 0)", "mean ||J_z||_F^2"], zero.loc["plain", "mean ||J_z||_F^2"])

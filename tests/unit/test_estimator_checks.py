@@ -1,6 +1,6 @@
 """scikit-learn's generic estimator checks, for every estimator of embedcore.
 
-EMDE, LLE, SpectralCategoryEncoder, TfIdf and LSA take numeric tables (or, for the encoder,
+EMDE, LLE, ContractiveAutoencoder, SpectralCategoryEncoder, TfIdf and LSA take numeric tables (or, for the encoder,
 tables of category values, each distinct number a category) and run every check; the known
 failures are named below with their reasons.
 
@@ -21,6 +21,7 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from embedcore.emde import EMDE, EMDEVectorizer
+from embedcore.foundations import ContractiveAutoencoder
 from embedcore.manifold import LLE
 from embedcore.playlists import LME, PlaylistHMM
 from embedcore.spectral import SpectralCategoryEncoder
@@ -53,6 +54,7 @@ EXPECTED = {
     # the fixed width, and the occupied-bucket path at the post's K=30: the same one known failure
     "EMDE": ["check_methods_subset_invariance"],
     "LLE": ["check_positive_only_tag_during_fit"],
+    "ContractiveAutoencoder": [],
     "SpectralCategoryEncoder": [],
     "TfIdf": [],
     "LSA": [],
@@ -68,7 +70,7 @@ def _expected(estimator):
      EMDEVectorizer(item_vectors={"a": [0.0, 1.0]}),
      EMDE(n_hyperplanes=3, n_partitions=4, random_state=0),
      EMDE(n_hyperplanes=30, n_partitions=2, drop_empty=True, random_state=0),
-     LLE(n_neighbors=5, eigen_solver="dense"),
+     LLE(n_neighbors=5, eigen_solver="dense"), ContractiveAutoencoder(n_components=2, hidden=4, epochs=2),
      SpectralCategoryEncoder(gamma=1.0), SpectralCategoryEncoder(kernel="kl", gamma=1.0),
      TfIdf(), LSA(n_components=1)],
     expected_failed_checks=_expected,
