@@ -147,10 +147,11 @@ class ModelKey(NamedTuple):
 
 @dataclass(frozen=True)
 class Trained:
-    """A fitted model with its held-out score (never mutated once stored)."""
+    """A fitted model with its held-out score and the seconds its fit took (never mutated once stored)."""
 
     model: LME
     held_out: float | None
+    seconds: float = float("nan")
 
 
 def _models() -> shared.SharedStore:
@@ -163,8 +164,9 @@ def trained(key: ModelKey) -> Trained | None:
 
 def model_info(key: ModelKey) -> dict:
     """Iterations, training seconds and the training curve of a stored model."""
-    model = trained(key).model
-    return {"iterations": int(model.n_iter_), "seconds": float(getattr(model, "fit_seconds_", float("nan"))),
+    found = trained(key)
+    model = found.model
+    return {"iterations": int(model.n_iter_), "seconds": found.seconds,
             "curve": model.log_likelihood_curve_}
 
 
@@ -300,8 +302,10 @@ class TrainingJob(BackgroundJob):
         self._first.set()
 
     def _train(self, train, tags, held) -> tuple[str, ModelKey | None]:
+        t = time.perf_counter()
         model = LME(**self.spec.params()).fit(train, tags=tags, callback=self._on_step,
                                               should_stop=self._should_stop)
+        seconds = time.perf_counter() - t
         if self._gone():
             return "cancelled", None
         stopped = self._halted
@@ -311,7 +315,7 @@ class TrainingJob(BackgroundJob):
         if self._gone():
             return "cancelled", None
         key = ModelKey(self.spec, int(model.n_iter_) if stopped else None)
-        self._store.put(key, Trained(model, score))
+        self._store.put(key, Trained(model, score, seconds))
         return ("stopped" if stopped else "done"), key
 
 

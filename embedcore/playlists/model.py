@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Hashable, Sequence
 from numbers import Integral, Real
 
@@ -122,7 +121,6 @@ class LME(BaseEstimator):
         Iterations run (accepted and rejected steps).
     n_transitions_ : int
         Training transitions.
-    fit_seconds_ : float
 
     Examples
     --------
@@ -197,7 +195,6 @@ class LME(BaseEstimator):
         """
         self._validate_params()
         playlists = check_playlists(playlists, estimator=self)
-        t0 = time.perf_counter()
         songs = song_index(playlists)
         _refuse_exact_above_the_limit(len(songs), self.z_approx)
         warm = self.warm_start and hasattr(self, "entry_")
@@ -229,7 +226,6 @@ class LME(BaseEstimator):
                                              callback, should_stop)
         self._set_state(U, V, A, curve)
         self.n_iter_ = n_iter
-        self.fit_seconds_ = time.perf_counter() - t0
         return self
 
     def _train(self, U, V, A, transitions, prior, rng, curve, n_iter, may_lift, callback, should_stop):
