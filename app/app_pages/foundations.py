@@ -8,7 +8,7 @@ from app.ui import foundations_charts as fc
 from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui.controls import ranged_select_slider, ranged_slider
-from app.ui.layout import tab_sections
+from app.ui.layout import instrument, page_header, tab_sections, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 
@@ -34,9 +34,10 @@ def keep_controls() -> None:
     A closed lazy tab draws nothing, and Streamlit forgets the state of a
     widget that was not drawn; writing each value back through the Session
     State API keeps it, and a slider whose range follows the matrix (the
-    rank) keeps its value instead of starting over at its minimum. The
-    widgets take their first values from here, not from a ``value`` argument,
-    which Streamlit would see as a second source.
+    rank) keeps its value instead of starting over at its minimum. Each widget
+    also declares its value here as its own default: Streamlit drops a link's
+    value that equals the widget's default, so a widget whose default differed
+    from this one would turn ``?found.pca_feature=x`` into z without a word.
     """
     for key, first in DEFAULTS.items():
         st.session_state[key] = st.session_state.get(key, first)
@@ -48,16 +49,19 @@ def keep_controls() -> None:
 # Each section is a fragment: its own controls rerun it alone, not the page around it.
 
 
-@st.fragment
-def pca_section(seed: int) -> None:
+def pca_theory() -> None:
     st.markdown(
         "PCA finds orthogonal directions of largest variance. **Greedily**: take the unit vector of largest "
         "variance, then the largest orthogonal to it, and so on. **By eigenvectors**: the top eigenvectors of "
         "XᵀX (X centred). The two agree. Because variance depends on units, one feature measured in "
         "millimetres instead of metres (×1000) captures the first component on its own: standardise first.")
     st.latex(r"z_1 = \arg\max_{\lVert z\rVert = 1} \operatorname{Var}(Xz),\qquad X^\top X z_i = \lambda_i z_i")
+
+
+@st.fragment
+def pca_section(seed: int) -> None:
     c1, c2, c3 = st.columns(3)
-    feature = c1.selectbox("Feature to rescale", ["x", "y", "z"], key="found.pca_feature", bind="query-params")
+    feature = c1.selectbox("Feature to rescale", ["x", "y", "z"], index=2, key="found.pca_feature", bind="query-params")
     log_scale = c2.slider("log10(scale factor)", 0.0, 3.0, step=0.25, key="found.pca_scale",
                           help="Multiply the chosen feature by 10^this.", bind="query-params")
     standardise = c3.checkbox("Standardise first", key="found.pca_std", bind="query-params")
@@ -83,9 +87,11 @@ def pca_section(seed: int) -> None:
     plots.show(right, fc.explained_variance(pca.explained), key="found.chart.pca_var")
     numbers.metric(f"angle between PC1 and the {feature} axis", f"{pca.angle_deg:.1f}°")
     numbers.metric("greedy vs eigen PC1 (|cosine|)", f"{pca.agreement:.6f}")
-    st.caption("Misleading: arrows are scaled for display; without standardisation the axes' units decide what "
-               "'largest variance' means. The greedy directions' tips (diamonds) land on the eigenvector arrows' tips; "
-               "their signs are arbitrary.")
+    with st.expander("Theory: PCA greedily and by its eigenvectors", icon=":material/school:"):
+        pca_theory()
+        st.caption("Misleading: arrows are scaled for display; without standardisation the axes' units decide what "
+                   "'largest variance' means. The greedy directions' tips (diamonds) land on the eigenvector arrows' "
+                   "tips; their signs are arbitrary.")
     if not rotatable:
 
         def along_the_components(rows) -> None:
@@ -119,7 +125,7 @@ def standardising_section(seed: int) -> None:
                "principal components and each digit's mean there; the rest arrive as new batches and are "
                "labelled by the nearest digit mean. Both placements use the same model.")
     c1, c2 = st.columns(2)
-    size = c1.select_slider("Test batch size", svc.BATCH_SIZES, key="found.batch_size", bind="query-params",
+    size = c1.select_slider("Test batch size", svc.BATCH_SIZES, DEFAULTS["found.batch_size"], key="found.batch_size", bind="query-params",
                             help="Rows standardised together; the batch's own μ and σ come from them.")
     kind = c2.radio("Test batch", list(BATCHES), format_func=lambda v: BATCHES.get(v, v),
                     key="found.batch_kind", bind="query-params",
@@ -209,7 +215,7 @@ def jl_section(ref, seed: int) -> None:
         st.info(info.problem)
         return
     c1, c2, c3 = st.columns(3)
-    eps = c1.slider("ε", 0.05, 0.9, step=0.05, key="found.jl_eps", bind="query-params",
+    eps = c1.slider("ε", 0.05, 0.9, DEFAULTS["found.jl_eps"], step=0.05, key="found.jl_eps", bind="query-params",
                     help="The statement asks for ε < 1/2; the bounds' formula holds up to ε < 1.")
     bound = svc.jl_bound(info.rows, eps)
     k = ranged_slider("k (dimensions)", 2, svc.JL_MAX_K, min(max(bound, 2), svc.JL_MAX_K), key="found.jl_k",
@@ -264,7 +270,7 @@ def svd_section(ref, seed: int) -> None:
     c_rank, c_center = st.columns([3, 1])
     rank = ranged_slider("Rank k", 1, min(150, rows, cols), min(10, rows, cols), key="found.svd_k", where=c_rank,
                          why="the matrix has a single row or column", bind="query-params")
-    center = c_center.checkbox("Centre the columns first", key="found.svd_center",
+    center = c_center.checkbox("Centre the columns first", DEFAULTS["found.svd_center"], key="found.svd_center",
                                help="Without centring, the first layer is mostly the mean brightness and "
                                "already holds about 90% of the energy.", bind="query-params")
     spectrum = svc.svd_spectrum(matrix, center)
@@ -295,7 +301,7 @@ def autoencoder_section(seed: int) -> None:
         "what is signal. Data: the digits, standardised; networks are scikit-learn's MLPRegressor.")
     st.latex(r"\min_{M_1, M_2} \frac{1}{n}\sum_j \lVert x_j - \phi(x_j M_1 + b_1) M_2 - b_2 \rVert^2,\qquad "
              r"\phi = \mathrm{id} \Rightarrow \operatorname{span}(M_2^\top) = \operatorname{span}(z_1, \dots, z_k)")
-    k = st.slider("Bottleneck size k", 1, 16, key="found.ae_k", bind="query-params")
+    k = st.slider("Bottleneck size k", 1, 16, DEFAULTS["found.ae_k"], key="found.ae_k", bind="query-params")
     ae = svc.linear_ae(k, seed)
     c1, c2 = st.columns([2, 1])
     plots.show(c1, fc.ae_angles(ae.angles), key="found.chart.ae_angles")
@@ -304,7 +310,8 @@ def autoencoder_section(seed: int) -> None:
     c2.caption("Angles above zero (a degree or two at most) come from stopping the optimiser at its "
                "tolerance, not from a different answer.")
     st.markdown("**Non-linear and denoising autoencoders** (64 → k → 64 tanh layers; about 10 s to train both)")
-    noise = st.slider("Corruption for training and testing (σ)", 0.0, 2.0, step=0.25, key="found.ae_noise",
+    noise = st.slider("Corruption for training and testing (σ)", 0.0, 2.0, DEFAULTS["found.ae_noise"], step=0.25,
+                      key="found.ae_noise",
                       bind="query-params")
     panel = svc.ae_panel(k, noise, seed)
     if st.button("Train both", key="found.ae_train", help="Trained once per setting on this server, then shown "
@@ -341,7 +348,8 @@ def autoencoder_section(seed: int) -> None:
                  r"\frac{\lambda}{n}\sum_{j} \lVert J_z(x_j)\rVert_F^2,\qquad "
                  r"z = \tanh(x W_1 + b_1) \Rightarrow \lVert J_z(x)\rVert_F^2 = "
                  r"\sum_{i=1}^{k} (1 - z_i^2)^2\, \lVert W_{1,:i}\rVert^2")
-        lam = st.select_slider("Contractive weight λ", [0.0, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0], key="found.cae_lambda",
+        lam = st.select_slider("Contractive weight λ", [0.0, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0],
+                               DEFAULTS["found.cae_lambda"], key="found.cae_lambda",
                                bind="query-params",
                                help="0 is the plain net; larger λ flattens the code more, until the "
                                "reconstruction starts to pay for it.")
@@ -375,7 +383,7 @@ def hashing_section(seed: int) -> None:
     st.latex(r"\phi(x)_b = \sum_{i:\,h(i)=b} s(i)\,x_i,\qquad \mathbb{E}\,\langle\phi(x),\phi(y)\rangle = "
              r"\langle x, y\rangle,\qquad \mathrm{error} \sim \frac{\lVert x\rVert \lVert y\rVert}{\sqrt{w}}")
     result = svc.hashing(seed)
-    w = st.select_slider("Width w", svc.HASH_WIDTHS, key="found.hash_w", bind="query-params")
+    w = st.select_slider("Width w", svc.HASH_WIDTHS, DEFAULTS["found.hash_w"], key="found.hash_w", bind="query-params")
     plots.show(st, fc.hashing_error(result.table, w), key="found.chart.hash")
     rmse, bias = result.at[w]
     c1, c2, c3 = st.columns(3)
@@ -384,20 +392,28 @@ def hashing_section(seed: int) -> None:
     c3.metric("bias", f"{bias:+.4f}")
 
 
-st.title("Foundations: the linear algebra under every embedding")
-st.markdown(
-    """
+page_header("Foundations: linear algebra",
+            "Each tab is one idea under every embedding, as an experiment: change its knob and the chart answers.",
+            "found")
+
+
+def intro() -> None:
+    st.markdown(
+        """
 Every page in the lab rests on a few ideas from linear algebra. Here each is an experiment
 with its own knob: change it and the chart answers. Sections: **PCA** (and why you
 standardise), **standardising new data** (with the training statistics), **PCA versus
 Johnson-Lindenstrauss**, **random projections**, **SVD**, **autoencoders** and **feature hashing**.
 """
-)
+    )
+
+
 keep_controls()
 seed = data_service.seed()
 source, _ = data_source("vectors", "found", default="digits")
 ref = data_service.ref("vectors", source)
-st.sidebar.caption("The sidebar data set feeds the PCA-vs-JL and JL sections (as an alternative to the news "
+main, knobs = instrument("found")
+knobs.caption("The sidebar data set feeds the PCA-vs-JL and JL sections (as an alternative to the news "
                    "articles) and the SVD section (as an alternative to the photo).")
 tab_sections(dict(zip(TABS, [
     lambda: pca_section(seed),
@@ -407,7 +423,9 @@ tab_sections(dict(zip(TABS, [
     lambda: svd_section(ref, seed),
     lambda: autoencoder_section(seed),
     lambda: hashing_section(seed),
-], strict=True)), key="found.tab")
+], strict=True)), key="found.tab", where=main)
+with main, theory():
+    intro()
 
 svd_now = (svc.PHOTO if st.session_state["found.svd_data"] == PHOTO else ref, int(st.session_state.get("found.svd_k", 10)),
            bool(st.session_state["found.svd_center"]))  # read here: the download builds its zip on another thread

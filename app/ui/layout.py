@@ -24,9 +24,9 @@ def lazy_tabs(labels: list[str], key: str, where=None):
     return (where or st).tabs(labels, key=key, on_change="rerun", bind="query-params")
 
 
-def tab_sections(sections: dict, key: str) -> None:
+def tab_sections(sections: dict, key: str, where=None) -> None:
     """Lazy tabs named by ``sections``' keys, each drawn by its value (a function of no arguments) when open."""
-    tabs = lazy_tabs(list(sections), key=key)
+    tabs = lazy_tabs(list(sections), key=key, where=where)
     for tab, draw in zip(tabs, sections.values()):
         with tab:
             if tab.open:

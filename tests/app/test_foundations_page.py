@@ -326,3 +326,19 @@ def test_the_contractive_net_trained_with_the_penalty_has_the_calmest_encoder_at
     at.button(key="found.cae_train").click().run(timeout=300)
     zero = next(d.value for d in at.dataframe if "mean ||J_z||_F^2" in d.value.columns).set_index("autoencoder")
     assert np.isclose(zero.loc["contractive (λ = 0)", "mean ||J_z||_F^2"], zero.loc["plain", "mean ||J_z||_F^2"])
+
+
+@pytest.mark.parametrize("feature", ["x", "y", "z"])
+def test_a_link_to_any_rescaled_feature_opens_on_it(feature):
+    """``?found.pca_feature=x`` once fell back to z: x was the widget's own default, which Streamlit drops from a
+    link, while the page's default is z."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params["found.pca_feature"] = feature
+    at.run()
+    at.switch_page("app_pages/foundations.py").run()
+    assert at.selectbox(key="found.pca_feature").value == feature
+    assert not [w for w in at.warning if "pca_feature" in w.value]
