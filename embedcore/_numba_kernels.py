@@ -51,35 +51,3 @@ def pairwise_quantile_w1(flat, starts):
             for j in range(i + 1, n):
                 out[i, j] = _w1_pair(a, flat[starts[j] : starts[j + 1]])
     return out
-
-
-@numba.njit(cache=True)
-def _sq_dist(X, i, j):
-    d = 0.0
-    for q in range(X.shape[1]):
-        diff = X[i, q] - X[j, q]
-        d += diff * diff
-    return d
-
-
-@numba.njit(cache=True)
-def stable_ranks(X, rows, starts, cols):
-    """Rank of point ``cols[c]`` among the others by distance from ``rows[r]``, for c in
-    ``starts[r]:starts[r + 1]``: one plus the points nearer, and among the equally near those of
-    a lower index (a stable sort's order). One pass over the points per row, no sort."""
-    out = np.ones(cols.size, dtype=np.int64)
-    n = X.shape[0]
-    for r in range(rows.size):
-        i = rows[r]
-        s, e = starts[r], starts[r + 1]
-        t = np.empty(e - s)
-        for c in range(s, e):
-            t[c - s] = _sq_dist(X, i, cols[c])
-        for m in range(n):
-            if m == i:
-                continue
-            d = _sq_dist(X, i, m)
-            for c in range(s, e):
-                if d < t[c - s] or (d == t[c - s] and m < cols[c]):
-                    out[c] += 1
-    return out

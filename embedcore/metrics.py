@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.metrics import pairwise_distances_chunked
-from sklearn.neighbors import NearestNeighbors
+from sklearn.neighbors import KDTree, NearestNeighbors
 from sklearn.utils import check_array
 
 __all__ = ["trustworthiness", "continuity", "neighbour_recall", "map_quality"]
 
 #: Megabytes of distances held at once (a block of rows of the n x n matrix): 512 rows of 5,000 points.
 _WORKING_MEMORY = 20
-#: Up to this many dimensions the ranks are counted in compiled code, one pass over the points per row
-#: that has a map neighbour outside its k nearest (no n x n block, no sort); above it, distance blocks
-#: from BLAS are cheaper.
+#: Up to this many dimensions the ranks are counted with a k-d tree, only for the map neighbours outside
+#: each point's k nearest (no n x n block, no sort); above it, distance blocks from BLAS are cheaper.
 _DIRECT_DIMS = 16
+#: How many nearest points of each are found once to rank map neighbours among (farther ones: the tree counts).
+_RANKED = 96
 
 
 def _knn(X, k):
@@ -44,12 +45,7 @@ def _penalty(space_a, space_b, k: int) -> np.ndarray:
     n = A.shape[0]
     nb = _knn(space_b, k)
     if A.shape[1] <= _DIRECT_DIMS:
-        try:
-            from ._numba_kernels import stable_ranks
-        except ImportError:  # numba is an extra: the blocks below need only numpy
-            pass
-        else:
-            return _penalty_direct(A, nb, k, stable_ranks)
+        return _penalty_direct(A, nb, k)
     index = np.arange(n)
 
     def block(d, start):
@@ -84,23 +80,40 @@ def _penalty(space_a, space_b, k: int) -> np.ndarray:
     return np.concatenate(list(chunks))
 
 
-def _penalty_direct(A, nb, k, stable_ranks) -> np.ndarray:
-    """:func:`_penalty` for few dimensions: a map neighbour nearer than the point's k-th nearest in
-    ``A`` ranks within k and costs nothing, so only the others are ranked, each by counting the points
-    nearer (and the equally near of lower index) in one compiled pass over its row."""
+def _penalty_direct(A, nb, k) -> np.ndarray:
+    """:func:`_penalty` for few dimensions, from a k-d tree instead of n x n distances.
+
+    A map neighbour nearer than the point's k-th nearest in ``A`` ranks within k and costs
+    nothing. The others are ranked by counting the points within their distance: among the
+    point's :data:`_RANKED` nearest, found once, or by the tree (it counts whole nodes that lie
+    inside) for the few farther out. Counted just inside and just outside that distance, the two
+    counts differ by the neighbour alone unless others are equally near; those few are ranked
+    exactly from their row's distances, the equally near ordered by index as a stable sort would.
+    """
     n = A.shape[0]
-    kth, _ = NearestNeighbors(n_neighbors=k).fit(A).kneighbors()
-    d = ((A[:, None, :] - A[nb]) ** 2).sum(axis=2)
-    # a margin of rounding: a neighbour as near as the k-th is ranked exactly, as are ties
-    far = d >= kth[:, -1:] ** 2 * (1 - 1e-9)
-    rows = np.flatnonzero(far.any(axis=1))
-    if not rows.size:
+    tree = KDTree(A)
+    near, _ = tree.query(A, k=min(n, max(k + 1, _RANKED)))  # the point itself first (distance 0)
+    d = np.sqrt(((A[:, None, :] - A[nb]) ** 2).sum(axis=2))
+    # a margin of rounding: a neighbour as near as the k-th is ranked, as are ties
+    ri, ci = np.nonzero(d >= near[:, k : k + 1] * (1 - 1e-9))
+    if not ri.size:
         return np.zeros(n)
-    starts = np.concatenate([[0], np.cumsum(far[rows].sum(axis=1))]).astype(np.int64)
-    cols = np.ascontiguousarray(nb[rows][far[rows]], dtype=np.int64)
-    ranks = stable_ranks(np.ascontiguousarray(A), rows.astype(np.int64), starts, cols)
-    owner = np.repeat(rows, np.diff(starts))
-    return np.bincount(owner, weights=np.maximum(ranks - k, 0), minlength=n)
+    r = d[ri, ci]
+    lo, hi = r * (1 - 1e-9), r * (1 + 1e-9)
+    rows = near[ri]
+    below = np.count_nonzero(rows <= lo[:, None], axis=1)  # the point itself included
+    within = np.count_nonzero(rows <= hi[:, None], axis=1)
+    far = np.flatnonzero(hi >= rows[:, -1])  # beyond the nearest found: the tree counts
+    if far.size:
+        below[far] = tree.query_radius(A[ri[far]], lo[far], count_only=True)
+        within[far] = tree.query_radius(A[ri[far]], hi[far], count_only=True)
+    rank = below.astype(np.int64)  # 1 + the others nearer
+    for t in np.flatnonzero((within - below != 1) | (r == 0)):  # others as near: rank exactly
+        i, j = ri[t], nb[ri[t], ci[t]]
+        row = ((A - A[i]) ** 2).sum(axis=1)
+        row[i] = np.inf
+        rank[t] = 1 + np.count_nonzero(row < row[j]) + np.count_nonzero(row[:j] == row[j])
+    return np.bincount(ri, weights=np.maximum(rank - k, 0), minlength=n)
 
 
 def _points(X, Y):
