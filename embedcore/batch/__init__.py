@@ -31,7 +31,7 @@ Examples
 (True, 1)
 """
 
-from ._cluster import BatchError, cluster, versions
+from ._cluster import BatchError, SchedulerError, check_scheduler, cluster, versions
 from .categories import (
     CategoryKernel,
     CategoryStatistics,
@@ -55,7 +55,9 @@ from .words import (
     CorpusCounts,
     count_corpus,
     document_vectors,
+    publish_word2vec,
     read_document_vectors,
+    read_word_vectors,
     vectors_from_counts,
     word_vectors,
     write_word2vec,
@@ -63,6 +65,7 @@ from .words import (
 
 __all__ = [
     "BatchError",
+    "SchedulerError",
     "CategoryKernel",
     "CategoryStatistics",
     "CorpusCounts",
@@ -72,14 +75,17 @@ __all__ = [
     "TableSets",
     "category_kernel",
     "category_statistics",
+    "check_scheduler",
     "cluster",
     "count_corpus",
     "document_vectors",
     "load_items",
+    "publish_word2vec",
     "read_category_kernel",
     "read_document_vectors",
     "read_manifest",
     "read_sketches",
+    "read_word_vectors",
     "sketch",
     "table_csv",
     "vectors_from_counts",

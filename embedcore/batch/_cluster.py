@@ -20,10 +20,10 @@ from functools import reduce, wraps
 from operator import add
 from typing import Any
 
-__all__ = ["BatchError", "cluster", "versions", "let_go"]
+__all__ = ["BatchError", "SchedulerError", "cluster", "check_scheduler", "versions", "let_go"]
 
 
-from ..exceptions import BatchError  # noqa: E402  (one error family with embedcore.DataError)
+from ..exceptions import BatchError
 
 
 class _Refusal:
@@ -61,16 +61,163 @@ def refusals(fn: Callable) -> Callable:
     return task
 
 
+def check_setting(name: str, value, *, integer: bool = False, low: float | None = None, open_low: bool = False,
+                  none: bool = False, choices: tuple | None = None, flag: bool = False) -> None:
+    """Refuse a setting outside what the estimator accepts, with one sentence saying what it must be."""
+    from numbers import Integral, Real
+
+    if value is None and none:
+        return
+    if flag:
+        ok, what = isinstance(value, (bool, np_bool())), "True or False"
+    elif choices is not None:
+        ok, what = isinstance(value, str) and value in choices, "one of " + ", ".join(map(repr, choices))
+    else:
+        kind = Integral if integer else Real
+        ok = isinstance(value, kind) and not isinstance(value, bool)
+        if ok and not integer:
+            import math
+
+            ok = math.isfinite(float(value))
+        if ok and low is not None:
+            ok = value > low if open_low else value >= low
+        what = ("a whole number" if integer else "a number") + (
+            "" if low is None else f" {'>' if open_low else '>='} {low:g}")
+    if not ok:
+        raise BatchError(f"{name} must be {what}{' or None' if none else ''}, got {value!r}.")
+
+
+def np_bool():
+    import numpy as np
+
+    return np.bool_
+
+
 def _accept(value):
     if isinstance(value, _Refusal):
         raise BatchError(value.message)
     return value
 
 
+class SchedulerError(BatchError):
+    """No Dask scheduler could be reached at the address given (the command line exits with status 2)."""
+
+
+def _probe(address: str, timeout: float):
+    """Ask ``address`` who it is over Dask's own protocol; the reply, or the exception that stopped it."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def ask():
+        comm = await connect(address, timeout=timeout, handshake_overrides={})
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    async def bounded():
+        return await asyncio.wait_for(ask(), timeout)
+
+    try:
+        return asyncio.run(bounded())
+    except BaseException as e:
+        return e
+
+
+def check_scheduler(address: str, timeout: float = 5.0) -> None:
+    """Raise :class:`SchedulerError` unless a Dask scheduler answers at ``address`` within about ``timeout`` s.
+
+    A TCP address is first tried with a plain socket (nothing listening is
+    known at once); then a Dask handshake and an ``identity`` request must
+    get a scheduler's reply. Whatever else answers (a web server, a Dask
+    worker, a closed connection) is named in one sentence; nothing it sends
+    can raise here.
+    """
+    import socket
+    import threading
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    hint = ("start one with `dask scheduler` and workers with `dask worker ADDRESS`, or leave out --scheduler to use "
+            "this machine")
+    try:
+        scheme, loc = parse_address(address)
+        host, port = parse_host_port(loc) if scheme in ("tcp", "tls") else (None, None)
+    except (ValueError, TypeError):
+        raise SchedulerError(f"{address} is not a scheduler address; give tcp://HOST:PORT.") from None
+    if scheme == "tcp":
+        if port is None:
+            raise SchedulerError(f"{address} has no port; give tcp://HOST:PORT (a scheduler listens on 8786).")
+        try:
+            sock = socket.create_connection((host, int(port)), timeout=min(timeout, 3.0))
+        except OSError as e:
+            raise SchedulerError(f"No Dask scheduler answers at {address} ({e.strerror or type(e).__name__}); "
+                                 f"{hint}.") from None
+        with sock:  # a Dask server speaks first: 8 bytes, the length of its handshake's header
+            first, closed = b"", False
+            try:
+                while len(first) < 8:
+                    got = sock.recv(8 - len(first))
+                    if not got:
+                        closed = True
+                        break
+                    first += got
+            except OSError:
+                pass
+        if len(first) < 8 or int.from_bytes(first, "little") > 1 << 16:
+            said = first.split(b"\r")[0].split(b"\n")[0].decode("ascii", "replace")
+            how = (f"it sent {said!r}" if said and said.isprintable() else "it sent other bytes" if first
+                   else "it closed the connection" if closed else "it said nothing")
+            raise SchedulerError(f"Something listens at {address} but it is not a Dask scheduler ({how} instead of "
+                                 f"a Dask handshake within {min(timeout, 3.0):g} s); check the address and port.")
+    box: list = []
+    t = threading.Thread(target=lambda: box.append(_probe(address, timeout)), daemon=True)
+    t.start()
+    t.join(timeout + 2.0)
+    reply = box[0] if box else TimeoutError()
+    if isinstance(reply, dict) and reply.get("type") == "Scheduler":
+        return
+    if isinstance(reply, dict):
+        raise SchedulerError(f"{address} is a Dask {reply.get('type', 'service')}, not a scheduler; give the "
+                             "scheduler's address.")
+    if isinstance(reply, (TimeoutError, asyncio_timeout())):
+        raise SchedulerError(f"Something listens at {address} but does not answer as a Dask scheduler within "
+                             f"{timeout:g} s; check the address and port ({hint}).")
+    raise SchedulerError(f"Something listens at {address} but it is not a Dask scheduler (it answered in another "
+                         f"protocol: {type(reply).__name__}); check the address and port.")
+
+
+def asyncio_timeout():
+    import asyncio
+
+    return asyncio.TimeoutError
+
+
+def scheduler_address(scheduler_file: str) -> str:
+    """The address a ``dask scheduler --scheduler-file`` run wrote into its file."""
+    import json
+
+    try:
+        with open(scheduler_file, encoding="utf-8") as f:
+            body = json.load(f)
+    except FileNotFoundError:
+        raise SchedulerError(f"The scheduler file {scheduler_file} does not exist; start the scheduler with "
+                             f"`dask scheduler --scheduler-file {scheduler_file}`.") from None
+    except (OSError, ValueError) as e:
+        raise SchedulerError(f"The scheduler file {scheduler_file} is not the JSON a Dask scheduler writes "
+                             f"({type(e).__name__}).") from None
+    if not isinstance(body, dict) or not isinstance(body.get("address"), str):
+        raise SchedulerError(f"The scheduler file {scheduler_file} names no address.")
+    return body["address"]
+
+
 @contextmanager
 def cluster(scheduler: str | None = None, *, workers: int | None = None, threads_per_worker: int = 1,
             processes: bool = True, memory_limit: str | float = "auto", quiet: bool = False,
-            timeout: str = "20s") -> Iterator:
+            timeout: str | float = "5s", scheduler_file: str | None = None, local_directory: str | None = None,
+            on_start=None) -> Iterator:
     """A ``distributed.Client``: on the scheduler at ``scheduler``, or on a LocalCluster of this machine.
 
     Parameters
@@ -78,7 +225,8 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
     scheduler : str, optional
         Address of a running Dask scheduler (``tcp://host:8786``). Its
         workers need this package installed and must see the input and
-        output paths (a shared file system).
+        output paths (a shared file system). It is checked first (see
+        :func:`check_scheduler`).
     workers : int, optional
         Workers of the LocalCluster; default one per core.
     threads_per_worker : int, default=1
@@ -91,14 +239,22 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
         Per worker, as LocalCluster takes it ("auto" splits the machine's memory).
     quiet : bool, default=False
         Silence the cluster's own log messages (the command line does).
-    timeout : str, default="20s"
-        How long to try reaching ``scheduler``.
+    timeout : str or float, default="5s"
+        How long to wait for ``scheduler`` to answer.
+    scheduler_file : str, optional
+        Instead of ``scheduler``: the file ``dask scheduler --scheduler-file`` wrote.
+    local_directory : str, optional
+        Where LocalCluster workers spill data that does not fit their
+        memory (default: the system's temporary directory).
+    on_start : callable, optional
+        Called with the client once connected (the command line prints the dashboard's address).
 
     Raises
     ------
-    BatchError
-        when no scheduler answers at ``scheduler``.
+    SchedulerError
+        when no scheduler answers at ``scheduler`` (a :class:`BatchError`).
     """
+    from dask.utils import parse_timedelta
     from distributed import Client, LocalCluster
 
     level = logging.CRITICAL if quiet else logging.WARNING
@@ -106,24 +262,38 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
     before = logger.level
     if quiet:
         logger.setLevel(level)
+    seconds = float(parse_timedelta(timeout, "s"))
     try:
+        if scheduler_file:
+            scheduler = scheduler_address(scheduler_file)
         if scheduler:
+            check_scheduler(scheduler, seconds)
             try:
-                client = Client(scheduler, timeout=timeout)
+                client = Client(scheduler, timeout=seconds)
             except (OSError, TimeoutError) as e:
-                raise BatchError(f"No Dask scheduler answers at {scheduler} ({type(e).__name__}); start one with "
-                                 "`dask scheduler` and workers with `dask worker ADDRESS`, or leave out "
-                                 "--scheduler to use this machine.") from None
+                raise SchedulerError(f"No Dask scheduler answers at {scheduler} ({type(e).__name__}); start one with "
+                                     "`dask scheduler` and workers with `dask worker ADDRESS`, or leave out "
+                                     "--scheduler to use this machine.") from None
             with client:
+                if on_start is not None:
+                    on_start(client)
                 yield client
             return
         # a batch job has the machine to itself: one worker per core unless told otherwise
         n = int(workers) if workers else (os.cpu_count() or 1)
         if n < 1:
             raise BatchError(f"workers must be at least 1, got {workers}.")
+        if threads_per_worker < 1:
+            raise BatchError(f"threads_per_worker must be at least 1, got {threads_per_worker}.")
+        if local_directory is not None and not os.path.isdir(local_directory):
+            raise BatchError(f"The spill directory {local_directory} does not exist.")
+        extra = {"preload": ["embedcore.batch._worker"]} if processes else {}  # workers ignore Ctrl-C
         with LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=processes,
-                          memory_limit=memory_limit, dashboard_address=":0", silence_logs=level) as local:
+                          memory_limit=memory_limit, dashboard_address=":0", silence_logs=level,
+                          local_directory=local_directory, **extra) as local:
             with Client(local) as client:
+                if on_start is not None:
+                    on_start(client)
                 yield client
     finally:
         logger.setLevel(before)
@@ -159,6 +329,12 @@ class Progress:
         self.done += n
         self._draw()
 
+    def close(self) -> None:
+        """End the bar's line if the run stopped before the last partition (the next message starts afresh)."""
+        if self.enabled and 0 < self.total and self.done < self.total:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
     def _draw(self) -> None:
         if not self.enabled:
             return
@@ -187,6 +363,7 @@ def run_tasks(client, tasks: Sequence, *, retries: int, label: str, progress: bo
             on_result(position[fut.key], _accept(fut.result()))
             bar.update()
     finally:
+        bar.close()
         let_go(client, futures)
 
 
@@ -221,6 +398,7 @@ def tree_sum(client, tasks: Sequence, *, retries: int, label: str, progress: boo
             bar.update()
         return _accept(root.result())
     finally:
+        bar.close()
         let_go(client, [root])
 
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import io
 import json
 import os
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ._cluster import BatchError
 
@@ -160,26 +163,272 @@ def fingerprint(paths: Sequence[str], **settings) -> dict:
     return body
 
 
-def read_table(paths: Sequence[str], kind: str, columns: Sequence[str], blocksize: str | int | None):
-    """The columns of a table as a Dask DataFrame, one partition per Parquet row group set or CSV block."""
-    import dask.dataframe as dd
+# --------------------------------------------------------------------------- partitions the workers read themselves
 
-    columns = list(columns)
-    if kind == "parquet":
+
+def _open(path: str, compression: str | None = None):
+    import fsspec
+
+    return fsspec.open(path, "rb", compression=compression).open()
+
+
+def _size(path: str) -> int:
+    if _is_url(path):
+        import fsspec
+
+        fs, p = fsspec.core.url_to_fs(path)
+        return int(fs.size(p))
+    return os.path.getsize(path)
+
+
+def _compression(path: str) -> str | None:
+    return {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}.get(split_compression(path)[1])
+
+
+def line_start(f, offset: int) -> int:
+    """The first position at or after ``offset`` where a line starts (0, or just after a newline)."""
+    if offset <= 0:
+        return 0
+    f.seek(offset - 1)
+    pos = offset - 1
+    while True:
+        chunk = f.read(65536)
+        if not chunk:
+            return pos
+        i = chunk.find(b"\n")
+        if i >= 0:
+            return pos + i + 1
+        pos += len(chunk)
+
+
+def lines_before(path: str, position: int) -> int:
+    """Newlines in ``path`` before byte ``position`` (so the line holding it is this plus one)."""
+    n, done = 0, 0
+    with _open(path) as f:
+        while done < position:
+            chunk = f.read(min(1 << 22, position - done))
+            if not chunk:
+                break
+            n += chunk.count(b"\n")
+            done += len(chunk)
+    return n
+
+
+@dataclass(frozen=True)
+class Part:
+    """One partition of an input file, read by the task that uses it (no data passes through the driver).
+
+    ``kind`` "parquet": rows ``start:stop`` of the file; "csv" and "text":
+    the whole lines starting in bytes ``start:stop`` (``stop`` -1: the whole
+    file, for compressed files). ``header``: a CSV partition after the first
+    is read with the file's header line in front.
+    """
+
+    path: str
+    kind: str
+    start: int
+    stop: int
+    sep: str = ","
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path) or self.path
+
+    # ---- text lines (CSV and corpus blocks)
+    def _bytes(self) -> tuple[bytes, int]:
+        """The partition's bytes and the byte where they start in the file."""
+        if self.stop < 0:
+            with _open(self.path, _compression(self.path)) as f:
+                return f.read(), 0
+        with _open(self.path) as f:
+            a = line_start(f, self.start)
+            b = line_start(f, self.stop)
+            if b <= a:
+                return b"", a
+            f.seek(a)
+            return f.read(b - a), a
+
+    def line_of(self, block_start: int, block: bytes, position: int) -> int:
+        """File line (from 1) of byte ``position`` of ``block``, which starts at ``block_start`` in the file."""
+        return lines_before(self.path, block_start) + block[:position].count(b"\n") + 1
+
+    def lines(self) -> list[str]:
+        """The partition's lines as text (each with its newline); a byte that is not UTF-8 is an error."""
+        raw, at = self._bytes()
         try:
-            frame = dd.read_parquet(list(paths), dtype_backend="pyarrow")
-        except Exception as e:  # pyarrow reports schema problems with several exception types
-            raise BatchError(f"Cannot read {paths[0]} as Parquet: {str(e).splitlines()[0]}") from None
-    else:
-        sep = "\t" if all(split_compression(p)[0].lower().endswith(".tsv") for p in paths) else ","
-        compressed = any(split_compression(p)[1] for p in paths)
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BatchError(f"{self.path}, line {self.line_of(at, raw, e.start)}: byte {raw[e.start]:#04x} is not "
+                             "UTF-8 text; save the file as UTF-8.") from None
+        return text.splitlines(keepends=True)
+
+    # ---- tables
+    def table(self, columns: Sequence[str]):
+        """The partition's ``columns`` as a pandas DataFrame (pyarrow types for Parquet, text for CSV)."""
+        import pandas as pd
+
+        if self.kind == "parquet":
+            import pyarrow.parquet as pq
+
+            try:
+                with _open(self.path) as f:
+                    pf = pq.ParquetFile(f)
+                    meta, first = pf.metadata, 0
+                    groups, offset = [], None
+                    for g in range(meta.num_row_groups):
+                        n = meta.row_group(g).num_rows
+                        if first < self.stop and first + n > self.start:
+                            groups.append(g)
+                            offset = first if offset is None else offset
+                        first += n
+                    t = pf.read_row_groups(groups, columns=list(columns)) if groups else \
+                        pf.schema_arrow.empty_table().select(list(columns))
+            except (OSError, ValueError) as e:
+                raise BatchError(f"Cannot read {self.path} as Parquet: {str(e).splitlines()[0]}") from None
+            if groups:
+                t = t.slice(self.start - offset, self.stop - self.start)
+            return t.to_pandas(types_mapper=pd.ArrowDtype)
+        raw, at = self._bytes()
+        header = b""
+        if at > 0:
+            with _open(self.path) as f:
+                header = f.readline()
         try:
-            frame = dd.read_csv(list(paths), sep=sep, blocksize=None if compressed else blocksize,
-                                dtype=str, keep_default_na=False, na_values=[""])
-        except Exception as e:  # pandas' parser raises several types on malformed text
-            raise BatchError(f"Cannot read {paths[0]} as CSV: {str(e).splitlines()[0]}") from None
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        have = ", ".join(map(str, list(frame.columns)[:8]))
-        raise BatchError(f"{paths[0]} has no column {missing[0]!r} (its columns: {have}).")
-    return frame[columns]
+            return pd.read_csv(io.BytesIO(header + raw), sep=self.sep, dtype=str, keep_default_na=False,
+                               na_values=[""], usecols=list(columns), encoding="utf-8")
+        except pd.errors.EmptyDataError:
+            return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns})
+        except pd.errors.ParserError as e:
+            text = " ".join(str(e).split())
+            m = re.search(r"line (\d+)", text)
+            reason = re.sub(r"^Error tokenizing data\. C error: ", "", text)
+            if m:
+                line = int(m.group(1)) + (lines_before(self.path, at) - (1 if header else 0))
+                reason = re.sub(r" in line \d+", "", reason).rstrip(".")
+                raise BatchError(f"{self.path}, line {line}: {reason} (a separator or quote out of place?).") from None
+            raise BatchError(f"Cannot read {self.path} as CSV near line {lines_before(self.path, at) + 1}: "
+                             f"{reason}") from None
+        except UnicodeDecodeError as e:
+            pos = e.start - len(header)
+            raise BatchError(f"{self.path}, line {self.line_of(at, raw, max(pos, 0))}: not UTF-8 text; save the "
+                             "file as UTF-8.") from None
+        except ValueError as e:  # a column missing from this file
+            raise BatchError(f"{self.path}: {' '.join(str(e).split())}") from None
+
+    def where(self, row: int) -> str:
+        """Where row ``row`` of this partition is in its file, for a message: ``sets.csv, line 12``."""
+        if self.kind == "parquet":
+            return f"{self.path}, row {self.start + row + 1}"
+        raw, at = self._bytes()
+        lines = raw.split(b"\n")
+        skip = 1 if at == 0 else 0  # the header line
+        seen = -1
+        for i, ln in enumerate(lines):
+            if i < skip or not ln.strip():
+                continue
+            seen += 1
+            if seen == row:
+                return f"{self.path}, line {lines_before(self.path, at) + i + 1}"
+        return f"{self.path}, row {row + 1} of the block at byte {at}"
+
+
+def _parquet_spans(path: str, partition_rows: int | None) -> list[tuple[int, int]]:
+    """Row ranges of a Parquet file: whole row groups merged up to ``partition_rows``, larger ones split evenly."""
+    import pyarrow.parquet as pq
+
+    try:
+        with _open(path) as f:
+            meta = pq.ParquetFile(f).metadata
+    except (OSError, ValueError) as e:
+        raise BatchError(f"Cannot read {path} as Parquet: {str(e).splitlines()[0]}") from None
+    spans: list[tuple[int, int]] = []
+    first, run = 0, None
+    for g in range(meta.num_row_groups):
+        n = meta.row_group(g).num_rows
+        if not partition_rows:
+            spans.append((first, first + n))
+        elif n > partition_rows:
+            if run is not None:
+                spans.append(run)
+                run = None
+            k = -(-n // partition_rows)
+            cuts = [first + (n * i) // k for i in range(k + 1)]
+            spans += list(zip(cuts[:-1], cuts[1:]))
+        elif run is not None and run[1] - run[0] + n <= partition_rows:
+            run = (run[0], first + n)
+        else:
+            if run is not None:
+                spans.append(run)
+            run = (first, first + n)
+        first += n
+    if run is not None:
+        spans.append(run)
+    return spans or [(0, 0)]
+
+
+def _block_spans(path: str, blocksize: int | None) -> list[tuple[int, int]]:
+    if split_compression(path)[1] or _is_url(path) and not blocksize:
+        return [(0, -1)]
+    size = _size(path)
+    if not blocksize or size <= blocksize:
+        return [(0, size)]
+    cuts = list(range(0, size, blocksize)) + [size]
+    return list(zip(cuts[:-1], cuts[1:]))
+
+
+def table_parts(paths: Sequence[str], kind: str, *, partition_rows: int | None = None,
+                blocksize: str | int | None = "64MB") -> list[Part]:
+    """The partitions of a table: Parquet row ranges (see ``partition_rows``), or CSV blocks of whole lines."""
+    from dask.utils import parse_bytes
+
+    if partition_rows is not None and partition_rows < 1:
+        raise BatchError(f"partition_rows must be at least 1, got {partition_rows}.")
+    parts = []
+    for p in paths:
+        if kind == "parquet":
+            parts += [Part(p, "parquet", a, b) for a, b in _parquet_spans(p, partition_rows)]
+        else:
+            sep = "\t" if split_compression(p)[0].lower().endswith(".tsv") else ","
+            size = parse_bytes(blocksize) if blocksize else None
+            parts += [Part(p, "csv", a, b, sep) for a, b in _block_spans(p, size)]
+    return parts
+
+
+def text_parts(paths: Sequence[str], blocksize: str | int | None = "16MB") -> list[Part]:
+    """Blocks of whole lines of text files (a compressed file is one block)."""
+    from dask.utils import parse_bytes
+
+    size = parse_bytes(blocksize) if blocksize else None
+    return [Part(p, "text", a, b) for p in paths for a, b in _block_spans(p, size)]
+
+
+def table_columns(paths: Sequence[str], kind: str) -> list[list[str]]:
+    """Every file's column names (the Parquet schema, or the CSV header line)."""
+    import pandas as pd
+
+    out = []
+    for p in paths:
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            try:
+                with _open(p) as f:
+                    out.append(list(pq.ParquetFile(f).schema_arrow.names))
+            except (OSError, ValueError) as e:
+                raise BatchError(f"Cannot read {p} as Parquet: {str(e).splitlines()[0]}") from None
+        else:
+            sep = "\t" if split_compression(p)[0].lower().endswith(".tsv") else ","
+            try:
+                out.append([str(c) for c in pd.read_csv(p, sep=sep, nrows=0, encoding="utf-8",
+                                                        compression="infer").columns])
+            except (ValueError, UnicodeDecodeError) as e:
+                raise BatchError(f"Cannot read the header line of {p}: {str(e).splitlines()[0]}") from None
+    return out
+
+
+def check_columns(paths: Sequence[str], kind: str, columns: Sequence[str]) -> None:
+    """Every file has every column named, or a message names the file, the column and what it has."""
+    for p, have in zip(paths, table_columns(paths, kind)):
+        missing = [c for c in columns if c not in have]
+        if missing:
+            raise BatchError(f"{p} has no column {missing[0]!r} (its columns: {', '.join(have[:8])}).")

@@ -33,8 +33,15 @@ import pandas as pd
 
 from ..io import DataError
 from ..spectral import symmetric_kl_from_counts, wasserstein_from_counts
-from ._cluster import BatchError, current_client, refusals, tree_sum
-from ._inputs import expand_paths, fingerprint, read_table, table_format
+from ._cluster import BatchError, check_setting, current_client, refusals, tree_sum
+from ._inputs import (
+    Part,
+    check_columns,
+    expand_paths,
+    fingerprint,
+    table_format,
+    table_parts,
+)
 
 __all__ = ["CategoryStatistics", "CategoryKernel", "category_statistics", "category_kernel", "check_kernel_params",
            "write_category_kernel", "read_category_kernel", "table_csv"]
@@ -61,6 +68,28 @@ class CategoryStatistics:
                                   self.rows + other.rows, self.dropped + other.dropped)
 
 
+#: Most distinct (category, value) pairs summed and sent to the driver (about 50 bytes each there).
+MAX_PAIRS = 20_000_000
+
+
+class _bounded_sum:
+    """Adds partial statistics on a worker; a sum past ``limit`` distinct pairs is refused there."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    @refusals
+    def __call__(self, *parts):
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        if len(total.pairs) > self.limit:
+            raise BatchError(f"The table has more than {self.limit:,} distinct (category, target value) pairs, too "
+                             "many to gather and compare exactly; round the target into bins (--value-bins, "
+                             "value_bins).")
+        return total
+
+
 def _edges(low: float, high: float, bins: int) -> np.ndarray:
     """The histogram grid :func:`embedcore.spectral.symmetric_kl_distances` uses on the pooled range."""
     if high <= low:
@@ -72,17 +101,24 @@ def _bin(y: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return np.clip(np.searchsorted(edges, y, side="right") - 1, 0, len(edges) - 2)
 
 
-def _complete(frame: pd.DataFrame, column: str, target: str, transform: str | None, part: int):
+def _at(part, row: int) -> str:
+    return part.where(row) if isinstance(part, Part) else f"Partition {part}, row {row + 1} of the partition"
+
+
+def _complete(frame: pd.DataFrame, column: str, target: str, transform: str | None, part):
     """Rows with both values, their categories and (transformed) targets, and how many rows were left out."""
     cats, raw = frame[column], frame[target]
     missing = (cats.isna() | raw.isna()).to_numpy(dtype=bool)
+    kept = np.flatnonzero(~missing)
     cats, raw = cats[~missing], raw[~missing]
     y = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isnan(y).any():
-        bad = raw.iloc[int(np.flatnonzero(np.isnan(y))[0])]
-        raise BatchError(f"Partition {part}: the target {target!r} holds {bad!r}, which is not a number.")
+        i = int(np.flatnonzero(np.isnan(y))[0])
+        raise BatchError(f"{_at(part, int(kept[i]))}: the target {target!r} holds {raw.iloc[i]!r}, which is not a "
+                         "number.")
     if not np.isfinite(y).all():
-        raise BatchError(f"Partition {part}: the target {target!r} has infinite values; drop those rows first.")
+        i = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise BatchError(f"{_at(part, int(kept[i]))}: the target {target!r} is infinite; drop such rows first.")
     if transform == "log1p":
         if (y <= -1).any():
             raise BatchError("log1p needs target values > -1; this target has smaller ones.")
@@ -95,8 +131,9 @@ def _pair_counts(cats: np.ndarray, keys: np.ndarray) -> pd.Series:
 
 
 @refusals
-def _statistics_task(frame, column, target, transform, edges, part) -> CategoryStatistics:
-    cats, y, dropped = _complete(frame, column, target, transform, part)
+def _statistics_task(part, column, target, transform, edges, number) -> CategoryStatistics:
+    frame = part.table([column, target]) if isinstance(part, Part) else part
+    cats, y, dropped = _complete(frame, column, target, transform, part if isinstance(part, Part) else number)
     if isinstance(edges, str):  # "range": only the range and the rows per category
         keys = np.zeros(len(y))
     else:
@@ -107,24 +144,32 @@ def _statistics_task(frame, column, target, transform, edges, part) -> CategoryS
 
 def category_statistics(table, column: str, target: str, *, transform: str | None = None, edges=None,
                         client=None, retries: int = 2, progress: bool = True, format: str | None = None,
-                        blocksize: str | int = "64MB") -> CategoryStatistics:
+                        blocksize: str | int = "64MB", partition_rows: int | None = 1_000_000,
+                        max_pairs: int = MAX_PAIRS) -> CategoryStatistics:
     """Count (category, target value) pairs, or (category, bin) pairs on ``edges``, over a partitioned table.
 
     ``edges="range"`` counts only rows per category (key 0), with the range.
 
     Rows missing the category or the target are left out and counted
     (``dropped``), as the Categories page leaves them out; a target that is
-    not a number, or is infinite, is an error naming the partition.
+    not a number, or is infinite, is an error naming the file and line.
+
+    The counts are summed on the workers; a partial sum holding more than
+    ``max_pairs`` distinct pairs stops the run there, before anything that
+    size reaches this process (round a continuous target: ``value_bins``).
     """
     from dask import delayed
 
     files = expand_paths(table, "table")
-    frame = read_table(files, table_format(files, format), [column, target], blocksize)
+    kind = table_format(files, format)
+    check_columns(files, kind, [column, target])
+    parts = table_parts(files, kind, partition_rows=partition_rows, blocksize=blocksize)
     client = current_client(client)
     task = delayed(_statistics_task, pure=False)
-    tasks = [task(p, column, target, transform, edges, i) for i, p in enumerate(frame.to_delayed())]
+    tasks = [task(p, column, target, transform, edges, i) for i, p in enumerate(parts)]
     label = "count values" if edges is None else "target range" if isinstance(edges, str) else "count bins"
-    stats = tree_sum(client, tasks, retries=retries, progress=progress, label=label)
+    stats = tree_sum(client, tasks, retries=retries, progress=progress, label=label,
+                     combine=_bounded_sum(max_pairs))
     if stats.rows == 0:
         raise BatchError(f"No row has both a {column!r} and a {target!r} value.")
     stats.sources = files
@@ -217,33 +262,28 @@ def _count_table(stats: CategoryStatistics, keys_to_values=None):
 def check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, transform) -> None:
     """Refuse settings :func:`category_kernel` cannot use, before any data is read.
 
-    The encoder's own constraints (its ``_parameter_constraints``) decide
-    what it accepts; the batch form adds ``gamma="median"`` and ``value_bins``.
+    The same ranges as :class:`~embedcore.spectral.SpectralCategoryEncoder`
+    accepts; the batch form adds ``gamma="median"`` and ``value_bins``.
     """
-    from sklearn.utils._param_validation import InvalidParameterError
-
-    from ..spectral import SpectralCategoryEncoder
-
     if kernel not in ("wasserstein", "kl"):
         raise BatchError(f"kernel must be 'wasserstein' or 'kl', got {kernel!r}.")
     if not (gamma == "median" or (isinstance(gamma, Real) and np.isfinite(gamma) and gamma > 0)):
         raise BatchError(f"gamma must be a positive number or 'median', got {gamma!r}.")
     if value_bins is not None and (not isinstance(value_bins, Integral) or value_bins < 2):
         raise BatchError(f"value_bins must be at least 2, got {value_bins}.")
-    encoder = SpectralCategoryEncoder(kernel=kernel, gamma=1.0 if gamma == "median" else gamma,
-                                      n_components=n_components, bins=bins, smoothing=smoothing,
-                                      target_transform=transform)
-    try:
-        encoder._validate_params()
-    except InvalidParameterError as err:
-        raise BatchError(str(err)) from None
+    if n_components != "eigengap":
+        check_setting("n_components", n_components, integer=True, low=1)
+    check_setting("bins", bins, integer=True, low=2)
+    check_setting("smoothing", smoothing, low=0, open_low=True)
+    check_setting("target_transform", transform, choices=("log1p",), none=True)
 
 
 def category_kernel(table, column: str, target: str, *, kernel: str = "wasserstein", gamma="median",
                     n_components="eigengap", keep_trivial: bool = False, target_transform: str | None = None,
                     bins: int = 32, smoothing: float = 0.5, value_bins: int | None = None, client=None,
                     retries: int = 2, progress: bool = True, format: str | None = None,
-                    blocksize: str | int = "64MB", n_jobs: int | None = None) -> CategoryKernel:
+                    blocksize: str | int = "64MB", partition_rows: int | None = 1_000_000,
+                    max_pairs: int = MAX_PAIRS, n_jobs: int | None = None) -> CategoryKernel:
     """Learn a category kernel and spectral code from a partitioned table's target.
 
     Parameters
@@ -259,8 +299,11 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
     value_bins : int, optional
         Wasserstein only: round the target to the centres of this many equal
         bins over its range first (an approximation, within one bin width).
-    client, retries, progress, format, blocksize :
-        As in :func:`embedcore.batch.sketch`.
+    client, retries, progress, format, blocksize, partition_rows :
+        As in :func:`embedcore.batch.sketch` (``partition_rows`` default 1,000,000).
+    max_pairs : int, default=20,000,000
+        Most distinct (category, value) pairs gathered; checked on the
+        workers as the counts are summed (see :func:`category_statistics`).
     n_jobs : int or None
         Threads of this machine for the distances between categories, once
         the counts are summed (None: one, -1: every core).
@@ -280,7 +323,7 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
 
     check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, target_transform)
     read = dict(client=current_client(client), retries=retries, progress=progress, format=format,
-                blocksize=blocksize, transform=target_transform)
+                blocksize=blocksize, transform=target_transform, partition_rows=partition_rows, max_pairs=max_pairs)
     grid = bins if kernel == "kl" else value_bins
     if grid is None:
         stats = category_statistics(table, column, target, **read)
@@ -336,29 +379,48 @@ def table_csv(frame: pd.DataFrame) -> str:
     return frame.to_csv(index=False, lineterminator="\n")
 
 
-def write_category_kernel(ck: CategoryKernel, path: str, *, versions: dict | None = None) -> list[str]:
+def write_category_kernel(ck: CategoryKernel, path: str, *, versions: dict | None = None,
+                          overwrite: bool = True) -> list[str]:
     """Write a learned kernel: ``path`` (codes CSV), ``path.json`` (summary) and ``path.npz`` (everything).
 
     The ``.npz`` alone is what the Categories page opens (with the other two,
     or a ``.zip`` of the three, it checks they belong together); it holds
     plain arrays only (categories as text), so it loads without pickle.
+    Each file is written under a temporary name and renamed into place, so
+    none is ever half-written; files of two runs side by side are told
+    apart by :func:`read_category_kernel`. ``overwrite=False`` refuses to
+    replace an existing one.
 
     Returns
     -------
     list of str
         The three paths written.
     """
+    from ._outputs import refuse_existing, temporary_beside
+
+    paths = [path, path + ".json", path + ".npz"]
+    refuse_existing(*paths, overwrite=overwrite)
     base = os.path.basename(path)
-    manifest = {"step": "category-kernel", **ck.summary(), "versions": versions or {},
+    manifest = {"step": "category-kernel", "complete": True, **ck.summary(), "versions": versions or {},
                 "files": {"codes": base, "summary": base + ".json", "kernel": base + ".npz"}}
-    ck.codes().to_csv(path, index=False)
-    with open(path + ".json", "w", encoding="utf-8") as f:
-        json.dump(manifest, f, indent=1, default=str)
-    np.savez_compressed(path + ".npz", categories=np.array([str(c) for c in ck.categories], dtype=str),
-                        counts=np.asarray(ck.counts, dtype=np.int64), distances=ck.distances, affinity=ck.affinity,
-                        eigenvalues=ck.eigenvalues, columns=np.asarray(ck.columns, dtype=np.int64),
-                        embedding=ck.embedding, manifest=np.array(json.dumps(manifest, default=str)))
-    return [path, path + ".json", path + ".npz"]
+    tmps = [temporary_beside(p) for p in paths]
+    try:
+        ck.codes().to_csv(tmps[0], index=False)
+        with open(tmps[1], "w", encoding="utf-8") as f:
+            json.dump(manifest, f, indent=1, default=str)
+        with open(tmps[2], "wb") as f:
+            np.savez_compressed(f, categories=np.array([str(c) for c in ck.categories], dtype=str),
+                                counts=np.asarray(ck.counts, dtype=np.int64), distances=ck.distances,
+                                affinity=ck.affinity, eigenvalues=ck.eigenvalues,
+                                columns=np.asarray(ck.columns, dtype=np.int64), embedding=ck.embedding,
+                                manifest=np.array(json.dumps(manifest, default=str)))
+        for tmp, final in zip(tmps, paths):
+            os.replace(tmp, final)
+    finally:
+        for tmp in tmps:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+    return paths
 
 
 def read_category_kernel(source) -> CategoryKernel:

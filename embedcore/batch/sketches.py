@@ -5,10 +5,16 @@ million items fit); the sets, tens of millions of them, stay on disk. The
 fitted model is sent once to every worker; each task reads one partition of
 the sets, sketches it with the model's own ``sketch`` and writes the
 sparse sketches as one shard. A JSON manifest lists every finished
-partition with its shape, the model's parameters, seed and fingerprint, the
-input's fingerprint and the library versions. Run the step again with the
-same input and model and only the partitions missing from the manifest are
-computed: nothing finished is lost when a worker or the whole run dies.
+partition with its shape, its shard's size and SHA-256, the model's
+parameters, seed and fingerprint, the input's fingerprint and the library
+versions.
+
+The output is built in ``.OUT.partial`` beside ``OUT`` and renamed to
+``OUT`` when every partition is in (see :mod:`embedcore.batch._outputs`);
+run the step again after an interruption and only the partitions missing
+from the staged manifest are computed. :func:`read_sketches` refuses an
+unfinished run, a shard whose size or checksum differs from the manifest's
+and a shard the manifest does not list.
 
 Sets are a column of item-id lists: text with ids separated by spaces or
 commas (``"3 17 42"``), or a Parquet list column. Ids are positions in the
@@ -33,12 +39,29 @@ import scipy.sparse as sp
 
 from .._sparse import kept_offsets, narrow, offsets_of, ragged_to_csr, stack_rows
 from ._cluster import BatchError, current_client, let_go, refusals, run_tasks, versions
-from ._inputs import expand_paths, fingerprint, read_table, table_format
+from ._inputs import (
+    Part,
+    check_columns,
+    expand_paths,
+    fingerprint,
+    table_format,
+    table_parts,
+)
+from ._outputs import (
+    MANIFEST,
+    ShardedOutput,
+    check_entry,
+    extra_shards,
+    sha256_of,
+    staging_dir,
+)
 
 __all__ = ["SetBatch", "TableSets", "RandomSets", "SketchRun", "sketch", "read_manifest", "read_sketches",
            "load_items", "MANIFEST"]
 
-MANIFEST = "manifest.json"
+FORMAT = "embedcore-sketches/2"
+#: Sets per partition of a Parquet file unless told otherwise (a 1M-set file is 10 tasks, not one).
+PARTITION_ROWS = 100_000
 
 
 @dataclass
@@ -97,8 +120,10 @@ def _lists(arr, what: str):
     return offsets, flat
 
 
-def _where(offsets: np.ndarray, j: int, part: int) -> str:
+def _where(offsets: np.ndarray, j: int, part) -> str:
     row = int(np.searchsorted(offsets, j, side="right") - 1)
+    if isinstance(part, Part):
+        return part.where(row)
     return f"partition {part}, set {row} of the partition"
 
 
@@ -153,10 +178,12 @@ class _TableParser:
     def __init__(self, column: str, weights: str | None):
         self.column, self.weights = column, weights
 
-    def __call__(self, frame: pd.DataFrame, model: _Model, part: int) -> tuple[SetBatch, int]:
+    def __call__(self, raw, model: _Model, part: int) -> tuple[SetBatch, int]:
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        frame = raw.table([self.column] + ([self.weights] if self.weights else [])) if isinstance(raw, Part) else raw
+        part = raw if isinstance(raw, Part) else part
         offsets, flat = _lists(_arrow(frame[self.column]), repr(self.column))
         ids, keep = model.positions(flat, offsets, part)
         w = None
@@ -164,15 +191,18 @@ class _TableParser:
             w_offsets, w_flat = _lists(_arrow(frame[self.weights]), repr(self.weights))
             if not np.array_equal(w_offsets, offsets):
                 j = int(np.flatnonzero(np.diff(w_offsets) != np.diff(offsets))[0])
-                raise BatchError(f"Partition {part}, set {j} of the partition: {int(np.diff(offsets)[j])} items but "
-                                 f"{int(np.diff(w_offsets)[j])} weights; give one weight per item.")
+                at = part.where(j) if isinstance(part, Part) else f"Partition {part}, set {j} of the partition"
+                raise BatchError(f"{at}: {int(np.diff(offsets)[j])} items but {int(np.diff(w_offsets)[j])} weights; "
+                                 "give one weight per item.")
             try:
                 w = pc.cast(w_flat, pa.float64()).to_numpy(zero_copy_only=False)
             except pa.ArrowInvalid:
-                raise BatchError(f"Partition {part}: the weights column {self.weights!r} holds a value that is not "
+                raise BatchError(f"{_name(part)}: the weights column {self.weights!r} holds a value that is not "
                                  "a number.") from None
             if not np.isfinite(w).all():
-                raise BatchError(f"Partition {part}: the weights column {self.weights!r} has NaN or infinite values.")
+                j = int(np.flatnonzero(~np.isfinite(w))[0])
+                raise BatchError(f"The weights column {self.weights!r} has NaN or infinite values "
+                                 f"({_where(offsets, j, part)}).")
             if (w < 0).any():
                 j = int(np.flatnonzero(w < 0)[0])
                 raise BatchError(f"Item weight {w[j]:g} ({_where(offsets, j, part)}) is negative; a sketch is a "
@@ -186,11 +216,19 @@ class _TableParser:
         return SetBatch(offsets, ids, w), dropped
 
 
+def _name(part) -> str:
+    return part.path if isinstance(part, Part) else f"Partition {part}"
+
+
 # --------------------------------------------------------------------------- sources of sets
 
 
 class TableSets:
-    """Sets in Parquet or CSV files: one partition per Parquet file part or CSV block.
+    """Sets in Parquet or CSV files: partitions of ``partition_rows`` Parquet rows or ``blocksize`` CSV bytes.
+
+    Each task reads its own partition (a range of a Parquet file's rows, or
+    the whole lines starting in a byte range of a CSV file), so a single
+    large file is shared among all workers.
 
     Parameters
     ----------
@@ -204,28 +242,34 @@ class TableSets:
     format : {"parquet", "csv"}, optional
         Taken from the file names when not given.
     blocksize : str or int, default="64MB"
-        Bytes of CSV text per partition (Parquet files are split by Dask).
+        Bytes of CSV text per partition (a compressed CSV file is one partition).
+    partition_rows : int, default=100_000
+        Rows per Parquet partition: row groups are merged up to it, and a
+        larger row group is split into equal row ranges. None: one
+        partition per row group.
     """
 
     def __init__(self, paths, *, column: str = "items", weights: str | None = None, format: str | None = None,
-                 blocksize: str | int = "64MB"):
+                 blocksize: str | int = "64MB", partition_rows: int | None = PARTITION_ROWS):
         self.files = expand_paths(paths, "sets")
         self.kind = table_format(self.files, format)
-        self.column, self.weights, self.blocksize = column, weights, blocksize
-        cols = [column] + ([weights] if weights else [])
-        self._frame = read_table(self.files, self.kind, cols, blocksize)
+        self.column, self.weights, self.blocksize, self.partition_rows = column, weights, blocksize, partition_rows
+        check_columns(self.files, self.kind, [column] + ([weights] if weights else []))
+        self.parts = table_parts(self.files, self.kind, partition_rows=partition_rows, blocksize=blocksize)
         self.parser = _TableParser(column, weights)
 
     @property
     def n_partitions(self) -> int:
-        return int(self._frame.npartitions)
+        return len(self.parts)
 
     def partitions(self) -> list:
-        return list(self._frame.to_delayed())
+        return list(self.parts)
 
     def describe(self) -> dict:
         return fingerprint(self.files, format=self.kind, column=self.column, weights=self.weights,
-                           blocksize=self.blocksize if self.kind == "csv" else None, n_partitions=self.n_partitions)
+                           blocksize=self.blocksize if self.kind == "csv" else None,
+                           partition_rows=self.partition_rows if self.kind == "parquet" else None,
+                           n_partitions=self.n_partitions)
 
 
 class _RandomParser:
@@ -291,19 +335,26 @@ class RandomSets:
 # --------------------------------------------------------------------------- one task
 
 
-def _write_shard(S: sp.csr_array, path: str, shard_format: str, compress: bool) -> None:
-    tmp = f"{path}.{uuid.uuid4().hex}.tmp"  # a retried or duplicated task never sees half a file
-    with open(tmp, "wb") as f:
-        if shard_format == "npz":
-            sp.save_npz(f, S, compressed=compress)
-        else:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
+def _write_shard(S: sp.csr_array, path: str, shard_format: str, compress: bool) -> tuple[int, str]:
+    """Write a shard (through a temporary name: a retried task never leaves half a file); its size and SHA-256."""
+    import io
 
-            coo = S.tocoo()
-            table = pa.table({"row": coo.row.astype(np.int64), "column": coo.col.astype(np.int64), "value": coo.data})
-            pq.write_table(table, f, compression="zstd" if compress else "none")
+    buf = io.BytesIO()
+    if shard_format == "npz":
+        sp.save_npz(buf, S, compressed=compress)
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        coo = S.tocoo()
+        table = pa.table({"row": coo.row.astype(np.int64), "column": coo.col.astype(np.int64), "value": coo.data})
+        pq.write_table(table, buf, compression="zstd" if compress else "none")
+    data = buf.getvalue()
+    tmp = f"{path}.{uuid.uuid4().hex}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
     os.replace(tmp, path)
+    return len(data), sha256_of(data)
 
 
 def shard_name(part: int, shard_format: str) -> str:
@@ -327,7 +378,8 @@ def _sketch_task(raw, model: _Model, parser, part: int, out_dir: str | None, sha
              "bytes": int(S.data.nbytes + S.indices.nbytes + S.indptr.nbytes)}
     if out_dir is not None:
         entry["file"] = shard_name(part, shard_format)
-        _write_shard(S, os.path.join(out_dir, entry["file"]), shard_format, compress)
+        entry["file_bytes"], entry["sha256"] = _write_shard(S, os.path.join(out_dir, entry["file"]), shard_format,
+                                                            compress)
     entry["seconds"] = round(time.perf_counter() - t, 4)
     return entry
 
@@ -366,68 +418,18 @@ def model_identity(emde) -> dict:
             "sha256": h.hexdigest()}
 
 
-class _Manifest:
-    """The manifest on disk, rewritten atomically as partitions finish (at most once a second)."""
-
-    def __init__(self, out_dir: str | None, header: dict, overwrite: bool):
-        self.out_dir, self.body, self._saved = out_dir, dict(header, partitions={}, complete=False), 0.0
-        if out_dir is None:
-            return
-        os.makedirs(out_dir, exist_ok=True)
-        for name in os.listdir(out_dir):  # half-written shards of a task that died
-            if name.startswith("part-") and name.endswith(".tmp"):
-                os.remove(os.path.join(out_dir, name))
-        path = os.path.join(out_dir, MANIFEST)
-        if not os.path.exists(path):
-            return
-        old = read_manifest(path)
-        same = {k: old.get(k) == header.get(k) for k in ("input", "model", "shard_format", "unknown")}
-        if not all(same.values()) and not overwrite:
-            what = ", ".join(k for k, ok in same.items() if not ok)
-            raise BatchError(f"{out_dir} holds sketches of another {what}; choose another output directory, or "
-                             "overwrite them (--overwrite, overwrite=True).")
-        if all(same.values()):
-            self.body["partitions"] = {k: v for k, v in old.get("partitions", {}).items()
-                                       if os.path.exists(os.path.join(out_dir, v["file"]))}
-        else:
-            for v in old.get("partitions", {}).values():
-                stale = os.path.join(out_dir, v["file"])
-                if os.path.exists(stale):
-                    os.remove(stale)
-
-    def done(self) -> set[int]:
-        return {int(k) for k in self.body["partitions"]}
-
-    def record(self, part: int, entry: dict) -> None:
-        self.body["partitions"][str(part)] = entry
-        if time.monotonic() - self._saved > 1.0:
-            self.save()
-
-    def save(self, complete: bool = False) -> None:
-        parts = self.body["partitions"]
-        self.body["partitions"] = {k: parts[k] for k in sorted(parts, key=int)}
-        self.body["complete"] = complete
-        self.body["shape"] = [sum(v["rows"] for v in parts.values()), self.body["model"]["n_features_out"]]
-        self._saved = time.monotonic()
-        if self.out_dir is None:
-            return
-        path = os.path.join(self.out_dir, MANIFEST)
-        tmp = f"{path}.{uuid.uuid4().hex}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.body, f, indent=1)
-        os.replace(tmp, path)
-
-
 # --------------------------------------------------------------------------- the step
 
 
 class SketchRun(NamedTuple):
-    """What a sketch run did: the manifest (as written), partitions computed and skipped, seconds."""
+    """What a sketch run did: the manifest (as written), partitions computed and skipped (kept from an
+    interrupted run of the same input and model), seconds, and shards of another run's staging discarded."""
 
     manifest: dict
     computed: int
     skipped: int
     seconds: float
+    discarded: int = 0
 
     @property
     def rows(self) -> int:
@@ -449,16 +451,18 @@ def _names(item_names, n_items: int) -> pd.Index | None:
     return names
 
 
-def _source(sets, column: str, weights: str | None, format: str | None, blocksize):
+def _source(sets, column: str, weights: str | None, format: str | None, blocksize, partition_rows):
     if hasattr(sets, "partitions") and hasattr(sets, "parser"):
         return sets
-    return TableSets(sets, column=column, weights=weights, format=format, blocksize=blocksize)
+    return TableSets(sets, column=column, weights=weights, format=format, blocksize=blocksize,
+                     partition_rows=partition_rows)
 
 
 def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights: str | None = None,
            item_names=None, unknown: str = "error", client=None, retries: int = 2, shard_format: str = "npz",
            compress: bool = False, overwrite: bool = False, progress: bool = True, format: str | None = None,
-           blocksize: str | int = "64MB") -> SketchRun:
+           blocksize: str | int = "64MB", partition_rows: int | None = PARTITION_ROWS,
+           on_start=None) -> SketchRun:
     """Sketch every set of a partitioned table with a fitted EMDE, one shard per partition.
 
     Parameters
@@ -470,10 +474,11 @@ def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights
         Parquet or CSV files, a directory or a glob (see :class:`TableSets`),
         or a source such as :class:`RandomSets`.
     out : str, optional
-        Output directory for the shards and ``manifest.json``. None sketches
+        Output directory for the shards and ``manifest.json``, built in
+        ``.OUT.partial`` beside it and renamed when complete. None sketches
         and counts without writing anything (a dry run: the manifest is
         returned, with the bytes each shard would take).
-    column, weights, format, blocksize :
+    column, weights, format, blocksize, partition_rows :
         How to read the files, as in :class:`TableSets`.
     item_names : sequence of str, optional
         The name of every fitted item, in order: ids in the sets are then
@@ -491,11 +496,15 @@ def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights
     compress : bool, default=False
         Compress shards (smaller, several times slower to write).
     overwrite : bool, default=False
-        Replace sketches of another input or model in ``out``; without it
-        such a directory is refused. Sketches of the same input and model
-        are always resumed: finished partitions are skipped.
+        Replace an existing ``out``; without it an existing ``out`` is
+        refused. An interrupted run of the same input and model (its
+        staging directory) is always resumed: finished partitions are
+        skipped; one of another input or model is discarded.
     progress : bool, default=True
         A text progress bar on stderr.
+    on_start : callable, optional
+        Called with the partitions to compute and the staging directory
+        just before the tasks are sent (the command line reports them).
 
     Returns
     -------
@@ -508,13 +517,19 @@ def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights
         raise BatchError(f"shard_format must be 'npz' or 'parquet', got {shard_format!r}.")
     identity = model_identity(emde)
     names = _names(item_names, emde.n_items_)
-    source = _source(sets, column, weights, format, blocksize)
-    header = {"format": "embedcore-sketches/1", "input": source.describe(), "model": identity,
+    source = _source(sets, column, weights, format, blocksize, partition_rows)
+    if source.n_partitions == 0:
+        raise BatchError("The input holds no sets.")
+    header = {"format": FORMAT, "input": source.describe(), "model": identity,
               "shard_format": shard_format, "compressed": bool(compress), "unknown": unknown,
               "versions": versions()}
-    manifest = _Manifest(out, header, overwrite)
+    manifest = ShardedOutput(out, header, identity=("input", "model", "shard_format", "compressed", "unknown"),
+                             overwrite=overwrite, noun="sketches")
+    manifest.body["shape"] = [0, int(identity["n_features_out"])]
     done = manifest.done()
     todo = [p for p in range(source.n_partitions) if p not in done]
+    if on_start is not None:
+        on_start(len(todo), len(done), manifest)
     if todo:
         from dask import delayed
 
@@ -522,15 +537,22 @@ def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights
         model = client.scatter(_Model(emde, names, unknown), broadcast=True, hash=False)
         parts = source.partitions()
         task = delayed(_sketch_task, pure=False)
-        tasks = [task(parts[p], model, source.parser, p, out, shard_format, compress) for p in todo]
+        tasks = [task(parts[p], model, source.parser, p, manifest.stage, shard_format, compress) for p in todo]
         try:
             run_tasks(client, tasks, retries=retries, label="sketch", progress=progress,
                       on_result=lambda i, entry: manifest.record(todo[i], entry))
         finally:
+            _shape(manifest)
             manifest.save()
             let_go(client, [model])
-    manifest.save(complete=True)
-    return SketchRun(manifest.body, len(todo), len(done), time.perf_counter() - t0)
+    _shape(manifest)
+    manifest.finish()
+    return SketchRun(manifest.body, len(todo), len(done), time.perf_counter() - t0, manifest.discarded)
+
+
+def _shape(manifest: ShardedOutput) -> None:
+    body = manifest.body
+    body["shape"] = [sum(v["rows"] for v in body["partitions"].values()), body["model"]["n_features_out"]]
 
 
 # --------------------------------------------------------------------------- reading the results
@@ -540,6 +562,10 @@ def read_manifest(path: str) -> dict:
     """The manifest of a sketch run: ``path`` is its output directory or the ``manifest.json`` itself."""
     file = os.path.join(path, MANIFEST) if os.path.isdir(path) else path
     if not os.path.exists(file):
+        stage = staging_dir(path)
+        if not os.path.exists(path) and os.path.isdir(stage):
+            raise BatchError(f"{path} does not exist yet: its run was interrupted (what it finished is in {stage}); "
+                             "run the step again to finish it.")
         raise BatchError(f"{path} holds no sketches: there is no {MANIFEST}.")
     with open(file, "rb") as f:
         return parse_manifest(f.read(), file)
@@ -551,7 +577,10 @@ def parse_manifest(raw: bytes, where: str) -> dict:
         body = json.loads(raw.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise BatchError(f"{where} is not a sketch manifest (not JSON).") from None
-    if not isinstance(body, dict) or body.get("format") != "embedcore-sketches/1":
+    if isinstance(body, dict) and body.get("format") == "embedcore-sketches/1":
+        raise BatchError(f"{where} was written by an older version of the sketch step, without checksums; run the "
+                         "step again.")
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise BatchError(f"{where} is not a sketch manifest written by embedcore.batch.")
 
     def count(v, least: int) -> bool:
@@ -597,15 +626,31 @@ def _load_shard(source, name: str, entry: dict, width: int) -> sp.csr_array:
     return S
 
 
+def _check_complete(body: dict) -> None:
+    parts = body["partitions"]
+    missing = [p for p in range(int(body["input"]["n_partitions"])) if str(p) not in parts]
+    if missing:
+        raise BatchError(f"{len(missing)} of {body['input']['n_partitions']} partitions are not sketched yet "
+                         f"(first: {missing[0]}); run the sketch step again to finish them.")
+    if body.get("complete") is not True:
+        raise BatchError("The manifest does not say the run completed; run the sketch step again to finish it.")
+
+
 def stack_shards(body: dict, fetch, *, partial: bool = False) -> sp.csr_array:
     """The shards a manifest lists, stacked in partition order; ``fetch(file)`` gives a path or the bytes."""
     width = int(body["model"]["n_features_out"])
     parts = body["partitions"]
-    missing = [p for p in range(int(body["input"]["n_partitions"])) if str(p) not in parts]
-    if missing and not partial:
-        raise BatchError(f"{len(missing)} of {body['input']['n_partitions']} partitions are not sketched yet "
-                         f"(first: {missing[0]}); run the sketch step again to finish them.")
-    shards = [_load_shard(fetch(parts[k]["file"]), parts[k]["file"], parts[k], width) for k in sorted(parts, key=int)]
+    if not partial:
+        _check_complete(body)
+    shards = []
+    for k in sorted(parts, key=int):
+        data = fetch(parts[k]["file"])
+        check_entry(parts[k]["file"], data, parts[k])
+        shards.append(_load_shard(data, parts[k]["file"], parts[k], width))
+    rows = sum(v["rows"] for v in parts.values())
+    if not partial and (not isinstance(body.get("shape"), list) or body["shape"][:1] != [rows]):
+        raise BatchError(f"The manifest's shape {body.get('shape')} does not match its partitions' {rows} rows; give "
+                         "the manifest.json of the run unchanged.")
     return stack_rows(shards, width)
 
 
@@ -625,6 +670,12 @@ def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
     """
     body = read_manifest(path)
     folder = path if os.path.isdir(path) else os.path.dirname(path)
+    if not partial:
+        _check_complete(body)
+    extra = extra_shards(folder, (v["file"] for v in body["partitions"].values()))
+    if extra:
+        raise BatchError(f"{folder} holds shards its manifest does not list ({', '.join(extra[:3])}): the files of "
+                         "two runs are mixed; write the sketches again into a new directory.")
     return stack_shards(body, lambda file: os.path.join(folder, file), partial=partial)
 
 

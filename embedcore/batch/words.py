@@ -35,16 +35,25 @@ from ..words import check_vocabulary, prune_vocabulary
 from ._cluster import (
     BatchError,
     broadcast,
+    check_setting,
     current_client,
     let_go,
     refusals,
     run_tasks,
     tree_sum,
 )
-from ._inputs import split_compression, text_files
+from ._inputs import Part, fingerprint, text_files, text_parts
+from ._outputs import (
+    MANIFEST,
+    ShardedOutput,
+    check_entry,
+    extra_shards,
+    sha256_of,
+    staging_dir,
+)
 
 __all__ = ["CorpusCounts", "count_corpus", "vectors_from_counts", "word_vectors", "write_word2vec", "tokens_of_lines",
-           "document_vectors", "read_document_vectors"]
+           "document_vectors", "read_document_vectors", "publish_word2vec", "read_word_vectors"]
 
 _COUNT_PARAMS = ("window", "context", "weighted", "min_count", "max_vocab")
 _END = "Q"  # marks a line's end: after lower-casing no token can be an upper-case letter
@@ -117,8 +126,11 @@ def tokens_of_lines(lines: list[str], source: str = "The corpus") -> Tokens:
 
 
 @refusals
-def _tokenise_task(lines: list[str], part: int) -> Tokens:
-    return tokens_of_lines(lines, f"Partition {part} of the corpus")
+def _tokenise_task(part, number: int) -> Tokens:
+    lines = part.lines() if isinstance(part, Part) else part
+    where = f"{part.path} (the block at byte {part.start})" if isinstance(part, Part) else \
+        f"Partition {number} of the corpus"
+    return tokens_of_lines(lines, where)
 
 
 @refusals
@@ -183,8 +195,35 @@ def _window_pairs(ids: np.ndarray, doc: np.ndarray, V: int, window: int, weighte
     return sp.csr_array(U + U.T)
 
 
+#: Most co-occurrence non-zeros gathered on the driver by default (about 12 bytes each there, 2.4 GB).
+MAX_NNZ = 200_000_000
+
+
+def _too_many(nnz: int, limit: int) -> str:
+    return (f"The co-occurrence matrix has more than {limit:,} non-zeros ({nnz:,} so far), more than this machine "
+            f"is allowed to gather (about {12 * limit / 1e9:.1f} GB); raise --min-count or set --max-vocab (or "
+            "raise --max-nnz / max_nnz if this machine has the memory).")
+
+
+class _bounded_counts:
+    """Adds partial counts on a worker; a sum past ``limit`` co-occurrence non-zeros is refused there."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    @refusals
+    def __call__(self, *parts):
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        if total.cooccurrence.nnz > self.limit:
+            raise BatchError(_too_many(total.cooccurrence.nnz, self.limit))
+        return total
+
+
 @refusals
-def _count_block(block: Tokens, index: pd.Index, window: int, context: str, weighted: bool) -> CorpusCounts:
+def _count_block(block: Tokens, index: pd.Index, window: int, context: str, weighted: bool,
+                 limit: int | None = None) -> CorpusCounts:
     V = len(index)
     ids = block.ids(index)
     doc = block.lines.astype(np.int64)
@@ -196,41 +235,46 @@ def _count_block(block: Tokens, index: pd.Index, window: int, context: str, weig
         C.eliminate_zeros()
     else:
         C = _window_pairs(ids, doc, V, window, weighted)
+    if limit is not None and C.nnz > limit:
+        raise BatchError(_too_many(C.nnz, limit))
     return CorpusCounts(C, np.bincount(M.indices, minlength=V).astype(np.int64), block.n_docs)
 
 
 def check_params(params: dict):
-    """The estimator for ``params``, its settings checked by its own constraints (as ``fit`` checks them)."""
-    from sklearn.utils._param_validation import InvalidParameterError
-
+    """The estimator for ``params``, every setting checked against what ``PMIWordVectors.fit`` accepts."""
     from ..words import PMIWordVectors
 
     try:
         wv = PMIWordVectors(**params)
     except TypeError as e:
         raise BatchError(f"Unknown word-vector setting: {e}.") from None
-    try:
-        wv._validate_params()
-    except InvalidParameterError as err:
-        raise BatchError(str(err)) from None
+    check_setting("window", wv.window, integer=True, low=1)
+    check_setting("context", wv.context, choices=("window", "document"))
+    check_setting("weighted", wv.weighted, flag=True)
+    check_setting("min_count", wv.min_count, integer=True, low=1)
+    check_setting("max_vocab", wv.max_vocab, integer=True, low=1, none=True)
+    check_setting("alpha", wv.alpha, low=0, open_low=True)
+    check_setting("shift", wv.shift, low=0, open_low=True)
+    check_setting("positive", wv.positive, flag=True)
+    check_setting("n_components", wv.n_components, integer=True, low=1)
+    check_setting("eig_weight", wv.eig_weight, low=0)
+    check_setting("random_state", wv.random_state, integer=True, low=0, none=True)
     return wv
 
 
 def _blocks(client, corpus, blocksize, keep_tokens: bool, retries: int) -> list:
-    import dask.bag as db
     from dask import delayed
 
-    files = text_files(corpus)
-    compressed = any(split_compression(f)[1] for f in files)
-    bag = db.read_text(files, blocksize=None if compressed else blocksize, encoding="utf-8", compression="infer")
+    parts = text_parts(text_files(corpus), blocksize)
     task = delayed(_tokenise_task, pure=False)
-    blocks = [task(p, i) for i, p in enumerate(bag.to_delayed())]
+    blocks = [task(p, i) for i, p in enumerate(parts)]
     return client.persist(blocks, retries=retries) if keep_tokens else blocks
 
 
 def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: bool = False, min_count: int = 1,
                  max_vocab: int | None = None, client=None, retries: int = 2, progress: bool = True,
-                 blocksize: str | int = "16MB", keep_tokens: bool = True, check=None) -> CorpusCounts:
+                 blocksize: str | int = "16MB", keep_tokens: bool = True, check=None,
+                 max_nnz: int = MAX_NNZ) -> CorpusCounts:
     """Count a corpus's vocabulary, co-occurrences and document frequencies, partition by partition.
 
     Parameters
@@ -251,6 +295,13 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
     check : callable, optional
         Called with the vocabulary's counts before the second pass, to stop
         early (:func:`word_vectors` checks the dimensions fit).
+    max_nnz : int, default=200,000,000
+        Most co-occurrence non-zeros summed into this process. The sums run
+        on the workers and each is checked there, so a matrix past the
+        bound stops the run before it is gathered. The PPMI and SVD that
+        follow run on this machine (the one single-node part of the step):
+        budget about 12 bytes per non-zero for the counts, as much again
+        for the PPMI, plus V x dimensions x 8 bytes for the vectors.
 
     Returns
     -------
@@ -274,8 +325,9 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
             check(counts)
         index = client.scatter(pd.Index(counts.index, dtype=object), broadcast=True, hash=False)
         task = delayed(_count_block, pure=False)
-        total = tree_sum(client, [task(b, index, wv.window, wv.context, wv.weighted) for b in blocks],
-                         retries=retries, label="count pairs", progress=progress, split_every=2)
+        total = tree_sum(client, [task(b, index, wv.window, wv.context, wv.weighted, max_nnz) for b in blocks],
+                         retries=retries, label="count pairs", progress=progress, split_every=2,
+                         combine=_bounded_counts(max_nnz))
     finally:
         if keep_tokens:
             let_go(client, futures_of(blocks))
@@ -311,7 +363,7 @@ def vectors_from_counts(counts: CorpusCounts, **params):
 
 
 def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True, blocksize: str | int = "16MB",
-                 keep_tokens: bool = True, **params):
+                 keep_tokens: bool = True, max_nnz: int = MAX_NNZ, **params):
     """PMI word vectors of a corpus on disk: the fitted estimator ``PMIWordVectors(**params).fit`` would give.
 
     ``params`` are :class:`~embedcore.words.PMIWordVectors`'s (window,
@@ -330,26 +382,61 @@ def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True
     wv = check_params(params)
     counting = {k: params[k] for k in _COUNT_PARAMS if k in params}
     counts = count_corpus(corpus, client=client, retries=retries, progress=progress, blocksize=blocksize,
-                          keep_tokens=keep_tokens, check=lambda c: check_fitted_vocabulary(wv, c), **counting)
+                          keep_tokens=keep_tokens, check=lambda c: check_fitted_vocabulary(wv, c),
+                          max_nnz=max_nnz, **counting)
     return vectors_from_counts(counts, **params)
 
 
+DOCS_FORMAT = "embedcore-document-vectors/2"
+
+
 @refusals
-def _document_block(block: Tokens, model, weighting: str) -> np.ndarray:
-    """A block's document vectors: ``model.transform`` of its non-blank lines, in order."""
+def _document_block(part, model, weighting: str, number: int, out_dir: str | None, dtype: str) -> dict:
+    """A block's document vectors (``model.transform`` of its non-blank lines, in order), written as a shard."""
+    import io
+    import uuid
+
+    block = _tokenise_task.__wrapped__(part, number)
     rows = block.documents[block.lines]  # a blank line holds no token
     M = block.term_counts(block.ids(model.words_), rows, block.n_docs, len(model.words_))
-    return model.document_vectors(M, weighting)
+    X = np.asarray(model.document_vectors(M, weighting), dtype=dtype)
+    entry = {"rows": int(X.shape[0]), "file": f"part-{number:05d}.npy"}
+    if out_dir is not None:
+        buf = io.BytesIO()
+        np.save(buf, X, allow_pickle=False)
+        data = buf.getvalue()
+        path = os.path.join(out_dir, entry["file"])
+        tmp = f"{path}.{uuid.uuid4().hex}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+        entry["file_bytes"], entry["sha256"] = len(data), sha256_of(data)
+    return entry
+
+
+def vectors_identity(wv, weighting: str, dtype) -> dict:
+    """What fixes every document vector: the words, vectors and idf (SHA-256), the weighting and the dtype."""
+    import hashlib
+
+    h = hashlib.sha256()
+    h.update("\n".join(map(str, wv.words_)).encode())
+    h.update(np.ascontiguousarray(wv.vectors_, dtype=np.float64).tobytes())
+    if getattr(wv, "idf_", None) is not None:
+        h.update(np.ascontiguousarray(wv.idf_, dtype=np.float64).tobytes())
+    return {"words": len(wv.words_), "dim": int(wv.vectors_.shape[1]), "weighting": weighting,
+            "dtype": np.dtype(dtype).name, "sha256": h.hexdigest()}
 
 
 def document_vectors(corpus, wv, out: str, *, weighting: str = "count", dtype=np.float32, client=None,
-                     retries: int = 2, progress: bool = True, blocksize: str | int = "16MB") -> dict:
+                     retries: int = 2, progress: bool = True, blocksize: str | int = "16MB",
+                     overwrite: bool = False, on_start=None) -> dict:
     """Write the document vectors of every non-blank line of a corpus: one ``.npy`` shard per partition.
 
     Each line's vector is ``wv.transform([line], weighting=weighting)``: its
     term counts (times the idf learned at fit, for ``"tfidf"``) times the
     word vectors, L2-normalised. A document's vector depends only on its own
-    words, so partitions give exactly the rows of the whole corpus.
+    words, so partitions give exactly the rows of the whole corpus. Each
+    worker writes its own shards; only their sizes and checksums travel.
 
     Parameters
     ----------
@@ -358,18 +445,26 @@ def document_vectors(corpus, wv, out: str, *, weighting: str = "count", dtype=np
     wv : fitted :class:`~embedcore.words.PMIWordVectors`
         From :func:`word_vectors`, or fitted in memory; sent to each worker once.
     out : str
-        Directory for ``part-00000.npy`` ... (rows in corpus order) and ``manifest.json``.
+        Directory for ``part-00000.npy`` ... (rows in corpus order) and
+        ``manifest.json``, built in ``.OUT.partial`` beside it and renamed
+        when complete. A run stopped part-way resumes with the same corpus,
+        word vectors, weighting and dtype (finished shards are kept).
     weighting : {"count", "tfidf"}, default="count"
     dtype : default=float32
         What the shards hold.
     client, retries, progress, blocksize :
         As in :func:`count_corpus`.
+    overwrite : bool, default=False
+        Replace an existing ``out`` (otherwise refused).
+    on_start : callable, optional
+        As in :func:`embedcore.batch.sketch`.
 
     Returns
     -------
     dict
-        The manifest: rows, dimensions, weighting and the shards in order.
-        :func:`read_document_vectors` reads the directory back as one array.
+        The manifest: rows, dimensions, weighting, the shards in order with
+        their rows, sizes and SHA-256. :func:`read_document_vectors` reads
+        the directory back as one array, after checking it.
     """
     from dask import delayed
     from sklearn.utils.validation import check_is_fitted
@@ -377,44 +472,83 @@ def document_vectors(corpus, wv, out: str, *, weighting: str = "count", dtype=np
     check_is_fitted(wv, "vectors_")
     if weighting not in ("count", "tfidf"):
         raise BatchError(f"weighting must be 'count' or 'tfidf', got {weighting!r}.")
-    if weighting == "tfidf" and not hasattr(wv, "idf_"):
+    if weighting == "tfidf" and getattr(wv, "idf_", None) is None:
         raise BatchError("These word vectors have no idf (they were built without document frequencies); "
                          "use weighting='count'.")
-    if os.path.isfile(out):
-        raise BatchError(f"{out} is a file; give a directory for the document vectors.")
-    os.makedirs(out, exist_ok=True)
-    client = current_client(client)
-    slim = copy.copy(wv)  # the workers need the vocabulary, the vectors and the idf, not the PMI matrix
-    for name in ("cooccurrence_", "pmi_", "normed_", "counts_", "vocabulary_"):
-        slim.__dict__.pop(name, None)
-    model = broadcast(client, slim)
-    blocks = _blocks(client, corpus, blocksize, keep_tokens=False, retries=retries)
-    task = delayed(_document_block, pure=False)
-    rows = [0] * len(blocks)
-
-    def write(i: int, X: np.ndarray) -> None:
-        np.save(os.path.join(out, f"part-{i:05d}.npy"), np.asarray(X, dtype=dtype))
-        rows[i] = len(X)
-
-    run_tasks(client, [task(b, model, weighting) for b in blocks], retries=retries, label="document vectors",
-              progress=progress, on_result=write)
-    manifest = {"step": "document-vectors", "weighting": weighting, "rows": sum(rows),
-                "dim": int(wv.vectors_.shape[1]), "dtype": np.dtype(dtype).name,
-                "partitions": [{"file": f"part-{i:05d}.npy", "rows": r} for i, r in enumerate(rows)]}
-    with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8") as f:
-        json.dump(manifest, f, indent=1)
-    return manifest
+    files = text_files(corpus)
+    parts = text_parts(files, blocksize)
+    dtype = np.dtype(dtype).name
+    header = {"format": DOCS_FORMAT, "step": "document-vectors", "weighting": weighting,
+              "dim": int(wv.vectors_.shape[1]), "dtype": dtype,
+              "input": fingerprint(files, blocksize=blocksize, n_partitions=len(parts)),
+              "model": vectors_identity(wv, weighting, dtype)}
+    output = ShardedOutput(out, header, identity=("input", "model", "dtype"), overwrite=overwrite,
+                           noun="document vectors")
+    done = output.done()
+    todo = [p for p in range(len(parts)) if p not in done]
+    if on_start is not None:
+        on_start(len(todo), len(done), output)
+    if todo:
+        client = current_client(client)
+        slim = copy.copy(wv)  # the workers need the vocabulary, the vectors and the idf, not the PMI matrix
+        for name in ("cooccurrence_", "pmi_", "normed_", "counts_", "vocabulary_"):
+            slim.__dict__.pop(name, None)
+        model = broadcast(client, slim)
+        task = delayed(_document_block, pure=False)
+        tasks = [task(parts[p], model, weighting, p, output.stage, dtype) for p in todo]
+        try:
+            run_tasks(client, tasks, retries=retries, label="document vectors", progress=progress,
+                      on_result=lambda i, entry: output.record(todo[i], entry))
+        finally:
+            output.save()
+            let_go(client, [model])
+    output.finish()
+    return output.body
 
 
 def read_document_vectors(path: str) -> np.ndarray:
-    """The document vectors :func:`document_vectors` wrote to ``path``, as one array (rows in corpus order)."""
+    """The document vectors :func:`document_vectors` wrote to ``path``, as one array (rows in corpus order).
+
+    Refused, with a message saying why: an unfinished run, a shard missing
+    or not the one its manifest lists (size, SHA-256, rows), or a shard the
+    manifest does not list.
+    """
+    file = os.path.join(path, MANIFEST)
+    if not os.path.isfile(file):
+        if not os.path.exists(path) and os.path.isdir(staging_dir(path)):
+            raise BatchError(f"{path} does not exist yet: its run was interrupted (what it finished is in "
+                             f"{staging_dir(path)}); run the step again to finish it.")
+        raise BatchError(f"{path} has no {MANIFEST}: it is not a document-vectors directory.")
     try:
-        with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
+        with open(file, encoding="utf-8") as f:
             manifest = json.load(f)
-    except FileNotFoundError:
-        raise BatchError(f"{path} has no manifest.json: it is not a document-vectors directory.") from None
-    parts = [np.load(os.path.join(path, p["file"]), allow_pickle=False) for p in manifest["partitions"]]
-    return np.concatenate(parts) if parts else np.empty((0, manifest["dim"]), dtype=manifest["dtype"])
+    except (OSError, ValueError):
+        raise BatchError(f"{file} is not JSON; give the manifest of a document-vectors run unchanged.") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != DOCS_FORMAT:
+        raise BatchError(f"{file} is not the manifest of a document-vectors run of this version; run the step again.")
+    parts = manifest.get("partitions") or {}
+    n = int(manifest["input"]["n_partitions"])
+    if manifest.get("complete") is not True or len(parts) != n:
+        raise BatchError(f"{path} is an unfinished run ({len(parts)} of {n} partitions); run the step again to "
+                         "finish it.")
+    extra = extra_shards(path, (v["file"] for v in parts.values()))
+    if extra:
+        raise BatchError(f"{path} holds shards its manifest does not list ({', '.join(extra[:3])}): the files of two "
+                         "runs are mixed; write the document vectors again into a new directory.")
+    out = []
+    for k in sorted(parts, key=int):
+        entry = parts[k]
+        shard = os.path.join(path, entry["file"])
+        check_entry(entry["file"], shard, entry)
+        X = np.load(shard, allow_pickle=False)
+        if X.shape != (entry["rows"], manifest["dim"]):
+            raise BatchError(f"{entry['file']} holds {X.shape} but the manifest says ({entry['rows']}, "
+                             f"{manifest['dim']}).")
+        out.append(X)
+    X = np.concatenate(out) if out else np.empty((0, manifest["dim"]), dtype=manifest["dtype"])
+    if X.shape[0] != manifest.get("rows"):
+        raise BatchError(f"{path}: the shards hold {X.shape[0]} rows but the manifest says {manifest.get('rows')}.")
+    return X
 
 
 def write_word2vec(wv, path: str, *, dtype=np.float32) -> None:
@@ -434,3 +568,65 @@ def write_word2vec(wv, path: str, *, dtype=np.float32) -> None:
         f.write(f"{X.shape[1]} {X.shape[0]}\n".encode())
         pacsv.write_csv(pa.table(columns), f, pacsv.WriteOptions(include_header=False, delimiter=" ",
                                                                    quoting_style="none"))
+
+
+def publish_word2vec(wv, path: str, summary: dict, *, dtype=np.float32) -> dict:
+    """Write word vectors and their summary so that neither is ever seen half-written.
+
+    The word2vec text goes to a temporary name beside ``path``; the summary
+    (``path + ".json"``) gets ``"complete": true`` and the text's rows, bytes
+    and SHA-256; then the text is renamed into place, and the summary last.
+    :func:`read_word_vectors` checks the two belong together.
+    """
+    from ._outputs import temporary_beside, write_json
+
+    tmp = temporary_beside(path)
+    try:
+        write_word2vec(wv, tmp, dtype=dtype)
+        body = dict(summary, complete=True, files={os.path.basename(path): {
+            "rows": int(len(wv.words_)), "file_bytes": os.path.getsize(tmp), "sha256": sha256_of(tmp)}})
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    write_json(path + ".json", body)
+    return body
+
+
+def read_word_vectors(path: str):
+    """Word vectors the word-vectors step wrote, checked against their summary: ``(words, vectors)``.
+
+    Refused, with what to do: a missing or unfinished summary, or a text file
+    whose size or SHA-256 is not the one its summary records (another run's
+    file, or one changed since).
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    summary = path + ".json"
+    if not os.path.isfile(path):
+        raise BatchError(f"{path} does not exist.")
+    if not os.path.isfile(summary):
+        raise BatchError(f"{path} has no summary {os.path.basename(summary)} beside it: the run did not finish; "
+                         "run the step again.")
+    try:
+        with open(summary, encoding="utf-8") as f:
+            body = json.load(f)
+    except (OSError, ValueError):
+        raise BatchError(f"{summary} is not JSON; it is not a word-vectors summary.") from None
+    entry = (body.get("files") or {}).get(os.path.basename(path)) if isinstance(body, dict) else None
+    if not isinstance(entry, dict) or body.get("step") != "word-vectors" or body.get("complete") is not True:
+        raise BatchError(f"{summary} is not the summary of a finished word-vectors run of {os.path.basename(path)}; "
+                         "run the step again.")
+    check_entry(os.path.basename(path), path, entry)
+    with open(path, "rb") as f:
+        rows, dim = (int(v) for v in f.readline().split())
+        names = ["word"] + [f"x{i}" for i in range(dim)]
+        table = pacsv.read_csv(f, read_options=pacsv.ReadOptions(column_names=names),
+                               parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
+                               convert_options=pacsv.ConvertOptions(column_types={"word": pa.string()}))
+    if table.num_rows != rows or rows != entry["rows"]:
+        raise BatchError(f"{path} holds {table.num_rows} words but its header and summary say {rows} and "
+                         f"{entry['rows']}.")
+    X = np.column_stack([table[f"x{i}"].to_numpy() for i in range(dim)]) if dim else np.empty((rows, 0))
+    return np.asarray(table["word"].to_pylist(), dtype=object), X

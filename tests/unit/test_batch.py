@@ -9,6 +9,7 @@ the same. Then the manifest's resume rules, and the command line's errors.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -24,6 +25,7 @@ import scipy.sparse as sp
 
 from embedcore import batch
 from embedcore.batch import BatchError
+from embedcore.batch._outputs import staging_dir
 from embedcore.emde import EMDE, sets_to_matrix
 from embedcore.io import DataError
 from embedcore.spectral import (
@@ -94,10 +96,14 @@ def test_csv_named_items_with_weights_and_normalisation(client, basket_data, tmp
 def test_manifest_lists_partitions_shapes_parameters_seed_and_versions(client, basket_data, tmp_path):
     X, sets, _, _, root = basket_data
     emde = EMDE(n_hyperplanes=3, n_partitions=4, random_state=7).fit(X)
-    batch.sketch(emde, str(root / "parquet"), str(tmp_path), client=client, progress=False)
-    m = json.loads((tmp_path / "manifest.json").read_text())
-    assert m["complete"] and m["shape"] == [600, 4 * 2**3]
+    batch.sketch(emde, str(root / "parquet"), str(tmp_path / "out"), client=client, progress=False)
+    m = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert m["complete"] and m["shape"] == [600, 4 * 2**3] and m["rows"] == 600
     assert [p["rows"] for p in m["partitions"].values()] == [150] * 4
+    for p in m["partitions"].values():  # every shard's size and checksum, as written
+        shard = (tmp_path / "out" / p["file"]).read_bytes()
+        assert p["file_bytes"] == len(shard) and p["sha256"] == hashlib.sha256(shard).hexdigest()
+    assert sorted(os.listdir(tmp_path)) == ["out"]  # the staging directory became the output
     assert m["model"]["random_state"] == 7 and m["model"]["params"]["n_hyperplanes"] == 3
     assert {"dask", "distributed", "numpy", "scipy"} <= set(m["versions"])
     assert list(m["partitions"]) == ["0", "1", "2", "3"]
@@ -114,53 +120,92 @@ def test_the_model_is_sent_to_the_workers_once(client, basket_data, tmp_path, mo
         return real(self, data, *args, **kwargs)
 
     monkeypatch.setattr(type(client), "scatter", counting)
-    batch.sketch(emde, str(root / "parquet"), str(tmp_path), client=client, progress=False)
+    batch.sketch(emde, str(root / "parquet"), str(tmp_path / "out"), client=client, progress=False)
     assert calls == ["_Model"]
+
+
+def _interrupt(out) -> str:
+    """Turn a finished output back into the staging directory an interrupted run leaves (for resume tests)."""
+    stage = staging_dir(str(out))
+    os.rename(out, stage)
+    m = json.loads(open(os.path.join(stage, "manifest.json")).read())
+    m["complete"] = False
+    with open(os.path.join(stage, "manifest.json"), "w") as f:
+        json.dump(m, f)
+    return stage
 
 
 def test_a_rerun_skips_finished_partitions_and_computes_missing_ones(client, basket_data, tmp_path):
     X, sets, _, _, root = basket_data
     emde = EMDE(n_hyperplanes=4, n_partitions=5, random_state=1).fit(X)
-    out = str(tmp_path)
-    batch.sketch(emde, str(root / "parquet"), out, client=client, progress=False)
-    m = json.loads((tmp_path / "manifest.json").read_text())
+    out = tmp_path / "out"
+    batch.sketch(emde, str(root / "parquet"), str(out), client=client, progress=False)
+    stage = _interrupt(out)
+    m = json.loads(open(os.path.join(stage, "manifest.json")).read())
     # partition 1 listed as done: replace its shard by a marker the rerun must leave alone
     marker = sp.csr_array(np.full((150, emde.n_features_out_), 7.0, dtype=np.float32))
-    sp.save_npz(str(tmp_path / m["partitions"]["1"]["file"]), marker)
+    buf = io.BytesIO()
+    sp.save_npz(buf, marker)
+    with open(os.path.join(stage, m["partitions"]["1"]["file"]), "wb") as f:
+        f.write(buf.getvalue())
+    m["partitions"]["1"].update(file_bytes=len(buf.getvalue()), sha256=hashlib.sha256(buf.getvalue()).hexdigest())
     # partition 2 not listed (as after a crash): it must be computed again
     del m["partitions"]["2"]
-    m["complete"] = False
-    (tmp_path / "manifest.json").write_text(json.dumps(m))
+    with open(os.path.join(stage, "manifest.json"), "w") as f:
+        json.dump(m, f)
+    with pytest.raises(BatchError, match="its run was interrupted"):
+        batch.read_sketches(str(out))
     with pytest.raises(BatchError, match="1 of 4 partitions are not sketched yet"):
-        batch.read_sketches(out)
-    run = batch.sketch(emde, str(root / "parquet"), out, client=client, progress=False)
-    assert (run.computed, run.skipped) == (1, 3)
-    S = batch.read_sketches(out)
+        batch.read_sketches(stage)
+    run = batch.sketch(emde, str(root / "parquet"), str(out), client=client, progress=False)
+    assert (run.computed, run.skipped) == (1, 3) and not os.path.exists(stage)
+    S = batch.read_sketches(str(out))
     ref = emde.sketch(sets_to_matrix(sets, 300))
     assert same(S[150:300], marker)
     assert same(S[:150], ref[:150]) and same(S[300:], ref[300:])
 
 
-def test_a_shard_missing_on_disk_is_computed_again(client, basket_data, tmp_path):
+def test_a_shard_missing_or_changed_is_refused_and_a_staged_one_computed_again(client, basket_data, tmp_path):
     X, sets, _, _, root = basket_data
     emde = EMDE(n_hyperplanes=4, n_partitions=5, random_state=1).fit(X)
-    batch.sketch(emde, str(root / "parquet"), str(tmp_path), client=client, progress=False)
-    os.remove(tmp_path / "part-00003.npz")
-    run = batch.sketch(emde, str(root / "parquet"), str(tmp_path), client=client, progress=False)
+    out = tmp_path / "out"
+    batch.sketch(emde, str(root / "parquet"), str(out), client=client, progress=False)
+    shard = (out / "part-00003.npz").read_bytes()
+    (out / "part-00003.npz").write_bytes(shard[:-1] + bytes([shard[-1] ^ 1]))
+    with pytest.raises(BatchError, match="part-00003.npz is not the shard its manifest lists"):
+        batch.read_sketches(str(out))
+    os.remove(out / "part-00003.npz")
+    with pytest.raises(BatchError, match="part-00003.npz is listed in the manifest but missing"):
+        batch.read_sketches(str(out))
+    (out / "part-00003.npz").write_bytes(shard)
+    (out / "part-00009.npz").write_bytes(shard)
+    with pytest.raises(BatchError, match=r"holds shards its manifest does not list \(part-00009.npz\)"):
+        batch.read_sketches(str(out))
+    os.remove(out / "part-00009.npz")
+    stage = _interrupt(out)
+    os.remove(os.path.join(stage, "part-00003.npz"))
+    run = batch.sketch(emde, str(root / "parquet"), str(out), client=client, progress=False)
     assert (run.computed, run.skipped) == (1, 3)
-    assert same(batch.read_sketches(str(tmp_path)), emde.sketch(sets_to_matrix(sets, 300)))
+    assert same(batch.read_sketches(str(out)), emde.sketch(sets_to_matrix(sets, 300)))
 
 
-def test_another_model_in_the_same_directory_is_refused_unless_overwritten(client, basket_data, tmp_path):
+def test_an_existing_output_is_refused_unless_overwritten(client, basket_data, tmp_path):
     X, sets, _, _, root = basket_data
+    out = str(tmp_path / "out")
     batch.sketch(EMDE(n_hyperplanes=4, n_partitions=5, random_state=1).fit(X), str(root / "parquet"),
-                 str(tmp_path), client=client, progress=False)
+                 out, client=client, progress=False)
     other = EMDE(n_hyperplanes=4, n_partitions=5, random_state=2).fit(X)
-    with pytest.raises(BatchError, match="sketches of another model"):
-        batch.sketch(other, str(root / "parquet"), str(tmp_path), client=client, progress=False)
-    run = batch.sketch(other, str(root / "parquet"), str(tmp_path), overwrite=True, client=client, progress=False)
-    assert run.computed == 4
-    assert same(batch.read_sketches(str(tmp_path)), other.sketch(sets_to_matrix(sets, 300)))
+    with pytest.raises(BatchError, match="out already exists; choose another output, or replace it"):
+        batch.sketch(other, str(root / "parquet"), out, client=client, progress=False)
+    run = batch.sketch(other, str(root / "parquet"), out, overwrite=True, client=client, progress=False)
+    assert run.computed == 4 and sorted(os.listdir(tmp_path)) == ["out"]
+    assert same(batch.read_sketches(out), other.sketch(sets_to_matrix(sets, 300)))
+    # a staged run of another model is discarded, not mixed in
+    _interrupt(tmp_path / "out")
+    third = EMDE(n_hyperplanes=4, n_partitions=5, random_state=3).fit(X)
+    run = batch.sketch(third, str(root / "parquet"), out, client=client, progress=False)
+    assert (run.computed, run.skipped, run.discarded) == (4, 0, 4)
+    assert same(batch.read_sketches(out), third.sketch(sets_to_matrix(sets, 300)))
 
 
 def test_unknown_items_stop_the_run_or_are_skipped_and_counted(client, tmp_path):
@@ -178,10 +223,10 @@ def test_random_sets_are_drawn_per_partition_from_the_seed(client, tmp_path):
     X = np.random.default_rng(0).standard_normal((50, 3))
     emde = EMDE(n_hyperplanes=3, n_partitions=4, random_state=0).fit(X)
     src = batch.RandomSets(1000, n_items=50, partition_size=300, sizes=(0, 6), seed=5)
-    batch.sketch(emde, src, str(tmp_path), client=client, progress=False)
+    batch.sketch(emde, src, str(tmp_path / "out"), client=client, progress=False)
     W = sp.vstack([src.batch(p).matrix(50) for p in range(src.n_partitions)], format="csr")
     assert W.shape[0] == 1000
-    assert same(batch.read_sketches(str(tmp_path)), emde.sketch(W))
+    assert same(batch.read_sketches(str(tmp_path / "out")), emde.sketch(W))
 
 
 def test_a_large_partition_is_the_in_memory_sketch_byte_for_byte(tmp_path):

@@ -175,9 +175,14 @@ def _edited(out, change) -> list[tuple[str, bytes]]:
     (lambda out: [("empty.zip", _zip_of({"readme.txt": b"x"}))], "empty.zip holds no manifest.json"),
     (lambda out: [f for f in _files(out) if f[0] != "part-00001.npz"],
      "The manifest lists part-00001.npz, which is not among the files given"),
-    (lambda out: _edited(out, lambda b: b["partitions"].pop("1")), "1 of 5 partitions are not sketched yet"),
+    (lambda out: _edited(out, lambda b: b["partitions"].pop("1")), "1 of 6 partitions are not sketched yet"),
     (lambda out: _edited(out, lambda b: b["partitions"]["0"].update(rows=5)), "holds a (8, 32) matrix but the "
      "manifest says (5, 32)"),
+    (lambda out: _edited(out, lambda b: b.update(complete=False)), "The manifest does not say the run completed"),
+    (lambda out: [(n, b + b"\0" if n == "part-00002.npz" else b) for n, b in _files(out)],
+     "part-00002.npz is not the shard its manifest lists"),
+    (lambda out: _edited(out, lambda b: b["partitions"]["3"].pop("sha256")), "The manifest has no checksum for "
+     "part-00003.npz: it was written by an older version of the step"),
     (lambda out: _edited(out, lambda b: b.pop("model")), "manifest.json lacks fields the sketch step writes"),
     (lambda out: [("manifest.json", b"{not json")] + _files(out)[1:], "manifest.json is not a sketch manifest (not "
      "JSON)"),
@@ -243,5 +248,5 @@ def test_a_zip_that_unpacks_beyond_the_limit_is_refused(monkeypatch):
 def test_a_negative_weight_stops_the_step_naming_its_set(client, tmp_path):
     (tmp_path / "s.csv").write_text("items,w\n0 1,1 2\n2,-0.5\n")
     emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(np.eye(3))
-    with pytest.raises(BatchError, match=r"Item weight -0.5 \(partition 0, set 1 of the partition\) is negative"):
+    with pytest.raises(BatchError, match=r"Item weight -0.5 \(.*s\.csv, line 3\) is negative"):
         batch.sketch(emde, str(tmp_path / "s.csv"), None, weights="w", client=client, progress=False)
