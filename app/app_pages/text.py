@@ -7,13 +7,18 @@ from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui import text_charts as charts
 from app.ui.controls import ranged_slider
-from app.ui.layout import tab_sections
+from app.ui.layout import instrument, page_header, tab_sections, theory
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
-st.title("Words: bag of words, TF-IDF and LSA")
-st.markdown(
-    """
+page_header("Words: bag of words, TF-IDF and LSA",
+            "A document becomes a row of word counts, almost all 0; tf-idf lifts the words that say what it is "
+            "about, and LSA folds the rows into a few concepts.", "text")
+
+
+def intro() -> None:
+    st.markdown(
+        """
 The simplest way to turn a document into numbers forgets the order of its words and keeps how often each
 occurs: one column per word of the vocabulary, one row per document. That is the **bag of words**, and
 almost every entry of it is 0. Weighting the counts by **tf-idf** (how much of the document a word is,
@@ -23,11 +28,13 @@ rows cost time linear in their non-zeros, what n-grams do to the vocabulary, how
 any vocabulary into a fixed number of buckets, and how **latent semantic analysis** (LSA) factorises the
 weighted matrix into a few concepts that hold documents and terms together.
 """
-)
-st.latex(r"x_{d,t} = f_{t,d}\ \ (\text{the count of term } t \text{ in document } d),\qquad "
-         r"X \in \mathbb{N}^{n \times V},\qquad \text{stored: only the } x_{d,t} \neq 0")
+    )
+    st.latex(r"x_{d,t} = f_{t,d}\ \ (\text{the count of term } t \text{ in document } d),\qquad "
+             r"X \in \mathbb{N}^{n \times V},\qquad \text{stored: only the } x_{d,t} \neq 0")
 
-sb = st.sidebar
+
+main, knobs = instrument("text")
+sb = knobs
 source, corpus = data_source("documents", "text", default="lee", more=("labelled_documents",))
 ref = data_service.ref("documents", source)
 min_count = sb.slider("Min count", 1, 10, 1, key="text.min_count", bind="query-params",
@@ -41,14 +48,17 @@ except ValueError as err:
     st.error(f"{md_escape(err)} (or give a corpus with more text).")
     st.stop()
 
-cols = st.columns(5)
+cols = [c for _ in range(3) for c in knobs.columns(2)]
 cols[0].metric("documents n", f"{facts['documents']:,}")
 cols[1].metric("vocabulary V", f"{facts['terms']:,}", help=f"Words seen at least {min_count} time(s).")
 cols[2].metric("tokens", f"{facts['tokens']:,}")
 cols[3].metric("stored entries", f"{facts['stored']:,}", help="Non-zero counts: (document, term) pairs that occur.")
 cols[4].metric("density", f"{facts['density']:.3%}", help="Stored entries over n · V.")
 
-with st.expander("What the controls change, and how the pictures can mislead"):
+
+
+def controls_text() -> None:
+    st.markdown("**What the controls change, and how the pictures can mislead**")
     st.markdown(
         """
 * **Data set.** Lee: 300 Australian news articles; head500: long Wikipedia articles; the newsgroup
@@ -353,7 +363,10 @@ tab_sections({
     "N-grams": lambda: ngram_section(ref),
     "Feature hashing": lambda: hashing_section(ref, min_count),
     "LSA": lambda: lsa_section(ref, min_count),
-}, key="text.tab")
+}, key="text.tab", where=main)
+with main, theory():
+    intro()
+    controls_text()
 
 most_now = svc.max_concepts(ref, min_count)
 k_now = min(max(int(st.session_state.get("text.k", 10)), 2), most_now)
