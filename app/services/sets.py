@@ -340,11 +340,11 @@ def one_set(ref: DataRef, s: Setting, i: int) -> dict:
     row = sketches(ref, s)[[i], :]
     label = f" ({data.labels[i]})" if data.labels is not None else ""
     if s.drop:
-        grid, codes = model.occupied_grid(row)
+        grid, codes = core.occupied_grid(model, row)
         shown = max(1, min(s.N, HEATMAP_CELLS // max(grid.shape[1], 1)))
     else:  # only the partitionings the heatmap shows are laid out
         shown = max(1, min(s.N, HEATMAP_CELLS // 2**s.K))
-        grid, codes = model.sketch_grid(row, n_rows=shown), None
+        grid, codes = core.sketch_grid(model, row, n_rows=shown), None
     return {
         "title": f"set {i}{label}: {len(data.sets[i])} items",
         "grid": grid[:shown],

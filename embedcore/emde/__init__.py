@@ -33,6 +33,7 @@ estimator      :class:`EMDE` and :class:`EMDEVectorizer`; ``sets_to_matrix``
 evaluation     bucket statistics, and classifiers on sketches against the bag of
                items and the mean vector (``compare_set_encodings``)
 views          what a page shows of a fitted EMDE: ``item_view``, ``partition_view``,
+               ``hyperplanes_in_view``, ``sketch_grid``, ``occupied_grid``,
                ``occupied_buckets``, ``additivity``
 export         sketches as ``.npz`` or CSV files
 =============  ==================================================================
@@ -65,9 +66,12 @@ from .views import (
     ItemView,
     PartitionView,
     additivity,
+    hyperplanes_in_view,
     item_view,
     occupied_buckets,
+    occupied_grid,
     partition_view,
+    sketch_grid,
 )
 
 __all__ = [
@@ -87,6 +91,9 @@ __all__ = [
     "PartitionView",
     "partition_view",
     "occupied_buckets",
+    "hyperplanes_in_view",
+    "sketch_grid",
+    "occupied_grid",
     "Additivity",
     "additivity",
     "sketches_npz",

@@ -42,6 +42,22 @@ def as_vectors(X, name: str = "X") -> np.ndarray:
     return check_array(X, dtype=np.float64, input_name=name)
 
 
+def sketch_row(emde, sketch) -> np.ndarray:
+    """One sketch of a fitted :class:`EMDE` (a row of :meth:`EMDE.sketch`, sparse or dense) as a flat array.
+
+    Examples
+    --------
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=2, random_state=0).fit([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> sketch_row(emde, emde.sketch([[0, 1, 1]])).tolist()  # N * 2**K = 8 columns, three items in each block
+    [1.0, 0.0, 0.0, 2.0, 0.0, 3.0, 0.0, 0.0]
+    """
+    check_is_fitted(emde, "item_sketches_")
+    s = np.asarray(sketch.toarray() if sp.issparse(sketch) else sketch, dtype=np.float64).ravel()
+    if s.size != emde.n_features_out_:
+        raise ValueError(f"The sketch has {s.size} values; this EMDE makes {emde.n_features_out_}.")
+    return s
+
+
 def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, n_jobs: int | None = None,
                           min_nnz: int = 200_000) -> sp.csr_array:
     """``A @ B`` with row blocks of ``A`` multiplied on ``n_jobs`` threads (joblib's meaning: None is one).
@@ -463,7 +479,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         ``X`` the fitted items are scored, from their stored codes (no
         projection again: at N=2000 that is most of the work).
         """
-        s = np.abs(self._one_row(sketch))
+        s = np.abs(sketch_row(self, sketch))
         part = self.partition_of_column()
         totals = np.bincount(part, s, minlength=self.n_partitions)
         totals[totals == 0] = 1.0
@@ -480,86 +496,6 @@ class EMDE(TransformerMixin, BaseEstimator):
         cols = self.column_index(self.bucket_codes(X))  # (n, N); -1: a bucket no fitted item occupies
         vals = np.where(cols >= 0, probs[np.maximum(cols, 0)], 0.0) if probs.size else np.zeros(cols.shape)
         return np.exp(np.log(vals + smoothing).mean(axis=1))
-
-    def _one_row(self, sketch) -> np.ndarray:
-        check_is_fitted(self, "item_sketches_")
-        s = np.asarray(sketch.toarray() if sp.issparse(sketch) else sketch, dtype=np.float64).ravel()
-        if s.size != self.n_features_out_:
-            raise ValueError(f"The sketch has {s.size} values; this EMDE makes {self.n_features_out_}.")
-        return s
-
-    def sketch_grid(self, sketch, n_rows: int | None = None) -> np.ndarray:
-        """One sketch laid out as an (N, 2**K) array: a row per partitioning, a column per bucket.
-
-        ``sketch`` is one row of :meth:`sketch` (sparse or dense). Columns
-        dropped by ``drop_empty`` come back as zeros, so every sketch of this
-        EMDE has the same grid. ``n_rows`` lays out only the first partitionings.
-
-        Examples
-        --------
-        >>> items = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
-        >>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(items)
-        >>> grid = emde.sketch_grid(emde.sketch([[0, 1, 1]]))
-        >>> grid.shape, grid.sum(axis=1).tolist()
-        ((3, 4), [3.0, 3.0, 3.0])
-        """
-        s = self._one_row(sketch)
-        N, K = self.n_partitions, self.n_hyperplanes
-        if n_rows is not None:
-            N = max(0, min(N, int(n_rows)))
-        if N * 2**K > MAX_WIDTH:
-            raise ValueError(f"An N x 2**K grid of {N} x 2**{K} cells is too large to lay out; use occupied_grid.")
-        full = np.zeros(N * 2**K)
-        keep = self.columns_ < N * 2**K  # the columns of the partitionings laid out
-        full[self.columns_[keep]] = s[keep]
-        return full.reshape(N, 2**K)
-
-    def occupied_grid(self, sketch) -> tuple[np.ndarray, np.ndarray]:
-        """One sketch laid out over occupied buckets only: a row per partitioning, NaN past its last bucket.
-
-        Row ``p`` holds the values of the buckets of partitioning ``p`` that
-        some fitted item occupies, in the order of their codes; partitionings
-        occupy different numbers of buckets (the variable width), so the rows
-        are padded with NaN to the longest. Returns the (N, widest) values and
-        the codes of the same cells (-1 in the padding). This is the layout
-        for any K, where :meth:`sketch_grid` needs ``2**K`` columns.
-
-        Examples
-        --------
-        >>> items = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
-        >>> emde = EMDE(n_hyperplanes=30, n_partitions=2, drop_empty=True, random_state=0).fit(items)
-        >>> values, codes = emde.occupied_grid(emde.sketch([[0, 1, 1]]))
-        >>> values.shape[0], int(np.nansum(values))
-        (2, 6)
-        """
-        s = self._one_row(sketch)
-        N = self.n_partitions
-        part = self.partition_of_column()
-        counts = np.bincount(part, minlength=N)
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        slot = np.arange(part.size) - starts[part]  # rank of each column within its partitioning
-        width = int(counts.max()) if counts.size else 0
-        values = np.full((N, width), np.nan)
-        codes = np.full((N, width), -1, dtype=np.int64)
-        values[part, slot] = s
-        codes[part, slot] = self.columns_ % (1 << self.n_hyperplanes)
-        return values, codes
-
-    def hyperplanes_in_view(self, partition: int, origin, basis) -> np.ndarray:
-        """Where one partitioning's hyperplanes cut a 2-D view ``x = origin + basis @ (a, b)``.
-
-        Returns a (K, 3) array of ``(alpha, beta, gamma)``: the cut is the line
-        ``alpha * a + beta * b = gamma`` in view coordinates. In a PCA view of
-        higher-dimensional items this is exact on the view plane, while items
-        off the plane may lie on the other side of the true hyperplane.
-        """
-        check_is_fitted(self, "hyperplanes_")
-        if not 0 <= partition < self.n_partitions:
-            raise ValueError(f"partition must be in 0..{self.n_partitions - 1}, got {partition}.")
-        K = self.n_hyperplanes
-        V = self.hyperplanes_[partition * K : (partition + 1) * K]
-        basis = np.asarray(basis, dtype=np.float64)
-        return np.column_stack([V @ basis[:, 0], V @ basis[:, 1], self.offsets_[partition * K : (partition + 1) * K] - V @ origin])
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """``p{partition}_b{bucket}`` for every output column."""

@@ -1,4 +1,5 @@
-"""What a teacher shows of a fitted EMDE: the items on a plane, one partitioning's buckets, the occupied buckets, additivity checked on two sets."""
+"""What a teacher shows of a fitted EMDE: the items on a plane, one partitioning's buckets and where its
+hyperplanes cut the plane, a sketch laid out as a grid, the occupied buckets, additivity checked on two sets."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sklearn.utils.validation import (
     check_is_fitted,
 )
 
-from .estimator import EMDE, as_vectors, sets_to_matrix
+from .estimator import EMDE, MAX_WIDTH, as_vectors, sets_to_matrix, sketch_row
 
 
 class ItemView(NamedTuple):
@@ -32,7 +33,7 @@ def item_view(X) -> ItemView:
     """The plane to draw items and hyperplanes on: the items themselves up to 2-D, else their PCA plane.
 
     The basis always has two orthonormal (or zero) columns, so
-    :meth:`EMDE.hyperplanes_in_view` can cut it even for one item.
+    :func:`hyperplanes_in_view` can cut it even for one item.
 
     Examples
     --------
@@ -73,9 +74,93 @@ def partition_view(emde: EMDE, partition: int, view: ItemView) -> PartitionView:
     ((2, 3), True)
     """
     check_is_fitted(emde, "item_codes_")
-    lines = emde.hyperplanes_in_view(partition, view.origin, view.basis)
+    lines = hyperplanes_in_view(emde, partition, view.origin, view.basis)
     codes = emde.item_codes_[:, partition]
     return PartitionView(codes, lines, int(np.unique(codes).size))
+
+
+def hyperplanes_in_view(emde: EMDE, partition: int, origin, basis) -> np.ndarray:
+    """Where one partitioning's hyperplanes cut a 2-D view ``x = origin + basis @ (a, b)``.
+
+    Returns a (K, 3) array of ``(alpha, beta, gamma)``: the cut is the line
+    ``alpha * a + beta * b = gamma`` in view coordinates. In a PCA view of
+    higher-dimensional items this is exact on the view plane, while items
+    off the plane may lie on the other side of the true hyperplane.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> emde = EMDE(n_hyperplanes=3, n_partitions=2, random_state=0).fit(X)
+    >>> hyperplanes_in_view(emde, 1, np.zeros(2), np.eye(2)).shape
+    (3, 3)
+    """
+    check_is_fitted(emde, "hyperplanes_")
+    if not 0 <= partition < emde.n_partitions:
+        raise ValueError(f"partition must be in 0..{emde.n_partitions - 1}, got {partition}.")
+    K = emde.n_hyperplanes
+    V = emde.hyperplanes_[partition * K : (partition + 1) * K]
+    basis = np.asarray(basis, dtype=np.float64)
+    offsets = emde.offsets_[partition * K : (partition + 1) * K]
+    return np.column_stack([V @ basis[:, 0], V @ basis[:, 1], offsets - V @ origin])
+
+
+def sketch_grid(emde: EMDE, sketch, n_rows: int | None = None) -> np.ndarray:
+    """One sketch laid out as an (N, 2**K) array: a row per partitioning, a column per bucket.
+
+    ``sketch`` is one row of :meth:`EMDE.sketch` (sparse or dense). Columns
+    dropped by ``drop_empty`` come back as zeros, so every sketch of this
+    EMDE has the same grid. ``n_rows`` lays out only the first partitionings.
+
+    Examples
+    --------
+    >>> items = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(items)
+    >>> grid = sketch_grid(emde, emde.sketch([[0, 1, 1]]))
+    >>> grid.shape, grid.sum(axis=1).tolist()
+    ((3, 4), [3.0, 3.0, 3.0])
+    """
+    s = sketch_row(emde, sketch)
+    N, K = emde.n_partitions, emde.n_hyperplanes
+    if n_rows is not None:
+        N = max(0, min(N, int(n_rows)))
+    if N * 2**K > MAX_WIDTH:
+        raise ValueError(f"An N x 2**K grid of {N} x 2**{K} cells is too large to lay out; use occupied_grid.")
+    full = np.zeros(N * 2**K)
+    keep = emde.columns_ < N * 2**K  # the columns of the partitionings laid out
+    full[emde.columns_[keep]] = s[keep]
+    return full.reshape(N, 2**K)
+
+
+def occupied_grid(emde: EMDE, sketch) -> tuple[np.ndarray, np.ndarray]:
+    """One sketch laid out over occupied buckets only: a row per partitioning, NaN past its last bucket.
+
+    Row ``p`` holds the values of the buckets of partitioning ``p`` that
+    some fitted item occupies, in the order of their codes; partitionings
+    occupy different numbers of buckets (the variable width), so the rows
+    are padded with NaN to the longest. Returns the (N, widest) values and
+    the codes of the same cells (-1 in the padding). This is the layout
+    for any K, where :func:`sketch_grid` needs ``2**K`` columns.
+
+    Examples
+    --------
+    >>> items = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> emde = EMDE(n_hyperplanes=30, n_partitions=2, drop_empty=True, random_state=0).fit(items)
+    >>> values, codes = occupied_grid(emde, emde.sketch([[0, 1, 1]]))
+    >>> values.shape[0], int(np.nansum(values))
+    (2, 6)
+    """
+    s = sketch_row(emde, sketch)
+    N = emde.n_partitions
+    part = emde.partition_of_column()
+    counts = np.bincount(part, minlength=N)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    slot = np.arange(part.size) - starts[part]  # rank of each column within its partitioning
+    width = int(counts.max()) if counts.size else 0
+    values = np.full((N, width), np.nan)
+    codes = np.full((N, width), -1, dtype=np.int64)
+    values[part, slot] = s
+    codes[part, slot] = emde.columns_ % (1 << emde.n_hyperplanes)
+    return values, codes
 
 
 def occupied_buckets(emde: EMDE) -> int:

@@ -9,7 +9,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 
 from embedcore.datasets import BASKET_ITEMS, BASKETS
-from embedcore.emde import EMDE, EMDEVectorizer, sets_to_matrix
+from embedcore.emde import EMDE, EMDEVectorizer, hyperplanes_in_view, occupied_grid, sets_to_matrix, sketch_grid
 
 rng = np.random.default_rng(0)
 ITEMS = rng.standard_normal((500, 6))
@@ -325,7 +325,7 @@ def test_bucket_statistics_near_pairs_share_more_than_random_pairs():
 def test_hyperplanes_in_view_match_codes_in_2d():
     X = np.random.default_rng(1).standard_normal((300, 2))
     e = EMDE(n_hyperplanes=3, n_partitions=2, random_state=0).fit(X)
-    lines = e.hyperplanes_in_view(1, np.zeros(2), np.eye(2))
+    lines = hyperplanes_in_view(e, 1, np.zeros(2), np.eye(2))
     side = X @ lines[:, :2].T > lines[:, 2]
     np.testing.assert_array_equal(side @ (1 << np.arange(3)), e.bucket_codes(X)[:, 1])
 
@@ -336,16 +336,16 @@ def test_hyperplanes_in_view_match_codes_in_2d():
 def test_sketch_grid_is_the_fixed_width_sketch_one_row_per_partitioning():
     e = fitted()
     S = e.sketch([[1, 2, 2, 40]])
-    grid = e.sketch_grid(S)
+    grid = sketch_grid(e, S)
     np.testing.assert_array_equal(grid, S.toarray().reshape(7, 32))
     np.testing.assert_array_equal(grid.sum(axis=1), 4)  # every item lands once in every partitioning
     small = fitted(drop_empty=True)  # dropped columns come back as zeros: the same grid
-    np.testing.assert_array_equal(small.sketch_grid(small.sketch([[1, 2, 2, 40]])), grid)
+    np.testing.assert_array_equal(sketch_grid(small, small.sketch([[1, 2, 2, 40]])), grid)
     for rows in (1, 3, 7, 50):  # the first partitionings only, as the page's heatmap shows them
-        np.testing.assert_array_equal(e.sketch_grid(S, n_rows=rows), grid[:rows])
-        np.testing.assert_array_equal(small.sketch_grid(small.sketch([[1, 2, 2, 40]]), n_rows=rows), grid[:rows])
+        np.testing.assert_array_equal(sketch_grid(e, S, n_rows=rows), grid[:rows])
+        np.testing.assert_array_equal(sketch_grid(small, small.sketch([[1, 2, 2, 40]]), n_rows=rows), grid[:rows])
     with pytest.raises(ValueError, match="The sketch has 3 values"):
-        e.sketch_grid(np.zeros(3))
+        sketch_grid(e, np.zeros(3))
 
 
 def test_occupied_buckets_counts_the_columns_items_fall_in():
@@ -536,7 +536,7 @@ def test_occupied_path_is_the_fixed_width_sketch_without_its_all_zero_columns():
 def test_occupied_grid_lays_each_partitionings_buckets_out_in_code_order():
     e = EMDE(n_hyperplanes=30, n_partitions=4, drop_empty=True, random_state=0).fit(ITEMS[:40])
     S = e.sketch([[0, 1, 2, 2]])
-    values, codes = e.occupied_grid(S)
+    values, codes = occupied_grid(e, S)
     assert values.shape == (4, max(np.unique(e.item_codes_[:, p]).size for p in range(4)))
     for p in range(4):
         used = np.unique(e.item_codes_[:, p])
@@ -544,7 +544,7 @@ def test_occupied_grid_lays_each_partitionings_buckets_out_in_code_order():
         assert (codes[p, used.size :] == -1).all() and np.isnan(values[p, used.size :]).all()
     np.testing.assert_array_equal(np.nansum(values, axis=1), 4)  # four items in every partitioning
     with pytest.raises(ValueError, match="too large to lay out; use occupied_grid"):
-        e.sketch_grid(S)
+        sketch_grid(e, S)
 
 
 @pytest.mark.parametrize(
