@@ -8,7 +8,7 @@ from app.services import playlists as svc
 from app.services import reproduce
 from app.ui import playlists_charts as pcharts
 from app.ui import plots, runs, share
-from app.ui.layout import lazy_tabs
+from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
@@ -30,9 +30,15 @@ def _last(key: str, options: list | None = None, default=None):
 def _keep(key: str, value) -> None:
     st.session_state[key + ".last"] = value
 
-st.title("Playlists: Latent Markov Embedding")
-st.markdown(
-    """
+
+page_header("Playlists: Latent Markov Embedding",
+            "Every song gets a point so that the chance of playing one song after another falls with their "
+            "distance: trained on playlists, the points draw a map of the music.", "pl")
+
+
+def intro() -> None:
+    st.markdown(
+        """
 A playlist is a walk through songs. **Latent Markov Embedding** gives every song a point
 so that the chance of playing song *s* after song *s′* falls with their squared distance.
 Fitting the points to many playlists by maximum likelihood draws a **map of the music**:
@@ -40,12 +46,12 @@ songs that follow each other sit together. In the *single-point* model each song
 point (transitions are almost symmetric); in the *dual-point* model it has an entry point
 *u* and an exit point *v*, so "A then B" can be likely while "B then A" is not.
 """
-)
-st.latex(r"P(s \mid s') = \frac{e^{-\lVert u_s - v_{s'}\rVert^2}}{Z(s')},\qquad "
-         r"Z(s') = \sum_{s''} e^{-\lVert u_{s''} - v_{s'}\rVert^2},\qquad "
-         r"\max_{U,V} \frac{1}{T}\sum_{\text{transitions}} \log P(p_{j} \mid p_{j-1}) "
-         r"- \frac{\lambda}{S}\left(\lVert U\rVert^2 + \lVert V\rVert^2\right)")
-st.caption("T is the number of training transitions and S the number of songs, so λ weighs the average over songs "
+    )
+    st.latex(r"P(s \mid s') = \frac{e^{-\lVert u_s - v_{s'}\rVert^2}}{Z(s')},\qquad "
+             r"Z(s') = \sum_{s''} e^{-\lVert u_{s''} - v_{s'}\rVert^2},\qquad "
+             r"\max_{U,V} \frac{1}{T}\sum_{\text{transitions}} \log P(p_{j} \mid p_{j-1}) "
+             r"- \frac{\lambda}{S}\left(\lVert U\rVert^2 + \lVert V\rVert^2\right)")
+    st.caption("T is the number of training transitions and S the number of songs, so λ weighs the average over songs "
            "of ‖u‖² + ‖v‖² against the average log-likelihood per transition (in the single-point model u = v). "
            f"With tags a second penalty, {svc.TAG_WEIGHT:g}/S times the sum of every point's squared distance "
            "to its tags' mean, is subtracted too. Z sums over every song, the current one included (with the approximate "
@@ -53,16 +59,20 @@ st.caption("T is the number of training transitions and S the number of songs, s
            "gradient ascent on that objective; the step grows by 20% after every improvement and halves after "
            "a worse step.")
 
+
+
 seed = data_service.seed()
-sb = st.sidebar
 source, _ = data_source("playlists", "pl", default="planted_single")
 ref = data_service.ref("playlists", source)
+main, knobs = instrument("pl")
+sb = knobs
 model_kind = sb.radio("Model", ["single", "dual"], key="pl.model", horizontal=True, bind="query-params",
                       help="single: one point per song. dual: an entry and an exit point per song.")
 dim = sb.slider("Dimensions", 2, 5, 2, key="pl.dim", help="The map shows the first two.", bind="query-params")
 reg_exp = sb.slider("log10(regularisation λ)", -5.0, 0.0, -3.0, 0.5, key="pl.reg",
                     help="Pulls every point towards the centre; protects rarely played songs from drifting.",
                     bind="query-params")
+sb = knobs.expander("More settings", icon=":material/tune:")
 iters = sb.slider("Iterations (at most)", 50, 3000, 600, 50, key="pl.iters", bind="query-params")
 test_size = sb.slider("Held-out share of playlists", 0.1, 0.5, 0.2, 0.05, key="pl.test", bind="query-params")
 facts = svc.facts(ref, test_size)
@@ -80,7 +90,10 @@ z_m = sb.slider("m (near songs and landmarks)", 10, 1000, 50, 10, key="pl.z_m",
 z_approx = None if z_mode == "exact" and not auto_approx else z_m
 reg = float(10**reg_exp)
 
-with st.expander("What the controls change, and how the picture can mislead"):
+
+
+def controls_text() -> None:
+    st.markdown("**What the controls change, and how the picture can mislead**")
     st.markdown(
         """
 * **Model.** The dual model has twice the parameters and can express direction (an intro
@@ -103,15 +116,15 @@ if not facts["trainable"]:
     st.stop()
 spec = svc.ModelSpec(ref, test_size, model_kind, dim, reg, iters, z_approx)
 
-cols = st.columns(5)
+cols = [c for _ in range(3) for c in knobs.columns(2)]
 cols[0].metric("songs", f"{n_songs:,}")
 cols[1].metric("playlists (train / test)", f"{facts['train']:,} / {facts['test']:,}")
 cols[2].metric("training transitions", f"{facts['transitions']:,}")
 if facts["description"]:
-    st.caption(md_escape(facts["description"]))
+    knobs.caption(md_escape(facts["description"]))
 
 if auto_approx:
-    st.info(f"{n_songs:,} songs is above the exact Z's limit of {svc.MAX_EXACT_Z_SONGS:,} "
+    main.info(f"{n_songs:,} songs is above the exact Z's limit of {svc.MAX_EXACT_Z_SONGS:,} "
             f"({exact_cost['terms'] / 1e6:,.0f} million kernel terms per step; a {n_songs:,} x {n_songs:,} float64 "
             f"matrix is {exact_cost['dense_bytes'] / 1e9:.1f} GB), so training uses the approximate Z with m = {z_m} "
             "(sidebar: Partition function Z, m).")
@@ -161,7 +174,11 @@ def training_section(spec, n_songs: int, z_approx) -> None:
                        f"({n_draws / max(secs, 1e-9):.1f} per second).")
 
 
-train_area = st.container()
+train_area = main.container()
+body = main.container()  # the model's tabs (or the baselines, before there is a model)
+with main, theory():
+    intro()
+    controls_text()
 job = svc.current_job(spec)
 ahead = svc.prefetching(spec) if job is None else None
 if ahead is not None:  # trained in the background since the last run (see svc.prefetch): nearly done
@@ -196,8 +213,8 @@ share.panel("playlists", None if key is None else reproduce.lazy(lambda: svc.rec
 held_set = svc.held_out_set(ref, test_size)
 base = svc.baselines(ref, test_size)
 if key is None:
-    st.dataframe(svc.baseline_table(base), hide_index=True, key="pl.base_only")
-    st.caption(svc.left_out_line(held_set))
+    body.dataframe(svc.baseline_table(base), hide_index=True, key="pl.base_only")
+    body.caption(svc.left_out_line(held_set))
     st.stop()
 
 trained = svc.trained(key)
@@ -213,7 +230,7 @@ cols[4].metric("held-out log-likelihood", f"{held:.4f}" if held is not None else
 table = svc.song_table(key)
 song_names = list(table["song"])
 labels = ["Song map", "A song's next songs", "Sample a playlist", "Likelihood", "Tags", "Cold start", "Download"]
-tabs = lazy_tabs(labels, key="pl.tab")
+tabs = lazy_tabs(labels, key="pl.tab", where=body)
 
 with tabs[0]:
     if tabs[0].open:
