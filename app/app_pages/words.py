@@ -11,13 +11,19 @@ from app.ui import labels_charts as lcharts
 from app.ui import map as lab_map
 from app.ui import words_charts as wcharts
 from app.ui.controls import ranged_slider
-from app.ui.layout import lazy_tabs
+from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
 
-st.title("Words: vectors from PMI and SVD")
-st.markdown(
+page_header("Words: vectors from PMI and SVD",
+            "Count which words occur near which, turn the counts into pointwise mutual information and factorise "
+            "them with an SVD: the rows are word vectors, and near words share contexts.", "words")
+main, knobs = instrument("words")
+tabs_slot = main.container()  # the tabs, with the map; the theory under them
+th = main.expander("Theory: the formulas, what each control changes, how the picture can mislead",
+                   icon=":material/school:")
+th.markdown(
     """
 Word vectors need not come from a neural network. Count how often each word appears near
 each other word, turn the counts into **pointwise mutual information** (how much more
@@ -26,14 +32,14 @@ often than chance), keep the positive part, and factorise the matrix with a trun
 eigenvalue weighting) they rival Word2Vec, especially on small corpora.
 """
 )
-st.latex(r"\mathrm{PMI}(w,c) = \log\frac{\#(w,c)\,N}{\#(w)\,N_\alpha(c)},\quad "
+th.latex(r"\mathrm{PMI}(w,c) = \log\frac{\#(w,c)\,N}{\#(w)\,N_\alpha(c)},\quad "
          r"\mathrm{SPPMI}_k = \max(\mathrm{PMI} - \log k,\ 0),\quad "
          r"\mathrm{SPPMI} \approx U_d \Sigma_d V_d^\top,\quad W = U_d\,\Sigma_d^{\,p}")
-st.caption("N_α(c) smooths the context counts: N·#(c)^α / Σ#(c')^α with α = 0.75 lifts rare contexts. "
+th.caption("N_α(c) smooths the context counts: N·#(c)^α / Σ#(c')^α with α = 0.75 lifts rare contexts. "
            "Document vectors are the document-term matrix times W.")
 
 seed = data_service.seed()
-sb = st.sidebar
+sb = knobs
 source, corpus = data_source("documents", "words", default="lee")
 ref = data_service.ref("documents", source)
 context = sb.radio("Context", ["window", "document"], key="words.context", horizontal=True,
@@ -42,6 +48,7 @@ context = sb.radio("Context", ["window", "document"], key="words.context", horiz
                    "matrix, not the PMI of the word-document matrix itself.", bind="query-params")
 window = sb.slider("Window", 1, 10, 5, key="words.window", disabled=context == "document",
                    help="Words on each side that count as context.", bind="query-params")
+sb = knobs.expander("More settings", icon=":material/tune:")
 weighted = sb.checkbox("Weight by distance (1/d)", key="words.weighted", disabled=context == "document",
                        help="A pair d positions apart counts 1/d instead of 1, as GloVe and word2vec's dynamic window do.",
                        bind="query-params")
@@ -60,7 +67,7 @@ eig = sb.slider("Eigenvalue weight p", 0.0, 1.0, 0.5, 0.25, key="words.eig",
                 help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.",
                 bind="query-params")
 
-with st.expander("What the controls change, and how the pictures can mislead"):
+with th:
     st.markdown(
         """
 * **Window**: small windows find words that can replace each other (syntax, synonyms), large
@@ -85,7 +92,7 @@ except ValueError as err:
     st.error(md_escape(err))
     st.stop()
 
-cols = st.columns(5)
+cols = [c for _ in range(3) for c in knobs.columns(2)]
 cols[0].metric("documents", f"{facts['documents']:,}")
 cols[1].metric("tokens", f"{facts['tokens']:,}")
 cols[2].metric("vocabulary", f"{facts['vocabulary']:,}")
@@ -93,7 +100,7 @@ cols[3].metric("non-zero PMI entries", f"{facts['nnz']:,}")
 cols[4].metric("fit time", f"{facts['fit seconds']:.2f} s")
 
 TABS = ["Spectrum", "Nearest words", "Word map", "Evaluation", "Documents", "Label embedding", "Download"]
-tabs = lazy_tabs(TABS, key="words.tab")
+tabs = lazy_tabs(TABS, key="words.tab", where=tabs_slot)
 
 def trained_labels_section(seed: int) -> None:
     """The label-embedding experiment: a model trained on the label vectors against one sigmoid per label."""
