@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
-  placeLabels, matchFrames, tween,
+  placeLabels, matchFrames, tween, largestMove,
 } from "../../app/ui/map/logic.js";
 
 // A small seeded generator (mulberry32): the same points on every run.
@@ -356,4 +356,14 @@ test("tween gives the old positions at t=0 and the new ones at t=1, exactly; new
   }
   // past the end stays at the end
   assert.deepEqual(Array.from(tween(fx, fy, tx, ty, match, 3)[0]), Array.from(tx));
+});
+
+test("largestMove: the farthest a matched point moves along an axis; unmatched and placeless points do not count", () => {
+  const fx = Float32Array.from([0, 1, 2, NaN]), fy = Float32Array.from([0, 1, 2, 5]);
+  const same = Int32Array.from([0, 1, 2]);
+  assert.equal(largestMove(fx, fy, fx.slice(0, 3), fy.slice(0, 3), same), 0);
+  assert.equal(largestMove(fx, fy, Float32Array.from([0, 1, 2.5]), Float32Array.from([0, -2, 2]), same), 3);
+  // a new point far away (no old place) and a point whose old place is unknown (NaN) move nothing
+  const match = Int32Array.from([0, -1, 3]);
+  assert.equal(largestMove(fx, fy, Float32Array.from([0, 100, 100]), Float32Array.from([0.25, 100, 100]), match), 0.25);
 });

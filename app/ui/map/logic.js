@@ -184,6 +184,18 @@ export function tween(fromX, fromY, toX, toY, match, t) {
   return [x, y];
 }
 
+// The farthest a matched point moves from `from` to `to`, along either axis (0 when none moves);
+// points with no old place are not counted (they appear at their place, they do not move).
+export function largestMove(fromX, fromY, toX, toY, match) {
+  let most = 0;
+  for (let i = 0; i < match.length; i++) {
+    const j = match[i];
+    if (j < 0 || !(fromX[j] === fromX[j])) continue;
+    most = Math.max(most, Math.abs(toX[i] - fromX[j]), Math.abs(toY[i] - fromY[j]));
+  }
+  return most;
+}
+
 // A colour scale as [position, [r, g, b]] stops; `ramp` gives the colour of t in 0..1.
 export const SCALES = {
   viridis: [[0, [68, 1, 84]], [0.25, [59, 82, 139]], [0.5, [33, 145, 140]], [0.75, [94, 201, 98]], [1, [253, 231, 37]]],

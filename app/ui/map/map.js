@@ -86,7 +86,7 @@ class LabMap {
     this.resize();
     this.drawLegend();
     const target = fitView(bounds(f.x, f.y, this.keep), this.w, this.h);
-    if (match && from && match.some((j) => j >= 0)) {
+    if (match && from && match.some((j) => j >= 0) && !this.still(from, f, match, target)) {
       const view0 = this.view;
       const start = performance.now();
       cancelAnimationFrame(this.anim);
@@ -114,6 +114,17 @@ class LabMap {
       this.draw();
     }
     registry[f.mapId] = this;
+  }
+
+  // True when the new frame lands where the one on screen is, to half a pixel, and so would the view: a
+  // glide would show nothing for its whole length (a live run's last frame redrawn as the finished map).
+  still(from, f, match, target) {
+    const v = this.view;
+    if (!v) return false;
+    const moved = largestMove(from.x, from.y, f.x, f.y, match) * v.s;
+    const turned = this.auto && (Math.abs(target.cx - v.cx) * v.s >= 0.5 || Math.abs(target.cy - v.cy) * v.s >= 0.5 ||
+                                 Math.abs(target.s / v.s - 1) * Math.max(this.w, this.h) >= 0.5);
+    return moved < 0.5 && !turned;
   }
 
   visibility() {
