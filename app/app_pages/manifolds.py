@@ -177,24 +177,27 @@ with tabs[0]:
                    "formula. A smaller reg makes C nearly singular when B exceeds the dimension; the weights then "
                    "swing with every small change of the points, and the difference grows with the condition "
                    "number.")
-        with st.expander("The weights ignore rotation, scaling and translation (measured)"):
+        invariance_box = st.expander("The weights ignore rotation, scaling and translation (measured)",
+                                     key="man.invariance_open", on_change="rerun")
+        with invariance_box:
             st.latex(r"x \mapsto s\,Qx + t:\quad x_i - \sum_j W_{ij} x_j \;\mapsto\; "
                      r"s\,Q\Big(x_i - \sum_j W_{ij} x_j\Big)\quad\text{since}\ \sum_j W_{ij} = 1")
-            ci1, ci2 = st.columns(2)
-            inv_scale = ci1.select_slider("Scale s (also the stretch of one axis)", [0.01, 0.1, 0.5, 2.0, 10.0, 100.0],
-                                          10.0, key="man.inv_scale")
-            inv_shift = ci2.select_slider("Shift |t| (in data widths)", [0.0, 1.0, 10.0, 100.0], 10.0,
-                                          key="man.inv_shift")
-            inv, measured = svc.invariance(pts, B, reg, float(inv_scale), float(inv_shift))
-            st.dataframe(inv, hide_index=True, key="man.invariance",
-                         column_config={"neighbours kept": st.column_config.NumberColumn(format="percent"),
-                                        "largest weight change": st.column_config.NumberColumn(format="%.1e")})
-            st.caption(f"Measured on {measured:,} points at B = {B}: the input is moved by a random rotation Q, "
-                       "the scale s and a shift t, the weights are solved again from the same neighbours, and the "
-                       "largest change of any weight is shown. A similarity leaves every residual multiplied by sQ, "
-                       "so the same weights stay best (and the ridge, relative to trace C, scales with them); "
-                       "stretching one axis is no similarity, and there the weights do move. LLE keeps "
-                       "neighbourhoods and their proportions, not distances.")
+            if invariance_box.open:  # measured when opened: six neighbour searches and weight fits per B
+                ci1, ci2 = st.columns(2)
+                inv_scale = ci1.select_slider("Scale s (also the stretch of one axis)",
+                                              [0.01, 0.1, 0.5, 2.0, 10.0, 100.0], 10.0, key="man.inv_scale")
+                inv_shift = ci2.select_slider("Shift |t| (in data widths)", [0.0, 1.0, 10.0, 100.0], 10.0,
+                                              key="man.inv_shift")
+                inv, measured = svc.invariance(pts, B, reg, float(inv_scale), float(inv_shift))
+                st.dataframe(inv, hide_index=True, key="man.invariance",
+                             column_config={"neighbours kept": st.column_config.NumberColumn(format="percent"),
+                                            "largest weight change": st.column_config.NumberColumn(format="%.1e")})
+                st.caption(f"Measured on {measured:,} points at B = {B}: the input is moved by a random rotation "
+                           "Q, the scale s and a shift t, the weights are solved again from the same neighbours, and "
+                           "the largest change of any weight is shown. A similarity leaves every residual multiplied "
+                           "by sQ, so the same weights stay best (and the ridge, relative to trace C, scales with them); "
+                           "stretching one axis is no similarity, and there the weights do move. LLE keeps "
+                           "neighbourhoods and their proportions, not distances.")
         with st.expander("Embeddings and latent factors: distances or inner products"):
             st.markdown(
                 "Both give each item a short vector; they differ in what the vectors must reproduce. An "
