@@ -5,6 +5,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import labels as lsvc
 from app.services import reproduce
+from app.services import word_windows as wws
 from app.services import words as svc
 from app.ui import charts, plots, runs, share
 from app.ui import labels_charts as lcharts
@@ -99,7 +100,8 @@ cols[2].metric("vocabulary", f"{facts['vocabulary']:,}")
 cols[3].metric("non-zero PMI entries", f"{facts['nnz']:,}")
 cols[4].metric("fit time", f"{facts['fit seconds']:.2f} s")
 
-TABS = ["Spectrum", "Nearest words", "Word map", "Evaluation", "Documents", "Label embedding", "Download"]
+TABS = ["Spectrum", "Nearest words", "Word map", "Evaluation", "Documents", "Label embedding", "Download",
+        "From windows to vectors"]
 tabs = lazy_tabs(TABS, key="words.tab", where=tabs_slot)
 
 def trained_labels_section(seed: int) -> None:
@@ -468,6 +470,79 @@ with tabs[6]:
                            "text/tab-separated-values", key="words.dl_meta")
         st.caption(f"{out['shape'][0]:,} words x {out['shape'][1]} dimensions; parameters: "
                    + ", ".join(f"{k}={v}" for k, v in params))
+
+def windows_section(ref, params) -> None:
+    """Raw counts factorised beside PMI; the examples CBOW and skip-gram draw from a window; a skip-gram trained here."""
+    st.markdown("**The raw counts, factorised.** The window counts A are symmetric, so A = E D Eᵀ with E's columns "
+                "orthonormal eigenvectors; the rows of the top k (scaled by |D|^p, as the sidebar's p scales the "
+                "SVD) are word vectors. The same counts, the same k and p as the PMI vectors: only PMI differs.")
+    st.latex(r"A_{wc} = \#(w, c) = E D E^\top,\qquad W_{\text{counts}} = E_k\,|D_k|^{p}\qquad\text{against}\qquad "
+             r"\mathrm{PPMI} \approx U_k \Sigma_k V_k^\top,\quad W = U_k \Sigma_k^{p}")
+    vocab = svc.vocabulary(ref, params)
+    first = svc.default_words(ref, params)["query"]
+    word = st.selectbox("Word", vocab, index=vocab.index(first) if first in vocab else 0, key="words.ww_word")
+    pull = wws.pulls(ref, params)
+    m = st.columns(3)
+    m[0].metric(f"{wws.FREQUENT} most frequent words among the nearest: raw counts", f"{pull['raw']:.1%}")
+    m[1].metric("... PMI", f"{pull['pmi']:.1%}")
+    m[2].metric("... by chance", f"{pull['chance']:.1%}",
+                help=f"{wws.FREQUENT} of the {len(vocab):,} words: what a method that ignores frequency scores.")
+    st.dataframe(wws.side_by_side(ref, params, word), hide_index=True, key="words.ww_side")
+    st.caption(f"Over every word's {wws.TOPN} nearest words (cosine, k = {pull['k']}). The leading eigenvector of the "
+               f"raw counts follows each word's count (correlation {pull['first']:.3f}), so frequent words sit near "
+               "everything; PMI divides each count by what the two words' frequencies predict, which takes that "
+               "out. Nearest-word lists of a single word can mislead either way: read the shares above.")
+
+    st.markdown("**Training examples from a window.** Word2vec never counts: it walks the text. CBOW makes one "
+                "example per word, the words around it in and the word out; skip-gram makes one per (word, "
+                "neighbour) pair, the word in and the neighbour out.")
+    st.latex(r"\text{CBOW: } \max \sum_t \log P\big(w_t \mid w_{t-b}, \dots, w_{t-1}, w_{t+1}, \dots, "
+             r"w_{t+b}\big),\qquad \text{skip-gram: } \max \sum_t \sum_{0 < |j| \le b} \log P(w_{t+j} \mid w_t)")
+    n_docs = svc.corpus_size(ref)[0]
+    c1, c2, c3 = st.columns([1, 3, 1])
+    doc = c1.number_input("Document", 0, n_docs - 1, 0, key="words.ww_doc")
+    said = wws.document_sentences(ref, int(doc))
+    if not said:
+        st.info("This document has no text.")
+        return
+    if st.session_state.get("words.ww_sentence", 0) >= len(said):
+        st.session_state["words.ww_sentence"] = 0
+    sentence = c2.selectbox("Sentence", range(len(said)), key="words.ww_sentence",
+                            format_func=lambda i: f"{i + 1}. {said[i][:90]}{'…' if len(said[i]) > 90 else ''}")
+    b = c3.slider("Window b", 1, 5, 2, key="words.ww_window")
+    cbow, sg, _, dropped = wws.examples(ref, params, int(doc), int(sentence), int(b))
+    left, right = st.columns(2)
+    left.caption(f"CBOW: {len(cbow)} examples")
+    left.dataframe(cbow, hide_index=True, key="words.ww_cbow", height=300)
+    right.caption(f"Skip-gram: {len(sg)} (input, output) pairs")
+    right.dataframe(sg, hide_index=True, key="words.ww_sg", height=300)
+    n_cbow, n_sg = wws.corpus_examples(ref, params, int(b))
+    gone = ", ".join(md_escape(t) for t in dropped)
+    st.caption((f"Dropped first, as word2vec drops words below its min count: {gone}. " if dropped else "") + f"One pass over the corpus at b = {b}: {n_cbow:,} CBOW examples, {n_sg:,} "
+               "skip-gram pairs. Word2vec also shrinks b at random for each word (nearer words count more often) and "
+               "learns from each example against a few random negative words, not the whole vocabulary.")
+
+    st.markdown("**A small skip-gram, trained here** on the same tokens, window b, the sidebar's dimensions and min "
+                f"count, {wws.SKIPGRAM_EPOCHS} epochs, one thread and the seed.")
+    key = wws.skipgram_key(ref, params, int(b))
+    if st.button("Train the skip-gram", key="words.ww_train",
+                 help="Seconds on the bundled corpora; kept on this server for everyone with the same settings."):
+        with st.spinner("Training skip-gram..."):
+            wws.train_skipgram(key)
+    near = wws.skipgram_nearest(key, word)
+    if wws.skipgram(key) is None:
+        st.caption("Press the button to train it; its nearest words then join the raw counts' and PMI's above.")
+    elif near is None:
+        st.info(f"The skip-gram did not keep '{md_escape(word)}'.")
+    else:
+        st.dataframe(near, hide_index=True, key="words.ww_skipgram")
+        st.caption(f"The skip-gram's nearest words of '{md_escape(word)}', from the (word, neighbour) pairs above "
+                   "taken over the whole corpus.")
+
+
+with tabs[7]:
+    if tabs[7].open:
+        windows_section(ref, params)
 
 share.panel("words", reproduce.lazy(lambda: svc.recipe(ref, params)), uploaded=source == "upload",
             what="the word vectors, their words and singular values")
