@@ -41,7 +41,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["Side", "Comparison", "compare", "fold_interval", "setting_text", "verdict", "NO_DIFFERENCE"]
+__all__ = ["Side", "Comparison", "compare", "summarise", "ranking", "fold_interval", "setting_text", "verdict",
+           "NO_DIFFERENCE"]
 
 #: What a comparison says when the interval of a difference holds 0.
 NO_DIFFERENCE = "no reliable difference on this data"
@@ -100,6 +101,7 @@ class Comparison:
     sides: pd.DataFrame
     differences: pd.DataFrame
     splits: list = field(default_factory=list, repr=False)
+    level: float = 0.95
 
     def side(self, name: str) -> pd.Series:
         """The summary row of one side."""
@@ -270,7 +272,7 @@ def _choose(side: Side, train: np.ndarray, y, inner_splits: int, seed: int, max_
 
 def compare(sides: Sequence[Side], n_rows: int, *, y=None, n_splits: int = 5, n_repeats: int = 1,
             inner_splits: int = 3, max_widen: int = 3, random_state=0, pairs: Sequence[tuple[str, str]] | None = None,
-            level: float = 0.95, progress=None) -> Comparison:
+            level: float = 0.95, bounds=None, progress=None, should_stop=None) -> Comparison:
     """Tune every side alike and score it on held-out rows; intervals for each score and each difference.
 
     Parameters
@@ -289,6 +291,8 @@ def compare(sides: Sequence[Side], n_rows: int, *, y=None, n_splits: int = 5, n_
         Seeds the shuffles (repeat r uses ``random_state + r``).
     pairs : sequence of (name, name), optional
         Differences to report; by default every pair, in the order given.
+    bounds : (float, float), optional
+        The score's possible range; each side's interval is clipped to it.
     progress : callable ``(fraction, text)``, optional
         Called after each side of each outer fold.
 
@@ -332,38 +336,93 @@ def compare(sides: Sequence[Side], n_rows: int, *, y=None, n_splits: int = 5, n_
                          "inner score": inner, "held-out score": held, "train rows": int(train.size),
                          "test rows": int(test.size), "edge": ", ".join(edge),
                          "grid": _grid_text(searched, side.widen), "_setting": setting})
+            if should_stop is not None:
+                should_stop()
             if progress is not None:
                 progress(len(rows) / total, f"{side.name}, fold {f + 1} of repeat {r + 1}")
-    folds = pd.DataFrame(rows)
-    ratio = float(np.mean([te.size / tr.size for _, _, tr, te in splits]))
+    folds = pd.DataFrame(rows).drop(columns="_setting")
+    if not any(s.fits_on_rows for s in sides):
+        inner_text = "the training part itself (the sides learn nothing from the rows, so it is scored directly)"
+    elif inner_splits <= 1:
+        inner_text = "one hold-out of a quarter of the training part"
+    else:
+        inner_text = f"{inner_splits}-fold cross-validation inside the training part"
+    protocol = (f"{n_splits}-fold {'stratified ' if y is not None else ''}outer split"
+                f"{f', repeated {n_repeats} times' if n_repeats > 1 else ''} (seed {random_state}). Each side "
+                f"chooses its setting from its grid using the training part alone: {inner_text}. The chosen setting "
+                f"is refitted on the training part and scored on the held-out fold. {level:.0%} t intervals over the "
+                f"{len(splits)} held-out folds, corrected for their shared training rows (Nadeau and Bengio); a "
+                "difference is called only when its interval excludes 0.")
+    return summarise(folds, protocol, [(tr, te) for _, _, tr, te in splits], names, pairs, level, bounds)
+
+
+def summarise(folds: pd.DataFrame, protocol: str, splits: list, names: Sequence[str] | None = None,
+              pairs: Sequence[tuple[str, str]] | None = None, level: float = 0.95, bounds=None) -> Comparison:
+    """A :class:`Comparison` from the per-fold table of :func:`compare` (or several, concatenated).
+
+    Sides compared separately on the same folds (the same rows, labels and
+    seed give the same folds) can be summarised together: their differences are
+    paired fold by fold. ``bounds`` (low, high) clips each side's interval to
+    the score's possible range (accuracy in [0, 1]).
+    """
+    names = list(dict.fromkeys(folds["side"])) if names is None else list(names)
+    ratio = float(np.mean([te.size / tr.size for tr, te in splits]))
     summary = []
-    for side in sides:
-        mine = folds[folds["side"] == side.name]
+    for name in names:
+        mine = folds[folds["side"] == name]
         mean, low, high = fold_interval(mine["held-out score"], ratio, level)
+        if bounds is not None:
+            low, high = max(low, bounds[0]), min(high, bounds[1])
         counts = Counter(mine["setting"])
         chosen, times = counts.most_common(1)[0]
         edge = sorted({e for v in mine["edge"] for e in v.split(", ") if e})
-        summary.append({"side": side.name, "held-out": mean, "low": low, "high": high, "chosen": chosen,
+        summary.append({"side": name, "held-out": mean, "low": low, "high": high, "chosen": chosen,
                         "chosen in": f"{times} of {len(mine)} folds", "inner score": float(mine["inner score"].mean()),
                         "grid": max(mine["grid"], key=len), "edge": ", ".join(edge)})
     pairs = list(pairs) if pairs is not None else [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     diffs = []
     for a, b in pairs:
-        xa = folds[folds["side"] == a]["held-out score"].to_numpy()
-        xb = folds[folds["side"] == b]["held-out score"].to_numpy()
-        mean, low, high = fold_interval(xa - xb, ratio, level)
+        mean, low, high = _paired(folds, a, b, ratio, level)
         diffs.append({"a": a, "b": b, "difference": mean, "low": low, "high": high,
                       "verdict": verdict(a, b, low, high)})
-    inner_text = ("the whole training part (these sides learn nothing from the rows)" if not any(
-        s.fits_on_rows for s in sides) else ("one hold-out of a quarter of the training part" if inner_splits <= 1
-                                             else f"{inner_splits}-fold cross-validation inside the training part"))
-    protocol = (f"{n_splits}-fold {'stratified ' if y is not None else ''}outer split"
-                f"{f', repeated {n_repeats} times' if n_repeats > 1 else ''} (seed {random_state}); each side's "
-                f"setting chosen on {inner_text} only, then refitted on the training part and scored on the held-out "
-                f"fold; {int(level * 100)}% t intervals over the {len(splits)} folds, corrected for their shared "
-                "training rows (Nadeau and Bengio); a difference is called only when its interval excludes 0.")
-    return Comparison(protocol, folds.drop(columns="_setting"), pd.DataFrame(summary), pd.DataFrame(diffs),
-                      [(tr, te) for _, _, tr, te in splits])
+    out = Comparison(protocol, folds, pd.DataFrame(summary), pd.DataFrame(diffs, columns=[
+        "a", "b", "difference", "low", "high", "verdict"]), splits, level)
+    return out
+
+
+def _paired(folds: pd.DataFrame, a: str, b: str, ratio: float, level: float) -> tuple[float, float, float]:
+    key = ["repeat", "fold"]
+    xa = folds[folds["side"] == a].set_index(key)["held-out score"]
+    xb = folds[folds["side"] == b].set_index(key)["held-out score"]
+    return fold_interval((xa - xb.reindex(xa.index)).to_numpy(), ratio, level)
+
+
+def ranking(result: Comparison) -> pd.DataFrame:
+    """The sides best first, each marked against the best by the interval of their paired difference.
+
+    ``vs best`` is "best", "tied with the best" (the interval of best minus it
+    holds 0) or "below the best"; ``rank`` counts only the rows below: every
+    row tied with the best shares rank 1.
+    """
+    s = result.sides.sort_values("held-out", ascending=False, kind="stable").reset_index(drop=True)
+    if s.empty:
+        return s.assign(rank=[], **{"vs best": []})
+    ratio = float(np.mean([te.size / tr.size for tr, te in result.splits]))
+    best = s["side"].iloc[0]
+    marks, lows, highs = [], [], []
+    for name in s["side"]:
+        if name == best:
+            marks.append("best"), lows.append(0.0), highs.append(0.0)
+            continue
+        _, low, high = _paired(result.folds, best, name, ratio, result.level)
+        lows.append(low), highs.append(high)
+        marks.append("below the best" if np.isfinite(low) and low > 0 else "tied with the best")
+    s["vs best"] = marks
+    s["best minus it, low"] = lows
+    s["best minus it, high"] = highs
+    below = np.array([m == "below the best" for m in marks])
+    s["rank"] = np.where(below, np.arange(1, len(s) + 1), 1)
+    return s
 
 
 def _grid_text(grid: Sequence[Mapping], widen: str | None) -> str:

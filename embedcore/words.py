@@ -3,8 +3,9 @@
 Count how often words appear near each other, turn the counts into pointwise
 mutual information (how much more often than chance), keep the positive part
 (optionally shifted), and factorise the matrix with a truncated SVD. The rows
-of ``U Sigma^p`` are word vectors that rival Word2Vec's on small corpora (Levy,
-Goldberg and Dagan, 2015), and every step can be looked at.
+of ``U Sigma^p`` are word vectors that Levy, Goldberg and Dagan (2015) found a
+match for Word2Vec's when both are tuned alike (:func:`compare_word_vectors`
+measures that on a corpus, with intervals), and every step can be looked at.
 """
 
 from __future__ import annotations
@@ -41,9 +42,11 @@ __all__ = [
     "PMIWordVectors",
     "evaluate_word_pairs",
     "train_word2vec",
-    "tune_and_compare",
+    "compare_word_vectors",
+    "word_vector_similarities",
+    "compare_document_features",
     "PMI_GRID",
-    "W2V_GRID",
+    "WORD2VEC_GRID",
     "LabelEmbedding",
 ]
 
@@ -548,54 +551,118 @@ def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, windo
     return model.wv
 
 
-#: The settings each method is tuned over: the same number for both, on the same tokens.
-PMI_GRID = [dict(window=w, eig_weight=e, shift=k) for w in (2, 5) for e in (0.0, 0.5) for k in (1.0, 5.0)]
-W2V_GRID = [dict(sg=sg, epochs=ep, window=w) for sg in (False, True) for ep in (5, 25) for w in (2, 5)]
+#: The settings PMI-SVD is tuned over: window, eigenvalue weight p and shift (18 settings, three values of each
+#: numeric knob, so a choice on an edge can be seen).
+PMI_GRID = [dict(window=w, eig_weight=e, shift=k) for w in (2, 5, 10) for e in (0.0, 0.5, 1.0) for k in (1.0, 5.0)]
+#: The settings CBOW and skip-gram are each tuned over: epochs and window (9 settings each).
+WORD2VEC_GRID = [dict(epochs=ep, window=w) for ep in (5, 20, 50) for w in (2, 5, 10)]
+#: The sides of the word-vector comparison, in the order tables list them.
+WORD_METHODS = ("PMI-SVD", "CBOW", "skip-gram")
 
 
-def tune_and_compare(documents, pairs: pd.DataFrame, *, n_components: int = 100, min_count: int = 3,
-                     alpha: float = 0.75, random_state: int = 0, progress=None, should_stop=None) -> pd.DataFrame:
-    """PMI-SVD and Word2Vec, each tuned over its grid on one half of the word pairs and scored on the other.
-
-    The pairs are split in two at random (``random_state``): every setting of
-    :data:`PMI_GRID` and :data:`W2V_GRID` is trained on the same tokens and
-    scored on both halves; a method's best setting is the one with the highest
-    Spearman correlation on the "choose" half, and its honest score is on the
-    "score" half, which took no part in the choice. Returns one row per
-    setting with ``rho_choose``, ``rho_score``, ``chosen`` and fit seconds.
-    """
-    rng = np.random.default_rng(random_state)
-    order = rng.permutation(len(pairs))
-    halves = {"choose": pairs.iloc[order[: len(pairs) // 2]], "score": pairs.iloc[order[len(pairs) // 2:]]}
-    docs = documents_as_tokens(documents)
-    total = len(PMI_GRID) + len(W2V_GRID)
-    rows = []
-
-    def add(method, setting, vectors, seconds):
-        row = {"method": method, "setting": setting, "fit seconds": round(seconds, 2)}
-        for name, half in halves.items():
-            r = evaluate_word_pairs(vectors, half)
-            row[f"rho_{name}"] = r["spearman"]
-            row[f"pairs_{name}"] = r["pairs_used"]
-        rows.append(row)
-        if progress is not None:
-            progress(len(rows) / total, f"{method} {setting}")
-
-    for g in PMI_GRID:
-        t0 = time.perf_counter()
-        wv = PMIWordVectors(n_components=n_components, min_count=min_count, alpha=alpha, random_state=random_state,
-                            **g).fit(docs)
-        add("PMI-SVD", f"window {g['window']}, p {g['eig_weight']:g}, shift {g['shift']:g}", wv,
-            time.perf_counter() - t0)
-    for g in W2V_GRID:
-        t0 = time.perf_counter()
-        kv = train_word2vec(docs, vector_size=n_components, min_count=min_count, random_state=random_state,
-                            should_stop=should_stop, **g)
-        add("Word2Vec", f"{'skip-gram' if g['sg'] else 'CBOW'}, {g['epochs']} epochs, window {g['window']}", kv,
-            time.perf_counter() - t0)
-    out = pd.DataFrame(rows)
-    out["chosen"] = out.index.isin(out.groupby("method")["rho_choose"].idxmax().dropna())
+def _cosines(unit: np.ndarray, index, pairs: pd.DataFrame) -> np.ndarray:
+    """Cosine of each pair's two words (NaN when either is missing), from unit rows and a word -> row lookup."""
+    a = np.array([index.get(w, -1) for w in pairs["word1"]], dtype=np.int64)
+    b = np.array([index.get(w, -1) for w in pairs["word2"]], dtype=np.int64)
+    ok = (a >= 0) & (b >= 0)
+    out = np.full(len(pairs), np.nan)
+    out[ok] = np.einsum("ij,ij->i", unit[a[ok]], unit[b[ok]])
     return out
+
+
+def word_vector_similarities(documents, pairs: pd.DataFrame, *, n_components: int = 100, min_count: int = 3,
+                             alpha: float = 0.75, random_state: int = 0, pmi_grid=None, word2vec_grid=None,
+                             progress=None, should_stop=None) -> dict:
+    """Every setting of every method trained once on the same tokens: ``{(method, setting text): cosines}``.
+
+    The vectors learn from the corpus alone, never from the pairs, so each
+    setting is trained once and its cosines on every pair are kept; the
+    protocol then chooses and scores on disjoint sets of pairs. PMI-SVD counts
+    once per window and factorises once per shift (p only rescales the SVD).
+    """
+    from .evaluation import setting_text
+
+    docs = documents_as_tokens(documents)
+    pmi_grid = PMI_GRID if pmi_grid is None else pmi_grid
+    w2v_grid = WORD2VEC_GRID if word2vec_grid is None else word2vec_grid
+    total = len(pmi_grid) + 2 * len(w2v_grid)
+    out: dict = {}
+
+    def done(method, g, cos):
+        out[(method, setting_text(g))] = cos
+        if progress is not None:
+            progress(len(out) / total, f"{method} {setting_text(g)}")
+
+    counts = build_vocabulary(docs, min_count)
+    check_vocabulary(counts, min_count, n_components)
+    index = pd.Index(counts.index)
+    df = np.bincount(term_counts(docs, index).indices, minlength=len(index))
+    counted, factored = {}, {}
+    for g in pmi_grid:
+        if g["window"] not in counted:
+            counted[g["window"]] = cooccurrence(docs, index, window=g["window"])
+        key = (g["window"], g["shift"])
+        if key not in factored:
+            factored[key] = PMIWordVectors.from_counts(
+                counts, counted[g["window"]], document_frequency=df, n_documents=len(docs), window=g["window"],
+                min_count=min_count, alpha=alpha, shift=g["shift"], n_components=n_components, eig_weight=0.0,
+                random_state=random_state)
+        wv = factored[key].reweighted(g["eig_weight"])
+        done("PMI-SVD", g, _cosines(wv.normed_, wv.vocabulary_, pairs))
+    for sg, method in ((False, "CBOW"), (True, "skip-gram")):
+        for g in w2v_grid:
+            kv = train_word2vec(docs, sg=sg, vector_size=n_components, min_count=min_count,
+                                random_state=random_state, should_stop=should_stop, **g)
+            done(method, g, _cosines(kv.get_normed_vectors(), kv.key_to_index, pairs))
+    return out
+
+
+def compare_word_vectors(documents, pairs: pd.DataFrame, *, n_components: int = 100, min_count: int = 3,
+                         alpha: float = 0.75, random_state: int = 0, n_repeats: int = 5, pmi_grid=None,
+                         word2vec_grid=None, progress=None, should_stop=None):
+    """PMI-SVD, CBOW and skip-gram compared under :func:`embedcore.evaluation.compare`.
+
+    Each method is tuned over its grid (:data:`PMI_GRID`, :data:`WORD2VEC_GRID`)
+    on the same tokens, dimensions and min count. The rows are the word pairs
+    every setting of every method has both words of (the same pairs for all).
+    They are split in two halves at random, ``n_repeats`` times (seeds
+    ``random_state`` ...): each method's setting is chosen by Spearman's ρ on
+    one half and scored on the other, and every half takes its turn at
+    scoring. Returns the :class:`~embedcore.evaluation.Comparison`, with
+    ``pairs`` (the pairs used) set on it.
+    """
+    from scipy.stats import spearmanr
+
+    from .evaluation import Side, compare, setting_text
+
+    pmi_grid = PMI_GRID if pmi_grid is None else pmi_grid
+    w2v_grid = WORD2VEC_GRID if word2vec_grid is None else word2vec_grid
+    cos = word_vector_similarities(documents, pairs, n_components=n_components, min_count=min_count, alpha=alpha,
+                                   random_state=random_state, pmi_grid=pmi_grid, word2vec_grid=w2v_grid,
+                                   progress=None if progress is None else (lambda f, t: progress(0.95 * f, t)),
+                                   should_stop=should_stop)
+    known = np.logical_and.reduce([np.isfinite(c) for c in cos.values()])
+    used = pairs[known].reset_index(drop=True)
+    if len(used) < 8:
+        raise ValueError(f"Only {len(used)} of the {len(pairs)} pairs have both words in every method's vocabulary; "
+                         "the comparison needs at least 8. Use a larger corpus or a lower min count.")
+    human = used["score"].to_numpy(dtype=np.float64)
+    sims = {k: v[known] for k, v in cos.items()}
+
+    def scorer(method):
+        def score(setting, fit, ev):
+            rho = spearmanr(sims[(method, setting_text(setting))][ev], human[ev]).statistic
+            return float(rho) if np.isfinite(rho) else float("nan")
+        return score
+
+    grids = {"PMI-SVD": pmi_grid, "CBOW": w2v_grid, "skip-gram": w2v_grid}
+    sides = [Side(m, scorer(m), [dict(g) for g in grids[m]], fits_on_rows=False) for m in WORD_METHODS]
+    result = compare(sides, len(used), n_splits=2, n_repeats=n_repeats, random_state=random_state, bounds=(-1.0, 1.0),
+                     pairs=[("PMI-SVD", "CBOW"), ("PMI-SVD", "skip-gram"), ("CBOW", "skip-gram")])
+    result.pairs = used
+    if progress is not None:
+        progress(1.0, "scored")
+    return result
 
 
 # --------------------------------------------------------------------------- label embedding
@@ -610,7 +677,7 @@ def word_clusters(wv: PMIWordVectors, n_words: int, n_clusters: int, random_stat
 
 
 def document_coordinates(wv: PMIWordVectors, documents, random_state=None) -> np.ndarray:
-    """Document vectors (tf-idf weighted sums of word vectors) projected to 2-D by PCA.
+    """Document vectors (tf-idf weighted sums of word vectors, rows scaled to unit length) projected to 2-D by PCA.
 
     Fewer than three documents have no plane to project on: they sit at the origin.
     """
@@ -620,11 +687,27 @@ def document_coordinates(wv: PMIWordVectors, documents, random_state=None) -> np
     return PCA(2, random_state=random_state).fit_transform(D) if len(D) >= 3 else np.zeros((len(D), 2))
 
 
-def compare_document_features(texts, labels, *, n_components: int = 50, random_state=0) -> pd.DataFrame:
-    """Logistic regression accuracy (5-fold) of each document representation on labelled texts.
+#: The regularisation strengths every document representation's classifier is tuned over (widened at an edge).
+DOCUMENT_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
+#: The document representations :func:`compare_document_features` compares, in table order.
+DOCUMENT_FEATURES = ("bag of words", "uni+bigrams", "TF-IDF", "feature hashing (2^10)",
+                     "PMI document vectors (tf-idf weighted, unit rows)")
 
-    Bag of words, uni+bigrams, TF-IDF, feature hashing (2^10) and PMI document
-    vectors (fitted on the same texts, without labels), each in the same folds.
+
+def compare_document_features(texts, labels, *, n_components: int = 50, window: int = 5, min_count: int = 1,
+                              random_state=0, n_splits: int = 5, progress=None):
+    """Logistic regression on each document representation, under :func:`embedcore.evaluation.compare`.
+
+    Bag of words, uni+bigrams, TF-IDF, feature hashing (2^10) and PMI
+    document vectors (the tf-idf weighted sum of the PMI-SVD word vectors,
+    each row scaled to unit length; ``n_components`` dimensions, ``window``
+    words on each side). Everything learned from text (vocabularies, idf, the
+    word vectors) is learned inside each training fold, and every
+    representation's C is chosen from :data:`DOCUMENT_C_GRID` on a hold-out
+    of a quarter of the training part. Returns the
+    :class:`~embedcore.evaluation.Comparison` (PMI document vectors against
+    each other representation) with ``dims``, the width of each representation
+    on all the texts.
     """
     from sklearn.feature_extraction.text import (
         CountVectorizer,
@@ -632,27 +715,57 @@ def compare_document_features(texts, labels, *, n_components: int = 50, random_s
         TfidfVectorizer,
     )
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
 
+    from .evaluation import Side, compare
+
+    texts = list(texts)
     y = np.asarray(labels)
-    folds = StratifiedKFold(5, shuffle=True, random_state=random_state)
-    model = LogisticRegression(max_iter=2000)
-    wv = PMIWordVectors(n_components=min(n_components, 50), window=5, random_state=random_state).fit(texts)
-    encodings = {
-        "bag of words": lambda: CountVectorizer().fit_transform(texts),
-        "uni+bigrams": lambda: CountVectorizer(ngram_range=(1, 2)).fit_transform(texts),
-        "TF-IDF": lambda: TfidfVectorizer().fit_transform(texts),
-        "feature hashing (2^10)": lambda: HashingVectorizer(n_features=2**10).transform(texts),
-        "PMI document vectors (M E, tf-idf)": lambda: wv.transform(texts, weighting="tfidf"),
+    tokens = documents_as_tokens(texts)
+
+    def pmi_vectors(fit):
+        wv = PMIWordVectors(n_components=n_components, window=window, min_count=min_count,
+                            random_state=random_state).fit([tokens[i] for i in fit])
+        return lambda rows: wv.transform([tokens[i] for i in rows], weighting="tfidf")
+
+    def vectorizer(make):
+        def fitted(fit):
+            v = make().fit([texts[i] for i in fit])
+            return lambda rows: v.transform([texts[i] for i in rows])
+        return fitted
+
+    makers = {
+        "bag of words": vectorizer(CountVectorizer),
+        "uni+bigrams": vectorizer(lambda: CountVectorizer(ngram_range=(1, 2))),
+        "TF-IDF": vectorizer(TfidfVectorizer),
+        "feature hashing (2^10)": vectorizer(lambda: HashingVectorizer(n_features=2**10)),
+        DOCUMENT_FEATURES[-1]: pmi_vectors,
     }
-    rows = []
-    for name, make in encodings.items():
-        t = time.perf_counter()
-        X = make()
-        acc = cross_val_score(model, X, y, cv=folds)
-        rows.append({"features": name, "accuracy": float(acc.mean()), "std": float(acc.std()), "dim": X.shape[1],
-                     "seconds": time.perf_counter() - t})
-    return pd.DataFrame(rows)
+    cache: dict = {}
+
+    def features(name, fit, ev):
+        key = (name, fit.tobytes())
+        if key not in cache:
+            cache[key] = makers[name](fit)
+        encode = cache[key]
+        return encode(fit), encode(ev)
+
+    def scorer(name):
+        def score(setting, fit, ev):
+            Xf, Xe = features(name, fit, ev)
+            # liblinear: exact and fast on sparse two-class text; lbfgs for more classes
+            solver = "liblinear" if np.unique(y).size == 2 else "lbfgs"
+            model = LogisticRegression(C=setting["C"], solver=solver, max_iter=2000).fit(Xf, y[fit])
+            return float(model.score(Xe, y[ev]))
+        return score
+
+    grid = [{"C": c} for c in DOCUMENT_C_GRID]
+    sides = [Side(name, scorer(name), grid, widen="C") for name in DOCUMENT_FEATURES]
+    pmi = DOCUMENT_FEATURES[-1]
+    result = compare(sides, len(texts), y=y, n_splits=n_splits, inner_splits=1, random_state=random_state, bounds=(0.0, 1.0),
+                     pairs=[(pmi, other) for other in DOCUMENT_FEATURES[:-1]], progress=progress)
+    every = np.arange(len(texts))
+    result.dims = {name: int(makers[name](every)(every[:1]).shape[1]) for name in DOCUMENT_FEATURES}
+    return result
 
 
 class LabelEmbedding(BaseEstimator):

@@ -29,13 +29,13 @@ from embedcore.words import (
     PMIWordVectors,
     build_vocabulary,
     compare_document_features,
+    compare_word_vectors,
     cooccurrence,
     document_coordinates,
     evaluate_word_pairs,
     term_counts,
     tokenize,
     train_word2vec,
-    tune_and_compare,
     word_clusters,
 )
 
@@ -447,31 +447,41 @@ def evaluation(ref: data_service.DataRef, params: tuple, seed: int, should_stop=
     return RESULTS.get(key)
 
 
-def tuning_key(ref, n_components, min_count, alpha, seed) -> tuple:
-    return ("tuning", ref, n_components, min_count, alpha, seed)
+#: The word-pair sets the comparison can choose and score on (both shipped with gensim).
+PAIR_SETS = {"wordsim353": "WordSim-353", "simlex999": "SimLex-999"}
+#: Random halvings of the pairs: each half is scored once per halving, so 2 x this many held-out scores.
+WORD_REPEATS = 5
 
 
-def tuning(ref: data_service.DataRef, n_components: int, min_count: int, alpha: float, seed: int, progress=None,
-           should_stop=None) -> pd.DataFrame:
-    """PMI-SVD and Word2Vec each tuned on half the WordSim-353 pairs, scored on the other half."""
-    key = tuning_key(ref, n_components, min_count, alpha, seed)
+def tuning_key(ref, n_components, min_count, alpha, seed, pairs: str = "wordsim353") -> tuple:
+    return ("tuning", ref, n_components, min_count, alpha, seed, pairs)
+
+
+def tuning(ref: data_service.DataRef, n_components: int, min_count: int, alpha: float, seed: int,
+           pairs: str = "wordsim353", progress=None, should_stop=None):
+    """PMI-SVD, CBOW and skip-gram each tuned and scored under the lab's protocol on one set of word pairs
+    (an embedcore.evaluation.Comparison, kept for every session)."""
+    key = tuning_key(ref, n_components, min_count, alpha, seed, pairs)
     if key not in RESULTS:
-        RESULTS.put(key, tune_and_compare(tokens(ref), datasets.load_word_pairs("wordsim353"),
-                                          n_components=n_components, min_count=min_count, alpha=alpha,
-                                          random_state=seed, progress=progress, should_stop=should_stop))
+        RESULTS.put(key, compare_word_vectors(tokens(ref), datasets.load_word_pairs(pairs),
+                                              n_components=n_components, min_count=min_count, alpha=alpha,
+                                              random_state=seed, n_repeats=WORD_REPEATS, progress=progress,
+                                              should_stop=should_stop))
     return RESULTS.get(key)
 
 
-def classification_key(n_components, seed) -> tuple:
-    return ("classification", n_components, seed)
+def classification_key(n_components, window, min_count, seed) -> tuple:
+    return ("classification", n_components, window, min_count, seed)
 
 
-def document_classification(n_components: int, seed: int) -> pd.DataFrame:
-    """Five document representations compared on gensim's 200 labelled Usenet posts."""
-    key = classification_key(n_components, seed)
+def document_classification(n_components: int, window: int, min_count: int, seed: int, progress=None):
+    """Five document representations compared on gensim's 200 labelled Usenet posts, under the lab's protocol
+    (an embedcore.evaluation.Comparison, kept for every session)."""
+    key = classification_key(n_components, window, min_count, seed)
     if key not in RESULTS:
         texts, labels = datasets.load_mini_newsgroups()
-        RESULTS.put(key, compare_document_features(texts, labels, n_components=n_components, random_state=seed))
+        RESULTS.put(key, compare_document_features(texts, labels, n_components=n_components, window=window,
+                                                   min_count=min_count, random_state=seed, progress=progress))
     return RESULTS.get(key)
 
 

@@ -6,6 +6,7 @@ import json
 import time
 
 import numpy as np
+import pytest
 
 from tests.app.maps import lab_map
 from tests.conftest import chart_specs, metric, open_page, open_tab
@@ -129,7 +130,10 @@ def test_a_fast_t_sne_is_still_drawn_in_several_frames():
     assert np.diff([0] + frames).max() <= svc.FRAME_ITERATIONS and job.draws == len(frames)
 
 
-def test_evaluation_and_document_classification():
+def test_evaluation_and_document_classification(monkeypatch):
+    import embedcore.words
+
+    monkeypatch.setattr(embedcore.words, "DOCUMENT_C_GRID", (0.1, 1.0))  # two values: the run stays short
     at = open_tab(open_page(PAGE), "words.tab", "Evaluation")
     at.button(key="words.run_eval").click().run(timeout=180)
     assert not at.exception
@@ -139,9 +143,22 @@ def test_evaluation_and_document_classification():
     docs_map = lab_map(at, "words.docs.map")  # the Lee corpus: 300 articles, each a point with its opening
     assert docs_map["n"] == 300 and docs_map["color"]["title"] == "log10 words"
     assert [f["name"] for f in docs_map["hover"]["fields"]] == ["words", "text"]
-    at.button(key="words.run_docs").click().run(timeout=180)
-    docs = next(d.value for d in at.dataframe if "features" in d.value.columns)
-    assert len(docs) == 5 and (docs["accuracy"] > 0.4).all()
+    at.session_state["words.dims"] = 20
+    at.run()
+    at.button(key="words.run_docs").click().run(timeout=300)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    sides = next(d.value for d in at.dataframe if "accuracy [95% interval]" in d.value.columns)
+    assert len(sides) == 5 and all(float(v.split()[0]) > 0.4 for v in sides["accuracy [95% interval]"])
+    # the PMI document vectors have the sidebar's dimensions, and every representation was tuned the same way
+    widths = " ".join(c.value for c in at.caption if c.value.startswith("Widths:"))
+    assert "PMI document vectors (tf-idf weighted, unit rows) 20." in widths
+    assert set(sides["grid searched"]) <= {"2 settings; C in {0.1, 1}", "3 settings; C in {0.01, 0.1, 1}",
+                                           "3 settings; C in {0.1, 1, 10}", "4 settings; C in {0.1, 1, 10, 100}",
+                                           "4 settings; C in {0.001, 0.01, 0.1, 1}",
+                                           "5 settings; C in {0.1, 1, 10, 100, 1000}",
+                                           "5 settings; C in {0.0001, 0.001, 0.01, 0.1, 1}"}
+    diffs = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
+    assert len(diffs) == 4
 
 
 def test_label_embedding_controls():
@@ -235,17 +252,30 @@ def test_a_small_corpus_caps_the_map_instead_of_failing():
     assert _map_title(at).startswith("t-SNE map of the 10 most frequent words")
 
 
-def test_tuned_comparison_chooses_on_one_half_and_scores_on_the_other():
+def test_tuned_comparison_reports_held_out_scores_with_intervals(monkeypatch):
+    import embedcore.words
+
+    # a small grid for each method keeps the run short; the page reads the protocol's result as it is
+    monkeypatch.setattr(embedcore.words, "PMI_GRID", [dict(window=2, eig_weight=0.5, shift=1.0),
+                                                      dict(window=5, eig_weight=0.5, shift=1.0)])
+    monkeypatch.setattr(embedcore.words, "WORD2VEC_GRID", [dict(epochs=5, window=5)])
     at = open_tab(open_page(PAGE), "words.tab", "Evaluation")
     at.button(key="words.run_tune").click().run(timeout=300)
     assert not at.exception and not at.error
-    table = next(t.value for t in at.dataframe if "rho_score" in t.value.columns)
-    assert len(table) == 16 and set(table["method"]) == {"PMI-SVD", "Word2Vec"}
-    for method, sub in table.groupby("method"):
-        chosen = sub[sub["chosen"]]
-        assert len(chosen) == 1 and chosen["rho_choose"].iloc[0] == sub["rho_choose"].max()
-        shown = metric(at, f"{method}, chosen setting: ρ on the scoring half")
-        assert shown == f"{chosen['rho_score'].iloc[0]:.3f}"
+    sides = next(t.value for t in at.dataframe if "Spearman ρ [95% interval]" in t.value.columns)
+    assert list(sides["side"]) == ["PMI-SVD", "CBOW", "skip-gram"]
+    assert set(sides["chosen setting (most folds)"][1:]) == {"epochs=5, window=5"}
+    diffs = next(t.value for t in at.dataframe if "verdict" in t.value.columns)
+    assert list(diffs["comparison"]) == ["PMI-SVD − CBOW", "PMI-SVD − skip-gram", "CBOW − skip-gram"]
+    for text, verdict in zip(diffs["difference [95% interval]"], diffs["verdict"]):
+        mean, low, high = (float(v) for v in text.replace("[", "").replace("]", "").replace(",", "").split())
+        # a method is called better only when the interval of the difference excludes 0
+        assert verdict == ("no reliable difference on this data" if low <= 0 <= high else verdict)
+        assert ("better" in verdict) == (low > 0 or high < 0)
+        assert low <= mean <= high
+    shown = metric(at, "PMI-SVD − CBOW, held-out ρ")
+    assert float(shown) == pytest.approx(float(diffs["difference [95% interval]"][0].split()[0]), abs=1e-3)
+    assert any(c.value.startswith("Protocol: 2-fold outer split, repeated 5 times") for c in at.caption)
 
 
 def test_hidden_tabs_compute_nothing(monkeypatch):

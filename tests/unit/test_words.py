@@ -13,6 +13,8 @@ from embedcore.words import (
     PMIWordVectors,
     build_vocabulary,
     compare_document_features,
+    compare_word_vectors,
+    word_vector_similarities,
     cooccurrence,
     document_coordinates,
     evaluate_word_pairs,
@@ -322,10 +324,45 @@ def test_word_clusters_and_document_coordinates():
 
 
 def test_document_feature_comparison_scores_every_representation_in_the_same_folds():
-    texts = [f"space rocket orbit launch {i}" for i in range(20)] + [f"god belief faith church {i}" for i in range(20)]
+    rng = np.random.default_rng(0)
+    space, faith = ["space", "rocket", "orbit", "launch", "moon"], ["god", "belief", "faith", "church", "prayer"]
+    texts = [" ".join(rng.choice(space, 6)) + f" w{i}" for i in range(20)] + \
+            [" ".join(rng.choice(faith, 6)) + f" w{i}" for i in range(20)]
     labels = ["space"] * 20 + ["atheism"] * 20
-    table = compare_document_features(texts, labels, n_components=5, random_state=0)
-    assert len(table) == 5 and (table["accuracy"] > 0.9).all()
+    result = compare_document_features(texts, labels, n_components=3, window=2, random_state=0)
+    assert len(result.sides) == 5 and (result.sides["held-out"] > 0.9).all()
+    assert (result.sides["high"] <= 1.0).all()  # accuracy intervals stay within what accuracy can be
+    assert set(result.folds.groupby("side").size()) == {5}
+    assert result.dims["PMI document vectors (tf-idf weighted, unit rows)"] == 3
+    assert len(result.differences) == 4
+
+
+def test_word_vector_comparison_chooses_on_one_half_and_scores_on_the_other():
+    from scipy.stats import spearmanr
+
+    from embedcore.evaluation import setting_text
+
+    docs = _planted_corpus(n=600)
+    roles = ["king", "actor", "waiter", "hero", "monk", "duke"]
+    words = [f"{r}_{g}" for r in roles for g in "mf"]
+    rows = [(a, b, 2.0 * (a[:-2] == b[:-2]) + (a[-1] == b[-1])) for i, a in enumerate(words) for b in words[i + 1:]]
+    pairs = pd.DataFrame(rows, columns=["word1", "word2", "score"])
+    pmi_grid = [dict(window=2, eig_weight=0.5, shift=1.0), dict(window=4, eig_weight=0.0, shift=1.0)]
+    w2v_grid = [dict(epochs=2, window=2)]
+    result = compare_word_vectors(docs, pairs, n_components=10, min_count=1, random_state=0, n_repeats=2,
+                                  pmi_grid=pmi_grid, word2vec_grid=w2v_grid)
+    assert list(result.sides["side"]) == ["PMI-SVD", "CBOW", "skip-gram"] and len(result.pairs) == len(pairs)
+    assert result.side("PMI-SVD")["held-out"] > 0.5  # the planted roles are found
+    cos = word_vector_similarities(docs, pairs, n_components=10, min_count=1, random_state=0, pmi_grid=pmi_grid,
+                                   word2vec_grid=w2v_grid)
+    human = pairs["score"].to_numpy()
+    pmi = result.folds[result.folds["side"] == "PMI-SVD"]
+    for (train, test), (_, row) in zip(result.splits, pmi.iterrows()):
+        on_train = {setting_text(g): spearmanr(cos[("PMI-SVD", setting_text(g))][train], human[train]).statistic
+                    for g in pmi_grid}
+        assert row["setting"] == max(on_train, key=on_train.get)  # chosen on the choosing half alone
+        assert row["held-out score"] == pytest.approx(
+            spearmanr(cos[("PMI-SVD", row["setting"])][test], human[test]).statistic)
 
 
 def test_a_documents_tfidf_vector_does_not_depend_on_its_batch():
