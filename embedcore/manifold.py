@@ -10,8 +10,10 @@ bottom eigenvectors of ``M = (I - W)^T (I - W)``, skipping the constant one.
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 from scipy.linalg import eigh
 from scipy.sparse.linalg import eigsh
@@ -30,7 +32,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-__all__ = ["LLE", "nearest_neighbors", "barycenter_weights", "lle_from_neighbors",
+__all__ = ["LLE", "LLESolution", "LLEMap", "SweepStep", "Reconstruction", "ClosedForm",
+           "nearest_neighbors", "barycenter_weights", "lle_from_neighbors",
            "rescale_for_distances", "sample_indices", "lle_with_quality",
            "lle_sweep", "reconstruction", "closed_form_weights", "neighbor_segments", "allowed_k",
            "weight_invariance"]
@@ -128,18 +131,140 @@ def barycenter_weights(X, neighbors: np.ndarray, reg: float = 1e-3, *, reference
     return w / w.sum(axis=1, keepdims=True)
 
 
+class LLESolution(NamedTuple):
+    """Every step of an LLE solved from a neighbour table (:func:`lle_from_neighbors`).
+
+    Attributes
+    ----------
+    weights : sparse array of shape (n, n)
+        The barycenter weights, each row summing to 1.
+    M : sparse array of shape (n, n)
+        ``(I - W)^T (I - W)``.
+    eigenvalues : ndarray
+        The bottom eigenvalues of ``M`` (the first ~ 0).
+    embedding : ndarray of shape (n, n_components)
+        The map: the bottom eigenvectors after the constant one.
+    reconstruction_error : float
+        The sum of the kept eigenvalues, the cost the map attains.
+    """
+
+    weights: sp.csr_array
+    M: sp.csr_array
+    eigenvalues: np.ndarray
+    embedding: np.ndarray
+    reconstruction_error: float
+
+
+class LLEMap(NamedTuple):
+    """An LLE map at one neighbourhood size with how trustworthy it is (:func:`lle_with_quality`).
+
+    Attributes
+    ----------
+    weights, eigenvalues, embedding, reconstruction_error :
+        As in :class:`LLESolution`.
+    trustworthiness : float or None
+        At ``quality_k``; None when it was not measured.
+    quality_k : int or None
+        The k of the trustworthiness, lowered below n/2 for small data.
+    n_neighbors : int
+        B, the neighbours each point is rebuilt from.
+    """
+
+    weights: sp.csr_array
+    eigenvalues: np.ndarray
+    embedding: np.ndarray
+    reconstruction_error: float
+    trustworthiness: float | None
+    quality_k: int | None
+    n_neighbors: int
+
+
+class SweepStep(NamedTuple):
+    """One neighbourhood size of :func:`lle_sweep`: its map and trustworthiness, or why it failed.
+
+    Attributes
+    ----------
+    n_neighbors : int
+        B.
+    embedding : ndarray of shape (n, 2) or None
+        The map; None when this B failed.
+    trustworthiness : float or None
+        The map's trustworthiness; None when this B failed.
+    error : str or None
+        The message of a B that failed (an eigensolver that did not converge on a torn graph).
+    """
+
+    n_neighbors: int
+    embedding: np.ndarray | None
+    trustworthiness: float | None
+    error: str | None
+
+
+class Reconstruction(NamedTuple):
+    """How one point is rebuilt from its neighbours by its LLE weights (:func:`reconstruction`).
+
+    Attributes
+    ----------
+    neighbors : ndarray of shape (B,)
+        Its neighbours, nearest first.
+    weights : ndarray of shape (B,)
+        Their weights, summing to 1.
+    rebuilt : ndarray of shape (d,)
+        The weighted sum of the neighbours.
+    error : float
+        The distance from the point to its rebuilt self.
+    spread : float
+        The mean distance to its neighbours.
+    relative : float
+        ``error / spread`` (0 when the neighbours coincide with the point).
+    """
+
+    neighbors: np.ndarray
+    weights: np.ndarray
+    rebuilt: np.ndarray
+    error: float
+    spread: float
+    relative: float
+
+
+class ClosedForm(NamedTuple):
+    """One point's LLE weights by the closed form ``C^-1 1 / (1^T C^-1 1)`` (:func:`closed_form_weights`).
+
+    Attributes
+    ----------
+    weights : ndarray of shape (B,)
+        The weights.
+    C : ndarray of shape (B, B)
+        The regularised local Gram matrix.
+    ridge : float
+        The regulariser added to its diagonal.
+    condition : float
+        The condition number of the regularised ``C``.
+    """
+
+    weights: np.ndarray
+    C: np.ndarray
+    ridge: float
+    condition: float
+
+
 def lle_from_neighbors(
     X, neighbors: np.ndarray, n_components: int = 2, reg: float = 1e-3,
     eigen_solver: str = "auto", random_state=None, tol: float = 1e-6, max_iter: int = 100,
     n_eigenvalues: int | None = None,
-) -> dict:
-    """Standard LLE given the neighbour indices; returns every intermediate step.
+) -> LLESolution:
+    """Standard LLE given the neighbour indices; returns every intermediate step (:class:`LLESolution`).
 
-    Keys: ``weights`` (sparse n x n, rows sum to 1), ``M`` (sparse),
-    ``eigenvalues`` (the ``n_components + 1`` bottom ones, the first ~ 0, or
-    ``n_eigenvalues`` of them when more are asked for, to show the spectrum),
-    ``embedding`` (n x n_components), ``reconstruction_error`` (the sum of
-    the kept eigenvalues, the cost the embedding attains).
+    ``eigenvalues`` holds the ``n_components + 1`` bottom ones, the first ~ 0,
+    or ``n_eigenvalues`` of them when more are asked for, to show the spectrum.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> ind, _ = nearest_neighbors(X, 6)
+    >>> out = lle_from_neighbors(X, ind, 2)
+    >>> out.embedding.shape, out.weights.sum(axis=1).round(6).tolist() == [1.0] * 30
+    ((30, 2), True)
     """
     n, B = neighbors.shape
     if n_components + 1 > n:
@@ -176,13 +301,7 @@ def lle_from_neighbors(
         vals, vecs = eigh(M.toarray(), subset_by_index=(0, k - 1))
     else:
         raise ValueError(f"eigen_solver must be 'auto', 'arpack' or 'dense', got {eigen_solver!r}.")
-    return {
-        "weights": W,
-        "M": M,
-        "eigenvalues": vals,
-        "embedding": vecs[:, 1 : n_components + 1],
-        "reconstruction_error": float(np.sum(vals[1 : n_components + 1])),
-    }
+    return LLESolution(W, M, vals, vecs[:, 1 : n_components + 1], float(np.sum(vals[1 : n_components + 1])))
 
 
 def allowed_k(n: int, k: int = 10) -> int:
@@ -197,15 +316,15 @@ def allowed_k(n: int, k: int = 10) -> int:
 
 
 def lle_with_quality(X, neighbors: np.ndarray, n_neighbors: int, reg: float = 1e-3, random_state=None,
-                     n_eigenvalues: int = 8, quality_k: int | None = 10) -> dict:
+                     n_eigenvalues: int = 8, quality_k: int | None = 10) -> LLEMap:
     """LLE from the first ``n_neighbors`` columns of a neighbour table, and how trustworthy its map is.
 
     The neighbour table is computed once at the largest B (:func:`nearest_neighbors`)
-    and every B reads its first columns. Returns the keys of
-    :func:`lle_from_neighbors` without ``M``, plus ``trustworthiness`` (at
-    ``quality_k``, lowered below n/2 for small data: :func:`allowed_k`), ``quality_k``
-    and ``n_neighbors``. With ``quality_k=None`` the trustworthiness is left out
-    (None), for a caller that shows the map before measuring it.
+    and every B reads its first columns. Returns an :class:`LLEMap`: the steps of
+    :func:`lle_from_neighbors` without ``M``, with the trustworthiness at
+    ``quality_k`` (lowered below n/2 for small data: :func:`allowed_k`). With
+    ``quality_k=None`` the trustworthiness is left out (None), for a caller that
+    shows the map before measuring it.
 
     Examples
     --------
@@ -213,7 +332,7 @@ def lle_with_quality(X, neighbors: np.ndarray, n_neighbors: int, reg: float = 1e
     >>> X, _ = make_swiss_roll(1000, random_state=0)
     >>> ind, _ = nearest_neighbors(X, 20)
     >>> out = lle_with_quality(X, ind, 10, random_state=0)
-    >>> out["embedding"].shape, round(out["trustworthiness"], 3)
+    >>> out.embedding.shape, round(out.trustworthiness, 3)
     ((1000, 2), 0.995)
     """
     from .metrics import trustworthiness
@@ -225,20 +344,18 @@ def lle_with_quality(X, neighbors: np.ndarray, n_neighbors: int, reg: float = 1e
                          f"{neighbors.shape[1]} columns. Compute the neighbours at the largest B first.")
     out = lle_from_neighbors(X, neighbors[:, :n_neighbors], 2, reg, random_state=random_state,
                              n_eigenvalues=min(n_eigenvalues, len(X)))
-    del out["M"]
     k = None if quality_k is None else allowed_k(len(X), quality_k)
-    out.update(trustworthiness=None if k is None else trustworthiness(X, out["embedding"], k), quality_k=k,
-               n_neighbors=int(n_neighbors))
-    return out
+    trust = None if k is None else trustworthiness(X, out.embedding, k)
+    return LLEMap(out.weights, out.eigenvalues, out.embedding, out.reconstruction_error, trust, k, int(n_neighbors))
 
 
 def lle_sweep(X, neighbors: np.ndarray, values, reg: float = 1e-3, random_state=None,
-              quality_k: int = 10, n_eigenvalues: int = 8) -> list[dict]:
+              quality_k: int = 10, n_eigenvalues: int = 8) -> list[SweepStep]:
     """LLE at each neighbourhood size in ``values`` that the data allow, each with its trustworthiness.
 
     A B is skipped when the data have no more than B points or the neighbour
-    table is narrower than B. One dict per B: ``n_neighbors``, ``embedding``
-    and ``trustworthiness``, or ``embedding=None`` and ``error`` (the message)
+    table is narrower than B. One :class:`SweepStep` per B: its map and
+    trustworthiness, or ``embedding=None`` and ``error`` (the message)
     when that B fails (an eigensolver that does not converge on a torn graph),
     so one bad B does not hide the others. Each B is solved as
     :func:`lle_with_quality` solves it (with ``n_eigenvalues``), so a B of the
@@ -249,7 +366,7 @@ def lle_sweep(X, neighbors: np.ndarray, values, reg: float = 1e-3, random_state=
     >>> from sklearn.datasets import make_swiss_roll
     >>> X, _ = make_swiss_roll(200, random_state=0)
     >>> ind, _ = nearest_neighbors(X, 40)
-    >>> [r["n_neighbors"] for r in lle_sweep(X, ind, (5, 10, 500), random_state=0)]
+    >>> [r.n_neighbors for r in lle_sweep(X, ind, (5, 10, 500), random_state=0)]
     [5, 10]
     """
     neighbors = np.asarray(neighbors)
@@ -261,14 +378,13 @@ def lle_sweep(X, neighbors: np.ndarray, values, reg: float = 1e-3, random_state=
             r = lle_with_quality(X, neighbors, b, reg, random_state, n_eigenvalues=n_eigenvalues,
                                  quality_k=quality_k)
         except ValueError as err:
-            out.append({"n_neighbors": int(b), "embedding": None, "trustworthiness": None, "error": str(err)})
+            out.append(SweepStep(int(b), None, None, str(err)))
             continue
-        out.append({"n_neighbors": int(b), "embedding": r["embedding"], "trustworthiness": r["trustworthiness"],
-                    "error": None})
+        out.append(SweepStep(int(b), r.embedding, r.trustworthiness, None))
     return out
 
 
-def reconstruction(X, neighbors: np.ndarray, weights, i: int) -> dict:
+def reconstruction(X, neighbors: np.ndarray, weights, i: int) -> Reconstruction:
     """How point ``i`` is rebuilt from its neighbours by its LLE weights.
 
     Parameters
@@ -280,17 +396,16 @@ def reconstruction(X, neighbors: np.ndarray, weights, i: int) -> dict:
 
     Returns
     -------
-    dict with ``neighbors`` (B,), ``weights`` (B,, summing to 1), ``rebuilt``
-    (d,), ``error`` (the distance from the point to its rebuilt self),
-    ``spread`` (the mean distance to its neighbours) and ``relative``
-    (error / spread, 0 when the neighbours coincide with the point).
+    Reconstruction
+        The neighbours, their weights, the rebuilt point, its distance from the point,
+        the mean distance to the neighbours and the ratio of the two.
 
     Examples
     --------
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]])
     >>> ind = np.array([[1, 2], [0, 3], [0, 3], [0, 1]])
     >>> r = reconstruction(X, ind, barycenter_weights(X, ind, reg=1e-9), 0)
-    >>> r["weights"].round(3).tolist(), round(r["error"], 6), r["spread"]
+    >>> r.weights.round(3).tolist(), round(r.error, 6), r.spread
     ([0.5, 0.5], 0.0, 1.0)
     """
     X = np.asarray(X, dtype=np.float64)
@@ -305,11 +420,10 @@ def reconstruction(X, neighbors: np.ndarray, weights, i: int) -> dict:
     rebuilt = w @ X[nbrs]
     error = float(np.linalg.norm(X[i] - rebuilt))
     spread = float(np.linalg.norm(X[nbrs] - X[i], axis=1).mean())
-    return {"neighbors": nbrs, "weights": w, "rebuilt": rebuilt, "error": error, "spread": spread,
-            "relative": error / spread if spread > 0 else 0.0}
+    return Reconstruction(nbrs, w, rebuilt, error, spread, error / spread if spread > 0 else 0.0)
 
 
-def closed_form_weights(X, neighbors: np.ndarray, i: int, reg: float = 1e-3) -> dict:
+def closed_form_weights(X, neighbors: np.ndarray, i: int, reg: float = 1e-3) -> ClosedForm:
     """Point ``i``'s LLE weights written out as the closed form ``w = C^-1 1 / (1^T C^-1 1)``.
 
     ``C`` is the local Gram matrix of the point's neighbours seen from the
@@ -330,14 +444,14 @@ def closed_form_weights(X, neighbors: np.ndarray, i: int, reg: float = 1e-3) -> 
 
     Returns
     -------
-    dict with ``weights`` (B,), ``C`` (B, B, the regularised Gram matrix),
-    ``ridge`` (the ``r`` added to its diagonal) and ``condition`` (the
-    condition number of the regularised ``C``).
+    ClosedForm
+        The weights, the regularised Gram matrix ``C``, the ``r`` added to its
+        diagonal and the condition number of the regularised ``C``.
 
     Examples
     --------
     >>> X = np.array([[1.0, 1.0], [0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
-    >>> closed_form_weights(X, np.array([[2, 3], [0, 2], [0, 1], [0, 1]]), 0, 1e-9)["weights"].round(6).tolist()
+    >>> closed_form_weights(X, np.array([[2, 3], [0, 2], [0, 1], [0, 1]]), 0, 1e-9).weights.round(6).tolist()
     [0.5, 0.5]
     """
     X = np.asarray(X, dtype=np.float64)
@@ -357,12 +471,11 @@ def closed_form_weights(X, neighbors: np.ndarray, i: int, reg: float = 1e-3) -> 
                          "than dimensions, or repeated points): set reg above 0.")
     ones = np.ones(len(C))
     Cinv_1 = np.linalg.inv(C) @ ones
-    return {"weights": Cinv_1 / (ones @ Cinv_1), "C": C, "ridge": float(ridge),
-            "condition": float(np.linalg.cond(C))}
+    return ClosedForm(Cinv_1 / (ones @ Cinv_1), C, float(ridge), float(np.linalg.cond(C)))
 
 
 def weight_invariance(X, n_neighbors: int, reg: float = 1e-3, *, scale: float = 5.0, shift: float = 3.0,
-                      random_state=None) -> list[dict]:
+                      random_state=None) -> pd.DataFrame:
     """How much the LLE weights move when the input is rotated, scaled, translated, or stretched along one axis.
 
     The weights minimise ``||x_i - sum_j w_j x_j||^2`` with ``sum_j w_j = 1``.
@@ -385,7 +498,8 @@ def weight_invariance(X, n_neighbors: int, reg: float = 1e-3, *, scale: float = 
 
     Returns
     -------
-    One dict per transform with ``transform``, ``neighbours kept`` (the
+    DataFrame
+        One row per transform: ``transform``, ``neighbours kept`` (the
     share of points whose B nearest neighbours are the same set after it)
     and ``largest weight change`` (the largest absolute change of any weight,
     each point rebuilt from its original neighbours).
@@ -393,10 +507,10 @@ def weight_invariance(X, n_neighbors: int, reg: float = 1e-3, *, scale: float = 
     Examples
     --------
     >>> X = np.random.default_rng(0).normal(size=(60, 3))
-    >>> rows = {r["transform"]: r for r in weight_invariance(X, 6, random_state=0)}
-    >>> rows["rotation, scaling and translation"]["largest weight change"] < 1e-8
+    >>> table = weight_invariance(X, 6, random_state=0).set_index("transform")
+    >>> bool(table.loc["rotation, scaling and translation", "largest weight change"] < 1e-8)
     True
-    >>> rows["stretch of one axis (not a similarity)"]["largest weight change"] > 1e-2
+    >>> bool(table.loc["stretch of one axis (not a similarity)", "largest weight change"] > 1e-2)
     True
     """
     X = check_array(X, dtype=np.float64, input_name="X")
@@ -425,8 +539,8 @@ def weight_invariance(X, n_neighbors: int, reg: float = 1e-3, *, scale: float = 
         moved, _ = nearest_neighbors(Y, n_neighbors)
         kept = float(np.mean(np.all(np.sort(moved, axis=1) == base_sets, axis=1)))
         change = float(np.abs(barycenter_weights(Y, ind, reg) - before).max())
-        rows.append({"transform": name, "neighbours kept": kept, "largest weight change": change})
-    return rows
+        rows.append((name, kept, change))
+    return pd.DataFrame(rows, columns=["transform", "neighbours kept", "largest weight change"])
 
 
 def neighbor_segments(P, neighbors: np.ndarray, rows=None) -> np.ndarray:
@@ -514,11 +628,7 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.neighbors_, self.neighbor_distances_ = nearest_neighbors(X, self.n_neighbors, n_jobs=self.n_jobs)
         out = lle_from_neighbors(X, self.neighbors_, self.n_components, self.reg, self.eigen_solver,
                                  self.random_state)
-        self.weights_ = out["weights"]
-        self.M_ = out["M"]
-        self.eigenvalues_ = out["eigenvalues"]
-        self.embedding_ = out["embedding"]
-        self.reconstruction_error_ = out["reconstruction_error"]
+        self.weights_, self.M_, self.eigenvalues_, self.embedding_, self.reconstruction_error_ = out
         self._fit_X = X
         self._n_features_out = self.n_components
         return self
@@ -526,7 +636,7 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def fit_transform(self, X, y=None):
         return self.fit(X).embedding_
 
-    def reconstruction(self, i: int) -> dict:
+    def reconstruction(self, i: int) -> Reconstruction:
         """How fitted point ``i`` is rebuilt from its neighbours: see :func:`reconstruction`."""
         check_is_fitted(self, "weights_")
         return reconstruction(self._fit_X, self.neighbors_, self.weights_, i)

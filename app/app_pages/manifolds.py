@@ -113,8 +113,8 @@ cols = main.columns(5)
 cols[0].metric("points", f"{n_points:,}")
 cols[1].metric("dimensions", data.X.shape[1])
 cols[2].metric("B", B)
-cols[3].metric("reconstruction error", f"{result['reconstruction_error']:.2e}")
-tools = MapTools("man", pts, range(n_points), result["embedding"], space=data.X, k=B, where=c2,
+cols[3].metric("reconstruction error", f"{result.reconstruction_error:.2e}")
+tools = MapTools("man", pts, range(n_points), result.embedding, space=data.X, k=B, where=c2,
                  labels=data.colour, label_name=data.colour_label)
 map_slot = c2.container()  # filled last (see the end of the page)
 c2.caption(f"Coloured by {md_escape(data.colour_label)}; hover a point for its value. A new B or reg glides the "
@@ -157,7 +157,7 @@ with tabs[0]:
         c1.caption(f"Rebuilt from its neighbours, point {point} is off by {seen['error']:.2e}, against a mean "
                    f"neighbour distance of {seen['spread']:.3f} ({seen['relative']:.1%}). Negative weights are "
                    "allowed: the point may lie outside its neighbours' hull.")
-        plots.show(c2, charts.eigenvalues(result["eigenvalues"]), key="man.chart.eigs")
+        plots.show(c2, charts.eigenvalues(result.eigenvalues), key="man.chart.eigs")
         c2.caption("λ0 ≈ 0 belongs to the constant vector and is skipped; the next two (orange) give the map. When "
                    "λ3 is close to λ2 a third direction is almost as good, and the 2-D map may mix them.")
         st.markdown(
@@ -229,12 +229,12 @@ with tabs[1]:
                     f"{n_points:,} points (seed {seed}).")
         panels = []
         for r in svc.sweep(pts, reg):
-            key, b = f"man.map.sweep.{r['n_neighbors']}", r["n_neighbors"]
-            if r["error"] is not None:
-                st.warning(f"B={b}: {md_escape(r['error'])}")
+            key, b = f"man.map.sweep.{r.n_neighbors}", r.n_neighbors
+            if r.error is not None:
+                st.warning(f"B={b}: {md_escape(r.error)}")
                 panels.append((key, f"B={b} · failed", "LLE failed at this B (see above)."))
             else:
-                panels.append((key, f"B={b} · T={r['trustworthiness']:.3f}", r["embedding"]))
+                panels.append((key, f"B={b} · T={r.trustworthiness:.3f}", r.embedding))
         st.markdown(f"**LLE for several B, each titled with its trustworthiness (k={svc.quality_k(pts)})**")
         charts.map_grid(tools, panels, values=data.colour, categorical=data.categorical, label=data.colour_label,
                         ids=sampled)

@@ -36,6 +36,8 @@ from app.services.shared import store
 from embedcore import datasets
 from embedcore.compare import align_to
 from embedcore.manifold import (
+    LLEMap,
+    SweepStep,
     allowed_k,
     closed_form_weights,
     lle_sweep,
@@ -228,7 +230,7 @@ def neighbours_of(p: Points, B: int, point: int) -> np.ndarray:
 
 
 @st.cache_resource(max_entries=48, show_spinner=False)
-def lle(p: Points, B: int, reg: float) -> dict:
+def lle(p: Points, B: int, reg: float) -> LLEMap:
     """LLE at (B, reg) with its weights and bottom eigenvalues. Shared, never mutated.
 
     Its trustworthiness is a separate stage (:func:`trust`), so the page can send
@@ -236,8 +238,8 @@ def lle(p: Points, B: int, reg: float) -> dict:
     """
     out = lle_with_quality(point_set(p).X, neighbours(p), B, reg, random_state=p.seed, n_eigenvalues=8,
                            quality_k=None)
-    for key in ("embedding", "eigenvalues"):
-        _frozen(out[key])
+    _frozen(out.embedding)
+    _frozen(out.eigenvalues)
     return out
 
 
@@ -249,7 +251,7 @@ def quality_k(p: Points) -> int:
 @st.cache_data(max_entries=48, show_spinner=False)
 def trust(p: Points, B: int, reg: float) -> float:
     """Trustworthiness (k = :func:`quality_k`) of the LLE map at (B, reg)."""
-    return trustworthiness(point_set(p).X, lle(p, B, reg)["embedding"], quality_k(p))
+    return trustworthiness(point_set(p).X, lle(p, B, reg).embedding, quality_k(p))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -276,8 +278,8 @@ def graph_segments(p: Points, B: int) -> np.ndarray:
 @st.cache_data(max_entries=64, show_spinner=False)
 def inspection(p: Points, B: int, reg: float, point: int) -> dict:
     """How ``point`` is rebuilt from its B neighbours by the LLE weights at (B, reg)."""
-    r = reconstruction(point_set(p).X, neighbours(p)[:, :B], lle(p, B, reg)["weights"], point)
-    return {key: r[key] for key in ("neighbors", "weights", "error", "spread", "relative")}
+    r = reconstruction(point_set(p).X, neighbours(p)[:, :B], lle(p, B, reg).weights, point)
+    return {key: getattr(r, key) for key in ("neighbors", "weights", "error", "spread", "relative")}
 
 
 #: The invariance check measures at most this many points (a random sample beyond it).
@@ -291,7 +293,7 @@ def invariance(p: Points, B: int, reg: float, scale: float, shift: float) -> tup
     rows = sample_indices(len(X), INVARIANCE_POINTS, p.seed)
     if rows is not None:
         X = X[rows]
-    table = pd.DataFrame(weight_invariance(X, B, reg, scale=scale, shift=shift, random_state=p.seed))
+    table = weight_invariance(X, B, reg, scale=scale, shift=shift, random_state=p.seed)
     return table, len(X)
 
 
@@ -305,14 +307,14 @@ def closed_form(p: Points, B: int, reg: float, point: int) -> dict:
     """
     fitted = inspection(p, B, reg, point)
     cf = closed_form_weights(point_set(p).X, neighbours(p)[:, :B], point, reg)
-    diff = cf["weights"] - fitted["weights"]
+    diff = cf.weights - fitted["weights"]
     table = pd.DataFrame({"neighbour": fitted["neighbors"], "weight in the LLE fit": fitted["weights"],
-                          "closed form C⁻¹1 / 1ᵀC⁻¹1": cf["weights"], "difference": diff})
-    return {"table": table, "largest": float(np.abs(diff).max()), "ridge": cf["ridge"], "condition": cf["condition"]}
+                          "closed form C⁻¹1 / 1ᵀC⁻¹1": cf.weights, "difference": diff})
+    return {"table": table, "largest": float(np.abs(diff).max()), "ridge": cf.ridge, "condition": cf.condition}
 
 
 @st.cache_data(max_entries=8, show_spinner="Solving LLE at each B of the sweep ...")
-def sweep(p: Points, reg: float) -> list[dict]:
+def sweep(p: Points, reg: float) -> list[SweepStep]:
     """LLE at each B of the sweep the data allow, with trustworthiness, or the message of a B that failed;
     on the points of :func:`heavy_rows`."""
     if heavy_rows(p) is None:
@@ -323,13 +325,11 @@ def sweep(p: Points, reg: float) -> list[dict]:
     out = lle_sweep(X, table, SWEEP_B, reg=reg, random_state=p.seed, quality_k=QUALITY_K)
     # every panel turned (and flipped) onto the one at the page's default B, so the panels differ by what B
     # did to the sheet, not by LLE's arbitrary signs; each keeps its own size
-    maps = {r["n_neighbors"]: r["embedding"] for r in out if r["embedding"] is not None}
+    maps = {r.n_neighbors: r.embedding for r in out if r.embedding is not None}
     ref = maps.get(12, next(iter(maps.values()), None))
-    for r in out:
-        if r["embedding"] is not None:
-            E = r["embedding"] if r["embedding"] is ref else _turned_onto(r["embedding"], ref)
-            r["embedding"] = E.astype(np.float32)
-    return out
+    return [r if r.embedding is None else
+            r._replace(embedding=(r.embedding if r.embedding is ref else _turned_onto(r.embedding, ref)).astype(np.float32))
+            for r in out]
 
 
 def _turned_onto(E: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -479,7 +479,7 @@ def largest_quality_k(p: Points) -> int:
 @st.cache_data(max_entries=32, show_spinner=False)
 def _recall(p: Points, which: str, k: int, lle_params: tuple | None) -> np.ndarray:
     if which == CURRENT:
-        X, Y = point_set(p).X, lle(p, *lle_params)["embedding"]
+        X, Y = point_set(p).X, lle(p, *lle_params).embedding
     else:
         X, Y = heavy_X(p), MAPS.get((p, which))["coords"]
     return neighbour_recall(X, Y, k, per_point=True).astype(np.float32)
@@ -494,7 +494,7 @@ def quality(p: Points, which: str, k: int, B: int, reg: float) -> dict | None:
     coordinates in the data.
     """
     if which == CURRENT:
-        Y, params = lle(p, B, reg)["embedding"], (B, reg)
+        Y, params = lle(p, B, reg).embedding, (B, reg)
         ids, X = np.arange(len(Y)), point_set(p).X
     else:
         found = MAPS.get((p, which))
@@ -517,7 +517,7 @@ def coordinates_csv(p: Points, B: int, reg: float, source: str) -> str:
     params = {"method": "lle", "n_neighbors": B, "reg": reg, "seed": p.seed, "data": source}
     if p.data.source in GENERATORS:
         params.update(n_samples=len(pts.X), noise=p.noise)
-    out = pd.DataFrame(lle(p, B, reg)["embedding"], columns=["y1", "y2"])
+    out = pd.DataFrame(lle(p, B, reg).embedding, columns=["y1", "y2"])
     if pts.colour is not None:
         out.insert(0, pts.colour_label, pts.colour)
     return "# " + json.dumps(params) + "\n" + out.to_csv(index=False)
@@ -548,8 +548,8 @@ def recipe(p: Points, B: int, reg: float) -> Recipe:
         # the page finds every point's neighbours once, as many as its largest B, and each B reads the first B
         table, _ = nearest_neighbors(X, {largest_b(p)})
         out = lle_with_quality(X, table, {B}, {reg!r}, random_state={p.seed}, n_eigenvalues=8, quality_k=None)
-        result = {{"embedding": out["embedding"], "eigenvalues": out["eigenvalues"][:3]}}
+        result = {{"embedding": out.embedding, "eigenvalues": out.eigenvalues[:3]}}
         """
-    shown = {"embedding": out["embedding"], "eigenvalues": out["eigenvalues"][:3]}  # λ0 and the map's two
+    shown = {"embedding": out.embedding, "eigenvalues": out.eigenvalues[:3]}  # λ0 and the map's two
     return Recipe("manifolds", f"LLE map (B={B}, reg={reg:g})", shown, params, p.data, code,
                   compare={"embedding": "columns up to sign", "eigenvalues": "close"}, load=load)

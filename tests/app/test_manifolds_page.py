@@ -94,7 +94,7 @@ def _lle_of_default_roll(B: int) -> np.ndarray:
 
     X = datasets_roll()
     table, _ = nearest_neighbors(X, 60)
-    return lle_with_quality(X, table, B, 1e-3, random_state=0, n_eigenvalues=8, quality_k=None)["embedding"]
+    return lle_with_quality(X, table, B, 1e-3, random_state=0, n_eigenvalues=8, quality_k=None).embedding
 
 
 def test_the_map_is_the_lle_embedding_aligned_to_the_map_on_screen():

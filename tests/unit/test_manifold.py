@@ -307,15 +307,15 @@ def test_lle_with_quality_reads_the_first_columns_of_a_wide_table():
     ind, _ = nearest_neighbors(X_ROLL, 30)
     out = lle_with_quality(X_ROLL, ind, 12, random_state=0)
     alone = lle_from_neighbors(X_ROLL, nearest_neighbors(X_ROLL, 12)[0], 2, 1e-3, random_state=0, n_eigenvalues=8)
-    np.testing.assert_allclose(out["eigenvalues"], alone["eigenvalues"], atol=1e-10)
-    assert procrustes(out["embedding"], alone["embedding"])[2] < 1e-8
-    assert out["trustworthiness"] == pytest.approx(trustworthiness(X_ROLL, out["embedding"], 10))
-    assert out["n_neighbors"] == 12 and out["quality_k"] == 10 and "M" not in out
+    np.testing.assert_allclose(out.eigenvalues, alone.eigenvalues, atol=1e-10)
+    assert procrustes(out.embedding, alone.embedding)[2] < 1e-8
+    assert out.trustworthiness == pytest.approx(trustworthiness(X_ROLL, out.embedding, 10))
+    assert out.n_neighbors == 12 and out.quality_k == 10 and "M" not in out._fields
     small = lle_with_quality(X_ROLL[:12], nearest_neighbors(X_ROLL[:12], 5)[0], 5)
-    assert small["quality_k"] == 5  # below n/2
+    assert small.quality_k == 5  # below n/2
     bare = lle_with_quality(X_ROLL, ind, 12, random_state=0, quality_k=None)
-    assert bare["trustworthiness"] is None and bare["quality_k"] is None
-    np.testing.assert_array_equal(bare["embedding"], out["embedding"])
+    assert bare.trustworthiness is None and bare.quality_k is None
+    np.testing.assert_array_equal(bare.embedding, out.embedding)
     with pytest.raises(ValueError, match="n_neighbors=31 needs a neighbour table at least that wide"):
         lle_with_quality(X_ROLL, ind, 31)
 
@@ -323,15 +323,15 @@ def test_lle_with_quality_reads_the_first_columns_of_a_wide_table():
 def test_lle_sweep_gives_each_allowed_b_and_reports_failures(monkeypatch):
     ind, _ = nearest_neighbors(X_ROLL, 40)
     out = lle_sweep(X_ROLL, ind, (3, 6, 9, 12, 20, 40), random_state=0)
-    assert [r["n_neighbors"] for r in out] == [3, 6, 9, 12, 20, 40]
+    assert [r.n_neighbors for r in out] == [3, 6, 9, 12, 20, 40]
     for r in out:
-        alone = lle_with_quality(X_ROLL, ind, r["n_neighbors"], random_state=0)
-        assert r["error"] is None and r["trustworthiness"] == pytest.approx(alone["trustworthiness"])
+        alone = lle_with_quality(X_ROLL, ind, r.n_neighbors, random_state=0)
+        assert r.error is None and r.trustworthiness == pytest.approx(alone.trustworthiness)
     roll = make_default_roll()
-    by_b = {r["n_neighbors"]: r["trustworthiness"] for r in lle_sweep(roll, nearest_neighbors(roll, 40)[0],
+    by_b = {r.n_neighbors: r.trustworthiness for r in lle_sweep(roll, nearest_neighbors(roll, 40)[0],
                                                                       (3, 12, 40), random_state=0)}
     assert by_b[12] > 0.99 > max(by_b[3], by_b[40])  # the page's default roll: torn and folded at the ends
-    assert [r["n_neighbors"] for r in lle_sweep(X_ROLL[:15], nearest_neighbors(X_ROLL[:15], 14)[0], (3, 6, 9, 12, 20))] == [
+    assert [r.n_neighbors for r in lle_sweep(X_ROLL[:15], nearest_neighbors(X_ROLL[:15], 14)[0], (3, 6, 9, 12, 20))] == [
         3, 6, 9, 12]
 
     import embedcore.manifold as manifold
@@ -345,8 +345,8 @@ def test_lle_sweep_gives_each_allowed_b_and_reports_failures(monkeypatch):
 
     monkeypatch.setattr(manifold, "lle_with_quality", failing)
     out = manifold.lle_sweep(X_ROLL, ind, (3, 6, 9), random_state=0)
-    assert [r["error"] is None for r in out] == [True, False, True]
-    assert out[1]["embedding"] is None and "ARPACK" in out[1]["error"]
+    assert [r.error is None for r in out] == [True, False, True]
+    assert out[1].embedding is None and "ARPACK" in out[1].error
 
 
 def test_reconstruction_rebuilds_a_point_from_its_weights():
@@ -355,17 +355,17 @@ def test_reconstruction_rebuilds_a_point_from_its_weights():
         r = lle.reconstruction(i)
         nbrs = lle.neighbors_[i]
         w = lle.weights_.toarray()[i, nbrs]
-        np.testing.assert_array_equal(r["neighbors"], nbrs)
-        np.testing.assert_allclose(r["weights"], w)
-        assert r["weights"].sum() == pytest.approx(1.0)
+        np.testing.assert_array_equal(r.neighbors, nbrs)
+        np.testing.assert_allclose(r.weights, w)
+        assert r.weights.sum() == pytest.approx(1.0)
         brute = sum(w[j] * X_ROLL[nbrs[j]] for j in range(10))
-        np.testing.assert_allclose(r["rebuilt"], brute, atol=1e-12)
-        assert r["error"] == pytest.approx(np.sqrt(((X_ROLL[i] - brute) ** 2).sum()))
-        assert r["spread"] == pytest.approx(np.mean([np.linalg.norm(X_ROLL[j] - X_ROLL[i]) for j in nbrs]))
-        assert r["relative"] == pytest.approx(r["error"] / r["spread"])
+        np.testing.assert_allclose(r.rebuilt, brute, atol=1e-12)
+        assert r.error == pytest.approx(np.sqrt(((X_ROLL[i] - brute) ** 2).sum()))
+        assert r.spread == pytest.approx(np.mean([np.linalg.norm(X_ROLL[j] - X_ROLL[i]) for j in nbrs]))
+        assert r.relative == pytest.approx(r.error / r.spread)
         # the (n, B) weight table gives the same answer as the sparse matrix
         dense = reconstruction(X_ROLL, lle.neighbors_, barycenter_weights(X_ROLL, lle.neighbors_, 1e-3), i)
-        np.testing.assert_allclose(dense["weights"], r["weights"], atol=1e-12)
+        np.testing.assert_allclose(dense.weights, r.weights, atol=1e-12)
     with pytest.raises(ValueError, match="Point 800 does not exist: the data have points 0 to 799"):
         lle.reconstruction(800)
 
@@ -377,20 +377,20 @@ def test_closed_form_weights_agree_with_the_fit_and_minimise_the_local_error(reg
         nbrs = lle.neighbors_[i]
         cf = closed_form_weights(X_ROLL, lle.neighbors_, i, reg)
         fitted = lle.weights_.toarray()[i, nbrs]
-        np.testing.assert_allclose(cf["weights"], fitted, rtol=1e-7, atol=1e-9)
-        assert cf["weights"].sum() == pytest.approx(1.0)
+        np.testing.assert_allclose(cf.weights, fitted, rtol=1e-7, atol=1e-9)
+        assert cf.weights.sum() == pytest.approx(1.0)
         # C by its definition, one entry at a time, and the ridge on its diagonal
         raw = np.array([[(X_ROLL[i] - X_ROLL[j]) @ (X_ROLL[i] - X_ROLL[k]) for k in nbrs] for j in nbrs])
-        assert cf["ridge"] == pytest.approx(reg * np.trace(raw))
-        np.testing.assert_allclose(cf["C"], raw + cf["ridge"] * np.eye(12), rtol=1e-12)
+        assert cf.ridge == pytest.approx(reg * np.trace(raw))
+        np.testing.assert_allclose(cf.C, raw + cf.ridge * np.eye(12), rtol=1e-12)
         # the minimiser of w^T C w on 1^T w = 1: any step along the constraint costs more
         rng = np.random.default_rng(i)
-        cost = cf["weights"] @ cf["C"] @ cf["weights"]
+        cost = cf.weights @ cf.C @ cf.weights
         for _ in range(20):
             step = rng.standard_normal(12)
             step -= step.mean()
-            w = cf["weights"] + 1e-3 * step
-            assert w @ cf["C"] @ w > cost
+            w = cf.weights + 1e-3 * step
+            assert w @ cf.C @ w > cost
 
 
 def test_closed_form_weights_say_what_to_fix():
@@ -404,7 +404,7 @@ def test_closed_form_weights_say_what_to_fix():
         closed_form_weights(line, ind, 0, -1.0)
     # two neighbours in two independent directions need no regulariser: C = diag(1, 4), w = (4, 1) / 5
     corner = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
-    np.testing.assert_allclose(closed_form_weights(corner, np.array([[1, 2]]), 0, 0.0)["weights"], [0.8, 0.2])
+    np.testing.assert_allclose(closed_form_weights(corner, np.array([[1, 2]]), 0, 0.0).weights, [0.8, 0.2])
 
 
 def test_neighbor_segments_join_each_point_to_each_neighbour():
@@ -430,8 +430,8 @@ def test_lle_weights_unchanged_by_rotation_scaling_translation_but_not_by_a_stre
     from embedcore.manifold import weight_invariance
 
     X = np.random.default_rng(3).normal(size=(400, 3)) * [3.0, 1.0, 0.5]
-    rows = {r["transform"].split(" (")[0]: r for r in weight_invariance(X, 10, 1e-3, scale=7.0, shift=4.0,
-                                                                        random_state=1)}
+    table = weight_invariance(X, 10, 1e-3, scale=7.0, shift=4.0, random_state=1)
+    rows = {name.split(" (")[0]: row for name, row in table.set_index("transform").iterrows()}
     for name in ("rotation", "scaling by 7", "translation", "rotation, scaling and translation"):
         assert rows[name]["neighbours kept"] == 1.0
         assert rows[name]["largest weight change"] < 1e-9
