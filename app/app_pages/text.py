@@ -2,6 +2,7 @@ import streamlit as st
 
 from app.services import data as data_service
 from app.services import reproduce
+from app.services import sparse_products as sp_svc
 from app.services import text as svc
 from app.ui import map as lab_map
 from app.ui import plots, share
@@ -208,6 +209,24 @@ def dot_section(ref, min_count):
                f"(difference {abs(info['dot'] - info['dense dot']):g}); over the random pairs the largest "
                f"difference from scipy's sparse product is {sample['off the sparse product'].max():g}, and the "
                f"most comparisons any pair needed is {sample['steps'].max():,}, against V = {info['vocabulary']:,}.")
+    with st.expander("Kept as dictionaries: min(|a|, |b|) lookups", expanded=True):
+        st.latex(r"\langle a, b\rangle = \sum_{t \in \mathrm{keys}(s)} s[t] \cdot \ell.\mathrm{get}(t, 0),\qquad "
+                 r"s = \text{the smaller},\ \ell = \text{the larger}:\quad \min(|a|, |b|)\ \text{lookups}")
+        smaller = st.toggle("Walk the smaller dictionary", value=True, key="text.dict_smaller",
+                            help="Off: walk a's dictionary whatever its size, |a| lookups.")
+        d = sp_svc.dict_pair(ref, min_count, a, b, smaller)
+        m = st.columns(3)
+        m[0].metric("dictionary lookups", f"{d['lookups']:,}", help="Each an expected O(1) hash-map lookup.")
+        m[1].metric("merge comparisons (above)", f"{info['steps']:,}")
+        m[2].metric("⟨a, b⟩ by the dictionaries", f"{d['dot']:,.0f}")
+        over = sp_svc.dict_sample(ref, min_count, ref.seed, smaller)
+        if over:
+            st.caption(f"Each document's counts as a dictionary {{term: count}}, as a program keeps them while "
+                       f"counting. Over the same {over['pairs']} random pairs: {over['lookups']:,.1f} lookups on "
+                       f"average against {over['steps']:,.1f} merge comparisons (at most {over['most lookups']:,}), "
+                       + ("the same inner products." if over["exact"] else "with different inner products.")
+                       + " A lookup hashes the term, which costs more than comparing two integers: fewer steps, "
+                       "not always less time. The merge needs both lists sorted; the dictionary needs neither.")
 
 
 @st.fragment
@@ -262,6 +281,44 @@ def hashing_section(ref, min_count):
         st.caption(f"All pairs of up to {svc.N_HASH_DOCS} documents drawn at random (the sidebar's seed), their "
                    "tf-idf rows scaled to length 1: the exact inner product is their cosine.")
     hashing_detail(ref, min_count)
+    svm_on_hashes()
+
+
+@st.fragment
+def svm_on_hashes():
+    with st.expander("An SVM on hashed features", expanded=True):
+        st.markdown("A linear SVM needs its data only through inner products, so it works on sparse vectors as they "
+                    "are, and on hashed ones as long as hashing keeps the inner products. Data: gensim's 200 "
+                    "Usenet posts (atheism, space), tf-idf rows; the vocabulary or the hashing, the tf-idf weights "
+                    "and the SVM (C = 1) are all fitted inside each training fold, 5 folds repeated twice.")
+        st.latex(r"\hat y(x) = \operatorname{sign}\Big(\sum_{i:\,\alpha_i \ne 0} \alpha_i y_i "
+                 r"\langle x_i, x\rangle + b\Big),\qquad \langle x_i, x\rangle \to "
+                 r"\langle \phi(x_i), \phi(x)\rangle")
+        signed = st.toggle("Random signs g(t)", value=True, key="text.svm_signed",
+                           help="Off: colliding terms only add, and every collision inflates an inner product.")
+        seed = data_service.seed()
+        table = sp_svc.svm_result(signed, seed)
+        if st.button("Run the SVM at every width", key="text.svm_run",
+                     help="Eight representations x ten folds, seconds; kept on this server for everyone."):
+            with st.spinner("Fitting the SVMs..."):
+                table = sp_svc.run_svm(signed, seed)
+        if table is None:
+            st.caption("Press the button to fit the SVM on the vocabulary and on 2^4 to 2^16 buckets.")
+            return
+        st.dataframe(table, hide_index=True, key="text.svm_table",
+                     column_config={"accuracy": st.column_config.NumberColumn(format="%.3f"),
+                                    "sd": st.column_config.NumberColumn("sd over folds", format="%.3f"),
+                                    "diff": st.column_config.NumberColumn("vs unhashed", format="%+.3f"),
+                                    "diff sd": st.column_config.NumberColumn("its sd over folds", format="%.3f")})
+        full = table.iloc[0]
+        close = table[(table.index > 0) & (table["diff"].abs() <= table["diff sd"])]
+        first = close.iloc[0] if len(close) else None
+        st.caption(f"The vocabulary has {full['width']:,} words; "
+                   + (f"the fewest buckets whose SVM is within one fold spread of it are {first['width']:,} "
+                      f"({first['accuracy']:.3f} against {full['accuracy']:.3f})" if first is not None else
+                      "no width here comes within one fold spread of it")
+                   + ". With too few buckets unrelated words share columns and accuracy falls. The folds overlap "
+                   "(repeated cross-validation), so read the spreads as a guide, not an interval.")
 
 
 @st.fragment
