@@ -1,0 +1,76 @@
+"""Every topic page's guided tour: 3 to 6 steps of the page's own controls, each opened from its link, and
+Previous/Next walking them."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl
+
+import pytest
+
+from app.pages import PAGES
+from app.services.tours import TOURS
+from app.ui.tour import step_link
+from tests.conftest import open_page
+
+TOPIC_PAGES = [p for p in PAGES if p.section != "Lab"]
+STEPS = [(p, i) for p in TOPIC_PAGES for i in range(1, len(TOURS.get(p.key, [])) + 1)]
+
+
+def _sentences(text: str) -> int:
+    return len(re.findall(r"[.!?](?=\s|$)", text.strip()))
+
+
+@pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
+def test_every_topic_page_has_a_tour_of_its_own_controls(spec):
+    steps = TOURS.get(spec.key)
+    assert steps and 3 <= len(steps) <= 6, f"{spec.url}: {len(steps or [])} steps"
+    for step in steps:
+        assert 1 <= _sentences(step.text) <= 2, f"{spec.url}, {step.title}: one or two sentences"
+        assert all(k.startswith(spec.key + ".") for k in step.settings), step.settings
+    assert len({tuple(sorted(s.settings.items())) for s in steps}) == len(steps), "two steps with one setting"
+
+
+def _open_link(spec, query: str):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    from streamlit import config
+
+    config.set_option("client.showErrorDetails", "full")
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    for key, value in parse_qsl(query.lstrip("?")):
+        at.query_params[key] = value
+    at.run()
+    return at.switch_page(spec.path).run()
+
+
+@pytest.mark.parametrize(("spec", "index"), STEPS, ids=[f"{p.url}-{i}" for p, i in STEPS])
+def test_a_steps_link_opens_the_page_on_that_step(spec, index):
+    step = TOURS[spec.key][index - 1]
+    at = _open_link(spec, step_link(spec.key, index))
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    for key, value in step.settings.items():
+        assert at.session_state[key] == value, f"{key} is {at.session_state[key]!r}, the step sets {value!r}"
+    assert any(f"Tour {index}/{len(TOURS[spec.key])}: {step.title}" in m.value for m in at.markdown)
+
+
+def test_next_and_previous_walk_the_steps_and_put_back_what_a_step_does_not_set():
+    steps = TOURS["man"]
+    at = open_page("app_pages/manifolds.py")
+    at.button(key="man.tour_start").click().run()
+    assert at.slider(key="man.B").value == steps[0].settings["man.B"]
+    for i in range(1, len(steps)):
+        at.button(key="man.tour_next").click().run()
+        assert not at.exception
+        for key, value in steps[i].settings.items():
+            assert at.session_state[key] == value
+        assert at.query_params["man.tour"] in (str(i + 1), [str(i + 1)])
+    assert at.slider(key="man.noise").value == 0.5
+    at.button(key="man.tour_prev").click().run()  # back to "Folded": B = 40, and the noise the step does not set is 0
+    assert at.slider(key="man.B").value == 40 and at.slider(key="man.noise").value == 0.0
+    assert at.checkbox(key="man.graph").value
+    at.button(key="man.tour_prev").click().run()  # "Unrolled": the graph the step does not ask for is off again
+    assert at.slider(key="man.B").value == 12 and not at.checkbox(key="man.graph").value
