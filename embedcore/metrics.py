@@ -9,12 +9,14 @@ wherever no two distances tie (tests/unit/test_manifold.py).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import KDTree, NearestNeighbors
 from sklearn.utils import check_array
 
-__all__ = ["trustworthiness", "continuity", "neighbour_recall", "map_quality"]
+__all__ = ["trustworthiness", "continuity", "neighbour_recall", "MapQuality", "map_quality"]
 
 #: Megabytes of distances held at once (a block of rows of the n x n matrix): 512 rows of 5,000 points.
 _WORKING_MEMORY = 20
@@ -160,7 +162,31 @@ def neighbour_recall(X, Y, k: int = 10, per_point: bool = False):
     return hits if per_point else float(hits.mean())
 
 
-def map_quality(X, Y, k: int = 10) -> dict:
-    """Trustworthiness, continuity and neighbour recall@k of a map, overall."""
-    return {"trustworthiness": trustworthiness(X, Y, k), "continuity": continuity(X, Y, k),
-            "recall": neighbour_recall(X, Y, k)}
+class MapQuality(NamedTuple):
+    """How well a map keeps neighbourhoods, overall (:func:`map_quality`); 1 is perfect for each.
+
+    Attributes
+    ----------
+    trustworthiness : float
+        Were the map's neighbours neighbours in the data?
+    continuity : float
+        Were the data's neighbours kept together in the map?
+    recall : float
+        The share of each point's k nearest data neighbours that are its k nearest on the map.
+    """
+
+    trustworthiness: float
+    continuity: float
+    recall: float
+
+
+def map_quality(X, Y, k: int = 10) -> MapQuality:
+    """Trustworthiness, continuity and neighbour recall@k of a map, overall.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> map_quality(X, X, 5)
+    MapQuality(trustworthiness=1.0, continuity=1.0, recall=1.0)
+    """
+    return MapQuality(trustworthiness(X, Y, k), continuity(X, Y, k), neighbour_recall(X, Y, k))

@@ -12,6 +12,7 @@ Every intermediate a teacher would show is a fitted attribute or a small public 
 from __future__ import annotations
 
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,7 @@ __all__ = [
     "term_frequency",
     "inverse_document_frequency",
     "sklearn_tfidf",
+    "Sparsity",
     "sparsity",
     "merge_dot",
     "merge_pairs",
@@ -269,21 +271,48 @@ def sklearn_tfidf(counts) -> sp.csr_array:
     return sp.csr_array(TfidfTransformer().fit_transform(sp.csr_matrix(_counts(counts))))
 
 
-def sparsity(X) -> dict:
+class Sparsity(NamedTuple):
+    """What storing a document-term matrix sparsely saves (:func:`sparsity`).
+
+    Attributes
+    ----------
+    documents, terms : int
+        Its shape.
+    stored : int
+        Non-zero entries.
+    density : float
+        ``stored / (documents * terms)``.
+    mean_terms : float
+        Distinct terms per document on average: its stored entries.
+    dense_bytes : int
+        The bytes of the matrix stored dense, as float64.
+    csr_bytes : int
+        The bytes of its CSR arrays (values, column indices, row starts).
+    """
+
+    documents: int
+    terms: int
+    stored: int
+    density: float
+    mean_terms: float
+    dense_bytes: int
+    csr_bytes: int
+
+
+def sparsity(X) -> Sparsity:
     """What storing ``X`` sparsely saves: its shape, stored entries, density and the bytes dense and CSR.
 
     Examples
     --------
     >>> s = sparsity(np.array([[1, 0, 0, 0], [0, 2, 0, 0]]))
-    >>> s["stored"], s["density"], s["mean terms per document"]
+    >>> s.stored, s.density, s.mean_terms
     (2, 0.25, 1.0)
     """
     X = sp.csr_array(X)
     n, V = X.shape
     nnz = int(np.count_nonzero(X.data))
-    return {"documents": n, "terms": V, "stored": nnz, "density": nnz / max(n * V, 1),
-            "mean terms per document": nnz / max(n, 1), "dense bytes": 8 * n * V,
-            "CSR bytes": X.data.nbytes + X.indices.nbytes + X.indptr.nbytes}
+    return Sparsity(n, V, nnz, nnz / max(n * V, 1), nnz / max(n, 1), 8 * n * V,
+                    int(X.data.nbytes + X.indices.nbytes + X.indptr.nbytes))
 
 
 # --------------------------------------------------------------------------- sparse inner products

@@ -101,7 +101,9 @@ def vocabulary_size(ref: data_service.DataRef, min_count: int) -> int:
 def facts(ref: data_service.DataRef, min_count: int) -> dict:
     """Sizes and sparsity of the count matrix, and the tokens of the corpus."""
     _, X = bag(ref, min_count)
-    out = sparsity(X)
+    s = sparsity(X)
+    out = {"documents": s.documents, "terms": s.terms, "stored": s.stored, "density": s.density,
+           "mean terms per document": s.mean_terms, "dense bytes": s.dense_bytes, "CSR bytes": s.csr_bytes}
     out["tokens"] = int(sum(map(len, tokens(ref))))
     out["tokens kept"] = int(X.sum())
     out["empty documents"] = int((np.diff(X.indptr) == 0).sum())

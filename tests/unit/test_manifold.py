@@ -167,7 +167,7 @@ def test_metrics_agree_with_direct_computation():
     np.testing.assert_allclose(neighbour_recall(X, Y, k, per_point=True), direct)
     per = trustworthiness(X, Y, k, per_point=True)
     assert per.shape == (120,) and per.mean() == pytest.approx(trustworthiness(X, Y, k))
-    assert map_quality(X, X, k) == {"trustworthiness": 1.0, "continuity": 1.0, "recall": 1.0}
+    assert map_quality(X, X, k) == (1.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="k must be between 1 and n/2"):
         trustworthiness(X, Y, 100)
 

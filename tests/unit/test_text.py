@@ -53,7 +53,7 @@ def test_the_bag_of_words_of_three_documents():
     assert X.toarray().tolist() == [[2, 1, 0], [0, 1, 1], [1, 0, 0]]
     assert document_frequency(X).tolist() == [2, 2, 1]
     s = sparsity(X)
-    assert (s["stored"], s["density"], s["dense bytes"]) == (5, 5 / 9, 72)
+    assert (s.stored, s.density, s.dense_bytes) == (5, 5 / 9, 72)
 
 
 def test_tf_and_idf_match_a_hand_computation():
