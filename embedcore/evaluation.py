@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["Side", "Comparison", "compare", "summarise", "ranking", "fold_interval", "setting_text", "verdict",
+__all__ = ["Side", "Comparison", "compare", "summarise", "ranking", "outer_splits", "fold_interval", "setting_text", "verdict",
            "NO_DIFFERENCE"]
 
 #: What a comparison says when the interval of a difference holds 0.
@@ -205,6 +205,12 @@ def _inner_splits(train: np.ndarray, y, inner_splits: int, seed: int) -> list[tu
     else:
         split = KFold(inner_splits, shuffle=True, random_state=seed).split(np.zeros(train.size))
     return [(train[a], train[b]) for a, b in split]
+
+
+def outer_splits(n_rows: int, y=None, n_splits: int = 5, n_repeats: int = 1,
+                 random_state=0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (train, test) positions :func:`compare` uses for these rows, labels and seed, in its order."""
+    return [(tr, te) for _, _, tr, te in _outer_splits(n_rows, y, n_splits, n_repeats, random_state)]
 
 
 def _can_stratify(y, k: int) -> bool:

@@ -16,7 +16,6 @@ from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
-from embedcore.words import PMI_GRID, WORD2VEC_GRID
 
 page_header("Words: vectors from PMI and SVD",
             "Count which words occur near which, turn the counts into pointwise mutual information and factorise "
@@ -380,12 +379,13 @@ with tabs[2]:
 
 with tabs[3]:
     if tabs[3].open:
+        n_pmi, n_w2v = svc.grid_sizes()
         st.markdown(
             "**PMI-SVD against CBOW and skip-gram, each tuned alike.** Word vectors are scored by Spearman's ρ "
             "between the cosine of two words and human judgements of how alike they are. Every method is trained on "
             f"the same tokens with the same dimensions ({dims}) and min count ({min_count}), over its own grid: "
-            f"PMI-SVD {len(PMI_GRID)} settings (window 2, 5 or 10; eigenvalue weight p 0, 0.5 or 1; shift 1 or 5), "
-            f"CBOW and skip-gram {len(WORD2VEC_GRID)} each (5, 20 or 50 epochs; window 2, 5 or 10). The pairs every "
+            f"PMI-SVD {n_pmi} settings (window 2, 5 or 10; eigenvalue weight p 0, 0.5 or 1; shift 1 or 5), "
+            f"CBOW and skip-gram {n_w2v} each (5, 20 or 50 epochs; window 2, 5 or 10). The pairs every "
             f"method knows both words of are split in two halves at random, {svc.WORD_REPEATS} times: each method "
             "picks its setting by ρ on one half and is scored on the other, which took no part in the choice, and "
             "each half is scored once. The interval of a difference says whether it is more than the noise of "
@@ -393,7 +393,7 @@ with tabs[3]:
         pair_set = st.radio("Word pairs", list(svc.PAIR_SETS), format_func=svc.PAIR_SETS.get, horizontal=True,
                             key="words.eval_pairs", bind="query-params")
         tuned = svc.stored(svc.tuning_key(ref, dims, min_count, alpha, seed, pair_set))
-        if st.button(f"Tune and compare ({len(PMI_GRID) + 2 * len(WORD2VEC_GRID)} trainings, about a minute on "
+        if st.button(f"Tune and compare ({n_pmi + 2 * n_w2v} trainings, about a minute on "
                      "Lee)", key="words.run_tune", type="primary"):
             bar = st.progress(0.0, text="training every setting")
             try:

@@ -37,7 +37,9 @@ DataRef = data_service.DataRef
 #: The (K, N) settings the benchmark compares with the one-hot and mean-vector baselines: the post's grid.
 GRID: tuple[tuple[int, int], ...] = core.SEED_GRID
 #: The regularisation strengths every benchmark row searches (the same for every encoding).
-C_GRID = core.C_GRID
+C_GRID = core.PROTOCOL_C_GRID
+#: The width experiment: a fixed budget of N x 2**K buckets, and the Ks compared (K=7 is the authors' advice).
+WIDTH_BUDGET, WIDTH_KS = core.WIDTH_BUDGET, core.WIDTH_KS
 #: The item vectors a sketch can be built on: the data's own, or Word2Vec trained on the sets.
 VECTORS = ("data", "word2vec")
 #: Above this K a sketch keeps only the occupied buckets: 2**K columns per partitioning would be mostly empty.
@@ -401,11 +403,23 @@ def classes(ref: DataRef) -> dict:
     return {"labels": int(counts.size), "smallest": int(counts.min())}
 
 
-def benchmark_jobs() -> list[tuple[tuple, str | None]]:
+def vector_kinds(ref: DataRef) -> tuple[str, str]:
+    """The item vectors the benchmark builds on, both learned inside each training fold when learned at all: the
+    posts' PMI-SVD vectors trained again on the training posts (the data's own vectors saw every post), or the
+    data's given vectors; and Word2Vec trained on the training sets."""
+    return ("pmi" if ref.source == "newsgroup_words" else "given", "word2vec")
+
+
+def kind_label(kind: str | None) -> str:
+    """How the benchmark names a kind of item vectors."""
+    return {"pmi": "PMI-SVD (in fold)", "given": "as given", "word2vec": "Word2Vec (in fold)", None: "none"}[kind]
+
+
+def benchmark_jobs(ref: DataRef) -> list[tuple[tuple, str | None]]:
     """Every (encoding, item vectors) pair the benchmark scores: EMDE and the mean vector on each kind of item
     vectors, the bag of items (which uses no vectors) once."""
     encodings = [e for e in core.set_encodings(GRID) if e[0] != "one-hot"]
-    return [(e, v) for v in VECTORS for e in encodings] + [(("one-hot",), None)]
+    return [(e, v) for v in vector_kinds(ref) for e in encodings] + [(("one-hot",), None)]
 
 
 def benchmark_names() -> list[str]:
@@ -413,29 +427,79 @@ def benchmark_names() -> list[str]:
     return [core.encoding_name(e) for e in core.set_encodings(GRID)]
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def _encoding_row(ref: DataRef, encoding: tuple, vectors: str | None) -> dict:
+def _side_name(encoding: tuple, kind: str | None) -> str:
+    name = core.encoding_name(encoding)
+    return name if kind is None else f"{name} · {kind_label(kind)}"
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _bench(ref: DataRef) -> core.SetBenchmark:
+    """Item vectors and encodings per training part, shared by every row of the benchmark on these data."""
     data = item_sets(ref)
-    row = core.evaluate_set_encoding(vectors_of(ref, vectors or "data"), weights(ref), data.labels, encoding,
+    makers = core.item_vector_makers(data.items, data.sets, data.vectors, kinds=vector_kinds(ref),
                                      random_state=ref.seed)
-    return {"features": row.pop("features"), "item vectors": vectors_label(ref, vectors) if vectors else "none",
-            **row}
+    return core.SetBenchmark(weights(ref), data.labels, makers, random_state=ref.seed)
 
 
-def _rounded(rows) -> pd.DataFrame:
-    return core.benchmark_table(rows).round({"accuracy": 4, "accuracy_std": 4, "accuracy_at_1": 4, "seconds": 2})
+def _protocol(sides, ref: DataRef, progress=None):
+    from embedcore.evaluation import compare
+
+    return compare(sides, len(item_sets(ref).labels), y=item_sets(ref).labels, n_splits=5, inner_splits=1,
+                   random_state=ref.seed, bounds=(0.0, 1.0), pairs=[], progress=progress)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _side_folds(ref: DataRef, encoding: tuple, kind: str | None) -> tuple[pd.DataFrame, str, int]:
+    """One row's folds under the protocol (the same folds for every row of these data), its protocol text and its
+    width on the first training fold."""
+    bench = _bench(ref)
+    result = _protocol([bench.side(_side_name(encoding, kind), encoding, kind)], ref)
+    return result.folds, result.protocol, int(bench.features(encoding, kind, result.splits[0][0]).shape[1])
+
+
+def _table(parts: list[tuple[pd.DataFrame, str, int, str, str]], ref: DataRef):
+    """The benchmark's Comparison and its table: best first, ties with the best marked."""
+    from embedcore.evaluation import ranking, summarise
+
+    folds = pd.concat([p[0] for p in parts], ignore_index=True)
+    splits = _splits(ref)
+    result = summarise(folds, parts[0][1], splits, pairs=[], bounds=(0.0, 1.0))
+    ranked = ranking(result)
+    info = {p[0]["side"].iloc[0]: p[2:] for p in parts}
+    table = pd.DataFrame({
+        "rank": ranked["rank"], "features": [info[n][1] for n in ranked["side"]],
+        "item vectors": [info[n][2] for n in ranked["side"]], "accuracy": ranked["held-out"].round(4),
+        "low": ranked["low"].round(4), "high": ranked["high"].round(4), "vs best": ranked["vs best"],
+        "C": ranked["chosen"].str.removeprefix("C="), "chosen in": ranked["chosen in"],
+        "C searched": ranked["grid"].str.split("; C in ").str[-1], "C on the grid's edge": ranked["edge"] != "",
+        "dim": [info[n][0] for n in ranked["side"]]})
+    return result, table
+
+
+def _splits(ref: DataRef) -> list:
+    from embedcore.evaluation import outer_splits
+
+    labels = item_sets(ref).labels
+    return outer_splits(len(labels), labels, 5, 1, ref.seed)
 
 
 def benchmark(ref: DataRef, upload: SketchUpload | None = None) -> pd.DataFrame | None:
-    """The benchmark table for these data (rounded for display), if any session has run it (else None).
+    """The benchmark table for these data, if any session has run it (else None).
 
-    With an upload whose row has been scored, that row is in the table too.
+    With an upload whose row has been scored, that row is in the table too (ranked with the rest).
     """
-    table = _BENCHMARKS.get((ref, GRID))
+    found = _BENCHMARKS.get((ref, GRID))
     row = _UPLOADED_ROWS.get((ref, upload.digest)) if upload is not None else None
-    if table is None or row is None:
-        return table
-    return _rounded([*table.to_dict("records"), row])
+    if found is None:
+        return None
+    parts = found if row is None else [*found, row]
+    return _table(parts, ref)[1]
+
+
+def benchmark_protocol(ref: DataRef) -> str | None:
+    """The protocol text of the benchmark on these data, once it has run."""
+    found = _BENCHMARKS.get((ref, GRID))
+    return None if found is None else found[0][1]
 
 
 def upload_scored(ref: DataRef, upload: SketchUpload) -> bool:
@@ -445,33 +509,68 @@ def upload_scored(ref: DataRef, upload: SketchUpload) -> bool:
 
 def run_benchmark(ref: DataRef, progress: Callable[[float, str], None] | None = None,
                   upload: SketchUpload | None = None) -> pd.DataFrame:
-    """Run (or finish) the benchmark: each encoding's row is cached, the table is shared.
+    """Run (or finish) the benchmark under the lab's protocol: each row's folds are cached, the table is shared.
 
-    ``progress(fraction, name)`` is called after each encoding; a run that
-    is interrupted keeps the rows it finished for the next one. Uploaded
+    ``progress(fraction, name)`` is called after each row; a run that is
+    interrupted keeps the rows it finished for the next one. Uploaded
     sketches that fit the sets (see :func:`uploaded_sketches`) are scored
-    last, with the same classifier, folds and C search. Word2Vec vectors are
-    trained first if no session has trained them.
+    last, on the same folds with the same C search.
     """
-    jobs = benchmark_jobs()
+    jobs = benchmark_jobs(ref)
     scored = upload is not None and uploaded_sketches(ref, upload)["error"] is None
     total = len(jobs) + scored
-    rows = []
-    for n, (encoding, vectors) in enumerate(jobs, start=1):
-        rows.append(_encoding_row(ref, encoding, vectors))
+    parts = []
+    for n, (encoding, kind) in enumerate(jobs, start=1):
+        folds, protocol, dim = _side_folds(ref, encoding, kind)
+        parts.append((folds, protocol, dim, core.encoding_name(encoding), kind_label(kind)))
         if progress is not None:
-            progress(n / total, f"{rows[-1]['features']} ({rows[-1]['item vectors']} vectors)")
-    table = _rounded(rows)
-    _BENCHMARKS.put((ref, GRID), table)
+            progress(n / total, _side_name(encoding, kind))
+    _BENCHMARKS.put((ref, GRID), parts)
     if scored:
         key = (ref, upload.digest)
         if key not in _UPLOADED_ROWS:
             got = _read_upload(upload.digest, upload)[0]
-            row = core.evaluate_features(got.sketches, item_sets(ref).labels, got.label, random_state=ref.seed)
-            _UPLOADED_ROWS.put(key, {"features": row.pop("features"), "item vectors": "items.npy", **row})
+            side = _bench(ref).features_side(got.label, got.sketches)
+            result = _protocol([side], ref)
+            _UPLOADED_ROWS.put(key, (result.folds, result.protocol, int(side.width), got.label, "items.npy"))
         if progress is not None:
-            progress(1.0, _UPLOADED_ROWS.get(key)["features"])
+            progress(1.0, _UPLOADED_ROWS.get(key)[3])
     return benchmark(ref, upload)
+
+
+# ------------------------------------------------------------------ 5a. the authors' advice, measured
+
+
+def advice_key(ref: DataRef, what: str) -> tuple:
+    return ("advice", ref, what)
+
+
+def advice(ref: DataRef, what: str):
+    """The width ("width") or normalisation ("norm") experiment's Comparison if any session has run it."""
+    return _BENCHMARKS.get(advice_key(ref, what))
+
+
+def run_advice(ref: DataRef, what: str, progress=None):
+    """Measure the EMDE authors' advice on these sets under the protocol, on the first kind of item vectors:
+    ``"width"``: K against N at a fixed budget of N x 2**K buckets, each K against K=7 (128 buckets a
+    partitioning, the advice); ``"norm"``: L2 against max normalisation, of the whole sketch or per
+    partitioning, at K=7. Kept for every session."""
+    key = advice_key(ref, what)
+    if key not in _BENCHMARKS:
+        bench, kind = _bench(ref), vector_kinds(ref)[0]
+        if what == "width":
+            sides = core.width_sides(bench, kind, WIDTH_BUDGET, WIDTH_KS)
+            advised = next(s.name for s in sides if s.name.startswith("K=7,"))
+            pairs = [(s.name, advised) for s in sides if s.name != advised]
+        else:
+            sides = core.norm_sides(bench, kind)
+            pairs = [(sides[0].name, sides[1].name), (sides[2].name, sides[3].name), (sides[0].name, sides[2].name)]
+        from embedcore.evaluation import compare
+
+        labels = item_sets(ref).labels
+        _BENCHMARKS.put(key, compare(sides, len(labels), y=labels, n_splits=5, inner_splits=1, random_state=ref.seed,
+                                     bounds=(0.0, 1.0), pairs=pairs, progress=progress))
+    return _BENCHMARKS.get(key)
 
 
 # ------------------------------------------------------------------ 5b. sketches made by the command line

@@ -447,6 +447,13 @@ def evaluation(ref: data_service.DataRef, params: tuple, seed: int, should_stop=
     return RESULTS.get(key)
 
 
+def grid_sizes() -> tuple[int, int]:
+    """Settings in PMI-SVD's grid and in each Word2Vec method's grid (read when asked: tests may shrink them)."""
+    import embedcore.words as core
+
+    return len(core.PMI_GRID), len(core.WORD2VEC_GRID)
+
+
 #: The word-pair sets the comparison can choose and score on (both shipped with gensim).
 PAIR_SETS = {"wordsim353": "WordSim-353", "simlex999": "SimLex-999"}
 #: Random halvings of the pairs: each half is scored once per halving, so 2 x this many held-out scores.

@@ -138,7 +138,8 @@ def bucket_sharing(stats: pd.DataFrame, K: int) -> tuple[go.Figure, go.Figure]:
 
 
 def benchmark_bars(table: pd.DataFrame) -> go.Figure:
-    """Cross-validated accuracy of every encoding, EMDE's (in the lab or uploaded) highlighted.
+    """Held-out accuracy of every encoding with its 95% interval, EMDE's rows (in the lab or uploaded) highlighted,
+    the rows tied with the best in a lighter shade of their colour.
 
     With an ``item vectors`` column, each bar names the vectors it was built on.
     """
@@ -146,9 +147,21 @@ def benchmark_bars(table: pd.DataFrame) -> go.Figure:
     if "item vectors" in table:
         names = [f if v in ("none", "items.npy") else f"{f} · {v}" for f, v in zip(table["features"],
                                                                                    table["item vectors"])]
-    return charts.bars(pd.Series(names), table["accuracy"], errors=table["accuracy_std"],
-                       title="Cross-validated accuracy (each encoding at its best C)", y_title="accuracy",
-                       horizontal=True, height=max(360, 24 * len(names) + 100), highlight=lambda f: f.startswith(("EMDE", "uploaded sketches")))
+    emde = [n.startswith(("EMDE", "uploaded sketches")) for n in names]
+    tied = table["vs best"].isin(["best", "tied with the best"]) if "vs best" in table else [True] * len(table)
+    colors = [(charts.PALETTE[1] if e else charts.PALETTE[0]) + ("ff" if t else "66") for e, t in zip(emde, tied)]
+    fig = go.Figure(go.Bar(
+        y=list(names), x=table["accuracy"], orientation="h", marker_color=colors,
+        text=[f"{a:.3f}" for a in table["accuracy"]],
+        error_x=dict(type="data", symmetric=False, array=(table["high"] - table["accuracy"]).clip(lower=0),
+                     arrayminus=(table["accuracy"] - table["low"]).clip(lower=0)),
+        customdata=np.column_stack([table["low"], table["high"], table.get("vs best", pd.Series([""] * len(table)))]),
+        hovertemplate="%{y}<br>accuracy %{x:.4f} [%{customdata[0]:.4f}, %{customdata[1]:.4f}]<br>%{customdata[2]}"
+                      "<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(title="held-out accuracy (95% interval)")
+    return charts.layout(fig, "Held-out accuracy, best first (faded: below the best beyond the interval)",
+                         max(360, 24 * len(names) + 100))
 
 
 #: Headings of the K and N table (its columns keep their names for code and downloads).

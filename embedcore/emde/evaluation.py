@@ -298,3 +298,165 @@ def statistics_grid(n_items: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- what the pictures show
+
+
+# --------------------------------------------------------------------------- under the lab's protocol
+
+#: The C values every set encoding's classifier is tuned over, widened past an edge by the protocol.
+PROTOCOL_C_GRID: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)
+#: The sketch budget of the width experiment: N x 2**K buckets in all, the same for every K.
+WIDTH_BUDGET = 4096
+#: The Ks of the width experiment (N = WIDTH_BUDGET / 2**K): the authors advise 2**7 = 128 buckets per partitioning.
+WIDTH_KS: tuple[int, ...] = (4, 5, 6, 7, 8, 10, 12)
+#: The normalisations the norm experiment compares, (norm, scope), at the authors' K=7.
+NORMS: tuple[tuple[str, str], ...] = (("l2", "row"), ("max", "row"), ("l2", "partition"), ("max", "partition"))
+
+
+def pmi_item_vectors(items: Sequence[str], sets, *, n_components: int = 50, window: int = 5,
+                     random_state: int = 0) -> np.ndarray:
+    """Item vectors by PMI-SVD of the sets read as sentences (rows follow ``items``).
+
+    Items in no set get the mean of the learned vectors, as
+    :func:`word2vec_item_vectors` gives them. With fewer distinct items than
+    ``n_components`` + 1 the vectors have as many dimensions as the SVD allows.
+    """
+    from ..words import PMIWordVectors
+
+    sentences = [[str(t) for t in s] for s in sets]
+    distinct = len({t for s in sentences for t in s})
+    if distinct < 3:
+        raise ValueError(f"PMI-SVD needs sets holding at least 3 distinct items; these hold {distinct}.")
+    wv = PMIWordVectors(window=window, min_count=1, n_components=min(n_components, distinct - 1),
+                        random_state=random_state).fit(sentences)
+    idx = np.array([wv.vocabulary_.get(str(i), -1) for i in items], dtype=np.int64)
+    seen = idx >= 0
+    out = np.empty((len(items), wv.normed_.shape[1]))
+    out[seen] = wv.normed_[idx[seen]]
+    out[~seen] = wv.normed_[idx[seen]].mean(axis=0) if seen.any() else 0.0
+    return out
+
+
+def item_vector_makers(items, sets, given=None, *, kinds=("given", "word2vec"), random_state: int = 0) -> dict:
+    """How each kind of item vectors is made from the sets of some rows: ``{kind: make(rows) -> vectors}``.
+
+    "given" returns the data's own vectors (learned from nothing the folds
+    hold); "word2vec" and "pmi" train on the sets of ``rows`` alone, so the
+    item vectors of a benchmark row are learned inside its training fold.
+    """
+    items = [str(i) for i in items]
+    sets = [list(s) for s in sets]
+    makers = {}
+    for kind in kinds:
+        if kind == "given":
+            if given is None:
+                raise ValueError("'given' item vectors need the data's vectors.")
+            X = as_vectors(given, "item_vectors")
+            makers[kind] = lambda rows, X=X: X
+        elif kind == "word2vec":
+            makers[kind] = lambda rows: word2vec_item_vectors(items, [sets[i] for i in rows],
+                                                              random_state=random_state)
+        elif kind == "pmi":
+            makers[kind] = lambda rows: pmi_item_vectors(items, [sets[i] for i in rows], random_state=random_state)
+        else:
+            raise ValueError(f"Unknown item vectors {kind!r}: use 'given', 'word2vec' or 'pmi'.")
+    return makers
+
+
+class SetBenchmark:
+    """Sides of a set benchmark that share one cache of item vectors and encodings.
+
+    Item vectors are made once per training part (:func:`item_vector_makers`),
+    encodings once per (encoding, item vectors, training part, norm); every C of
+    the grid reuses them. Each side fits logistic regression on the training
+    rows of the encoded sets and scores the others.
+    """
+
+    def __init__(self, W, labels, makers: dict, *, random_state: int = 0):
+        self.W = sp.csr_array(W, dtype=np.float64)
+        self.y = np.asarray(labels)
+        self.makers = makers
+        self.random_state = random_state
+        self._vectors: dict = {}
+        self._features: dict = {}
+
+    def vectors(self, kind: str, rows: np.ndarray) -> np.ndarray:
+        key = (kind, rows.tobytes())
+        if key not in self._vectors:
+            self._vectors[key] = self.makers[kind](rows)
+        return self._vectors[key]
+
+    def features(self, encoding: tuple, kind: str | None, rows: np.ndarray, norm=("l2", "row")):
+        fixed = kind is None or kind == "given" or encoding[0] == "one-hot"
+        key = (encoding, kind, norm, b"" if fixed else rows.tobytes())
+        if key not in self._features:
+            if encoding[0] == "features":
+                raise KeyError(f"No features named {encoding[1]!r}: give them with features_side.")
+            if encoding[0] == "emde":
+                items = self.vectors(kind, rows)
+                F = EMDE(n_hyperplanes=encoding[1], n_partitions=encoding[2], norm=norm[0], norm_scope=norm[1],
+                         drop_empty=True, random_state=self.random_state).fit(items).sketch(self.W)
+            else:
+                items = self.vectors(kind, rows) if encoding[0] == "mean" else None
+                F = _encode(items, self.W, encoding, norm[0], self.random_state)
+            self._features[key] = F.astype(np.float32)
+        return self._features[key]
+
+    def features_side(self, name: str, F, norm: str | None = "l2", Cs: Sequence[float] = PROTOCOL_C_GRID):
+        """A side for features made elsewhere (sketches from the command line), one row per set: rows
+        normalised by ``norm`` and the columns no set touches dropped, as the in-app EMDE drops empty buckets.
+        The side's ``width`` is the number of columns kept."""
+        from sklearn.preprocessing import normalize
+
+        F = sp.csr_array(check_array(F, accept_sparse="csr", dtype=np.float64, input_name="F"))
+        if F.shape[0] != len(self.y):
+            raise ValueError(f"The features have {F.shape[0]} rows but there are {len(self.y)} sets; "
+                             "give one row per set, in the sets' order.")
+        used, inverse = np.unique(F.indices, return_inverse=True)
+        F = sp.csr_array((F.data, inverse.reshape(-1), F.indptr), shape=(F.shape[0], used.size))
+        self._features[(("features", name), None, None, b"")] = (normalize(F, norm=norm) if norm else F).astype(
+            np.float32)
+        side = self.side(name, ("features", name), None, norm=None, Cs=Cs)
+        object.__setattr__(side, "width", int(used.size))
+        return side
+
+    def side(self, name: str, encoding: tuple, kind: str | None, norm=("l2", "row"),
+             Cs: Sequence[float] = PROTOCOL_C_GRID):
+        """A :class:`~embedcore.evaluation.Side` for one encoding on one kind of item vectors, C tuned."""
+        from sklearn.linear_model import LogisticRegression
+
+        from ..evaluation import Side
+
+        def score(setting, fit, ev):
+            F = self.features(encoding, kind, fit, norm)
+            model = LogisticRegression(C=setting["C"], max_iter=2000).fit(F[fit], self.y[fit])
+            return float(model.score(F[ev], self.y[ev]))
+
+        return Side(name, score, [{"C": float(c)} for c in Cs], widen="C")
+
+
+def benchmark_sides(bench: SetBenchmark, grid: Sequence[tuple[int, int]], kinds: Sequence[str],
+                    labels_of=None) -> list:
+    """The benchmark's sides: EMDE at every (K, N) and the mean vector on each kind of item vectors, the bag of
+    items once. ``labels_of(kind)`` names a kind in the rows' names (default: the kind itself)."""
+    labels_of = labels_of or (lambda k: k)
+    sides = []
+    for kind in kinds:
+        for e in set_encodings(grid):
+            if e[0] != "one-hot":
+                sides.append(bench.side(f"{encoding_name(e)} · {labels_of(kind)}", e, kind))
+    sides.append(bench.side(encoding_name(("one-hot",)), ("one-hot",), None))
+    return sides
+
+
+def width_sides(bench: SetBenchmark, kind: str, budget: int = WIDTH_BUDGET, Ks: Sequence[int] = WIDTH_KS) -> list:
+    """EMDE at a fixed budget of N x 2**K buckets: one side per K, N = budget / 2**K (at least 1)."""
+    return [bench.side(f"K={K}, N={max(1, budget // 2**K)}", ("emde", int(K), max(1, budget // 2**K)), kind)
+            for K in Ks]
+
+
+def norm_sides(bench: SetBenchmark, kind: str, K: int = 7, N: int = WIDTH_BUDGET // 2**7,
+               norms: Sequence[tuple[str, str]] = NORMS) -> list:
+    """EMDE at one (K, N) under each normalisation: (norm, scope) with scope "row" (the whole sketch) or
+    "partition" (each partitioning's block on its own)."""
+    return [bench.side(f"{norm} norm per {scope}", ("emde", int(K), int(N)), kind, norm=(norm, scope))
+            for norm, scope in norms]

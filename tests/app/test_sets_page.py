@@ -133,21 +133,29 @@ def test_downloads_describe_the_current_sketches():
     assert any("300 sets x 512 columns" in c.value for c in at.caption)
 
 
-def test_benchmark_button_reports_table_and_every_session_sees_it():
+def test_benchmark_button_reports_table_and_every_session_sees_it(monkeypatch):
+    import app.services.sets as sets_service
+
+    monkeypatch.setattr(sets_service, "GRID", ((8, 10), (30, 1)))  # two of the post's points keep the run short
     at = open_tab(open_page(PAGE), TAB, "Benchmark")
     at.number_input(key="global.seed").set_value(11).run()  # data no other test benchmarks
     assert not [d for d in at.dataframe if "features" in d.value.columns]  # nothing before the button
-    at.button(key="sets.run_bench").click().run(timeout=180)
+    at.button(key="sets.run_bench").click().run(timeout=300)
     assert not at.exception
     table = next(d.value for d in at.dataframe if "features" in d.value.columns)
-    acc = dict(zip(table["features"], table["accuracy"]))
+    acc = dict(zip(table["features"] + " · " + table["item vectors"], table["accuracy"]))
     best_emde = max(v for k, v in acc.items() if k.startswith("EMDE"))
-    # the post's seven grid points and the mean vector on both item vectors, the bag of items once
-    assert len(table) == 17 and set(table["item vectors"]) == {"as given", "Word2Vec", "none"}
-    assert set(table["C"]) <= {0.1, 1.0, 10.0, 100.0} and (table["accuracy"] >= table["accuracy_at_1"]).all()
-    given = table[table["item vectors"] == "as given"].set_index("features")["accuracy"]
+    # the grid points and the mean vector on both item vectors (Word2Vec trained in fold), the bag of items once
+    assert len(table) == 7 and set(table["item vectors"]) == {"as given", "Word2Vec (in fold)", "none"}
+    assert (table["low"] <= table["accuracy"]).all() and (table["accuracy"] <= table["high"]).all()
     # equal means: the mean of the given vectors cannot separate the two kinds of set, EMDE can
-    assert best_emde > 0.95 and given["mean vector"] < 0.75
+    assert best_emde > 0.95 and acc["mean vector · as given"] < 0.75
+    # ties are marked: the best row and every row whose gap to it is within its interval share rank 1
+    assert table["vs best"].iloc[0] == "best" and (table[table["vs best"] != "below the best"]["rank"] == 1).all()
+    assert (table[table["vs best"] == "below the best"]["rank"] > 1).all()
+    mean_given = table[(table["features"] == "mean vector") & (table["item vectors"] == "as given")]
+    assert mean_given["vs best"].iloc[0] == "below the best"
+    assert any(c.value.startswith("Protocol: 5-fold stratified outer split") for c in at.caption)
     # another session on the same data finds the result without running it again
     other = open_tab(open_page(PAGE), TAB, "Benchmark")
     other.number_input(key="global.seed").set_value(11).run()
@@ -233,7 +241,10 @@ def _upload(at, files):
     return at
 
 
-def test_uploaded_command_line_sketches_are_scored_beside_the_in_app_methods():
+def test_uploaded_command_line_sketches_are_scored_beside_the_in_app_methods(monkeypatch):
+    import app.services.sets as sets_service
+
+    monkeypatch.setattr(sets_service, "GRID", ((8, 10),))  # the uploaded sketches' point: the run stays short
     at = open_tab(open_page(PAGE), TAB, "Benchmark")
     at.number_input(key="global.seed").set_value(12).run()  # data no other test benchmarks
     at.slider(key="sets.K").set_value(8).run()
@@ -244,7 +255,7 @@ def test_uploaded_command_line_sketches_are_scored_beside_the_in_app_methods():
     _upload(at, [("sketches.zip", _sketch_output(12, K=8, N=10), "application/zip")])
     assert not at.exception and not at.error
     assert any("300 sets x 2,560 columns" in s.value and "K=8, N=10, seed 12" in s.value for s in at.success)
-    at.button(key="sets.run_bench").click().run(timeout=180)
+    at.button(key="sets.run_bench").click().run(timeout=300)
     assert not at.exception
     table = next(d.value for d in at.dataframe if "features" in d.value.columns)
     own = table[table["item vectors"].isin(["as given", "none", "items.npy"])]
@@ -255,7 +266,10 @@ def test_uploaded_command_line_sketches_are_scored_beside_the_in_app_methods():
     assert "uploaded sketches K=8 N=10" in _chart(at, "sets.chart.bench")
 
 
-def test_a_bad_sketch_upload_is_explained_and_the_page_keeps_working():
+def test_a_bad_sketch_upload_is_explained_and_the_page_keeps_working(monkeypatch):
+    import app.services.sets as sets_service
+
+    monkeypatch.setattr(sets_service, "GRID", ((8, 10),))  # the uploaded sketches' point: the run stays short
     import io
     import re
 
@@ -348,3 +362,24 @@ def test_word2vec_item_vectors_are_trained_on_compute_and_move_the_items():
     assert after["xy"].shape == before.shape and not np.allclose(after["xy"], before)
     assert any("Word2Vec, 50-D, trained on the 300 sets" in c.value for c in at.caption)
     assert after["xTitle"] == "PC 1"  # 50 dimensions: the map is their PCA plane
+
+
+def test_the_authors_width_and_norm_advice_is_measured(monkeypatch):
+    import app.services.sets as sets_service
+
+    monkeypatch.setattr(sets_service, "WIDTH_KS", (4, 7, 10))  # three widths keep the run short
+    at = open_tab(open_page(PAGE), TAB, "Benchmark")
+    at.number_input(key="global.seed").set_value(13).run()  # data no other test measures
+    at.button(key="sets.run_width").click().run(timeout=300)
+    at.button(key="sets.run_norm").click().run(timeout=300)
+    assert not at.exception and not at.error
+    tables = {tuple(d.value["side"]): d.value for d in at.dataframe if "side" in d.value.columns}
+    width = tables[("K=4, N=256", "K=7, N=32", "K=10, N=4")]
+    assert all(v.split()[0].replace(".", "").isdigit() for v in width["accuracy [95% interval]"])
+    norm = tables[("l2 norm per row", "max norm per row", "l2 norm per partition", "max norm per partition")]
+    assert len(norm) == 4
+    diffs = [d.value for d in at.dataframe if "verdict" in d.value.columns]
+    assert [list(d["comparison"]) for d in diffs] == [
+        ["K=4, N=256 − K=7, N=32", "K=10, N=4 − K=7, N=32"],
+        ["l2 norm per row − max norm per row", "l2 norm per partition − max norm per partition",
+         "l2 norm per row − l2 norm per partition"]]

@@ -115,3 +115,76 @@ def test_bad_protocols_are_refused_with_a_reason():
         compare([side], 5, n_splits=5)
     with pytest.raises(ValueError, match="smallest class"):
         compare([side], 20, y=[0] * 18 + [1] * 2)
+
+
+# --------------------------------------------------------------------------- the Sets benchmark under the protocol
+
+
+def _hotdog():
+    from embedcore.datasets import load_hotdog
+
+    d = load_hotdog(n_points=60, n_sets=80, seed=0)
+    return d, d.weight_matrix()
+
+
+def test_set_item_vectors_are_learned_from_the_training_sets_only():
+    from embedcore.emde import SetBenchmark, item_vector_makers
+
+    d, W = _hotdog()
+    makers = item_vector_makers(d.items, d.sets, d.vectors, kinds=("given", "word2vec"))
+    seen = []
+    spied = {"given": makers["given"],
+             "word2vec": lambda rows: seen.append(np.asarray(rows).copy()) or makers["word2vec"](rows)}
+    bench = SetBenchmark(W, d.labels, spied)
+    out = compare([bench.side("EMDE · word2vec", ("emde", 4, 8), "word2vec", Cs=(0.1, 1.0))], len(d.labels),
+                  y=d.labels, n_splits=4, inner_splits=1)
+    assert len(seen) == 8  # per outer fold: once for the inner choosing part, once for the whole training part
+    for f, (train, test) in enumerate(out.splits):
+        inner, outer = seen[2 * f], seen[2 * f + 1]
+        assert np.array_equal(outer, train) and not np.intersect1d(outer, test).size
+        assert np.isin(inner, train).all() and inner.size < train.size
+
+
+def test_the_word2vec_vectors_of_an_unseen_item_are_the_centre():
+    from embedcore.emde import item_vector_makers
+
+    d, _ = _hotdog()
+    make = item_vector_makers(d.items, d.sets, kinds=("word2vec",))["word2vec"]
+    rows = np.arange(10)
+    V = make(rows)
+    names = [str(i) for i in d.items]
+    trained = {str(t) for i in rows for t in d.sets[i]}
+    unseen = [j for j, n in enumerate(names) if n not in trained]
+    assert unseen and np.allclose(V[unseen], V[[j for j in range(len(names)) if j not in unseen]].mean(axis=0))
+
+
+def test_uploaded_features_score_as_the_in_app_sketch_they_equal():
+    from embedcore.emde import EMDE, SetBenchmark, item_vector_makers
+
+    d, W = _hotdog()
+    bench = SetBenchmark(W, d.labels, item_vector_makers(d.items, d.sets, d.vectors, kinds=("given",)))
+    F = EMDE(n_hyperplanes=4, n_partitions=8, random_state=0).fit(d.vectors).sketch(W)  # raw counts, all buckets
+    sides = [bench.side("in app", ("emde", 4, 8), "given", Cs=(0.1, 1.0)),
+             bench.features_side("uploaded", F, Cs=(0.1, 1.0))]
+    out = compare(sides, len(d.labels), y=d.labels, n_splits=4, inner_splits=1)
+    assert out.side("in app")["held-out"] == pytest.approx(out.side("uploaded")["held-out"])
+    with pytest.raises(ValueError, match="one row per set"):
+        bench.features_side("short", F[:-1])
+
+
+def test_the_width_experiment_keeps_the_budget_and_ranking_marks_ties():
+    from embedcore.emde import SetBenchmark, item_vector_makers, width_sides
+    from embedcore.evaluation import ranking
+
+    d, W = _hotdog()
+    bench = SetBenchmark(W, d.labels, item_vector_makers(d.items, d.sets, d.vectors, kinds=("given",)))
+    sides = width_sides(bench, "given", budget=256, Ks=(2, 4, 8))
+    assert [s.name for s in sides] == ["K=2, N=64", "K=4, N=16", "K=8, N=1"]
+    mean = bench.side("mean vector", ("mean",), "given", Cs=(1.0,))
+    out = compare([*sides, mean], len(d.labels), y=d.labels, n_splits=4, inner_splits=1)
+    ranked = ranking(out)
+    assert ranked["vs best"].iloc[0] == "best" and ranked["rank"].iloc[0] == 1
+    tied = ranked[ranked["vs best"] == "tied with the best"]
+    assert (tied["rank"] == 1).all() and (tied["best minus it, low"] <= 0).all()
+    below = ranked[ranked["vs best"] == "below the best"]
+    assert "mean vector" in set(below["side"]) and (below["best minus it, low"] > 0).all()
