@@ -74,10 +74,16 @@ def facts(data: DataRef, test_size: float) -> dict:
     }
 
 
+#: What the page calls each baseline.
+BASELINE_TITLES = {"uniform": "uniform", "unigram": "unigram", "bigram": "bigram (Witten-Bell)"}
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def baselines(data: DataRef, test_size: float) -> dict:
-    """Held-out log-likelihood of uniform, unigram and Witten-Bell bigram over the scored transitions."""
-    return baseline_log_likelihoods(*split(data, test_size))
+    """Held-out log-likelihood of uniform, unigram and Witten-Bell bigram over the scored transitions, by the
+    names the page gives them."""
+    scores = baseline_log_likelihoods(*split(data, test_size))
+    return {BASELINE_TITLES[name]: value for name, value in scores._asdict().items()}
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -36,7 +36,7 @@ Every name below can be imported from ``embedcore.playlists``.
 """
 
 from ..compare import procrustes_align
-from .baselines import baseline_log_likelihoods
+from .baselines import BaselineScores, baseline_log_likelihoods
 from .cold_start import cold_start_scores
 from .data import (
     ScoredTransitions,
@@ -83,6 +83,7 @@ __all__ = [
     "song_index",
     "scored_transitions",
     "ScoredTransitions",
+    "BaselineScores",
     "baseline_log_likelihoods",
     "PlaylistHMM",
     "hmm_parameter_count",

@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .data import check_playlists, scored_transitions, song_index, transition_counts
 
-__all__ = ["baseline_log_likelihoods"]
+__all__ = ["BaselineScores", "baseline_log_likelihoods"]
 
 
-def baseline_log_likelihoods(train, test) -> dict:
+class BaselineScores(NamedTuple):
+    """Average log-probability per held-out transition of the three baselines (:func:`baseline_log_likelihoods`).
+
+    Attributes
+    ----------
+    uniform : float
+        Every song alike: ``-ln S``.
+    unigram : float
+        Each song by how often it is a transition's target.
+    bigram : float
+        Each song's successor counts, interpolated with the unigram (Witten-Bell).
+    """
+
+    uniform: float
+    unigram: float
+    bigram: float
+
+
+def baseline_log_likelihoods(train, test) -> BaselineScores:
     """Average log-probability per test transition of uniform, unigram and Witten-Bell bigram models.
 
     The song set is that of the training playlists (:func:`song_index`, the songs an LME
@@ -20,13 +40,19 @@ def baseline_log_likelihoods(train, test) -> dict:
     the unigram, weighting the unigram by how many distinct successors it has
     (Witten-Bell), and falls back to the unigram for songs never left. A song may follow
     itself in all three, as in the LME. With no test transition to score, every value is nan.
+
+    Examples
+    --------
+    >>> base = baseline_log_likelihoods([["a", "b", "c"], ["b", "c", "a"]], [["a", "b", "c"]])
+    >>> round(base.uniform, 4), bool(base.bigram > base.uniform)
+    (-1.0986, True)
     """
     train = check_playlists(train)
     songs = song_index(train)
     S = len(songs)
     held = scored_transitions(test, songs)
     if held.n_scored == 0:
-        return dict.fromkeys(["uniform", "unigram", "bigram (Witten-Bell)"], float("nan"))
+        return BaselineScores(float("nan"), float("nan"), float("nan"))
     C = transition_counts(train, songs)
     T = transition_counts(held.playlists, songs).tocoo()
     n_test = T.data.sum()
@@ -39,8 +65,5 @@ def baseline_log_likelihoods(train, test) -> dict:
         wb = np.where(n_out[T.row] > 0,
                       (cab + distinct[T.row] * uni[T.col]) / (n_out[T.row] + distinct[T.row]),
                       uni[T.col])
-    return {
-        "uniform": float(-np.log(S)),
-        "unigram": float((T.data * np.log(uni[T.col])).sum() / n_test),
-        "bigram (Witten-Bell)": float((T.data * np.log(wb)).sum() / n_test),
-    }
+    return BaselineScores(float(-np.log(S)), float((T.data * np.log(uni[T.col])).sum() / n_test),
+                          float((T.data * np.log(wb)).sum() / n_test))

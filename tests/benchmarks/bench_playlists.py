@@ -48,8 +48,8 @@ def run() -> list[Result]:
     base = baseline_log_likelihoods(train, test)
     note = (f"{n_train:,} transitions; {lme.n_iter_} iterations, {lme.n_iter_ / seconds:.1f} it/s "
             f"({1000 * seconds / lme.n_iter_:.0f} ms each); held-out {lme.log_likelihood(test):.3f} vs true model "
-            f"{truth.log_likelihood(test):.3f}, bigram {base['bigram (Witten-Bell)']:.3f}, uniform "
-            f"{base['uniform']:.3f} (limit 60 s)")
+            f"{truth.log_likelihood(test):.3f}, bigram {base.bigram:.3f}, uniform "
+            f"{base.uniform:.3f} (limit 60 s)")
     results = [Result("LME single, 3,000 songs, to convergence", seconds, "", None, note)]
 
     t = time.perf_counter()
