@@ -446,9 +446,10 @@ with t_spectrum:
             with st.expander(f"The article's spectrum at γ = {base.reference_gamma:g}"):
                 st.latex(rf"A_{{ij}} = e^{{-{base.reference_gamma:g}\, D_{{ij}}}},\quad "
                          r"L = I - D^{-1/2} A D^{-1/2} = U \Lambda U^\top")
-                st.dataframe(printed, hide_index=True, key="cat.article_spectrum")
-                st.caption(f"At the article's γ (the sidebar's tick) the page's eigenvalues match the ones it printed "
-                           f"to within {printed['difference'].max():.1e}: one 0, a gap, then a cluster near 1.25.")
+                st.dataframe(printed, hide_index=True, key="cat.article_spectrum",
+                             column_config={"difference": st.column_config.NumberColumn(format="%.1e")})
+                st.caption(f"At the article's γ (ticked beside the γ slider) the page's eigenvalues match the ones "
+                           f"it printed to within {printed['difference'].max():.1e}: one 0, a gap, then a cluster near 1.25.")
 
 with t_vectors:
     if t_vectors.open:
