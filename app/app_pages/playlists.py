@@ -83,7 +83,7 @@ z_mode = sb.radio("Partition function Z", ["exact", "approximate"], key="pl.z_mo
                   "songs nearest to each exit point and its observed successors exactly, the rest from m random "
                   "landmarks; for large song sets.", bind="query-params")
 exact_cost = svc.partition_cost(n_songs)
-auto_approx = z_mode == "exact" and not exact_cost["exact_allowed"]
+auto_approx = z_mode == "exact" and not exact_cost.exact_allowed
 z_m = sb.slider("m (near songs and landmarks)", 10, 1000, 50, 10, key="pl.z_m",
                 disabled=z_mode == "exact" and not auto_approx,
                 help="Used when 3m is below the number of songs; otherwise Z is computed exactly.", bind="query-params")
@@ -125,8 +125,8 @@ if facts["description"]:
 
 if auto_approx:
     main.info(f"{n_songs:,} songs is above the exact Z's limit of {svc.MAX_EXACT_Z_SONGS:,} "
-            f"({exact_cost['terms'] / 1e6:,.0f} million kernel terms per step; a {n_songs:,} x {n_songs:,} float64 "
-            f"matrix is {exact_cost['dense_bytes'] / 1e9:.1f} GB), so training uses the approximate Z with m = {z_m} "
+            f"({exact_cost.terms / 1e6:,.0f} million kernel terms per step; a {n_songs:,} x {n_songs:,} float64 "
+            f"matrix is {exact_cost.dense_bytes / 1e9:.1f} GB), so training uses the approximate Z with m = {z_m} "
             "(sidebar: Partition function Z, m).")
 
 
@@ -165,8 +165,8 @@ def training_section(spec, n_songs: int, z_approx) -> None:
         svc.start(spec)
         st.rerun(scope="app")  # the page lays out the training section as live
     if n_songs > svc.AUTO_TRAIN_SONGS and svc.shown_key(spec) is None:
-        step = svc.partition_cost(n_songs, z_approx)
-        c_note.caption(f"{n_songs:,} songs: press Train to start (roughly {step['seconds']:.2g} s per step; "
+        step = svc.step_seconds(n_songs, z_approx)
+        c_note.caption(f"{n_songs:,} songs: press Train to start (roughly {step:.2g} s per step; "
                        "it redraws as it learns and Stop keeps the model so far).")
     elif "pl.redraw_rate" in st.session_state:
         n_draws, secs = st.session_state["pl.redraw_rate"]

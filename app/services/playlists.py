@@ -74,6 +74,15 @@ def facts(data: DataRef, test_size: float) -> dict:
     }
 
 
+#: Kernel terms per second of one training step, measured on two cores: the page's estimate of a step's time.
+TERMS_PER_SECOND = 5e7
+
+
+def step_seconds(n_songs: int, z_approx: int | None) -> float:
+    """A rough time of one training step on ``n_songs`` songs, from its kernel terms."""
+    return partition_cost(n_songs, z_approx).terms / TERMS_PER_SECOND
+
+
 #: What the page calls each baseline.
 BASELINE_TITLES = {"uniform": "uniform", "unigram": "unigram", "bigram": "bigram (Witten-Bell)"}
 

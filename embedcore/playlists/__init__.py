@@ -63,6 +63,7 @@ from .objective import (
     approximate_objective,
     exact_log_partition,
     exact_objective,
+    PartitionCost,
     partition_cost,
     penalise,
     uses_approximation,
@@ -75,6 +76,7 @@ from .synthetic import make_planted_playlists, random_walk_playlists
 __all__ = [
     "LME",
     "MAX_EXACT_Z_SONGS",
+    "PartitionCost",
     "partition_cost",
     "transition_counts",
     "make_planted_playlists",

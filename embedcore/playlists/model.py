@@ -39,8 +39,8 @@ def _refuse_exact_above_the_limit(n_songs: int, z_approx) -> None:
     why = ("z_approx is None, so" if z_approx is None else
            f"z_approx={z_approx} is at least a third of the songs, so")
     raise ValueError(
-        f"{n_songs:,} songs: {why} Z would be exact, {n_songs:,} x {n_songs:,} = {cost['terms']:.1e} kernel terms "
-        f"per step (one S x S float64 matrix alone is {cost['dense_bytes'] / 1e9:.1f} GB). The exact Z "
+        f"{n_songs:,} songs: {why} Z would be exact, {n_songs:,} x {n_songs:,} = {cost.terms:.1e} kernel terms "
+        f"per step (one S x S float64 matrix alone is {cost.dense_bytes / 1e9:.1f} GB). The exact Z "
         f"allows at most {MAX_EXACT_Z_SONGS:,} songs; set z_approx to an integer of at most "
         f"{(n_songs - 1) // 3:,} (50 to 500 is typical) to approximate it."
     )

@@ -37,6 +37,7 @@ __all__ = [
     "approximate_objective",
     "exact_log_partition",
     "exact_objective",
+    "PartitionCost",
     "partition_cost",
     "penalise",
     "uses_approximation",
@@ -48,8 +49,6 @@ __all__ = [
 #: takes 1 to 2 s on two cores. Beyond it the exact Z is refused; set ``z_approx``.
 MAX_EXACT_Z_SONGS = 10_000
 
-# Kernel terms per second of one training step, measured on two cores; only for estimates.
-_TERMS_PER_SECOND = 5e7
 # Above this many songs the S x S part runs in float32 (half the memory traffic); sums stay float64.
 _FLOAT32_SONGS = 1000
 
@@ -70,40 +69,49 @@ def uses_approximation(n_songs: int, z_approx) -> bool:
     return z_approx is not None and 3 * int(z_approx) < n_songs
 
 
-def partition_cost(n_songs: int, z_approx: int | None = None) -> dict:
+class PartitionCost(NamedTuple):
+    """The work of one training step, estimated before any is done (:func:`partition_cost`).
+
+    Attributes
+    ----------
+    approximate : bool
+        Whether ``z_approx`` approximates Z at this size (with ``3 * z_approx >= n_songs``
+        the near songs and landmarks cover every song).
+    terms : int
+        Kernel evaluations per step: S*S exact, about 3*S*m approximate.
+    dense_bytes : int
+        One S x S float64 matrix, what an exact step done densely would hold.
+    work_bytes : int
+        What the blocked computation holds at its peak (one block, and for the
+        approximation the near field of about S*m entries at 32 bytes each).
+    exact_allowed : bool
+        ``n_songs <= MAX_EXACT_Z_SONGS``.
+    """
+
+    approximate: bool
+    terms: int
+    dense_bytes: int
+    work_bytes: int
+    exact_allowed: bool
+
+
+def partition_cost(n_songs: int, z_approx: int | None = None) -> PartitionCost:
     """The work of one training step on ``n_songs`` songs, estimated before any is done.
-
-    Returns a dict with
-
-    * ``approximate``: whether ``z_approx`` approximates Z at this size (with
-      ``3 * z_approx >= n_songs`` the near songs and landmarks cover every song);
-    * ``terms``: kernel evaluations per step, S*S exact, about 3*S*m approximate;
-    * ``dense_bytes``: one S x S float64 matrix, what an exact step done densely would hold;
-    * ``work_bytes``: what the blocked computation holds at its peak (one block, and for the
-      approximation the near field of about S*m entries at 32 bytes each);
-    * ``seconds``: a rough time per step, from a rate measured on two cores;
-    * ``exact_allowed``: ``n_songs <= MAX_EXACT_Z_SONGS``.
 
     Examples
     --------
     >>> cost = partition_cost(40_000)
-    >>> cost["dense_bytes"] / 1e9, cost["exact_allowed"]
+    >>> cost.dense_bytes / 1e9, cost.exact_allowed
     (12.8, False)
-    >>> partition_cost(40_000, z_approx=50)["terms"]
+    >>> partition_cost(40_000, z_approx=50).terms
     6000000
     """
     S = int(n_songs)
     approx = uses_approximation(S, z_approx)
     terms = 3 * S * int(z_approx) if approx else S * S
     block = 8 * min(terms, BLOCK)
-    return {
-        "approximate": approx,
-        "terms": terms,
-        "dense_bytes": 8 * S * S,
-        "work_bytes": block + (32 * S * int(z_approx) if approx else 0),
-        "seconds": terms / _TERMS_PER_SECOND,
-        "exact_allowed": S <= MAX_EXACT_Z_SONGS,
-    }
+    return PartitionCost(approx, terms, 8 * S * S, block + (32 * S * int(z_approx) if approx else 0),
+                         S <= MAX_EXACT_Z_SONGS)
 
 
 def sq_dists(V, U):

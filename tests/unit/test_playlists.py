@@ -306,8 +306,8 @@ def _chain_playlists(n_songs: int, length: int = 8, stride: int = 3) -> list[lis
 
 def test_exact_partition_function_is_refused_above_the_limit_before_any_work():
     cost = partition_cost(40_000)
-    assert cost["dense_bytes"] == 12_800_000_000 and not cost["exact_allowed"] and cost["terms"] == 1.6e9
-    assert partition_cost(40_000, z_approx=50)["approximate"] and not partition_cost(100, z_approx=50)["approximate"]
+    assert cost.dense_bytes == 12_800_000_000 and not cost.exact_allowed and cost.terms == 1.6e9
+    assert partition_cost(40_000, z_approx=50).approximate and not partition_cost(100, z_approx=50).approximate
     playlists = _chain_playlists(MAX_EXACT_Z_SONGS + 1)
     with pytest.raises(ValueError, match=r"10,001 songs: z_approx is None.*at most 10,000 songs; set z_approx"):
         LME(max_iter=1).fit(playlists)
