@@ -58,6 +58,14 @@ def sketch_row(emde, sketch) -> np.ndarray:
     return s
 
 
+def _keep_parameters(estimator, arguments: dict) -> None:
+    """Store every argument of ``estimator.__init__`` (its ``locals()``) under its own name, and nothing else:
+    scikit-learn's rule for ``__init__``, for EMDE and EMDEVectorizer, which take the same dozen parameters."""
+    for name, value in arguments.items():
+        if name != "self":
+            setattr(estimator, name, value)
+
+
 def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, n_jobs: int | None = None,
                           min_nnz: int = 200_000) -> sp.csr_array:
     """``A @ B`` with row blocks of ``A`` multiplied on ``n_jobs`` threads (joblib's meaning: None is one).
@@ -209,16 +217,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         n_jobs: int | None = None,
         random_state=None,
     ):
-        self.n_hyperplanes = n_hyperplanes
-        self.n_partitions = n_partitions
-        self.offsets = offsets
-        self.weighting = weighting
-        self.norm = norm
-        self.norm_scope = norm_scope
-        self.drop_empty = drop_empty
-        self.dtype = dtype
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _keep_parameters(self, locals())
 
     # ------------------------------------------------------------------ fitting
 
@@ -557,18 +556,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         n_jobs: int | None = None,
         random_state=None,
     ):
-        self.item_vectors = item_vectors
-        self.n_hyperplanes = n_hyperplanes
-        self.n_partitions = n_partitions
-        self.offsets = offsets
-        self.weighting = weighting
-        self.norm = norm
-        self.norm_scope = norm_scope
-        self.drop_empty = drop_empty
-        self.unknown = unknown
-        self.dtype = dtype
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        _keep_parameters(self, locals())
 
     def _indices(self, X) -> sp.csr_array:
         if isinstance(X, str):
