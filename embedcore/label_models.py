@@ -263,7 +263,35 @@ def _lbfgs(fun, x0, max_iter: int, tol: float):
 
 
 class _LabelMatrixModel(BaseEstimator):
-    """What both label models declare to scikit-learn: sparse X, and a required label matrix Y."""
+    """What both label models share: an L2 penalty and an L-BFGS budget, a linear map of (sparse) X checked
+    the same way, and a required label matrix Y."""
+
+    _parameter_constraints: dict = {
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, Y):
+        """Fit on examples ``X`` and their label sets ``Y`` (what is learned: see the class).
+
+        Parameters
+        ----------
+        X : (n_samples, n_features) array-like or sparse
+        Y : (n_samples, n_labels) array of 0 and 1, at least two labels
+
+        Returns
+        -------
+        self
+        """
+        X, Y = _check_targets(X, Y, self)
+        return self._fit(X, Y)
+
+    def _linear(self, X) -> np.ndarray:
+        """``X @ coef_ + intercept_`` for new X, checked against the fit."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return np.asarray(X @ self.coef_) + self.intercept_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -313,9 +341,8 @@ class CosineLabelRegressor(_LabelMatrixModel):
     """
 
     _parameter_constraints: dict = {
+        **_LabelMatrixModel._parameter_constraints,
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "alpha": [Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
     def __init__(self, *, n_components: int = 8, alpha: float = 1e-3, max_iter: int = 300):
@@ -323,16 +350,8 @@ class CosineLabelRegressor(_LabelMatrixModel):
         self.alpha = alpha
         self.max_iter = max_iter
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, Y):
-        """Fit the label vectors on Y, then the linear map from X to them.
-
-        Parameters
-        ----------
-        X : (n_samples, n_features) array-like or sparse
-        Y : (n_samples, n_labels) array of 0 and 1, at least two labels
-        """
-        X, Y = _check_targets(X, Y, self)
+    def _fit(self, X, Y):
+        # the label vectors on Y, then the linear map from X to them
         self.label_embedding_ = LabelEmbedding(n_components=self.n_components).fit(Y)
         T = self.label_embedding_.encode(Y)
         c = T.mean(axis=0)
@@ -359,9 +378,7 @@ class CosineLabelRegressor(_LabelMatrixModel):
 
     def transform(self, X) -> np.ndarray:
         """The predicted label vectors z (not normalised)."""
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return np.asarray(X @ self.coef_) + self.intercept_
+        return self._linear(X)
 
     def decision_function(self, X) -> np.ndarray:
         """Cosine between each predicted vector and each label's vector: (n_samples, n_labels)."""
@@ -402,25 +419,12 @@ class LogisticLabelClassifier(_LabelMatrixModel):
     (2, 12)
     """
 
-    _parameter_constraints: dict = {
-        "alpha": [Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-    }
-
     def __init__(self, *, alpha: float = 1e-3, max_iter: int = 300):
         self.alpha = alpha
         self.max_iter = max_iter
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, Y):
-        """Fit every label's weights and intercept.
-
-        Parameters
-        ----------
-        X : (n_samples, n_features) array-like or sparse
-        Y : (n_samples, n_labels) array of 0 and 1, at least two labels
-        """
-        X, Y = _check_targets(X, Y, self)
+    def _fit(self, X, Y):
+        # every label's weights and intercept at once
         d, m = X.shape[1], Y.shape[1]
         prior = np.clip(Y.mean(axis=0), 1e-3, 1 - 1e-3)
 
@@ -436,9 +440,7 @@ class LogisticLabelClassifier(_LabelMatrixModel):
 
     def decision_function(self, X) -> np.ndarray:
         """The logits, (n_samples, n_labels)."""
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return np.asarray(X @ self.coef_) + self.intercept_
+        return self._linear(X)
 
     def predict_proba(self, X) -> np.ndarray:
         """Each label's probability, (n_samples, n_labels)."""
