@@ -99,8 +99,9 @@ def make_agm(n_nodes: int = 120, n_communities: int = 2, p=0.3, eps: float = 0.0
     A = sp.csr_array((upper | upper.T).astype(np.float64))
     single = F.sum(axis=1) == 1
     groups = [f"community {int(np.argmax(row)) + 1}" if one else "in several" for row, one in zip(F, single)]
-    description = (f"A planted-community graph (AGM): {n_nodes} nodes in {n_communities} communities, p = "
-                   f"{', '.join(f'{v:g}' for v in p)} inside, eps = {eps:g} between any two nodes, "
+    inside = f"p = {p[0]:g} inside each" if np.all(p == p[0]) else "p = " + ", ".join(f"{v:g}" for v in p) + " inside"
+    description = (f"A planted-community graph (AGM): {n_nodes} nodes in {n_communities} communities, {inside}, "
+                   f"eps = {eps:g} between any two nodes, "
                    f"{int((~single).sum())} nodes in more than one community.")
     return GraphData("agm", nodes=[str(i) for i in range(n_nodes)], adjacency=A, weighted=False, groups=groups,
                      group_name="planted community", description=description), F
