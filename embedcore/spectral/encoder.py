@@ -17,7 +17,9 @@ from .kernels import (
     category_distributions,
     kernel_from_distances,
     symmetric_kl_distances,
+    symmetric_kl_from_counts,
     wasserstein_distances,
+    wasserstein_from_counts,
 )
 
 
@@ -305,21 +307,105 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
             raise ValueError(f"{type(self).__name__} with kernel={self.kernel!r} requires y to be passed, but the "
                              "target y is None: it learns similarities from the target, so call fit(X, y).")
         X, y = self._validate_table(X, y, reset=True)
-        self.categories_, self.affinity_, self.eigenvalues_, self.embedding_, self.n_components_ = [], [], [], [], []
-        self.frequencies_ = []
+        self._start_columns()
         for j in range(X.shape[1]):
             cats, A = self._column_kernel(X[:, j], y)
-            if len(cats) < 2:
-                raise ValueError(f"A column has a single category ({cats[0]!r}); there is nothing to encode.")
-            vals, vecs = laplacian_spectrum(A, labels=cats)
-            kept = code_columns(vals, self.n_components, self.keep_trivial)
-            self.categories_.append(cats)
-            self.affinity_.append(A)
-            self.eigenvalues_.append(vals)
-            self.embedding_.append(spectral_code(vecs, kept, self.normalize))
-            self.n_components_.append(len(kept))
-            self.frequencies_.append(category_frequencies(X[:, j], cats))
+            self._add_column(cats, A, category_frequencies(X[:, j], cats))
         return self
+
+    @classmethod
+    def from_statistics(cls, categories, counts, support=None, *, feature_name: str | None = None,
+                        **params) -> SpectralCategoryEncoder:
+        """A fitted encoder of one column from its categories' target counts: what ``fit`` on that table gives.
+
+        The learned kernels need only how often each category meets each target
+        value, and counts add up over parts of a table, so counts summed over
+        partitions (or kept from a database query) give the encoder ``fit``
+        would give on the whole table, without its rows.
+
+        Parameters
+        ----------
+        categories : (m,) array-like
+            The category values, in the order ``fit`` lists them (sorted).
+        counts : (m, t) array-like of non-negative counts
+            For ``kernel="wasserstein"``: rows per category at each value of
+            ``support``. For ``kernel="kl"``: rows per category in each of the
+            ``bins`` equal bins over the target's range
+            (:func:`~embedcore.spectral.category_histograms`). Counts of the
+            target after ``target_transform``, which is recorded as given.
+        support : (t,) array-like, strictly increasing, optional
+            The target value of each column of ``counts`` (the Wasserstein kernel needs it).
+        feature_name : str, optional
+            The column's name, kept as ``feature_names_in_``.
+        **params
+            The estimator's parameters (``kernel``, ``gamma``, ``n_components``, ...).
+
+        Returns
+        -------
+        SpectralCategoryEncoder
+            Fitted on one column; unseen values get the mean code weighted by each
+            category's rows (its row of ``counts`` summed).
+
+        Examples
+        --------
+        >>> days = np.array(["Mon", "Sat", "Sun", "Tue"] * 25)
+        >>> tips = np.where(np.isin(days, ["Sat", "Sun"]), 5.0, 2.0) + np.tile([0.0, 0.1, 0.2, 0.3, 0.4], 20)
+        >>> support = np.unique(tips)
+        >>> cats = np.unique(days)
+        >>> counts = np.array([[np.sum((days == c) & (tips == v)) for v in support] for c in cats])
+        >>> enc = SpectralCategoryEncoder.from_statistics(cats, counts, support, gamma=1.0)
+        >>> fitted = SpectralCategoryEncoder(gamma=1.0).fit(days.reshape(-1, 1), tips)
+        >>> bool(np.allclose(enc.transform([["Sat"], ["Mon"]]), fitted.transform([["Sat"], ["Mon"]])))
+        True
+        """
+        enc = cls(**params)
+        enc._validate_params()
+        if enc.kernel == "precomputed":
+            raise ValueError("from_statistics learns the kernel from target counts; a given affinity is fitted "
+                             "with kernel='precomputed' and fit(categories).")
+        cats = np.asarray(categories, dtype=object).ravel()
+        counts = np.asarray(counts, dtype=np.float64)
+        if counts.ndim != 2 or counts.shape[0] != len(cats):
+            raise ValueError(f"counts must have one row per category ({len(cats)}); got shape {counts.shape}.")
+        if not pd.Index(cats).is_unique:
+            raise ValueError(f"categories names {pd.Index(cats)[pd.Index(cats).duplicated()][0]!r} twice.")
+        if not np.isfinite(counts).all() or (counts < 0).any():
+            raise ValueError("counts must be finite and 0 or more.")
+        totals = counts.sum(axis=1)
+        if (totals == 0).any():
+            raise ValueError(f"Category {cats[int(np.flatnonzero(totals == 0)[0])]!r} has no target values.")
+        if enc.kernel == "wasserstein":
+            if support is None:
+                raise ValueError("kernel='wasserstein' needs support=: the target value each column of counts counts.")
+            D = wasserstein_from_counts(support, counts, n_jobs=enc.n_jobs)
+        else:
+            if counts.shape[1] != enc.bins:
+                raise ValueError(f"kernel='kl' compares histograms of bins={enc.bins} bins; counts has "
+                                 f"{counts.shape[1]} columns.")
+            D = symmetric_kl_from_counts(counts, enc.smoothing)
+        enc._start_columns()
+        enc._add_column(cats, kernel_from_distances(D, enc.gamma), totals / totals.sum())
+        enc.n_features_in_ = 1
+        if feature_name is not None:
+            enc.feature_names_in_ = np.array([feature_name], dtype=object)
+        return enc
+
+    def _start_columns(self) -> None:
+        self.categories_, self.affinity_, self.eigenvalues_, self.embedding_, self.n_components_ = [], [], [], [], []
+        self.frequencies_ = []
+
+    def _add_column(self, cats, A, frequencies) -> None:
+        """One column's spectrum and code from its categories, affinity and each category's share of the rows."""
+        if len(cats) < 2:
+            raise ValueError(f"A column has a single category ({cats[0]!r}); there is nothing to encode.")
+        vals, vecs = laplacian_spectrum(A, labels=cats)
+        kept = code_columns(vals, self.n_components, self.keep_trivial)
+        self.categories_.append(cats)
+        self.affinity_.append(A)
+        self.eigenvalues_.append(vals)
+        self.embedding_.append(spectral_code(vecs, kept, self.normalize))
+        self.n_components_.append(len(kept))
+        self.frequencies_.append(np.asarray(frequencies, dtype=np.float64))
 
     def transform(self, X) -> np.ndarray:
         """Codes of each row's category values, columns concatenated."""

@@ -623,3 +623,55 @@ def test_encoder_normalize_gives_unit_rows():
     plain = SpectralCategoryEncoder(kernel="precomputed", affinity=WEEK.matrix, categories=WEEK.labels,
                                     n_components=2).fit([["Mon"]]).transform([[d] for d in WEEK.labels])
     np.testing.assert_allclose(codes, plain / np.linalg.norm(plain, axis=1, keepdims=True))
+
+
+# --------------------------------------------------------------------------- the encoder from counts alone
+
+
+def _target_counts(cats, y, support):
+    return np.array([[np.sum((cats == c) & (y == v)) for v in support] for c in np.unique(cats)])
+
+
+@pytest.mark.parametrize("kernel", ["wasserstein", "kl"])
+def test_from_statistics_gives_the_encoder_fit_gives_on_the_whole_table(kernel):
+    from embedcore.datasets import load_tips
+    from embedcore.spectral import SpectralCategoryEncoder, category_distributions, category_histograms
+
+    tips = load_tips().frame
+    days, y = tips["day"].to_numpy(dtype=object), tips["tip"].to_numpy(dtype=np.float64)
+    params = dict(kernel=kernel, gamma=2.0, bins=12, n_components=2)
+    fitted = SpectralCategoryEncoder(**params).fit(tips[["day"]], y)
+    cats, samples = category_distributions(days, y)
+    if kernel == "wasserstein":
+        support = np.unique(y)
+        counts = _target_counts(days, y, support)
+    else:  # the bins fit draws over the pooled range
+        support, (_, counts) = None, category_histograms(samples, bins=12)
+    enc = SpectralCategoryEncoder.from_statistics(cats, counts, support, feature_name="day", **params)
+    assert list(enc.categories_[0]) == list(fitted.categories_[0])
+    np.testing.assert_allclose(enc.affinity_[0], fitted.affinity_[0], atol=1e-12)
+    np.testing.assert_allclose(enc.eigenvalues_[0], fitted.eigenvalues_[0], atol=1e-10)
+    np.testing.assert_allclose(enc.frequencies_[0], fitted.frequencies_[0])
+    rows = pd.DataFrame({"day": ["Sat", "Thur", "Mon"]})  # Mon was never seen: the weighted mean code
+    np.testing.assert_allclose(enc.transform(rows), fitted.transform(rows), atol=1e-10)
+    assert list(enc.get_feature_names_out()) == list(fitted.get_feature_names_out())
+
+
+def test_from_statistics_refuses_counts_that_cannot_be_a_kernel():
+    from embedcore.spectral import SpectralCategoryEncoder
+
+    cats, counts, support = ["a", "b"], np.array([[1, 2], [3, 0]]), [0.0, 1.0]
+    with pytest.raises(ValueError, match="needs support="):
+        SpectralCategoryEncoder.from_statistics(cats, counts)
+    with pytest.raises(ValueError, match="one row per category"):
+        SpectralCategoryEncoder.from_statistics(["a"], counts, support)
+    with pytest.raises(ValueError, match="'b' has no target values"):
+        SpectralCategoryEncoder.from_statistics(cats, [[1, 2], [0, 0]], support)
+    with pytest.raises(ValueError, match="names 'a' twice"):
+        SpectralCategoryEncoder.from_statistics(["a", "a"], counts, support)
+    with pytest.raises(ValueError, match="bins=32 bins"):
+        SpectralCategoryEncoder.from_statistics(cats, counts, kernel="kl")
+    with pytest.raises(ValueError, match="kernel='precomputed'"):
+        SpectralCategoryEncoder.from_statistics(cats, counts, support, kernel="precomputed")
+    with pytest.raises(ValueError, match="single category"):
+        SpectralCategoryEncoder.from_statistics(["a"], [[1, 2]], support)
