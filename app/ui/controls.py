@@ -16,6 +16,10 @@ import streamlit as st
 from app.ui.text import md_escape
 
 
+#: Session-state prefix of the range each ranged control was last drawn with.
+_RANGES = "global.ranged"
+
+
 def _clamp_state(key: str, lo, hi, label: str, where) -> None:
     value = st.session_state.get(key)
     if value is None or isinstance(value, (tuple, list)):
@@ -34,6 +38,13 @@ def _ranged(widget: str, label: str, lo, hi, value, key: str, where, why: str, k
         return lo
     _clamp_state(key, lo, hi, label, where)
     draw = getattr(where, widget)
+    # A new range is a new widget to Streamlit, which would start it at its default (bound to the URL, at the
+    # range's lower end): the value kept is handed to it as its start instead, so new data keep the setting.
+    seen = f"{_RANGES}.{key}"
+    moved = st.session_state.get(seen, (lo, hi)) != (lo, hi)
+    st.session_state[seen] = (lo, hi)
+    if key in st.session_state and moved:
+        return draw(label, lo, hi, st.session_state.pop(key), key=key, **kwargs)
     if key in st.session_state:
         return draw(label, lo, hi, key=key, **kwargs)
     return draw(label, lo, hi, min(max(value, lo), hi), key=key, **kwargs)
