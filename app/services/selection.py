@@ -16,6 +16,7 @@ Procrustes disparity) is computed by :mod:`embedcore.compare` on the items both 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -206,8 +207,19 @@ def unpin(page: str) -> None:
     st.session_state.pop(f"{page}.pinned", None)
 
 
+def _digest(coords: np.ndarray, ids: tuple) -> str:
+    """What identifies a map for the comparison's cache: its coordinates' bytes and its ids, in one digest
+    (Streamlit's own hashing of the arguments walks every id of a tuple one by one, at every rerun)."""
+    h = hashlib.sha1(np.ascontiguousarray(coords, dtype=np.float64).tobytes())
+    h.update(repr(ids).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
-def _compare(pinned_coords: np.ndarray, pinned_ids: tuple, coords: np.ndarray, ids: tuple, k: int) -> dict:
+def _compare(pinned: str, current: str, k: int, _pinned_coords: np.ndarray, _pinned_ids: tuple,
+             _coords: np.ndarray, _ids: tuple) -> dict:
+    """The comparison of two maps, cached by their digests (``pinned``, ``current``) and k."""
+    pinned_coords, pinned_ids, coords, ids = _pinned_coords, _pinned_ids, _coords, _ids
     c = compare_embeddings(pinned_coords, coords, k, ids_a=pinned_ids, ids_b=ids)
     overlap = np.full(len(ids), np.nan, dtype=np.float32)
     overlap[c.ids] = c.overlap.per_point
@@ -228,7 +240,8 @@ def comparison(page: str, data, ids, coords, k: int) -> dict | None:
     if k < 1:
         return {"error": f"The pinned map and this one share {shared} item{'s' if shared != 1 else ''}: "
                          "nothing to compare.", "label": found.label}
-    out = _compare(found.coords, tuple(found.ids.tolist()), np.asarray(coords, dtype=np.float64), ids, k)
+    pinned_ids, coords = tuple(found.ids.tolist()), np.asarray(coords, dtype=np.float64)
+    out = _compare(_digest(found.coords, pinned_ids), _digest(coords, ids), k, found.coords, pinned_ids, coords, ids)
     return {**out, "label": found.label}
 
 
