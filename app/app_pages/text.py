@@ -408,9 +408,12 @@ def concept_table(ref, min_count, weighting, most):
     c2.metric(f"||A_k||² / ||A||² at k = {k}", f"{float(svc.energy(ref, min_count, weighting)[k - 1]):.1%}",
               help="The share of the matrix's energy (sum of squared entries) the first k concepts keep.")
     st.markdown(f"**Top terms of the first {k} concepts** (sign fixed so the heaviest term is positive)")
-    st.dataframe(svc.concept_terms(ref, min_count, weighting, k), hide_index=True, key="text.concept_terms",
-                 column_config={"σ": st.column_config.NumberColumn(format="%.3f"),
-                                "share of ||A||²": st.column_config.NumberColumn(format="%.3f")})
+    terms = svc.concept_terms(ref, min_count, weighting, k)
+    # the figures first and the long lists of terms after them, which wrap: no column is cut at the right edge
+    words = [c for c in terms.columns if str(c).endswith("terms")]
+    terms = terms[[c for c in terms.columns if c not in words] + words]
+    terms = terms.assign(**{c: terms[c].map("{:.3f}".format) for c in ("σ", "share of ||A||²")})
+    st.table(terms, hide_index=True)
 
 
 tab_sections({

@@ -186,7 +186,11 @@ def svd_check(table: pd.DataFrame, title: str) -> go.Figure:
                              name="eigenvalue of A^T A (eigen-solver)",
                              marker=dict(color=P[1], size=11, symbol="diamond")))
     fig.update_xaxes(title="concept i", dtick=1 if len(table) <= 15 else 5)
-    fig.update_yaxes(title="σ_i² = λ_i", type="log")
+    # a tick a decade when the values span several; otherwise Plotly's 1-2-5 ticks, not a label at every digit
+    values = np.asarray(table["squared"], dtype=float)
+    values = values[values > 0]
+    span = float(np.log10(values.max() / values.min())) if values.size else 0.0
+    fig.update_yaxes(title="σ_i² = λ_i", type="log", dtick=1 if span >= 1.5 else "D2", exponentformat="power")
     return charts.layout(fig, title, height=380)
 
 
