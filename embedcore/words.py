@@ -11,7 +11,6 @@ measures that on a corpus, with intervals), and every step can be looked at.
 from __future__ import annotations
 
 import copy
-import time
 from itertools import chain
 from numbers import Integral, Real
 
@@ -232,7 +231,6 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
     singular_values_ : (n_components,) array
     left_singular_vectors_ : (V, n_components) array, U of the truncated SVD
     pmi_norm2_ : squared Frobenius norm of the PMI matrix (for the energy curve)
-    fit_seconds_ : float
 
     Examples
     --------
@@ -281,7 +279,6 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
             One document per item; strings are split by :func:`tokenize`.
         y : ignored
         """
-        t0 = time.perf_counter()
         docs = documents_as_tokens(documents)
         counts = build_vocabulary(docs, self.min_count, self.max_vocab)
         check_vocabulary(counts, self.min_count, self.n_components)
@@ -289,7 +286,6 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         C = cooccurrence(docs, index, window=self.window, context=self.context, weighted=self.weighted)
         M = term_counts(docs, index)
         self._fit_counts(counts, C, np.bincount(M.indices, minlength=len(index)), len(docs))
-        self.fit_seconds_ = time.perf_counter() - t0
         return self
 
     @classmethod
@@ -320,7 +316,6 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         >>> bool(np.allclose(wv.vectors_, PMIWordVectors(n_components=3, random_state=0).fit(docs).vectors_))
         True
         """
-        t0 = time.perf_counter()
         wv = cls(**params)
         wv._validate_params()
         check_vocabulary(counts, wv.min_count, wv.n_components)
@@ -334,7 +329,6 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
             raise ValueError(f"document_frequency has {np.size(document_frequency)} entries, but the vocabulary "
                              f"has {len(counts)} words.")
         wv._fit_counts(counts, C, document_frequency, n_documents)
-        wv.fit_seconds_ = time.perf_counter() - t0
         return wv
 
     def _fit_counts(self, counts: pd.Series, C, document_frequency, n_documents) -> None:

@@ -103,11 +103,25 @@ def _counted(ref: data_service.DataRef, min_count: int, window: int, context: st
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
-def _decomposed(ref: data_service.DataRef, params: tuple) -> PMIWordVectors:
-    """The PMI and its SVD for every setting but p (``params`` holds p = 0): shared, never mutated."""
+def _decomposed(ref: data_service.DataRef, params: tuple) -> tuple[PMIWordVectors, float]:
+    """The PMI and its SVD for every setting but p (``params`` holds p = 0), and the seconds they took: shared,
+    never mutated."""
     p = dict(params)
     counts, C, df, n_docs, _ = _counted(ref, p["min_count"], p["window"], p["context"], p["weighted"])
-    return PMIWordVectors.from_counts(counts, C, document_frequency=df, n_documents=n_docs, **p)
+    t = time.perf_counter()
+    wv = PMIWordVectors.from_counts(counts, C, document_frequency=df, n_documents=n_docs, **p)
+    return wv, time.perf_counter() - t
+
+
+def _without_p(params: tuple) -> tuple:
+    return tuple(sorted({**dict(params), "eig_weight": 0.0}.items()))
+
+
+def fit_seconds(ref: data_service.DataRef, params: tuple) -> float:
+    """What a fit from the corpus takes: counting (once per counting setting) plus the PMI and its SVD."""
+    p = dict(params)
+    return _decomposed(ref, _without_p(params))[1] + _counted(ref, p["min_count"], p["window"], p["context"],
+                                                               p["weighted"])[-1]
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
@@ -116,19 +130,16 @@ def vectors(ref: data_service.DataRef, params: tuple) -> PMIWordVectors:
 
     A change of the eigenvalue weight p only rescales the columns of the cached SVD.
     """
-    p = dict(params)
-    base = _decomposed(ref, tuple(sorted({**p, "eig_weight": 0.0}.items())))
-    return base.reweighted(p["eig_weight"])
+    base, _ = _decomposed(ref, _without_p(params))
+    return base.reweighted(dict(params)["eig_weight"])
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
 def summary(ref: data_service.DataRef, params: tuple) -> dict:
-    wv, p = vectors(ref, params), dict(params)
+    wv = vectors(ref, params)
     n_docs, n_tokens = corpus_size(ref)
     return {"documents": n_docs, "tokens": n_tokens, "vocabulary": len(wv.vocabulary_), "nnz": int(wv.pmi_.nnz),
-            # counting (once per counting setting) plus PMI and SVD: what a fit from the corpus takes
-            "fit seconds": float(wv.fit_seconds_) + _counted(ref, p["min_count"], p["window"], p["context"],
-                                                              p["weighted"])[-1]}
+            "fit seconds": fit_seconds(ref, params)}
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
@@ -437,7 +448,7 @@ def evaluation(ref: data_service.DataRef, params: tuple, seed: int, should_stop=
             row[f"{pname} OOV"] = r["oov_rate"]
         rows.append(row)
 
-    add(f"PMI-SVD (window {p['window']}, shift {p['shift']}, α {p['alpha']})", wv, wv.fit_seconds_)
+    add(f"PMI-SVD (window {p['window']}, shift {p['shift']}, α {p['alpha']})", wv, fit_seconds(ref, params))
     for sg, name in ((False, "Word2Vec CBOW"), (True, "Word2Vec skip-gram")):
         t = time.perf_counter()
         kv = train_word2vec(docs, sg=sg, vector_size=p["n_components"], window=p["window"],
