@@ -115,9 +115,10 @@ def data_source(kind: str, page: str, default: str | None = None, allowed: list[
         st.session_state[key] = default or ids[0]
     chosen = st.sidebar.selectbox("Data set", ids, format_func=titles.get, key=key, bind="query-params")
     if "upload" in ids and chosen != "upload" and upload.kind not in data_service.ACCEPTS[kind]:
-        st.caption(f":material/info: Your upload ({md_escape(upload.label)}) looks like "
-                   f"{data_service.KIND_LABELS[upload.kind].split(' (')[0].lower()}, so this page keeps its own "
-                   "data; pick it under Data set to use it here anyway.")
+        what = data_service.KIND_LABELS[upload.kind].split(" (")[0].lower()
+        what = "a table" if what == "table" else what  # "looks like vectors", "looks like a table"
+        st.caption(f":material/info: Your upload ({md_escape(upload.label)}) looks like {what}, so this page keeps "
+                   "its own data; pick it under Data set to use it here anyway.")
     name_upload_in_link(chosen, None if upload is None else upload.digest)
     if chosen == "upload":
         for notice in result.notices:
