@@ -6,7 +6,7 @@ from app.services import categories as svc
 from app.services import data as data_service
 from app.services import reproduce
 from app.ui import categories_charts as cat_charts
-from app.ui import plots, share
+from app.ui import comparison, plots, share
 from app.ui.controls import ranged_slider
 from app.ui.layout import chart_height, instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
@@ -287,8 +287,16 @@ def downstream_test(graph, gamma, n_comp, keep_trivial, seed, unit_rows):
         bar.empty()
     result = svc.downstream_result(graph, gamma, n_comp, keep_trivial, seed, unit_rows)
     if result is not None:
-        st.dataframe(result, hide_index=True, key="cat.bench_table")
-        plots.show(st, cat_charts.downstream(result), key="cat.chart.bench")
+        table = svc.downstream_table(result)
+        st.caption(f"Protocol: {result.protocol}")
+        st.dataframe(table, hide_index=True, key="cat.bench_table")
+        plots.show(st, cat_charts.downstream(table), key="cat.chart.bench")
+        st.dataframe(comparison.differences_table(result), hide_index=True, key="cat.bench_differences")
+        st.caption("How to read it: the target encoding is the supervised baseline, a category's mean target "
+                   "learned (cross-fitted) inside the training rows, one column like the spectral code. The spectral "
+                   "code is 'better' only where the interval of its difference excludes 0. γ is chosen inside each "
+                   "training fold as a multiple of 1 / (median distance between the training rows' categories); a "
+                   "choice still on the grid's edge after widening is named under 'on the grid's edge'.")
 
 
 @st.fragment
@@ -492,10 +500,11 @@ with t_downstream:
         elif not graph.labelled:
             st.info("The downstream test needs a table with a target; pick 'learned from a table'.")
         else:
-            how = ("one-hot and ordinal refitted inside each fold, spectral with the command's kernel"
-                   if graph.from_file else "one-hot, ordinal or spectral with the current settings, refitted inside "
-                   "each fold")
-            st.markdown("Cross-validated R² (5 folds, shuffled with the seed) of a random forest and of ridge "
+            how = ("one-hot, ordinal and target encoding refitted inside each fold, spectral with the command's "
+                   "kernel" if graph.from_file else "one-hot, ordinal, target encoding or spectral, each learned "
+                   "inside each training fold; the spectral code keeps the page's kernel, eigenvector choice and "
+                   "normalisation, its γ is chosen in the fold")
+            st.markdown("Held-out R² (5 folds, shuffled with the seed) of a random forest and of ridge "
                         f"regression predicting **{md_escape(graph.target)}** from **{md_escape(graph.column)}** "
                         f"({how}) plus the table's other numeric columns.")
             if graph.from_file:

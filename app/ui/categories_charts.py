@@ -174,15 +174,16 @@ def sweep_cut(sweep: pd.DataFrame) -> go.Figure:
     return charts.layout(fig, "Sweep cut: everything up to a category on one side", 380)
 
 
-def downstream(result: pd.DataFrame) -> go.Figure:
-    """Cross-validated R² by model, one bar group per encoding, with the folds' standard deviation."""
+def downstream(table: pd.DataFrame) -> go.Figure:
+    """Held-out R² by model, one bar group per encoding, with each score's 95% interval."""
     fig = go.Figure()
-    for j, enc in enumerate(ENCODINGS):
-        sub = result[result["encoding"] == enc]
-        fig.add_trace(go.Bar(x=sub["model"], y=sub["r2"], error_y=dict(type="data", array=sub["r2_std"]),
-                             name=enc, marker_color=charts.PALETTE[j]))
-    fig.update_yaxes(title="R²")
-    return charts.layout(fig, "Cross-validated R² by model and encoding", 380)
+    for j, enc in enumerate(dict.fromkeys(table["encoding"])):
+        sub = table[table["encoding"] == enc]
+        fig.add_trace(go.Bar(x=sub["model"], y=sub["r2"], name=enc, marker_color=charts.PALETTE[j],
+                             error_y=dict(type="data", symmetric=False, array=(sub["high"] - sub["r2"]).clip(lower=0),
+                                          arrayminus=(sub["r2"] - sub["low"]).clip(lower=0))))
+    fig.update_yaxes(title="held-out R²")
+    return charts.layout(fig, "Held-out R² by model and encoding (95% intervals)", 380)
 
 
 # ---------------------------------------------------------------- the target behind a learned kernel

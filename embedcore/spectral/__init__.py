@@ -35,6 +35,8 @@ from .encoder import (
     spectral_code,
 )
 from .evaluation import (
+    GAMMA_SCALES,
+    InFoldSpectralCode,
     candidate_columns,
     compare_category_encodings,
     complete_rows,
@@ -108,4 +110,6 @@ __all__ = [
     "sweep",
     "tie_order",
     "compare_category_encodings",
+    "InFoldSpectralCode",
+    "GAMMA_SCALES",
 ]

@@ -1,10 +1,12 @@
-"""Spectral codes at work: the spectrum as gamma varies, which columns of a table can be coded, and a cross-validated downstream test against one-hot and ordinal codes."""
+"""Spectral codes at work: the spectrum as gamma varies, which columns of a table can be coded, and a downstream test against one-hot, ordinal and target codes under the lab's protocol."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 from scipy.linalg import eigvalsh
+
+from sklearn.base import BaseEstimator, TransformerMixin
 
 from .encoder import SpectralCategoryEncoder
 from .graph import normalized_laplacian
@@ -72,6 +74,63 @@ def complete_rows(frame: pd.DataFrame, column: str, target: str) -> tuple[pd.Dat
     return clean, len(frame) - len(clean), int(clean[column].astype(str).nunique())
 
 
+#: The kernel widths the spectral code is tuned over, as multiples of 1 / (median distance of the training rows'
+#: categories): gamma = scale / median. Widened past an edge that wins.
+GAMMA_SCALES: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0, 10.0)
+#: The encodings compared, in table order ("target" is scikit-learn's TargetEncoder, cross-fitted in each fold).
+ENCODINGS = ("one-hot", "ordinal", "target", "spectral")
+#: The models each encoding feeds.
+MODELS = ("random forest", "ridge")
+
+
+class InFoldSpectralCode(TransformerMixin, BaseEstimator):
+    """The spectral code of one category column with its kernel width set from the rows it is fitted on.
+
+    ``fit`` learns each category's target distribution from the rows given,
+    their distances, ``gamma_ = gamma_scale / median distance`` (so gamma is
+    chosen in the fold: the median is the training rows'), the kernel and
+    its spectral code (:class:`SpectralCategoryEncoder` on that affinity).
+    ``params`` are the encoder's other settings (n_components, keep_trivial,
+    normalize); ``kernel`` is "wasserstein" or "kl".
+    """
+
+    def __init__(self, *, gamma_scale: float = 1.0, kernel: str = "wasserstein", target_transform=None,
+                 bins: int = 32, smoothing: float = 0.5, n_components="eigengap", keep_trivial: bool = False,
+                 normalize: bool = False, n_jobs=None):
+        self.gamma_scale = gamma_scale
+        self.kernel = kernel
+        self.target_transform = target_transform
+        self.bins = bins
+        self.smoothing = smoothing
+        self.n_components = n_components
+        self.keep_trivial = keep_trivial
+        self.normalize = normalize
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y):
+        from .kernels import category_distributions, symmetric_kl_distances, wasserstein_distances
+
+        X = np.asarray(X, dtype=object)
+        X = X.reshape(-1, 1) if X.ndim == 1 else X
+        cats, samples = category_distributions(X[:, 0], np.asarray(y, dtype=np.float64), self.target_transform)
+        if self.kernel == "wasserstein":
+            D = wasserstein_distances(samples, n_jobs=self.n_jobs)
+        else:
+            D = symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
+        off = D[~np.eye(len(D), dtype=bool)]
+        off = off[off > 0]
+        self.median_distance_ = float(np.median(off)) if off.size else 1.0
+        self.gamma_ = float(self.gamma_scale) / self.median_distance_
+        self.encoder_ = SpectralCategoryEncoder(kernel="precomputed", affinity=kernel_from_distances(D, self.gamma_),
+                                                categories=cats, n_components=self.n_components,
+                                                keep_trivial=self.keep_trivial, normalize=self.normalize).fit(X)
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, dtype=object)
+        return self.encoder_.transform(X.reshape(-1, 1) if X.ndim == 1 else X)
+
+
 def compare_category_encodings(
     frame: pd.DataFrame,
     column: str,
@@ -82,23 +141,41 @@ def compare_category_encodings(
     random_state=0,
     progress=None,
     n_jobs: int | None = None,
-) -> pd.DataFrame:
-    """Cross-validated R^2 of a tree model and a linear model with three encodings of ``column``.
+    gamma_scales=None,
+    models: tuple[str, ...] = MODELS,
+    encodings: tuple[str, ...] = ENCODINGS,
+):
+    """Held-out R^2 of a random forest and of ridge regression on four encodings of ``column``.
 
-    Encodings: one-hot, ordinal (categories in sorted order) and spectral
-    (:class:`SpectralCategoryEncoder` with ``encoder_params``, refitted inside
-    every training fold, so the target never leaks). The table's other
-    numeric columns (not the target) are passed through unchanged.
+    Encodings: one-hot, ordinal (categories in sorted order), target (the mean
+    target of each category, scikit-learn's ``TargetEncoder``, cross-fitted
+    within the training rows) and spectral. The table's other numeric
+    columns (not the target) are passed through unchanged. Everything an
+    encoding learns is learned inside each training fold; the spectral code's
+    kernel width is chosen there too, from :data:`GAMMA_SCALES` times 1 /
+    (the training rows' median distance), by 3-fold cross-validation inside
+    the training part. ``encoder_params`` are the spectral code's settings
+    (kernel, n_components, keep_trivial, normalize, target_transform, bins,
+    smoothing); with ``kernel="precomputed"`` (a kernel given, with
+    ``affinity`` and ``categories``) it is used as given, nothing tuned.
     ``n_jobs``: threads of the random forest (None: one, -1: every core).
-    """
-    import time
+    ``models`` and ``encodings`` pick a part of :data:`MODELS` x :data:`ENCODINGS`.
 
+    Returns the :class:`~embedcore.evaluation.Comparison` (sides named
+    "model + encoding"; the spectral code against the target encoding and
+    against one-hot, per model), with ``columns``: each encoding's width on
+    every row.
+    """
+    from sklearn.base import clone
     from sklearn.compose import ColumnTransformer
     from sklearn.ensemble import RandomForestRegressor
     from sklearn.linear_model import RidgeCV
-    from sklearn.model_selection import KFold, cross_val_score
+    from sklearn.metrics import r2_score
+    from sklearn.model_selection import KFold
     from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
+    from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler, TargetEncoder
+
+    from ..evaluation import Side, compare
 
     if column not in frame or target not in frame:
         raise ValueError(f"The table needs the columns {column!r} and {target!r}.")
@@ -107,31 +184,58 @@ def compare_category_encodings(
     data = data.dropna(subset=others)
     X = data[[column] + others].copy()
     X[column] = X[column].astype(str)
+    X = X.reset_index(drop=True)
     y = data[target].to_numpy(dtype=np.float64)
     if len(data) < cv * 2:
         raise ValueError(f"Only {len(data)} complete rows: {cv}-fold cross-validation needs at least {cv * 2}.")
-    encoders = {
-        "one-hot": OneHotEncoder(handle_unknown="ignore"),
-        "ordinal": OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1),
-        "spectral": SpectralCategoryEncoder(**(encoder_params or {})),
-    }
-    models = {
+    params = dict(encoder_params or {})
+    precomputed = params.get("kernel") == "precomputed"
+    spectral_params = {k: params[k] for k in ("n_components", "keep_trivial", "normalize") if k in params}
+    learned = {k: params[k] for k in ("kernel", "target_transform", "bins", "smoothing", "n_jobs") if k in params}
+    scales = GAMMA_SCALES if gamma_scales is None else gamma_scales
+
+    def encoder(name, setting):
+        if name == "one-hot":
+            return OneHotEncoder(handle_unknown="ignore")
+        if name == "ordinal":
+            return OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+        if name == "target":
+            return TargetEncoder(target_type="continuous",
+                                 cv=KFold(5, shuffle=True, random_state=random_state))
+        if precomputed:
+            return SpectralCategoryEncoder(**{k: v for k, v in params.items() if k != "gamma"})
+        return InFoldSpectralCode(gamma_scale=setting["gamma_scale"], **learned, **spectral_params)
+
+    regressors = {
         "random forest": lambda: RandomForestRegressor(n_estimators=100, min_samples_leaf=3, random_state=random_state,
                                                          n_jobs=n_jobs),
         "ridge": lambda: make_pipeline(StandardScaler(with_mean=False), RidgeCV(alphas=np.logspace(-3, 3, 13))),
     }
-    folds = KFold(n_splits=cv, shuffle=True, random_state=random_state)
-    rows, jobs = [], [(m, e) for m in models for e in encoders]
-    for i, (model_name, enc_name) in enumerate(jobs):
-        from sklearn.base import clone
 
-        pre = ColumnTransformer([(enc_name, clone(encoders[enc_name]), [column])], remainder="passthrough")
-        pipe = make_pipeline(pre, models[model_name]())
-        t = time.perf_counter()
-        scores = cross_val_score(pipe, X, y, cv=folds, scoring="r2")
-        width = pre.fit(X, y).transform(X).shape[1] - len(others)
-        rows.append({"model": model_name, "encoding": enc_name, "r2": float(scores.mean()),
-                     "r2_std": float(scores.std()), "columns": int(width), "seconds": time.perf_counter() - t})
-        if progress is not None:
-            progress((i + 1) / len(jobs), f"{model_name} + {enc_name}")
-    return pd.DataFrame(rows)
+    def pipeline(model, name, setting):
+        pre = ColumnTransformer([(name, encoder(name, setting), [column])], remainder="passthrough")
+        return make_pipeline(pre, regressors[model]())
+
+    def scorer(model, name):
+        def score(setting, fit, ev):
+            pipe = pipeline(model, name, setting).fit(X.iloc[fit], y[fit])
+            return float(r2_score(y[ev], pipe.predict(X.iloc[ev])))
+        return score
+
+    sides = []
+    for model in models:
+        for name in encodings:
+            tuned = name == "spectral" and not precomputed
+            grid = [{"gamma_scale": float(g)} for g in scales] if tuned else [{}]
+            sides.append(Side(f"{model} + {name}", scorer(model, name), grid, widen="gamma_scale" if tuned else None))
+    pairs = [(f"{m} + spectral", f"{m} + {other}") for m in models for other in ("target", "one-hot")
+             if "spectral" in encodings and other in encodings]
+    result = compare(sides, len(y), n_splits=cv, inner_splits=3, random_state=random_state, pairs=pairs,
+                     progress=progress)
+    every = np.arange(len(y))
+    result.columns = {}
+    for name in encodings:
+        enc = clone(encoder(name, {"gamma_scale": 1.0}))
+        result.columns[name] = int(enc.fit(X.iloc[every][[column]], y).transform(X[[column]].iloc[:1]).shape[1]) \
+            if name != "one-hot" else int(X[column].nunique())
+    return result

@@ -86,8 +86,17 @@ def test_downstream_button_reports_all_encodings():
     at.button(key="cat.run_bench").click().run(timeout=180)
     assert not at.exception and not at.error
     table = next(d.value for d in at.dataframe if "encoding" in d.value.columns)
-    assert sorted(set(table["encoding"])) == ["one-hot", "ordinal", "spectral"]
-    assert len(table) == 6 and table["r2"].between(-1, 1).all()
+    assert sorted(set(table["encoding"])) == ["one-hot", "ordinal", "spectral", "target"]
+    assert len(table) == 8 and table["r2"].between(-1, 1).all()
+    assert ((table["low"] <= table["r2"]) & (table["r2"] <= table["high"])).all()
+    # γ is chosen inside each fold: the spectral rows name their chosen scale, the others have nothing to tune
+    assert table[table["encoding"] == "spectral"]["chosen"].str.startswith("gamma_scale=").all()
+    assert (table[table["encoding"] != "spectral"]["chosen"] == "defaults").all()
+    diffs = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
+    assert list(diffs["comparison"]) == ["random forest + spectral − random forest + target",
+                                         "random forest + spectral − random forest + one-hot",
+                                         "ridge + spectral − ridge + target", "ridge + spectral − ridge + one-hot"]
+    assert any(c.value.startswith("Protocol: 5-fold outer split") for c in at.caption)
     # another session with the same data and settings sees the result without running it again
     other = open_table()
     open_tab(other, "cat.tab", "Downstream test")
@@ -308,7 +317,8 @@ def test_a_command_line_kernel_is_shown_as_the_page_shows_its_own(command_line_k
     at.button(key="cat.run_bench").click().run(timeout=180)
     assert not at.exception and not at.error
     table = next(d.value for d in at.dataframe if "encoding" in d.value.columns)
-    assert sorted(set(table["encoding"])) == ["one-hot", "ordinal", "spectral"] and len(table) == 6
+    assert sorted(set(table["encoding"])) == ["one-hot", "ordinal", "spectral", "target"] and len(table) == 8
+    assert (table[table["encoding"] == "spectral"]["chosen"] == "defaults").all()  # the command's kernel, as given
 
 
 def test_the_whole_output_opens_as_files_or_as_a_zip(command_line_kernel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from embedcore.evaluation import NO_DIFFERENCE, Side, compare, fold_interval
@@ -188,3 +189,39 @@ def test_the_width_experiment_keeps_the_budget_and_ranking_marks_ties():
     assert (tied["rank"] == 1).all() and (tied["best minus it, low"] <= 0).all()
     below = ranked[ranked["vs best"] == "below the best"]
     assert "mean vector" in set(below["side"]) and (below["best minus it, low"] > 0).all()
+
+
+# --------------------------------------------------------------------------- the Categories downstream test
+
+
+def test_a_category_that_names_its_row_predicts_nothing_out_of_fold():
+    """Every row its own category and a random target: any encoding learned from the target (target encoding, the
+    spectral code) would reproduce the target if it saw the scored rows; fitted in fold, it predicts nothing."""
+    from embedcore.spectral import compare_category_encodings
+
+    rng = np.random.default_rng(0)
+    n = 120
+    frame = pd.DataFrame({"row": [f"r{i % 60}" for i in range(n)], "target": rng.normal(size=n)})
+    out = compare_category_encodings(frame, "row", "target", random_state=0, gamma_scales=(1.0,),
+                                     models=("random forest",), encodings=("target", "spectral"))
+    for side in ("random forest + target", "random forest + spectral"):
+        assert out.side(side)["held-out"] < 0.1, side
+    assert out.columns["target"] == 1
+    assert list(out.differences["b"]) == ["random forest + target"]
+
+
+def test_the_spectral_code_takes_its_gamma_from_the_rows_it_is_fitted_on():
+    from embedcore.spectral import InFoldSpectralCode, wasserstein_distances
+    from embedcore.spectral.kernels import category_distributions
+
+    rng = np.random.default_rng(1)
+    days = np.array(["Mon", "Tue", "Wed", "Sat", "Sun"])[rng.integers(0, 5, 200)]
+    tips = np.where(np.isin(days, ["Sat", "Sun"]), 5.0, 2.0) + rng.normal(size=200)
+    half = np.arange(100)
+    enc = InFoldSpectralCode(gamma_scale=2.0).fit(days[half].reshape(-1, 1), tips[half])
+    _, samples = category_distributions(days[half], tips[half])
+    D = wasserstein_distances(samples)
+    assert enc.gamma_ == pytest.approx(2.0 / np.median(D[~np.eye(len(D), dtype=bool)]))
+    other = InFoldSpectralCode(gamma_scale=2.0).fit(days[100:].reshape(-1, 1), tips[100:])
+    assert other.gamma_ != enc.gamma_  # another fold, another median
+    assert enc.transform(days[:3].reshape(-1, 1)).shape == (3, enc.encoder_.n_components_[0])
