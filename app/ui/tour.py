@@ -19,14 +19,14 @@ def _param(prefix: str) -> str:
     return f"{prefix}.tour"
 
 
-def _url_value(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def step_link(prefix: str, index: int) -> str:
-    """The query string that opens step ``index`` (1-based) of the page's tour: the step's settings and its number."""
-    step = TOURS[prefix][index - 1]
-    return "?" + urlencode({**{k: _url_value(v) for k, v in step.settings.items()}, _param(prefix): index})
+    """The query string that opens step ``index`` (1-based) of the page's tour.
+
+    The step's number is enough: the page applies the step's settings when the address names it, and its
+    controls then write themselves into the address as each control spells its value (a select box by the
+    label it shows, a float as Streamlit formats it).
+    """
+    return "?" + urlencode({_param(prefix): index})
 
 
 def _controls(prefix: str) -> set[str]:
@@ -96,6 +96,8 @@ def panel(prefix: str, where=None, *, presenting: bool = False) -> None:
     box.markdown(step.text)
     if not _matches(step):
         box.caption("You have changed a setting since this step: Previous or Next goes back to the tour's.")
+        if _param(prefix) in st.query_params:  # the address is now the person's own view, not the step
+            del st.query_params[_param(prefix)]
     prev_col, next_col = box.columns(2)
     prev_col.button("Previous", key=f"{prefix}.tour_prev", icon=":material/arrow_back:", disabled=index == 1,
                     on_click=_apply, args=(prefix, index - 1), width="stretch")

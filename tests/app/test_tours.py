@@ -74,3 +74,15 @@ def test_next_and_previous_walk_the_steps_and_put_back_what_a_step_does_not_set(
     assert at.checkbox(key="man.graph").value
     at.button(key="man.tour_prev").click().run()  # "Unrolled": the graph the step does not ask for is off again
     assert at.slider(key="man.B").value == 12 and not at.checkbox(key="man.graph").value
+
+
+def test_a_setting_changed_after_a_step_leaves_the_step_out_of_the_link():
+    """Opening the address again must show what the person set, not the step it started from."""
+    at = open_page("app_pages/manifolds.py")
+    at.button(key="man.tour_start").click().run()
+    assert at.query_params["man.tour"] in ("1", ["1"])
+    at.slider(key="man.B").set_value(20).run()
+    assert "man.tour" not in at.query_params
+    assert any("changed a setting" in c.value for c in at.caption)
+    at.button(key="man.tour_next").click().run()  # the tour goes on from where it was
+    assert at.slider(key="man.B").value == 12 and at.query_params["man.tour"] in ("2", ["2"])
