@@ -202,9 +202,11 @@ def rayleigh_section(ref, weighted, normalized):
         st.info("With two nodes the constant vector and the Fiedler vector span every direction: there is nothing "
                 "to turn towards.")
         return
+    # the normalised quotient x^T L x / x^T D x is minimised over x with x^T D 1 = 0: orthogonality weighted by degree
+    perp = "D-orthogonal to 1 (xᵀD1 = 0)" if normalized else "orthogonal to 1"
     angle = st.slider("Turn away from the Fiedler vector (degrees)", 0, 90, 30, 1, key="graphs.angle",
                       bind="query-params", help="x = cos θ · f + sin θ · r, with r a random direction "
-                      "orthogonal to f and to 1 (the seed picks it). θ = 0 is the Fiedler vector itself.")
+                      f"orthogonal to f and {perp} (the seed picks it). θ = 0 is the Fiedler vector itself.")
     profile, random_q = svc.rayleigh(ref, weighted, normalized)
     t = svc.turned(ref, weighted, normalized, float(angle))
     lam2 = svc.fiedler(ref, weighted, normalized).value
@@ -219,12 +221,14 @@ def rayleigh_section(ref, weighted, normalized):
                                          "The quotient rises as x turns away: cos²θ·λ₂ + sin²θ·R(r)"),
                key="graphs.chart.rayleigh")
     plots.show(c2, charts.quotient_histogram(random_q, lam2, float(spec[-1]),
-                                             f"{len(random_q)} random vectors orthogonal to 1: none below λ₂"),
+                                             f"{len(random_q)} random vectors {perp}: none below λ₂"),
                key="graphs.chart.random")
     plots.show(st, charts.two_vectors(names, t["fiedler"], t["vector"], f"The Fiedler vector and the vector turned "
                                       f"{angle}°"), key="graphs.chart.turned")
-    st.caption("A random vector orthogonal to 1 scores about the average eigenvalue, far above λ₂: smooth "
-               "numberings of a graph are rare, and the Fiedler vector is the smoothest there is.")
+    st.caption(f"A random vector {perp} scores about the average eigenvalue, far above λ₂: smooth "
+               "numberings of a graph are rare, and the Fiedler vector is the smoothest there is."
+               + (" Under the normalised Laplacian the quotient is xᵀLx / xᵀDx, and the vectors are made orthogonal "
+                  "to 1 in the degree-weighted inner product, as the Fiedler vector is." if normalized else ""))
 
 
 @st.fragment

@@ -201,8 +201,10 @@ with tabs[0]:
         with st.expander("Embeddings and latent factors: distances or inner products"):
             st.markdown(
                 "Both give each item a short vector; they differ in what the vectors must reproduce. An "
-                "**embedding** keeps distances: LLE keeps each point's reconstruction from its neighbours, so "
-                "near points stay near and the local geometry survives, and Latent Markov Embedding (the "
+                "**embedding** places items so that something about where they are survives. LLE keeps "
+                "neighbourhoods, not distances: each point's local reconstruction weights from its neighbours "
+                "carry over to the map, so near points stay near, while distances between points that are not "
+                "neighbours are free to change; Latent Markov Embedding (the "
                 "Playlists page) makes the probability of the next song fall with its squared distance from the "
                 "current one.")
             st.latex(r"\text{LLE: } \min_Y \sum_i \Big\lVert y_i - \sum_j W_{ij} y_j \Big\rVert^2,\qquad "
