@@ -44,6 +44,13 @@ def rescale_for_distances(X) -> np.ndarray:
     LLE's weights, its map and every neighbour ranking are unchanged by a
     uniform scale, and a power of two scales without rounding; data of
     ordinary magnitude are returned as they are.
+
+    Examples
+    --------
+    >>> float(rescale_for_distances(np.array([[1e150, 0.0], [0.0, 3e150]])).max()) < 1
+    True
+    >>> rescale_for_distances([[1.0, 2.0]]).tolist()
+    [[1.0, 2.0]]
     """
     X = np.asarray(X, dtype=np.float64)
     top = float(np.max(np.abs(X))) if X.size else 0.0

@@ -141,6 +141,12 @@ def trustworthiness(X, Y, k: int = 10, per_point: bool = False):
     ``T = 1 - 2 / (n k (2n - 3k - 1)) * sum_i sum_{j in U_i} (r(i, j) - k)``, with ``U_i``
     the map's k nearest neighbours of i that are not among its data neighbours and
     ``r`` the rank in the data. The per-point value drops the sum over i.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> trustworthiness(X, X, 5), round(trustworthiness(X, X[:, :2], 5), 3)
+    (1.0, 0.884)
     """
     X, Y = _check(X, Y, k)
     n = len(X)
@@ -149,13 +155,27 @@ def trustworthiness(X, Y, k: int = 10, per_point: bool = False):
 
 
 def continuity(X, Y, k: int = 10, per_point: bool = False):
-    """Trustworthiness with the roles swapped: were the data's neighbours kept together in the map?"""
+    """Trustworthiness with the roles swapped: were the data's neighbours kept together in the map?
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> round(continuity(X, X[:, :2], 5), 3)
+    0.954
+    """
     _check(X, Y, k)
     return trustworthiness(Y, X, k, per_point)
 
 
 def neighbour_recall(X, Y, k: int = 10, per_point: bool = False):
-    """Share of each point's k nearest data neighbours that are also its k nearest in the map."""
+    """Share of each point's k nearest data neighbours that are also its k nearest in the map.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> neighbour_recall(X, X, 5), round(neighbour_recall(X, X[:, :2], 5), 3)
+    (1.0, 0.6)
+    """
     X, Y = _points(X, Y)
     a, b = _knn(X, k), _knn(Y, k)
     hits = (a[:, :, None] == b[:, None, :]).any(axis=2).sum(axis=1) / k
