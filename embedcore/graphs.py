@@ -125,7 +125,14 @@ GRAPHS = {
 
 
 def load_graph(graph_id: str) -> GraphData:
-    """A bundled graph by id (see :data:`GRAPHS`)."""
+    """A bundled graph by id (see :data:`GRAPHS`).
+
+    Examples
+    --------
+    >>> g = load_graph("lesmis")
+    >>> g.name, len(g.nodes)
+    ('lesmis', 77)
+    """
     try:
         return GRAPHS[graph_id][1]()
     except KeyError:
@@ -323,7 +330,15 @@ def _quotients(A, degree, X, normalized: bool) -> np.ndarray:
 
 
 def rayleigh_profile(A, normalized: bool = False, random_state: int = 0, angles=None, vector=None) -> pd.DataFrame:
-    """The Rayleigh quotient of :func:`turned` at each angle (degrees, 0-90 by default): columns angle, quotient."""
+    """The Rayleigh quotient of :func:`turned` at each angle (degrees, 0-90 by default): columns angle, quotient.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> profile = rayleigh_profile(path, angles=[0, 45, 90])
+    >>> profile["quotient"].round(3).tolist()  # lambda_2 = 0.586 at 0 degrees, rising as the vector turns away
+    [0.586, 1.951, 3.317]
+    """
     A, degree = _checked(A)
     angles = np.arange(0, 91, 1.0) if angles is None else np.asarray(angles, dtype=np.float64)
     X = turned(A, angles, normalized, random_state, vector)
@@ -363,7 +378,14 @@ def cut_weight(A, side) -> float:
 
 
 def volume(A, side) -> float:
-    """The sum of the degrees of the nodes in ``side``."""
+    """The sum of the degrees of the nodes in ``side``.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> volume(path, [True, True, False, False])
+    3.0
+    """
     degree = np.asarray(A.sum(axis=1)).ravel()
     return float(degree[np.asarray(side, dtype=bool)].sum())
 
@@ -387,6 +409,13 @@ def sweep_cuts(A, x, nodes=None) -> pd.DataFrame:
 
     Columns: ``node`` (its index), ``name``, ``value`` (its ``x``), ``size`` (nodes in the prefix), ``cut`` and
     ``conductance`` of the prefix (the last row, everything, is no cut). A node without edges is placed at 0.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> table = sweep_cuts(path, fiedler(path).vector)
+    >>> table["size"].tolist(), round(float(table["conductance"].min()), 3)  # the best cut halves the path
+    ([1, 2, 3, 4], 0.333)
     """
     A, _ = _checked(A)
     n = A.shape[0]
@@ -462,7 +491,15 @@ def split(A, x, rule: str = "sweep", normalized: bool = False) -> Split:
 
 
 def splits(A, x, normalized: bool = False, nodes=None) -> tuple[pd.DataFrame, dict[str, Split]]:
-    """The sweep table along ``x`` (:func:`sweep_cuts`) and the split of every rule in :data:`RULES`."""
+    """The sweep table along ``x`` (:func:`sweep_cuts`) and the split of every rule in :data:`RULES`.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> table, found = splits(path, fiedler(path).vector)
+    >>> list(found), len(table)
+    (['zero', 'median', 'sweep'], 4)
+    """
     A, degree = _checked(A)
     table = sweep_cuts(A, x, nodes)
     return table, {rule: _split(A, degree, table, rule, normalized) for rule in RULES}
@@ -517,7 +554,14 @@ def recursive_bisection(A, k: int, normalized: bool = False, rule: str = "sweep"
 
 
 def parts_table(A, labels) -> pd.DataFrame:
-    """Per part: nodes, volume, the weight of its edges to the rest, and its conductance in the whole graph."""
+    """Per part: nodes, volume, the weight of its edges to the rest, and its conductance in the whole graph.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> parts_table(path, [0, 0, 1, 1])[["part", "nodes", "volume", "cut to the rest"]].values.tolist()
+    [[1.0, 2.0, 3.0, 1.0], [2.0, 2.0, 3.0, 1.0]]
+    """
     A, _ = _checked(A)
     labels = np.asarray(labels)
     rows = []
@@ -560,6 +604,13 @@ def layout(A, random_state: int = 0) -> np.ndarray:
     Up to :data:`FORCE_LAYOUT_NODES` nodes: networkx's Fruchterman-Reingold spring layout with the seed.
     Above: pivot MDS (Brandes and Pich 2006), classical scaling of the hop distances to 50 pivot nodes
     chosen far apart; nodes of another component sit at the largest distance plus one.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> P = layout(path)
+    >>> P.shape, float(np.abs(P).max())
+    ((4, 2), 1.0)
     """
     A, _ = _checked(A)
     n = A.shape[0]
