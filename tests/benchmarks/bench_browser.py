@@ -23,7 +23,8 @@ as loaded at start. What is timed, always from inside the page:
   context (a new session), timed from the click to idle. Budget :data:`FIRST_VISIT_BUDGET_S`.
 
 Controls are found by their visible label (exact text), in the sidebar first, then the main area,
-so the benchmark survives layout changes; a control that is not found is reported as such. Every
+so the benchmark survives layout changes; a control that is not found is reported as such. A control of a
+mode the page does not open in is timed on the page opened with URL query parameters that choose it. Every
 repetition moves a control to a value this server has not rendered before (sliders step away from
 the default, one step per repetition; a radio with too few options is preceded by an untimed change
 of the seed), so no cache flatters the figure. First visits are timed before any control moves.
@@ -79,13 +80,16 @@ class Control:
     new_seed_first: bool = False  # too few values to stay new: raise the seed (untimed) before each change
     before: tuple[str, str] | None = None  # (a slider's label, a key pressed on it) first, untimed: ("Points", "End")
     budget: float = CONTROL_BUDGET
+    query: str = ""  # the page opened with these URL query parameters (controls bound to the URL), untimed
 
 
 #: The live controls timed on each page (by PageSpec.url); Home gives the floor.
 CONTROLS: dict[str, list[Control]] = {
     "data": [Control("Bundled data set", "select")],
     "sets": [Control("K: hyperplanes per partitioning", "slider"), Control("N: partitionings", "slider")],
-    "categories": [Control("log10(γ × typical distance)", "slider")],
+    # the page opens on a given matrix without γ: γ is timed on the table it learns a kernel from
+    "categories": [Control("log10(γ × typical distance)", "slider",
+                           query="cat.kind=learned+from+a+table&cat.article_gamma=false")],
     "manifolds": [Control("B: neighbours", "slider"), Control("man.map.lle", "box"),
                   Control("B: neighbours", "slider", section="Pin this map"),
                   Control("B: neighbours", "slider", before=("Points", "End"), budget=LARGE_MAP_BUDGET)],
@@ -297,13 +301,13 @@ class Bench:
         self.url = url
         self.seed = 0  # the last seed used; every change takes a seed this server has not drawn with
 
-    def new_page(self, spec: PageSpec):
-        """A fresh context (a new session) showing ``spec``, idle."""
+    def new_page(self, spec: PageSpec, query: str = ""):
+        """A fresh context (a new session) showing ``spec`` (with URL ``query`` parameters), idle."""
         context = self.browser.new_context(viewport=VIEWPORT)
         context.add_init_script(PROBE_JS)
         page = context.new_page()
         try:
-            page.goto(f"{self.url}/{'' if spec.default else spec.url}")
+            page.goto(f"{self.url}/{'' if spec.default else spec.url}" + (f"?{query}" if query else ""))
             self.settle(page)
         except Exception as err:
             context.close()
@@ -494,10 +498,11 @@ class Bench:
 
     def control(self, spec: PageSpec, control: Control) -> Row:
         row = Row(spec.url, f'"{control.label}" {control.kind}' + (f" ({control.section} tab)" if control.section else "")
-                  + (f", {control.before[0]} at {control.before[1]}" if control.before else ""),
+                  + (f", {control.before[0]} at {control.before[1]}" if control.before else "")
+                  + (f" (?{control.query})" if control.query else ""),
                   budget=control.budget)
         try:
-            page = self.new_page(spec)
+            page = self.new_page(spec, control.query)
         except NotFound as err:
             row.missing = str(err)
             return row
