@@ -345,8 +345,8 @@ def autoencoder_section(seed: int) -> None:
                    "autoencoder would add.")
     with st.expander("A contractive autoencoder, trained with the penalty", expanded=True):
         st.latex(r"\frac{1}{n}\sum_{j} \lVert x_j - \mathrm{ae}(\tilde x_j)\rVert^2 + "
-                 r"\frac{\lambda}{n}\sum_{j} \lVert J_z(x_j)\rVert_F^2,\qquad "
-                 r"z = \tanh(x W_1 + b_1) \Rightarrow \lVert J_z(x)\rVert_F^2 = "
+                 r"\frac{\lambda}{n}\sum_{j} \lVert J_z(x_j)\rVert_F^2")
+        st.latex(r"z = \tanh(x W_1 + b_1) \Rightarrow \lVert J_z(x)\rVert_F^2 = "
                  r"\sum_{i=1}^{k} (1 - z_i^2)^2\, \lVert W_{1,:i}\rVert^2")
         lam = st.select_slider("Contractive weight λ", [0.0, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0],
                                DEFAULTS["found.cae_lambda"], key="found.cae_lambda",

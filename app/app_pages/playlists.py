@@ -301,8 +301,8 @@ with tabs[3]:
                    "seen in training). Unigram: how often a song is played; bigram: counts of song pairs, smoothed "
                    "towards the unigram (Witten-Bell). All of them, like the model, allow a song to follow itself.")
         with st.expander("A hidden Markov model beside the LME"):
-            st.latex(r"P(p, z) = \pi(z_1) \prod_{j \ge 2} a(z_j \mid z_{j-1}) \prod_j b(p_j \mid z_j),\qquad "
-                     r"(K - 1) + K(K - 1) + K(|S| - 1) = O(K^2) + O(|S| K)\ \text{parameters}")
+            st.latex(r"P(p, z) = \pi(z_1) \prod_{j \ge 2} a(z_j \mid z_{j-1}) \prod_j b(p_j \mid z_j)")
+            st.latex(r"(K - 1) + K(K - 1) + K(|S| - 1) = O(K^2) + O(|S| K)\ \text{parameters}")
             n_states = st.select_slider("Hidden states K", [2, 4, 8, 16, 32], _last("pl.hmm_states", default=8),
                                         key="pl.hmm_states",
                                         help="More states remember more about the playlist so far, but each "

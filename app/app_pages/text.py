@@ -210,8 +210,8 @@ def dot_section(ref, min_count):
                f"difference from scipy's sparse product is {sample['off the sparse product'].max():g}, and the "
                f"most comparisons any pair needed is {sample['steps'].max():,}, against V = {info['vocabulary']:,}.")
     with st.expander("Kept as dictionaries: min(|a|, |b|) lookups", expanded=True):
-        st.latex(r"\langle a, b\rangle = \sum_{t \in \mathrm{keys}(s)} s[t] \cdot \ell.\mathrm{get}(t, 0),\qquad "
-                 r"s = \text{the smaller},\ \ell = \text{the larger}:\quad \min(|a|, |b|)\ \text{lookups}")
+        st.latex(r"\langle a, b\rangle = \sum_{t \in \mathrm{keys}(s)} s[t] \cdot \ell.\mathrm{get}(t, 0)")
+        st.latex(r"s = \text{the smaller},\ \ell = \text{the larger}:\quad \min(|a|, |b|)\ \text{lookups}")
         smaller = st.toggle("Walk the smaller dictionary", value=True, key="text.dict_smaller",
                             help="Off: walk a's dictionary whatever its size, |a| lookups.")
         d = sp_svc.dict_pair(ref, min_count, a, b, smaller)

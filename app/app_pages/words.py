@@ -500,18 +500,19 @@ with tabs[6]:
 def windows_section(ref, params) -> None:
     """Raw counts factorised beside PMI; the examples CBOW and skip-gram draw from a window; a skip-gram trained here."""
     st.markdown("**The raw counts, factorised.** The window counts A are symmetric, so A = E D Eᵀ with E's columns "
-                "orthonormal eigenvectors; the rows of the top k (scaled by |D|^p, as the sidebar's p scales the "
+                "orthonormal eigenvectors; the rows of the top k (scaled by |D|^p, as the eigenvalue weight p scales the "
                 "SVD) are word vectors. The same counts, the same k and p as the PMI vectors: only PMI differs.")
-    st.latex(r"A_{wc} = \#(w, c) = E D E^\top,\qquad W_{\text{counts}} = E_k\,|D_k|^{p}\qquad\text{against}\qquad "
-             r"\mathrm{PPMI} \approx U_k \Sigma_k V_k^\top,\quad W = U_k \Sigma_k^{p}")
+    st.latex(r"A_{wc} = \#(w, c) = E D E^\top,\qquad W_{\text{counts}} = E_k\,|D_k|^{p}")
+    st.latex(r"\text{against}\quad \mathrm{PPMI} \approx U_k \Sigma_k V_k^\top,\quad W = U_k \Sigma_k^{p}")
     vocab = svc.vocabulary(ref, params)
     first = svc.default_words(ref, params)["query"]
     word = st.selectbox("Word", vocab, index=vocab.index(first) if first in vocab else 0, key="words.ww_word")
     pull = wws.pulls(ref, params)
+    st.caption(f"Share of the {wws.FREQUENT} most frequent words among every word's {wws.TOPN} nearest words:")
     m = st.columns(3)
-    m[0].metric(f"{wws.FREQUENT} most frequent words among the nearest: raw counts", f"{pull['raw']:.1%}")
-    m[1].metric("... PMI", f"{pull['pmi']:.1%}")
-    m[2].metric("... by chance", f"{pull['chance']:.1%}",
+    m[0].metric("raw counts", f"{pull['raw']:.1%}")
+    m[1].metric("PMI", f"{pull['pmi']:.1%}")
+    m[2].metric("by chance", f"{pull['chance']:.1%}",
                 help=f"{wws.FREQUENT} of the {len(vocab):,} words: what a method that ignores frequency scores.")
     st.dataframe(wws.side_by_side(ref, params, word), hide_index=True, key="words.ww_side")
     st.caption(f"Over every word's {wws.TOPN} nearest words (cosine, k = {pull['k']}). The leading eigenvector of the "
@@ -523,7 +524,8 @@ def windows_section(ref, params) -> None:
                 "example per word, the words around it in and the word out; skip-gram makes one per (word, "
                 "neighbour) pair, the word in and the neighbour out.")
     st.latex(r"\text{CBOW: } \max \sum_t \log P\big(w_t \mid w_{t-b}, \dots, w_{t-1}, w_{t+1}, \dots, "
-             r"w_{t+b}\big),\qquad \text{skip-gram: } \max \sum_t \sum_{0 < |j| \le b} \log P(w_{t+j} \mid w_t)")
+             r"w_{t+b}\big)")
+    st.latex(r"\text{skip-gram: } \max \sum_t \sum_{0 < |j| \le b} \log P(w_{t+j} \mid w_t)")
     n_docs = svc.corpus_size(ref)[0]
     c1, c2, c3 = st.columns([1, 3, 1])
     doc = c1.number_input("Document", 0, n_docs - 1, 0, key="words.ww_doc")
@@ -548,7 +550,7 @@ def windows_section(ref, params) -> None:
                "skip-gram pairs. Word2vec also shrinks b at random for each word (nearer words count more often) and "
                "learns from each example against a few random negative words, not the whole vocabulary.")
 
-    st.markdown("**A small skip-gram, trained here** on the same tokens, window b, the sidebar's dimensions and min "
+    st.markdown("**A small skip-gram, trained here** on the same tokens, window b, the page's dimensions and min "
                 f"count, {wws.SKIPGRAM_EPOCHS} epochs, one thread and the seed.")
     key = wws.skipgram_key(ref, params, int(b))
     if st.button("Train the skip-gram", key="words.ww_train",
