@@ -40,6 +40,13 @@ def eigen_pca(X, k: int):
 
     Returns (components (k, d), variances (k,)), largest first, signs fixed so
     each component's largest loading is positive.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(200, 3)) * [3.0, 1.0, 0.1]
+    >>> components, variances = eigen_pca(X, 2)
+    >>> components.shape, bool(variances[0] > variances[1])
+    ((2, 3), True)
     """
     X = np.asarray(X, dtype=np.float64)
     Xc = X - X.mean(axis=0)
@@ -56,6 +63,14 @@ def greedy_pca(X, k: int, *, n_iter: int = 500, tol: float = 1e-12, random_state
     Each direction is found by power iteration on the covariance with the
     directions already found removed (deflation), which is the greedy
     definition made computable. Returns (components (k, d), variances (k,)).
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(200, 3)) * [3.0, 1.0, 0.1]
+    >>> greedy, _ = greedy_pca(X, 2)
+    >>> exact, _ = eigen_pca(X, 2)
+    >>> np.abs((greedy * exact).sum(axis=1)).round(6).tolist()  # the same directions, up to sign
+    [1.0, 1.0]
     """
     X = np.asarray(X, dtype=np.float64)
     k = check_k(k, X.shape[1])

@@ -103,6 +103,14 @@ def place_batch(model: BatchModel, X, statistics: str = "training") -> np.ndarra
     deviation describe the batch, not the data the model was fitted on, so
     a batch of one kind of row is moved to the middle of the training cloud
     and a batch of one row lands exactly at the origin.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = fit_batch_model(X, y, n_components=2)
+    >>> place_batch(model, X[:1], statistics="batch").tolist()  # one row, standardised by itself: the origin
+    [[0.0, 0.0]]
     """
     if statistics not in ("training", "batch"):
         raise ValueError(f"statistics must be 'training' or 'batch', got {statistics!r}.")
@@ -112,7 +120,16 @@ def place_batch(model: BatchModel, X, statistics: str = "training") -> np.ndarra
 
 
 def predict_batch(model: BatchModel, scores) -> np.ndarray:
-    """The class whose training mean is nearest to each row of ``scores``."""
+    """The class whose training mean is nearest to each row of ``scores``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = fit_batch_model(X, y, n_components=2)
+    >>> predict_batch(model, place_batch(model, X[:5])).tolist()
+    [0, 0, 0, 0, 0]
+    """
     Z = np.asarray(scores, dtype=np.float64)
     d2 = ((Z[:, None, :] - model.centroids[None]) ** 2).sum(axis=2)
     return model.classes[np.argmin(d2, axis=1)]
@@ -152,6 +169,15 @@ def batch_experiment(model: BatchModel, X, y, sizes, *, one_class: bool = False,
     and ``displacement`` (the mean distance between a row's two placements,
     relative to the training scores' root-mean-square distance from their
     mean).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = fit_batch_model(X, y, n_components=2)
+    >>> table = batch_experiment(model, X, y, [1, 50], n_batches=3)
+    >>> table["size"].tolist(), table["training statistics"].round(3).tolist(), table["batch statistics"].round(3).tolist()
+    ([1, 50], [0.832, 0.894], [0.35, 0.894])
     """
     import pandas as pd
 

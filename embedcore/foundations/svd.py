@@ -15,6 +15,12 @@ def svd_energy(X, center: bool = False):
     ``center=True`` removes each column's mean first, so the energy counts
     variation rather than overall level (the first layer of an uncentred
     image is mostly its mean brightness).
+
+    Examples
+    --------
+    >>> s, energy, k80 = svd_energy(np.diag([3.0, 2.0, 1.0]))
+    >>> s.tolist(), energy.round(3).tolist(), k80
+    ([3.0, 2.0, 1.0], [0.643, 0.929, 1.0], 2)
     """
     X = np.asarray(X, dtype=np.float64)
     if center:
@@ -29,6 +35,12 @@ def low_rank(X, k: int, center: bool = False):
 
     With ``center=True`` the column means are removed first and added back to
     the approximation; the error is then relative to the centred matrix.
+
+    Examples
+    --------
+    >>> approx, error = low_rank(np.diag([3.0, 2.0, 1.0]), 2)
+    >>> approx.round(6).tolist(), round(error, 4)
+    ([[3.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 0.0]], 0.2673)
     """
     X = np.asarray(X, dtype=np.float64)
     k = check_k(k, min(X.shape))
