@@ -265,7 +265,13 @@ class TfIdf(TransformerMixin, BaseEstimator):
 
 def sklearn_tfidf(counts) -> sp.csr_array:
     """scikit-learn's own ``TfidfTransformer()`` (the defaults of ``TfidfVectorizer``) on the same counts:
-    the reference :class:`TfIdf` is checked against."""
+    the reference :class:`TfIdf` is checked against.
+
+    Examples
+    --------
+    >>> sklearn_tfidf(np.array([[1, 0, 2], [0, 1, 1]])).toarray().round(3).tolist()
+    [[0.575, 0.0, 0.818], [0.0, 0.815, 0.58]]
+    """
     from sklearn.feature_extraction.text import TfidfTransformer
 
     return sp.csr_array(TfidfTransformer().fit_transform(sp.csr_matrix(_counts(counts))))
@@ -358,7 +364,13 @@ def merge_dot(a_indices, a_values, b_indices, b_values) -> tuple[float, int, int
 
 
 def merge_pairs(X, rows_a, rows_b) -> pd.DataFrame:
-    """:func:`merge_dot` of many pairs of rows of a sparse matrix: dot, steps, matches and both sizes per pair."""
+    """:func:`merge_dot` of many pairs of rows of a sparse matrix: dot, steps, matches and both sizes per pair.
+
+    Examples
+    --------
+    >>> merge_pairs(np.array([[1, 0, 2], [0, 1, 1]]), [0], [1])[["steps", "matches", "dot"]].values.tolist()
+    [[3.0, 1.0, 2.0]]
+    """
     X = sp.csr_array(X, dtype=np.float64)
     X.sort_indices()
     a = np.asarray(rows_a, dtype=np.int64)
@@ -404,7 +416,13 @@ def _codes_from_ids(ids: np.ndarray, doc: np.ndarray, n: int) -> np.ndarray:
 
 def ngram_codes(token_docs, n: int) -> np.ndarray:
     """The n-gram at each token position of the flattened corpus as an integer code; -1 where it would run past
-    the end of its document. Equal codes mean equal n-grams."""
+    the end of its document. Equal codes mean equal n-grams.
+
+    Examples
+    --------
+    >>> ngram_codes([["a", "b", "a", "b"], ["b", "a"]], 2).tolist()  # ab, ba, ab, past the end, ba
+    [0, 1, 0, -1, 1]
+    """
     if not isinstance(n, Integral) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}.")
     ids, doc, _ = _flat_ids(token_docs)
@@ -448,6 +466,12 @@ def ngram_growth(token_docs, *, max_n: int = 3, points: int = 20, random_state=N
     Returns
     -------
     DataFrame with columns n, share, tokens, n-grams (occurrences), distinct, seen once, share seen once.
+
+    Examples
+    --------
+    >>> table = ngram_growth([["a", "b", "a", "b"], ["b", "a"]], max_n=2, points=2, random_state=0)
+    >>> table[table["share"] == 1.0][["n", "distinct", "seen once"]].values.tolist()
+    [[1, 2, 0], [2, 2, 0]]
     """
     if not isinstance(max_n, Integral) or max_n < 1:
         raise ValueError(f"max_n must be a positive integer, got {max_n!r}.")
@@ -493,6 +517,11 @@ def term_hashes(terms, *, seed: int = 0) -> np.ndarray:
     (:func:`bucket_matrix`), so one hash per term serves every number of buckets.
     MurmurHash3 of a string has no vectorised form: this loops over the
     vocabulary once, as scikit-learn's own hasher does.
+
+    Examples
+    --------
+    >>> term_hashes(["cat", "dog"]).tolist()
+    [1751422759, -1312749093]
     """
     from sklearn.utils import murmurhash3_32
 
@@ -523,7 +552,14 @@ def bucket_matrix(hashes, n_buckets: int, *, signed: bool = True) -> sp.csr_arra
 def collision_table(hashes, bits) -> pd.DataFrame:
     """Per number of buckets m = 2^b: the share of terms that share their bucket with another term, measured and
     expected (1 - (1 - 1/m)^(V-1) for a uniform hash), and the buckets used, measured and expected
-    (m (1 - (1 - 1/m)^V))."""
+    (m (1 - (1 - 1/m)^V)).
+
+    Examples
+    --------
+    >>> table = collision_table(term_hashes(["cat", "dog", "mat"]), [1, 4])
+    >>> table[["buckets", "colliding share", "buckets used"]].values.tolist()
+    [[2.0, 1.0, 1.0], [16.0, 0.0, 3.0]]
+    """
     h = np.asarray(hashes, dtype=np.int64)
     V = h.size
     if V == 0:
@@ -541,7 +577,13 @@ def collision_table(hashes, bits) -> pd.DataFrame:
 
 
 def colliding_terms(terms, hashes, n_buckets: int, top: int = 10) -> pd.DataFrame:
-    """The buckets holding the most terms (then the most frequent, as ``terms`` is ordered), with their terms."""
+    """The buckets holding the most terms (then the most frequent, as ``terms`` is ordered), with their terms.
+
+    Examples
+    --------
+    >>> colliding_terms(["cat", "dog", "mat"], term_hashes(["cat", "dog", "mat"]), 2)["who"].tolist()
+    ['cat, dog, mat']
+    """
     terms = np.asarray(list(terms), dtype=object)
     bucket = _buckets(hashes, n_buckets)
     load = np.bincount(bucket, minlength=n_buckets)
@@ -570,6 +612,14 @@ def hashing_distortion(X, hashes, bits, *, n_documents: int = 400, random_state=
     -------
     DataFrame with columns bits, buckets, rmse (signed), bias (signed), rmse (unsigned), bias (unsigned),
     mean cosine, pairs.
+
+    Examples
+    --------
+    >>> docs = ["the cat sat on the mat", "the dog sat on the rug", "stocks fell on the news"] * 4
+    >>> bow = BagOfWords().fit(docs)
+    >>> table = hashing_distortion(bow.transform(docs), term_hashes(list(bow.vocabulary_)), [2, 10], random_state=0)
+    >>> bool(table["rmse (signed)"].iloc[0] > table["rmse (signed)"].iloc[1])  # fewer buckets, more error
+    True
     """
     from sklearn.preprocessing import normalize
 
@@ -743,6 +793,14 @@ def svd_geometry(X, lsa: LSA, *, random_state=None) -> pd.DataFrame:
     Returns
     -------
     DataFrame with columns concept, singular value, squared, eigenvalue of A^T A, relative difference, residual.
+
+    Examples
+    --------
+    >>> docs = ["the cat sat on the mat", "the dog sat on the rug", "stocks fell on the news"] * 4
+    >>> X = BagOfWords().fit_transform(docs)
+    >>> table = svd_geometry(X, LSA(n_components=2, random_state=0).fit(X), random_state=0)
+    >>> bool(np.allclose(table["squared"], table["eigenvalue of A^T A"]))
+    True
     """
     check_is_fitted(lsa, "components_")
     A = sp.csr_array(X, dtype=np.float64)
@@ -767,7 +825,15 @@ def svd_geometry(X, lsa: LSA, *, random_state=None) -> pd.DataFrame:
 
 
 def top_terms(lsa: LSA, vocabulary, top: int = 8) -> pd.DataFrame:
-    """For each concept, the terms of largest positive and of largest negative weight."""
+    """For each concept, the terms of largest positive and of largest negative weight.
+
+    Examples
+    --------
+    >>> docs = ["the cat sat on the mat", "the dog sat on the rug", "stocks fell on the news"] * 4
+    >>> bow = BagOfWords().fit(docs)
+    >>> top_terms(LSA(n_components=2, random_state=0).fit(bow.transform(docs)), bow.vocabulary_, top=2).shape
+    (2, 4)
+    """
     check_is_fitted(lsa, "components_")
     words = np.asarray(list(vocabulary), dtype=object)
     C = lsa.components_
