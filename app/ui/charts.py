@@ -35,8 +35,11 @@ def literal(fig: go.Figure) -> go.Figure:
     """
     for trace in fig.data:
         for name in _DATA_FIELDS:
-            if name in trace and trace[name] is not None:
-                trace[name] = _escaped(trace[name])
+            value = trace[name] if name in trace else None
+            if value is not None:
+                escaped = _escaped(value)
+                if escaped is not value:  # set again only when changed: Plotly validates (copies) what it is given
+                    trace[name] = escaped
         if getattr(trace, "name", None):
             trace.name = trace.name.translate(_ESCAPE)
     for axis in fig.layout:
