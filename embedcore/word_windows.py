@@ -87,10 +87,13 @@ def frequency_pull(vectors: np.ndarray, counts, *, topn: int = 10, frequent: int
     same frequent words near everything and scores high.
     """
     X = np.asarray(vectors, dtype=np.float64)
+    topn = min(topn, len(X) - 1)  # a small vocabulary has fewer other words than topn
+    if topn < 1:
+        return float("nan")
     unit = X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-300)
     sims = unit @ unit.T
     np.fill_diagonal(sims, -np.inf)
-    top = np.argpartition(-sims, topn, axis=1)[:, :topn]
+    top = np.argpartition(-sims, topn - 1, axis=1)[:, :topn]
     common = np.zeros(len(X), dtype=bool)
     common[np.argsort(-np.asarray(counts), kind="stable")[:frequent]] = True
     return float(common[top].mean())

@@ -12,6 +12,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1.element_tree import Radio, Selectbox
 
 from app.ui.layout import GROUPS
@@ -42,7 +43,8 @@ def _forced_widget_state(original):
         forced = self.__dict__.get("_forced_index")
         if forced is None:
             return original.fget(self)
-        ws = original.fget(self)
+        ws = WidgetState()  # what the browser sends: the id and the option shown
+        ws.id = self.id
         ws.string_value = self.options[forced]
         return ws
 
@@ -114,12 +116,24 @@ def _values(kind: str, w) -> list:
         return [("select_slider", opts[i]) for i in idx if opts[i] != str(w.value)]
     if kind in ("radio", "selectbox"):
         opts = list(w.options)
-        cur = w.index if not getattr(w, "_forced_index", None) else None
+        cur = _index(w) if not getattr(w, "_forced_index", None) else None
         idx = range(len(opts)) if len(opts) <= MAX_EACH else sorted({0, len(opts) // 2, len(opts) - 1})
         return [("index", i) for i in idx if i != cur]
     if kind in ("checkbox", "toggle"):
         return [("value", not w.value)]
     return []
+
+
+def _index(w):
+    """The option index a radio or select box shows: the one the sweep forced, else AppTest's (None when
+    AppTest cannot map the value back through the widget's format_func)."""
+    forced = w.__dict__.get("_forced_index")
+    if forced is not None:
+        return forced
+    try:
+        return w.index
+    except ValueError:
+        return None
 
 
 def _apply(w, how, v):
@@ -212,7 +226,7 @@ class Sweep:
                 if w is None:
                     break
                 default = w.value
-                default_index = getattr(w, "index", None) if kind in ("radio", "selectbox") else None
+                default_index = _index(w) if kind in ("radio", "selectbox") else None
                 _apply(w, how, v)
                 self.run(f"{wid}={v!r}")
                 if depth > 0:
