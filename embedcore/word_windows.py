@@ -91,14 +91,19 @@ def frequency_pull(vectors: np.ndarray, counts, *, topn: int = 10, frequent: int
     if topn < 1:
         return float("nan")
     unit = X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-300)
-    sims = unit @ unit.T
-    np.fill_diagonal(sims, -np.inf)
-    top = np.argpartition(-sims, topn - 1, axis=1)[:, :topn]
     common = np.zeros(len(X), dtype=bool)
     common[np.argsort(-np.asarray(counts), kind="stable")[:frequent]] = True
-    return float(common[top].mean())
+    hits = 0
+    for start in range(0, len(X), _BLOCK):  # blocks of rows: a V x V similarity matrix would not fit for large V
+        sims = unit[start:start + _BLOCK] @ unit.T
+        rows = np.arange(len(sims))
+        sims[rows, start + rows] = -np.inf
+        hits += int(common[np.argpartition(-sims, topn - 1, axis=1)[:, :topn]].sum())
+    return hits / (len(X) * topn)
 
 
+#: Rows of cosines formed at once by :func:`frequency_pull`.
+_BLOCK = 512
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
