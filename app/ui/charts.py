@@ -59,12 +59,32 @@ def update_layout(fig: go.Figure, **props) -> go.Figure:
     held = fig.layout.to_plotly_json()
     merge = {}
     for key, value in props.items():
-        if key in held or "_" in key:
+        if key in held or "_" in key or value is None:
             merge[key] = value
-        elif value is not None:
+        else:
             fig.layout[key] = value
     if merge:
         fig.update_layout(**merge)
+    return fig
+
+
+def update_axis(fig: go.Figure, axis: str, **props) -> go.Figure:
+    """``fig.update_xaxes(**props)`` (``axis="x"``) or ``update_yaxes`` for a figure with one axis of that kind,
+    setting the properties the axis does not hold yet directly, as :func:`update_layout` does; a figure with
+    several (subplots) goes through Plotly's own call."""
+    name = f"{axis}axis"
+    held = fig.layout.to_plotly_json()
+    if any(k.startswith(name) and k != name for k in held):
+        return getattr(fig, f"update_{axis}axes")(**props)
+    current = held.get(name, {})
+    merge = {}
+    for key, value in props.items():
+        if key in current or "_" in key or value is None:
+            merge[key] = value
+        else:
+            fig.layout[name][key] = value
+    if merge:
+        getattr(fig, f"update_{axis}axes")(**merge)
     return fig
 
 
@@ -154,8 +174,8 @@ def item_scatter(
             marker=dict(size=14, symbol="circle-open", color="#e03131", line=dict(width=2.5)),
             hoverinfo="skip",
         ))
-    fig.update_xaxes(range=xr, title=axis_titles[0], zeroline=False)
-    fig.update_yaxes(range=yr, title=axis_titles[1], zeroline=False, scaleanchor="x", scaleratio=1)
+    update_axis(fig, "x", range=xr, title=axis_titles[0], zeroline=False)
+    update_axis(fig, "y", range=yr, title=axis_titles[1], zeroline=False, scaleanchor="x", scaleratio=1)
     return layout(fig, title, height)
 
 
@@ -165,8 +185,8 @@ def heatmap(z, *, x=None, y=None, title=None, colorscale="Blues", height=360, zm
     limits = {} if zmax is None else {"zmin": -zmax, "zmax": zmax}
     fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, zmid=zmid, **limits,
                                hovertemplate=f"{x_title} %{{x}}<br>{y_title} %{{y}}<br>{hover}<extra></extra>"))
-    fig.update_xaxes(title=x_title)
-    fig.update_yaxes(title=y_title, autorange="reversed")
+    update_axis(fig, "x", title=x_title)
+    update_axis(fig, "y", title=y_title, autorange="reversed")
     return layout(fig, title, height)
 
 
@@ -186,8 +206,8 @@ def lines(df: pd.DataFrame, x: str, ys: dict[str, str], *, title=None, vline=Non
                                  line=dict(color="#868e96", dash="dot", width=1.5), hoverinfo="skip"))
     if hline is not None:
         fig.add_hline(y=hline, line=dict(color="#868e96", dash="dot"), annotation_text=hline_label)
-    fig.update_xaxes(title=x_title if x_title is not None else x, type="log" if log_x else None)
-    fig.update_yaxes(title=y_title)
+    update_axis(fig, "x", title=x_title if x_title is not None else x, type="log" if log_x else None)
+    update_axis(fig, "y", title=y_title)
     return layout(fig, title, height)
 
 
@@ -198,13 +218,13 @@ def bars(labels, values, *, errors=None, title=None, y_title="", height=360, hig
     if horizontal:
         fig = go.Figure(go.Bar(y=list(labels), x=values, orientation="h", marker_color=colors, text=text,
                                error_x=dict(type="data", array=errors) if errors is not None else None))
-        fig.update_yaxes(autorange="reversed", type="category")
-        fig.update_xaxes(title=y_title, type="log" if log_y else None)
+        update_axis(fig, "y", autorange="reversed", type="category")
+        update_axis(fig, "x", title=y_title, type="log" if log_y else None)
     else:
         fig = go.Figure(go.Bar(x=list(labels), y=values, marker_color=colors, text=text,
                                error_y=dict(type="data", array=errors) if errors is not None else None))
-        fig.update_yaxes(title=y_title, type="log" if log_y else None)
-        fig.update_xaxes(type="category")
+        update_axis(fig, "y", title=y_title, type="log" if log_y else None)
+        update_axis(fig, "x", type="category")
     return layout(fig, title, height)
 
 
@@ -218,6 +238,6 @@ def tuning_bars(table: pd.DataFrame, *, title: str, height: int = 420) -> go.Fig
             customdata=sub["rho_choose"],
             hovertemplate="%{x}<br>ρ on the scoring half %{y:.3f}<br>ρ on the choosing half %{customdata:.3f}"
                           "<extra></extra>"))
-    fig.update_yaxes(title="Spearman ρ, scoring half")
-    fig.update_xaxes(tickangle=-35)
+    update_axis(fig, "y", title="Spearman ρ, scoring half")
+    update_axis(fig, "x", tickangle=-35)
     return layout(fig, title, height)
