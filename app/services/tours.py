@@ -24,7 +24,7 @@ TOURS["man"] = [
          "out side by side, and trustworthiness drops.", {"man.B": 5}),
     Step("Unrolled", "At **B = 12** the neighbourhoods overlap along the whole sheet: the roll is laid flat and "
          "the colour (position along the roll) runs smoothly from one end to the other.", {"man.B": 12}),
-    Step("Folded", "With **B = 40** the neighbourhoods reach across the roll's layers (the red edges jump "
+    Step("Folded", "With **B = 40** the neighbourhoods reach across the roll's layers (the graph's edges jump "
          "between them in the 3-D view): the map folds the layers onto each other.",
          {"man.B": 40, "man.graph": True}),
     Step("Thick", "Noise of **0.5** makes the sheet thick: LLE reproduces the noise, and the map at B = 12 is "
@@ -105,7 +105,7 @@ TOURS["pl"] = [
     Step("Single point", "Each song is one point, trained on playlists planted from a known map: the learned "
          "map (left) matches the true one (right) up to a turn.", {}),
     Step("Dual point", "An entry and an exit point per song: on these symmetric playlists it fits no better, "
-         "and its held-out log-likelihood says so.", {"pl.model": "dual"}),
+         "and its held-out log-likelihood (beside the map) is a little lower.", {"pl.model": "dual"}),
     Step("Playlists with a direction", "Playlists planted from a dual-point model, where A then B is likely and "
          "B then A is not: here the dual model wins.", {"pl.dataset": "planted_dual", "pl.model": "dual"}),
     Step("Cold start by tags", "A song no playlist has played can be placed from its tags alone, at the mean of "
@@ -113,8 +113,8 @@ TOURS["pl"] = [
 ]
 
 TOURS["text"] = [
-    Step("Sparse", "300 news articles over thousands of terms: under 2% of the matrix is non-zero, and a few "
-         "terms (the, to, of) fill most of the slice.", {}),
+    Step("Sparse", "300 news articles over thousands of terms: under 2% of the matrix is non-zero. The slice "
+         "drawn holds the most frequent terms (the, to, of), so it is far denser than the whole.", {}),
     Step("tf-idf", "Weight each count by how rare the term is across documents: the words that say what a "
          "document is about rise to the top.", {"text.tab": "TF and IDF"}),
     Step("Hashing collisions", "Fold the whole vocabulary into **2⁶ = 64** buckets: most buckets hold many "

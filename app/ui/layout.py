@@ -56,15 +56,14 @@ def page_header(title: str, sentence: str, prefix: str | None = None) -> None:
 
 
 def instrument(prefix: str | None = None, ratio: tuple[float, float] = (3, 1)):
-    """The first screen's two columns: the main map or chart (left) and the controls that matter most (right),
-    with the page's tour under them. Returns ``(chart, controls)``."""
+    """The first screen's two columns: the main map or chart (left), and the page's tour over the controls that
+    matter most (right). Returns ``(chart, controls)``."""
     from app.ui import tour
 
     chart, controls = st.columns(list(ratio), gap="medium")
-    knobs = controls.container()
-    if prefix is not None:
+    if prefix is not None:  # the tour first: in presentation mode its Previous and Next are the first thing there
         tour.panel(prefix, controls, presenting=presenting())
-    return chart, knobs
+    return chart, controls.container()
 
 
 def theory(title: str = "Theory: the formulas, what each control changes, how the picture can mislead"):
@@ -137,7 +136,7 @@ def mode_and_reset(prefix: str) -> None:
     if presenting() and st.query_params.get("present") != "1":
         st.query_params["present"] = "1"  # the page's address keeps the mode, so a shared link opens in it
     left, right = st.sidebar.columns([2.3, 1], vertical_alignment="center")
-    left.toggle("Presentation mode", key=PRESENT, on_change=_sync_present,
+    left.toggle("Presentation", key=PRESENT, on_change=_sync_present,
                 help="For a projector: the sidebar and the theory collapse, the type grows, the charts take the "
                 "screen and the tour's Previous and Next stand out. Kept in the link as ?present=1.")
     if prefix not in ("home", "data"):
