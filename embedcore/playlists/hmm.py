@@ -160,7 +160,7 @@ class PlaylistHMM(BaseEstimator):
             ahead = emit[:, X[:, 1:]].transpose(1, 2, 0) * beta[:, 1:] / c[:, 1:, None]  # (N, T-1, K)
             ahead *= mask[:, 1:, None]
             xi = (alpha[:, :-1].reshape(-1, K).T @ ahead.reshape(-1, K)) * trans
-            start = gamma[:, 0].sum(axis=0) + self.smoothing
+            start = gamma[mask[:, 0], 0].sum(axis=0) + self.smoothing  # an empty playlist starts nowhere
             start /= start.sum()
             trans = xi + self.smoothing
             trans /= trans.sum(axis=1, keepdims=True)
