@@ -345,7 +345,8 @@ def advice_section(ref, classes) -> None:
     st.markdown(
         "The EMDE authors advise a sketch width of about 128 buckets per partitioning (K = 7) and spending the rest "
         f"of the budget on more partitionings N, and normalising sketches by their maximum rather than L2. Both "
-        f"are measured here on these sets under the same protocol, on the {kind} item vectors: **width**, EMDE "
+        f"are measured here on these sets under the same protocol, on the data's own item vectors ({kind}): "
+        "**width**, EMDE "
         f"at a fixed budget of N·2^K = {svc.WIDTH_BUDGET:,} buckets for K = "
         f"{', '.join(str(k) for k in svc.WIDTH_KS)}, each against K = 7; **normalisation**, L2 against max, "
         "of the whole sketch or of each partitioning's block on its own, at K = 7, N = "
