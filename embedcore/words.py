@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from itertools import chain
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,7 @@ __all__ = [
     "pmi_matrix",
     "smooth_idf",
     "PMIWordVectors",
+    "WordPairScore",
     "evaluate_word_pairs",
     "train_word2vec",
     "compare_word_vectors",
@@ -50,7 +52,13 @@ __all__ = [
 ]
 
 def build_vocabulary(token_docs, min_count: int = 1, max_size: int | None = None) -> pd.Series:
-    """Word counts of words seen at least ``min_count`` times, most frequent first (ties alphabetical)."""
+    """Word counts of words seen at least ``min_count`` times, most frequent first (ties alphabetical).
+
+    Examples
+    --------
+    >>> build_vocabulary([["the", "cat", "sat"], ["the", "dog", "sat"]], min_count=2).to_dict()
+    {'sat': 2, 'the': 2}
+    """
     return prune_vocabulary(pd.Series(list(chain.from_iterable(token_docs)), dtype=object).value_counts(),
                             min_count, max_size)
 
@@ -92,8 +100,22 @@ def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str =
     ``context="document"``: the binary document-term matrix M gives M^T M,
     the number of documents in which two words both occur (diagonal zeroed).
     """
-    V = len(index)
     ids, offsets = _ids(token_docs, index)
+    return cooccurrence_of_ids(ids, offsets, len(index), window=window, context=context, weighted=weighted)
+
+
+def token_ids(token_docs, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """Every token's position in the vocabulary ``index`` (-1 outside it) and each document's offset into
+    them: what :func:`cooccurrence_of_ids` counts, found once per vocabulary and kept for every window."""
+    return _ids(token_docs, index)
+
+
+def cooccurrence_of_ids(ids, offsets, n_words: int, *, window: int = 2, context: str = "window",
+                        weighted: bool = False) -> sp.csr_array:
+    """:func:`cooccurrence` of documents given as vocabulary ids (:func:`token_ids`): document d is
+    ``ids[offsets[d]:offsets[d + 1]]``, -1 for a word outside the vocabulary of ``n_words``."""
+    V = n_words
+    ids, offsets = np.asarray(ids), np.asarray(offsets)
     if context == "document":
         M = ragged_to_csr(offsets, ids, V)
         M.data[:] = 1.0
@@ -105,7 +127,7 @@ def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str =
         raise ValueError(f"context must be 'window' or 'document', got {context!r}.")
     if not isinstance(window, Integral) or window < 1:
         raise ValueError(f"window must be a positive integer, got {window!r}.")
-    doc = np.repeat(np.arange(len(token_docs)), np.diff(offsets))
+    doc = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     rows, cols, vals = [], [], []
     for d in range(1, window + 1):  # a loop over offsets only
         a, b = ids[:-d], ids[d:]
@@ -484,13 +506,39 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
 # --------------------------------------------------------------------------- evaluation and baselines
 
 
-def evaluate_word_pairs(vectors, pairs: pd.DataFrame) -> dict:
+class WordPairScore(NamedTuple):
+    """How word vectors rank human-scored word pairs (:func:`evaluate_word_pairs`).
+
+    Attributes
+    ----------
+    spearman : float
+        Spearman correlation of the pairs' cosines with the human scores (nan with fewer than three pairs).
+    oov_rate : float
+        The share of pairs left out for a word the vectors do not know.
+    pairs_used : int
+        The pairs scored.
+    """
+
+    spearman: float
+    oov_rate: float
+    pairs_used: int
+
+
+def evaluate_word_pairs(vectors, pairs: pd.DataFrame) -> WordPairScore:
     """Spearman correlation between cosine similarities and human scores, and the out-of-vocabulary rate.
 
     ``vectors`` maps word -> vector (a dict, gensim KeyedVectors, or a fitted
     :class:`PMIWordVectors`); ``pairs`` has columns word1, word2, score. Pairs
     with an unknown word are skipped and counted. The scoring is gensim's
     ``KeyedVectors.evaluate_word_pairs``, on every word of the vectors.
+
+    Examples
+    --------
+    >>> vecs = {"cat": [1.0, 0.1], "dog": [0.9, 0.3], "car": [0.0, 1.0], "van": [0.3, 0.9]}
+    >>> pairs = pd.DataFrame({"word1": ["cat", "cat", "car", "cat"], "word2": ["dog", "car", "van", "zebra"],
+    ...                       "score": [9.0, 1.0, 8.0, 5.0]})
+    >>> evaluate_word_pairs(vecs, pairs)
+    WordPairScore(spearman=1.0, oov_rate=0.25, pairs_used=3)
     """
     import logging
     import tempfile
@@ -520,7 +568,7 @@ def evaluate_word_pairs(vectors, pairs: pd.DataFrame) -> dict:
     oov = oov_percent / 100
     used = int(round(len(table) * (1 - oov)))
     rho = float(rho) if used > 2 and np.isfinite(rho) else float("nan")
-    return {"spearman": rho, "oov_rate": float(oov), "pairs_used": used}
+    return WordPairScore(rho, float(oov), used)
 
 
 def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, window: int = 2, min_count: int = 1,

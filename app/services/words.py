@@ -30,10 +30,11 @@ from embedcore.words import (
     build_vocabulary,
     compare_document_features,
     compare_word_vectors,
-    cooccurrence,
+    cooccurrence_of_ids,
     document_coordinates,
     evaluate_word_pairs,
     term_counts,
+    token_ids,
     tokenize,
     train_word2vec,
     word_clusters,
@@ -86,20 +87,31 @@ def vocabulary_size(ref: data_service.DataRef, min_count: int) -> int:
     return len(build_vocabulary(tokens(ref), min_count))
 
 
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _vocabulary(ref: data_service.DataRef, min_count: int) -> tuple:
+    """The vocabulary of one min count, every token's id in it, the words' document frequencies and the
+    seconds they took (shared, read-only): the part of counting no window, context or weighting changes."""
+    t0 = time.perf_counter()
+    docs = tokens(ref)
+    counts = build_vocabulary(docs, min_count)
+    index = pd.Index(counts.index)
+    ids, offsets = token_ids(docs, index)
+    df = np.bincount(term_counts(docs, index).indices, minlength=len(index))
+    return counts, ids, offsets, df, time.perf_counter() - t0
+
+
 @st.cache_resource(max_entries=12, show_spinner=False)
 def _counted(ref: data_service.DataRef, min_count: int, window: int, context: str, weighted: bool) -> tuple:
     """The vocabulary, co-occurrence counts and document frequencies of one counting setting (shared, read-only).
 
     The counting stage of PMIWordVectors.fit, kept apart so a change of dimensions, α, shift or p redoes only
-    the PMI and its SVD.
+    the PMI and its SVD; the vocabulary and the tokens' ids are kept per min count (:func:`_vocabulary`), so a
+    new window only counts the pairs. The seconds are both stages': what counting from the corpus takes.
     """
+    counts, ids, offsets, df, vocabulary_seconds = _vocabulary(ref, min_count)
     t0 = time.perf_counter()
-    docs = tokens(ref)
-    counts = build_vocabulary(docs, min_count)
-    index = pd.Index(counts.index)
-    C = cooccurrence(docs, index, window=window, context=context, weighted=weighted)
-    df = np.bincount(term_counts(docs, index).indices, minlength=len(index))
-    return counts, C, df, len(docs), time.perf_counter() - t0
+    C = cooccurrence_of_ids(ids, offsets, len(counts), window=window, context=context, weighted=weighted)
+    return counts, C, df, len(offsets) - 1, vocabulary_seconds + time.perf_counter() - t0
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
@@ -444,8 +456,8 @@ def evaluation(ref: data_service.DataRef, params: tuple, seed: int, should_stop=
         row = {"method": name, "fit seconds": round(seconds, 2)}
         for pname, df in pairs.items():
             r = evaluate_word_pairs(kv, df)
-            row[f"{pname} ρ"] = r["spearman"]
-            row[f"{pname} OOV"] = r["oov_rate"]
+            row[f"{pname} ρ"] = r.spearman
+            row[f"{pname} OOV"] = r.oov_rate
         rows.append(row)
 
     add(f"PMI-SVD (window {p['window']}, shift {p['shift']}, α {p['alpha']})", wv, fit_seconds(ref, params))

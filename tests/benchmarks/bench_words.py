@@ -30,9 +30,9 @@ def run() -> list[Result]:
     r_cbow, r_sg = evaluate_word_pairs(cbow, pairs), evaluate_word_pairs(sg, pairs)
     results.append(Result(f"PMI-SVD fit, head500 ({n_tokens:,} tokens, min count 3)", fit,
                           "gensim Word2Vec CBOW fit", t_cbow,
-                          f"limit 3 s; skip-gram {t_sg:.2f} s; WordSim-353 Spearman: ours {ours['spearman']:.3f}, "
-                          f"CBOW {r_cbow['spearman']:.3f}, skip-gram {r_sg['spearman']:.3f} "
-                          f"({ours['pairs_used']} pairs in vocabulary)"))
+                          f"limit 3 s; skip-gram {t_sg:.2f} s; WordSim-353 Spearman: ours {ours.spearman:.3f}, "
+                          f"CBOW {r_cbow.spearman:.3f}, skip-gram {r_sg.spearman:.3f} "
+                          f"({ours.pairs_used} pairs in vocabulary)"))
     t = time.perf_counter()
     embed(wv.normed_[:2000], "tsne", perplexity=30.0, n_iter=500, random_state=0)
     results.append(Result("t-SNE map of the 2,000 most frequent words", time.perf_counter() - t, "", None,

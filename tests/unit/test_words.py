@@ -130,7 +130,7 @@ def test_evaluate_word_pairs_spearman_and_oov():
     vecs = {"a": np.array([1.0, 0.0]), "b": np.array([1.0, 0.1]), "c": np.array([0.0, 1.0]), "d": np.array([1.0, 1.0])}
     pairs = pd.DataFrame({"word1": ["a", "a", "a", "x"], "word2": ["b", "d", "c", "a"], "score": [9.0, 5.0, 1.0, 3.0]})
     out = evaluate_word_pairs(vecs, pairs)
-    assert out["spearman"] == pytest.approx(1.0) and out["oov_rate"] == 0.25 and out["pairs_used"] == 3
+    assert out.spearman == pytest.approx(1.0) and out.oov_rate == 0.25 and out.pairs_used == 3
 
 
 def test_label_embedding_decode_recovers_label_sets():
