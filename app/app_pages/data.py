@@ -69,6 +69,10 @@ if upload is None:
     show_report(data_service.bundled(chosen, data_service.seed()), key="data.report")
 else:
     guessed = data_service.KIND_LABELS[upload.kind].split(" (")[0].lower()
+    if st.session_state.get("data.kind_for") != upload.digest:  # a new upload is read as its guess
+        if st.session_state.get("data.kind_for") is not None or "data.kind" not in st.query_params:
+            st.session_state["data.kind"] = upload.kind
+        st.session_state["data.kind_for"] = upload.digest
     st.markdown(f"**Guessed: {guessed}.** {md_escape(upload.reason[:1].upper() + upload.reason[1:])} "
                 "If that is wrong, choose what it is below.")
     kind = st.radio(

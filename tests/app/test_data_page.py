@@ -91,3 +91,46 @@ def test_playlists_with_a_tag_file_are_guessed_as_playlists():
                                            ("song_tags.tsv", b"s1\trock\ns2\tjazz\n", "text/plain")]).run()
     assert at.radio(key="data.kind").value == "playlists"
     assert not at.error and metrics(at)["playlists"] == "2"
+
+
+def test_the_guess_and_its_reason_are_shown_and_can_be_overridden():
+    from tests.app.uploads import DISK_FILES
+
+    at = open_page("app_pages/data.py")
+    name, blob = DISK_FILES["vectors-labelled"][0]
+    upload(at, name, blob, "text/csv")
+    assert at.radio(key="data.kind").value == "vectors"
+    why = [m.value for m in at.markdown if m.value.startswith("**Guessed: vectors.**")]
+    assert why and "one column of labels" in why[0]
+    assert metrics(at)["metadata columns"] == "1"
+    at.radio(key="data.kind").set_value("table").run()  # the override reads the same file as a table
+    assert not at.error and not at.exception and metrics(at)["rows"] == "60"
+
+
+def test_a_workbook_and_a_european_csv_are_read_with_their_notices():
+    from tests.app.uploads import DISK_FILES
+
+    at = open_page("app_pages/data.py")
+    for case, notice in [("vectors-xlsx", "first sheet, 'Measurements'"), ("table-semicolon-decimal-comma", "decimal comma"),
+                         ("vectors-cp1252", "cp1252"), ("vectors-glove", None)]:
+        name, blob = DISK_FILES[case][0]
+        upload(at, name, blob, "application/octet-stream")
+        assert not at.error and not at.exception, (case, [e.value for e in at.error])
+        assert at.radio(key="data.kind").value == case.split("-")[0], case
+        if notice:
+            assert any(notice in i.value for i in at.info), (case, [i.value for i in at.info])
+
+
+def test_a_bad_seed_in_a_link_is_named_cut_and_replaced_in_the_link():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    for bad in ["-1", str(2**64), "seven", "9" * 10_000]:
+        at = AppTest.from_file(str(APP), default_timeout=120)
+        at.query_params["seed"] = bad
+        at.switch_page("app_pages/data.py").run()
+        assert not at.exception and at.session_state["global.seed"] == 0
+        warned = [w.value for w in at.sidebar.warning if "seed" in w.value]
+        assert len(warned) == 1 and "0 is used" in warned[0] and len(warned[0]) <= 300, warned
+        assert at.query_params["seed"] == ["0"] or at.query_params["seed"] == "0"
