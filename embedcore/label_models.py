@@ -77,6 +77,13 @@ def keyword_tags(documents, *, n_labels: int = 30, max_df: float = 0.25, min_df:
     X : (n_documents, n_features) sparse csr_array, tf-idf rows of unit length
     Y : (n_documents, n_labels) int array of 0 and 1
     labels : list of str, the label words, most frequent first
+
+    Examples
+    --------
+    >>> from embedcore.datasets import load_corpus
+    >>> X, Y, labels = keyword_tags(load_corpus("lee").documents, n_labels=30)
+    >>> X.shape, Y.shape, labels[:3]
+    ((300, 1500), (300, 30), ['year', 'government', 'australia'])
     """
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
@@ -120,6 +127,12 @@ def make_topic_labels(n_samples: int = 600, *, n_labels: int = 40, n_topics: int
     X : (n_samples, n_features) array
     Y : (n_samples, n_labels) int array of 0 and 1
     labels : list of str, "t<topic>.<label>"
+
+    Examples
+    --------
+    >>> X, Y, _ = make_topic_labels(100, n_labels=6, n_topics=2, n_features=8, random_state=0)
+    >>> X.shape, Y.shape, Y.sum(axis=1)[:5].tolist()
+    ((100, 8), (100, 6), [4, 3, 4, 3, 4])
     """
     rng = check_random_state(random_state)
     labels = np.arange(n_labels)
@@ -148,6 +161,13 @@ def corrupt_labels(Y, share: float, *, random_state=None) -> np.ndarray:
     Returns
     -------
     (n, m) int array of 0 and 1, a new array
+
+    Examples
+    --------
+    >>> _, Y, _ = make_topic_labels(100, n_labels=6, n_topics=2, n_features=8, random_state=0)
+    >>> noisy = corrupt_labels(Y, 0.5, random_state=0)
+    >>> bool((noisy != Y).any()), bool((noisy.sum(axis=1) == Y.sum(axis=1)).all())  # as many labels, some wrong
+    (True, True)
     """
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"share={share} must be between 0 and 1: it is the fraction of labels made wrong.")
@@ -183,6 +203,13 @@ def precision_at_k(Y_true, scores, k: int) -> float:
 
     Rows with no true label are left out (there is nothing to find); ties are
     broken by label order. A row with fewer than ``k`` labels cannot reach 1.
+
+    Examples
+    --------
+    >>> Y_true = np.array([[1, 0, 0], [0, 1, 1]])
+    >>> scores = np.array([[0.9, 0.1, 0.5], [0.2, 0.8, 0.1]])
+    >>> precision_at_k(Y_true, scores, 1), precision_at_k(Y_true, scores, 2)
+    (1.0, 0.5)
     """
     Y_true = np.asarray(Y_true) > 0
     scores = np.asarray(scores, dtype=np.float64)
@@ -199,6 +226,12 @@ def decoding_ceiling(Y, n_components: int, k: int) -> float:
     Fits :class:`~embedcore.words.LabelEmbedding` with ``n_components`` on Y,
     encodes every label set and ranks the labels by cosine to its vector. Below
     1 when the label vectors lose labels (a small ``n_components``).
+
+    Examples
+    --------
+    >>> _, Y, _ = make_topic_labels(100, n_labels=6, n_topics=2, n_features=8, random_state=0)
+    >>> 0.0 < decoding_ceiling(Y, 3, 1) <= 1.0
+    True
     """
     le = LabelEmbedding(n_components=n_components).fit(Y)
     return precision_at_k(Y, le.encode(Y) @ le.embedding_.T, k)
@@ -220,6 +253,14 @@ def cosine_loss(W, X, T, offset, alpha: float):
     -------
     loss : float
     grad : array shaped like W
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(10, 3))
+    >>> T = np.tile([[1.0, 0.0]], (10, 1))
+    >>> loss, grad = cosine_loss(np.zeros((3, 2)), X, T, np.array([1.0, 0.0]), 0.0)
+    >>> loss, grad.shape  # every prediction is the offset, pointing at every target
+    (0.0, (3, 2))
     """
     Z = offset + X @ W
     norm = np.maximum(np.linalg.norm(Z, axis=1), 1e-12)
@@ -235,6 +276,13 @@ def logistic_loss(W, b, X, Y, alpha: float):
     """Binary cross-entropy summed over labels, averaged over rows, plus ``alpha/2 ||W||^2``; gradients in W, b.
 
     The same objective, label by label, as scikit-learn's ``LogisticRegression(C=1 / (n * alpha))``.
+
+    Examples
+    --------
+    >>> X, Y, _ = make_topic_labels(100, n_labels=6, n_topics=2, n_features=8, random_state=0)
+    >>> loss, grad_W, grad_b = logistic_loss(np.zeros((8, 6)), np.zeros(6), X, Y, 0.0)
+    >>> bool(np.isclose(loss, 6 * np.log(2)))  # every probability one half, six labels
+    True
     """
     S = X @ W + b
     n = len(S)
