@@ -73,8 +73,7 @@ else:
         if st.session_state.get("data.kind_for") is not None or "data.kind" not in st.query_params:
             st.session_state["data.kind"] = upload.kind
         st.session_state["data.kind_for"] = upload.digest
-    st.markdown(f"**Guessed: {guessed}.** {md_escape(upload.reason[:1].upper() + upload.reason[1:])} "
-                "If that is wrong, choose what it is below.")
+    st.markdown(f"**Guessed: {guessed}.** Why: {md_escape(upload.reason)} If that is wrong, choose what it is below.")
     kind = st.radio(
         "Read it as",
         kinds,
