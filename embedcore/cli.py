@@ -326,8 +326,9 @@ def _run_words(args) -> int:
             docs = document_vectors(files, wv, args.doc_vectors, weighting=args.weighting, dtype=dtype,
                                     client=client, retries=args.retries, progress=not args.quiet,
                                     blocksize=args.blocksize, overwrite=args.overwrite,
-                                    on_start=lambda *a: _staged(a[2]))
-    also = "" if docs is None else f", {docs['rows']:,} document vectors ({args.weighting}) -> {args.doc_vectors}"
+                                    on_start=lambda todo, done, output: (_staged(output), _KEPT.update(done=done)))
+    also = "" if docs is None else (f", {docs['rows']:,} document vectors ({args.weighting}) -> {args.doc_vectors} "
+                                    f"({_KEPT.get('done', 0)} partitions kept from an interrupted run)")
     print(f"{counts.n_tokens:,} tokens in {counts.n_documents:,} documents ({counts.n_partitions} partitions): "
           f"{len(wv.words_):,} words x {wv.vectors_.shape[1]} dimensions in {time.perf_counter() - t0:.1f} s "
           f"-> {args.out} (summary {args.out}.json){also}")
@@ -383,7 +384,7 @@ def _interrupted(name: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run one step; the exit status: 0, 1 for an input or output that cannot be used, 2 when no scheduler
     answers, 130 when interrupted."""
-    from .batch._cluster import SchedulerError
+    from .batch._cluster import SchedulerError, end_line
 
     args = build_parser().parse_args(argv)
     name = f"python -m embedcore {args.step}"
@@ -394,17 +395,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except KeyboardInterrupt:
+        end_line()
         print(_interrupted(name), file=sys.stderr)
         return 130
     except SchedulerError as e:
         if args.traceback:
             raise
+        end_line()
         print(f"{name}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     except (ValueError, OSError, TimeoutError, MemoryError) as e:  # BatchError, DataError, the readers' own errors
         if args.traceback:
             raise
         what = "out of memory on this machine" if isinstance(e, MemoryError) else ""
+        end_line()
         print(f"{name}: error: {' '.join(str(e).split()) or what or type(e).__name__}", file=sys.stderr)
         return 1
     except Exception as e:
@@ -412,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if not isinstance(e, KilledWorker) or args.traceback:
             raise
+        end_line()
         print(f"{name}: error: a worker died {args.retries + 1} times on the same task ({e}); it may run out "
               "of memory: use smaller partitions (--blocksize, --partition-rows) or fewer, larger workers.",
               file=sys.stderr)

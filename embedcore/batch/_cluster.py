@@ -257,7 +257,7 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
     from dask.utils import parse_timedelta
     from distributed import Client, LocalCluster
 
-    level = logging.CRITICAL if quiet else logging.WARNING
+    level = logging.CRITICAL + 10 if quiet else logging.WARNING  # quiet: not even "CRITICAL" noise
     logger = logging.getLogger("distributed")
     before = logger.level
     if quiet:
@@ -316,8 +316,18 @@ def broadcast(client, obj):
     return client.scatter(obj, broadcast=True, hash=False)
 
 
+def end_line() -> None:
+    """End a progress bar's line left open (a run stopped part-way), so the next message starts afresh."""
+    if Progress.open_line:
+        Progress.open_line = False
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
 class Progress:
     """A one-line text bar on stderr: ``sketch [#######.....] 7/12 partitions``."""
+
+    open_line = False  # a bar's line is on screen without its newline
 
     def __init__(self, total: int, label: str, enabled: bool = True, unit: str = "partitions"):
         self.total, self.label, self.unit, self.done = total, label, unit, 0
@@ -331,9 +341,7 @@ class Progress:
 
     def close(self) -> None:
         """End the bar's line if the run stopped before the last partition (the next message starts afresh)."""
-        if self.enabled and 0 < self.total and self.done < self.total:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        end_line()
 
     def _draw(self) -> None:
         if not self.enabled:
@@ -342,7 +350,8 @@ class Progress:
         filled = int(width * self.done / self.total)
         line = (f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit}"
                 f" {time.perf_counter() - self.start:6.1f}s")
-        sys.stderr.write(line + ("\n" if self.done >= self.total else ""))
+        Progress.open_line = self.done < self.total
+        sys.stderr.write(line + ("" if Progress.open_line else "\n"))
         sys.stderr.flush()
 
 

@@ -73,6 +73,11 @@ def expand_paths(paths: Sequence[str] | str, what: str, keep=None) -> list[str]:
     return out
 
 
+def _line_at(data: bytes, position: int) -> int:
+    """The line (from 1) holding byte ``position`` of ``data``."""
+    return data.count(b"\n", 0, position) + 1
+
+
 def _head(path: str, n: int = 65536) -> bytes:
     if _is_url(path):
         return b""
@@ -126,7 +131,8 @@ def _sniff(path: str, kind: str) -> None:
             head.decode("utf-8")
         except UnicodeDecodeError as e:
             if e.start < len(head) - 4:  # a character cut at the end of the sample is fine
-                raise BatchError(f"{path} is not UTF-8 text (byte {e.start}); save it as UTF-8.") from None
+                raise BatchError(f"{path}, line {_line_at(head, e.start)}: byte {head[e.start]:#04x} is not "
+                                 "UTF-8 text; save the file as UTF-8.") from None
 
 
 def text_files(paths: Sequence[str] | str) -> list[str]:
@@ -145,7 +151,8 @@ def text_files(paths: Sequence[str] | str) -> list[str]:
             head.decode("utf-8")
         except UnicodeDecodeError as e:
             if e.start < len(head) - 4:
-                raise BatchError(f"{p} is not UTF-8 text (byte {e.start}); save it as UTF-8.") from None
+                raise BatchError(f"{p}, line {_line_at(head, e.start)}: byte {head[e.start]:#04x} is not "
+                                 "UTF-8 text; save the file as UTF-8.") from None
     return files
 
 
@@ -294,8 +301,12 @@ class Part:
             with _open(self.path) as f:
                 header = f.readline()
         try:
-            return pd.read_csv(io.BytesIO(header + raw), sep=self.sep, dtype=str, keep_default_na=False,
-                               na_values=[""], usecols=list(columns), encoding="utf-8")
+            frame = pd.read_csv(io.BytesIO(header + raw), sep=self.sep, dtype=str, keep_default_na=False,
+                                na_values=[""], encoding="utf-8")
+            missing = [c for c in columns if c not in frame.columns]
+            if missing:
+                raise BatchError(f"{self.path} has no column {missing[0]!r}.")
+            return frame[list(columns)]
         except pd.errors.EmptyDataError:
             return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns})
         except pd.errors.ParserError as e:
@@ -312,8 +323,10 @@ class Part:
             pos = e.start - len(header)
             raise BatchError(f"{self.path}, line {self.line_of(at, raw, max(pos, 0))}: not UTF-8 text; save the "
                              "file as UTF-8.") from None
-        except ValueError as e:  # a column missing from this file
-            raise BatchError(f"{self.path}: {' '.join(str(e).split())}") from None
+        except BatchError:
+            raise
+        except ValueError as e:
+            raise BatchError(f"Cannot read {self.path} as CSV: {' '.join(str(e).split())}") from None
 
     def where(self, row: int) -> str:
         """Where row ``row`` of this partition is in its file, for a message: ``sets.csv, line 12``."""

@@ -93,16 +93,17 @@ def write_json(path: str, body: dict) -> None:
     os.replace(tmp, path)
 
 
-def check_entry(name: str, data, entry: dict) -> None:
+def check_entry(name: str, data, entry: dict, what: str = "shard", listing: str = "manifest") -> None:
     """A shard (a path or its bytes) against its manifest entry: its size and SHA-256."""
     size = len(data) if isinstance(data, (bytes, bytearray)) else os.path.getsize(data) if os.path.exists(data) else None
     if size is None:
-        raise BatchError(f"{name} is listed in the manifest but missing; the output is incomplete: run the step again.")
+        raise BatchError(f"{name} is listed in the {listing} but missing; the output is incomplete: run the step "
+                         "again.")
     if not isinstance(entry.get("sha256"), str) or not isinstance(entry.get("file_bytes"), int):
-        raise BatchError(f"The manifest has no checksum for {name}: it was written by an older version of the step; "
+        raise BatchError(f"The {listing} has no checksum for {name}: it was written by an older version of the step; "
                          "run the step again.")
     if size != entry["file_bytes"] or sha256_of(data) != entry["sha256"]:
-        raise BatchError(f"{name} is not the shard its manifest lists ({size:,} bytes, manifest: "
+        raise BatchError(f"{name} is not the {what} its {listing} lists ({size:,} bytes, {listing}: "
                          f"{entry['file_bytes']:,}; checksums differ): it was changed or comes from another run. "
                          "Run the step again.")
 

@@ -399,7 +399,8 @@ def _document_block(part, model, weighting: str, number: int, out_dir: str | Non
     block = _tokenise_task.__wrapped__(part, number)
     rows = block.documents[block.lines]  # a blank line holds no token
     M = block.term_counts(block.ids(model.words_), rows, block.n_docs, len(model.words_))
-    X = np.asarray(model.document_vectors(M, weighting), dtype=dtype)
+    X = np.asarray(model.document_vectors(M, weighting), dtype=dtype) if block.n_docs else \
+        np.empty((0, model.vectors_.shape[1]), dtype=dtype)  # a block inside one long line holds no line start
     entry = {"rows": int(X.shape[0]), "file": f"part-{number:05d}.npy"}
     if out_dir is not None:
         buf = io.BytesIO()
@@ -618,7 +619,7 @@ def read_word_vectors(path: str):
     if not isinstance(entry, dict) or body.get("step") != "word-vectors" or body.get("complete") is not True:
         raise BatchError(f"{summary} is not the summary of a finished word-vectors run of {os.path.basename(path)}; "
                          "run the step again.")
-    check_entry(os.path.basename(path), path, entry)
+    check_entry(os.path.basename(path), path, entry, what="file", listing="summary")
     with open(path, "rb") as f:
         rows, dim = (int(v) for v in f.readline().split())
         names = ["word"] + [f"x{i}" for i in range(dim)]
