@@ -111,7 +111,14 @@ def make_planted_playlists(n_songs: int = 200, n_playlists: int = 500, length: i
 
 def random_walk_playlists(graph, n_playlists: int = 600, length: int = 8, random_state=None):
     """Playlists as weighted random walks on a graph (networkx): each step follows an edge
-    with probability proportional to its weight."""
+    with probability proportional to its weight.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> random_walk_playlists(nx.path_graph(4), n_playlists=3, length=4, random_state=0)
+    [[0, 1, 2, 1], [3, 2, 1, 0], [1, 2, 1, 0]]
+    """
     rng = check_random_state(random_state)
     nodes = list(graph.nodes)
     index = {n: i for i, n in enumerate(nodes)}
