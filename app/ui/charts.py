@@ -51,12 +51,19 @@ def literal(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def _held(obj) -> dict:
+    """The properties a Plotly object holds (not its defaults), without copying them: its ``_props``, or a
+    copy from ``to_plotly_json`` should Plotly stop keeping them there (a layout's copy holds the template)."""
+    props = getattr(obj, "_props", None)
+    return props if isinstance(props, dict) else (obj.to_plotly_json() if props is None else {})
+
+
 def update_layout(fig: go.Figure, **props) -> go.Figure:
     """``fig.update_layout(**props)``, faster: a property the layout does not hold yet is set directly
     (nothing to merge it with), which skips Plotly's path machinery (about 5 ms a chart at every rerun);
     the rest, and names with an underscore (possibly a path such as ``xaxis_title``), go through
     ``update_layout`` as before."""
-    held = fig.layout.to_plotly_json()
+    held = _held(fig.layout)
     merge = {}
     for key, value in props.items():
         if key in held or "_" in key or value is None:
@@ -73,10 +80,10 @@ def update_axis(fig: go.Figure, axis: str, **props) -> go.Figure:
     setting the properties the axis does not hold yet directly, as :func:`update_layout` does; a figure with
     several (subplots) goes through Plotly's own call."""
     name = f"{axis}axis"
-    held = fig.layout.to_plotly_json()
+    held = _held(fig.layout)
     if any(k.startswith(name) and k != name for k in held):
         return getattr(fig, f"update_{axis}axes")(**props)
-    current = held.get(name, {})
+    current = held.get(name) or {}
     merge = {}
     for key, value in props.items():
         if key in current or "_" in key or value is None:
