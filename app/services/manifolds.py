@@ -168,8 +168,25 @@ def point_set(p: Points) -> PointSet:
     colour, label = None, "t"
     if meta is not None and meta.shape[1]:
         label, colour = str(meta.columns[0]), _frozen(meta.iloc[:, 0].to_numpy())
-    categorical = colour is not None and colour.dtype.kind not in "fiu"
-    return PointSet(_frozen(np.array(rescale_for_distances(X), dtype=np.float64)), colour, label, categorical, rows)
+    return PointSet(_frozen(np.array(rescale_for_distances(X), dtype=np.float64)), colour, label, is_label(colour),
+                    rows)
+
+
+#: A whole-number column with at most this many values is a label (classes), coloured with a legend.
+LABEL_VALUES = 12
+
+
+def is_label(values) -> bool:
+    """Whether a colour column names classes (text, or a few whole numbers such as 0/1) rather than a quantity
+    drawn on a colour bar: a two-class 0/1 column on a colour bar showed its two ends and no legend."""
+    if values is None:
+        return False
+    values = np.asarray(values)
+    if values.dtype.kind not in "fiu":
+        return True
+    if values.dtype.kind == "f" and not np.all(np.isfinite(values) & (values == np.round(values))):
+        return False
+    return len(np.unique(values)) <= LABEL_VALUES
 
 
 def largest_b(p: Points) -> int:
