@@ -10,8 +10,23 @@ __all__ = ["DataError", "BatchError"]
 
 
 class DataError(ValueError):
-    """Data or a setting that cannot be used as given; the message says what to fix."""
+    """Data or a setting that cannot be used as given; the message says what to fix.
+
+    Examples
+    --------
+    >>> try:
+    ...     raise DataError("points.csv, line 3: 'oops' is not a number. Fix the cell or delete the row.")
+    ... except ValueError as err:  # a DataError is a ValueError, as scikit-learn's input errors are
+    ...     print(err)
+    points.csv, line 3: 'oops' is not a number. Fix the cell or delete the row.
+    """
 
 
 class BatchError(DataError):
-    """A batch input or setting that cannot be used (:mod:`embedcore.batch`); the message says what to change."""
+    """A batch input or setting that cannot be used (:mod:`embedcore.batch`); the message says what to change.
+
+    Examples
+    --------
+    >>> issubclass(BatchError, DataError)
+    True
+    """

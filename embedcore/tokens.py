@@ -27,6 +27,12 @@ def token_patterns() -> tuple[re.Pattern, re.Pattern]:
     ``\\w`` stands for letters and digits. A class holding characters beyond
     U+FFFF matches slowly, so the marks of the scripts found there are only in
     the second pattern, used for text that has such characters.
+
+    Examples
+    --------
+    >>> words, _ = token_patterns()
+    >>> words.findall("Café au lait, l'été")
+    ['Café', 'au', 'lait', "l'été"]
     """
     codes = [c for c in (*range(0x20000), *range(0xE0100, 0xE01F0)) if unicodedata.category(chr(c))[0] == "M"]
 

@@ -38,7 +38,13 @@ _CHUNK = 16_384  # rows projected at once: bounds memory to CHUNK x N*K floats
 
 
 def as_vectors(X, name: str = "X") -> np.ndarray:
-    """Item vectors as scikit-learn checks them: 2-D, numeric (not complex), finite, at least 1 x 1."""
+    """Item vectors as scikit-learn checks them: 2-D, numeric (not complex), finite, at least 1 x 1.
+
+    Examples
+    --------
+    >>> as_vectors([[1, 2]]).dtype, as_vectors([[1, 2]]).shape
+    (dtype('float64'), (1, 2))
+    """
     return check_array(X, dtype=np.float64, input_name=name)
 
 

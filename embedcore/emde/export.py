@@ -21,6 +21,14 @@ def sketches_npz(S, params: Mapping) -> bytes:
     Load with ``f = np.load(...)`` and
     ``scipy.sparse.csr_array((f["data"], f["indices"], f["indptr"]), shape=f["shape"])``;
     ``json.loads(str(f["params"]))`` gives the parameters back.
+
+    Examples
+    --------
+    >>> import io, json
+    >>> S = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]]))
+    >>> f = np.load(io.BytesIO(sketches_npz(S, {"K": 1})))
+    >>> sp.csr_array((f["data"], f["indices"], f["indptr"]), shape=f["shape"]).toarray().tolist(), json.loads(str(f["params"]))
+    ([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]], {'K': 1})
     """
     import io
     import json
@@ -33,7 +41,18 @@ def sketches_npz(S, params: Mapping) -> bytes:
 
 
 def sketches_csv(S, columns: Sequence[str], params: Mapping) -> str:
-    """Sketches as CSV text, one non-zero per line (``set,column,value``) under a ``#`` line of ``params``."""
+    """Sketches as CSV text, one non-zero per line (``set,column,value``) under a ``#`` line of ``params``.
+
+    Examples
+    --------
+    >>> S = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]]))
+    >>> print(sketches_csv(S, ["p0_b0", "p0_b1", "p1_b0"], {"K": 1}), end="")
+    # EMDE sketches, one non-zero per line; {"K": 1}
+    set,column,value
+    0,p0_b0,1.0
+    0,p1_b0,2.0
+    1,p0_b1,3.0
+    """
     import json
 
     S = _csr(S).tocoo()

@@ -78,6 +78,12 @@ def make_planted_playlists(n_songs: int = 200, n_playlists: int = 500, length: i
     where ``truth`` is a fitted-like LME holding the true points, and, when
     ``n_tags`` > 0, ``truth.song_tags_`` maps each song to the tags of the
     regions (nearest of ``n_tags`` random centres, and the second nearest when close) it lies in.
+
+    Examples
+    --------
+    >>> playlists, truth = make_planted_playlists(20, 5, 4, random_state=0)
+    >>> len(playlists), [len(p) for p in playlists], truth.model, truth.entry_.shape
+    (5, [4, 4, 4, 4, 4], 'single', (20, 2))
     """
     rng = check_random_state(random_state)
     U = scale * rng.standard_normal((n_songs, n_components))
