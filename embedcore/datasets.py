@@ -54,7 +54,13 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 @dataclass(frozen=True)
 class Dataset:
-    """A named data set a page can offer: its kind, a title, a description and a loader."""
+    """A named data set a page can offer: its kind, a title, a description and a loader.
+
+    Examples
+    --------
+    >>> datasets_of_kind("table")[0].title
+    'Restaurant tips'
+    """
 
     id: str
     kind: str  # "vectors" | "item_sets" | "table" | "documents"
@@ -64,7 +70,13 @@ class Dataset:
 
 
 def gensim_datapath(name: str) -> Path:
-    """Path of a file in gensim's bundled test data (no download)."""
+    """Path of a file in gensim's bundled test data (no download).
+
+    Examples
+    --------
+    >>> gensim_datapath("lee_background.cor").name
+    'lee_background.cor'
+    """
     from gensim.test.utils import datapath
 
     return Path(datapath(name))
@@ -74,7 +86,14 @@ def gensim_datapath(name: str) -> Path:
 
 
 def load_digits(seed: int = 0) -> VectorData:
-    """scikit-learn's 1,797 handwritten digits as 64-dimensional vectors (8 x 8 pixels, 0-16)."""
+    """scikit-learn's 1,797 handwritten digits as 64-dimensional vectors (8 x 8 pixels, 0-16).
+
+    Examples
+    --------
+    >>> digits = load_digits()
+    >>> digits.X.shape, digits.meta["label"][:3].tolist()
+    ((1797, 64), ['0', '1', '2'])
+    """
     from sklearn.datasets import load_digits as _load
 
     d = _load()
@@ -96,12 +115,25 @@ def _manifold(kind: str, n: int, noise: float, seed: int) -> VectorData:
 
 
 def make_swiss_roll(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
-    """A 2-D sheet rolled up in 3-D; ``meta['t']`` is the position along the roll."""
+    """A 2-D sheet rolled up in 3-D; ``meta['t']`` is the position along the roll.
+
+    Examples
+    --------
+    >>> roll = make_swiss_roll(200)
+    >>> roll.X.shape, roll.columns, len(roll.meta["t"])
+    ((200, 3), ['x', 'y', 'z'], 200)
+    """
     return _manifold("swiss_roll", n_samples, noise, seed)
 
 
 def make_s_curve(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
-    """A 2-D sheet bent into an S in 3-D; ``meta['t']`` is the position along the S."""
+    """A 2-D sheet bent into an S in 3-D; ``meta['t']`` is the position along the S.
+
+    Examples
+    --------
+    >>> make_s_curve(200).X.shape
+    (200, 3)
+    """
     return _manifold("s_curve", n_samples, noise, seed)
 
 
@@ -109,6 +141,12 @@ def make_severed_sphere(n_samples: int = 1500, noise: float = 0.0, seed: int = 0
     """A sphere with a cap cut off and a thin wedge cut out: it can be opened flat.
 
     ``meta['t']`` is the longitude, the coordinate an embedding should unroll.
+
+    Examples
+    --------
+    >>> sphere = make_severed_sphere(200)
+    >>> sphere.X.shape, bool(np.allclose(np.linalg.norm(sphere.X, axis=1), 1.0))  # on the unit sphere
+    ((200, 3), True)
     """
     rng = np.random.default_rng(seed)
     n_raw = int(n_samples * 1.6) + 50
@@ -122,7 +160,13 @@ def make_severed_sphere(n_samples: int = 1500, noise: float = 0.0, seed: int = 0
 
 
 def make_swiss_hole(n_samples: int = 1500, noise: float = 0.0, seed: int = 0) -> VectorData:
-    """A swiss roll with a hole in the sheet (scikit-learn's ``hole=True``)."""
+    """A swiss roll with a hole in the sheet (scikit-learn's ``hole=True``).
+
+    Examples
+    --------
+    >>> make_swiss_hole(200).X.shape
+    (200, 3)
+    """
     from sklearn.datasets import make_swiss_roll as _roll
 
     X, t = _roll(n_samples=n_samples, noise=noise, random_state=seed, hole=True)
@@ -147,7 +191,14 @@ BASKETS = [
 
 
 def load_baskets(seed: int = 0) -> ItemSets:
-    """Three foods in 3-D and four shopping baskets (the EMDE post's example)."""
+    """Three foods in 3-D and four shopping baskets (the EMDE post's example).
+
+    Examples
+    --------
+    >>> baskets = load_baskets()
+    >>> baskets.items[:3], baskets.sets[:2]
+    (['chorizo', 'banana', 'sourdough'], [['chorizo', 'banana'], ['sourdough']])
+    """
     items = list(BASKET_ITEMS)
     return ItemSets(
         "baskets",
@@ -168,6 +219,12 @@ def load_hotdog(n_points: int = 200, n_sets: int = 300, seed: int = 0) -> ItemSe
     near the middle; a *separately* person likes buns and frankfurters, never
     the middle. Both kinds of set have the same mean vector, so the mean
     cannot tell them apart while a density sketch can.
+
+    Examples
+    --------
+    >>> hotdog = load_hotdog()
+    >>> len(hotdog.sets), sorted(set(hotdog.labels))
+    (300, ['bun and frankfurter', 'hot dog'])
     """
     rng = np.random.default_rng(seed)
     t = np.linspace(-1.0, 1.0, n_points)
@@ -253,14 +310,26 @@ def load_newsgroup_word_sets(seed: int = 0, n_components: int = 50) -> ItemSets:
 
 
 def load_tips(seed: int = 0) -> TableData:
-    """plotly's restaurant tips (244 bills): day, time, size, total bill, tip."""
+    """plotly's restaurant tips (244 bills): day, time, size, total bill, tip.
+
+    Examples
+    --------
+    >>> load_tips().frame.columns.tolist()
+    ['total_bill', 'tip', 'sex', 'smoker', 'day', 'time', 'size']
+    """
     import plotly.data
 
     return TableData("tips", frame=plotly.data.tips())
 
 
 def load_gapminder(seed: int = 0) -> TableData:
-    """plotly's gapminder: 142 countries every five years, life expectancy, GDP per capita."""
+    """plotly's gapminder: 142 countries every five years, life expectancy, GDP per capita.
+
+    Examples
+    --------
+    >>> load_gapminder().frame.shape
+    (1704, 6)
+    """
     import plotly.data
 
     frame = plotly.data.gapminder()
@@ -270,7 +339,14 @@ def load_gapminder(seed: int = 0) -> TableData:
 
 @dataclass
 class CategoryGraph:
-    """A precomputed category graph: an affinity (``kind="affinity"``) or distances (``"distance"``)."""
+    """A precomputed category graph: an affinity (``kind="affinity"``) or distances (``"distance"``).
+
+    Examples
+    --------
+    >>> week = load_weekday_similarity()
+    >>> week.kind, week.labels[:2], week.matrix.shape
+    ('affinity', ['Mon', 'Tue'], (7, 7))
+    """
 
     name: str
     labels: list[str]
@@ -297,20 +373,39 @@ LIQUOR_ARTICLE_EIGENVALUES = (0.0, 0.999583797, 1.22897829, 1.24740260, 1.248645
 
 
 def load_weekday_similarity(seed: int = 0) -> CategoryGraph:
-    """The article's 7 x 7 weekday similarity (a given kernel)."""
+    """The article's 7 x 7 weekday similarity (a given kernel).
+
+    Examples
+    --------
+    >>> load_weekday_similarity().labels
+    ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+    """
     return _matrix_file("weekday_similarity.csv", "affinity",
                         "A hand-made similarity of weekdays: weekdays alike, the weekend apart, Friday in between.")
 
 
 def load_liquor_kl(seed: int = 0) -> CategoryGraph:
-    """The article's symmetric KL divergences of log liquor sales, Monday to Saturday."""
+    """The article's symmetric KL divergences of log liquor sales, Monday to Saturday.
+
+    Examples
+    --------
+    >>> liquor = load_liquor_kl()
+    >>> liquor.kind, len(liquor.labels)
+    ('distance', 6)
+    """
     return _matrix_file("liquor_weekday_kl.csv", "distance",
                         "Symmetric KL divergence between days' distributions of log liquor sales (no sales on Sundays).",
                         reference_gamma=LIQUOR_ARTICLE_GAMMA, reference_eigenvalues=LIQUOR_ARTICLE_EIGENVALUES)
 
 
 def load_wind(seed: int = 0) -> TableData:
-    """plotly's wind table: 16 compass directions x 8 strength bands, with frequencies."""
+    """plotly's wind table: 16 compass directions x 8 strength bands, with frequencies.
+
+    Examples
+    --------
+    >>> load_wind().frame.columns.tolist()
+    ['direction', 'strength', 'frequency']
+    """
     import plotly.data
 
     return TableData("wind", frame=plotly.data.wind())
@@ -326,7 +421,13 @@ _CORPORA = {
 
 
 def load_corpus(name: str = "lee", seed: int = 0) -> DocumentData:
-    """A corpus from gensim's test data, one document per line."""
+    """A corpus from gensim's test data, one document per line.
+
+    Examples
+    --------
+    >>> len(load_corpus("lee").documents)
+    300
+    """
     if name not in _CORPORA:
         raise ValueError(f"Unknown corpus {name!r}; choose one of {sorted(_CORPORA)}.")
     return read_documents(gensim_datapath(_CORPORA[name][0]), filename=f"{name} corpus")
@@ -339,6 +440,12 @@ def load_mini_newsgroups() -> tuple[list[str], list[str]]:
     inside the gensim package (it is not an upload) and is read with an
     allow-list unpickler that can build only dicts, plain objects and numpy
     arrays: anything else in the file is refused rather than executed.
+
+    Examples
+    --------
+    >>> posts, groups = load_mini_newsgroups()
+    >>> len(posts), sorted(set(groups))
+    (200, ['alt.atheism', 'sci.space'])
     """
     import copyreg
     import io as _io
@@ -382,7 +489,13 @@ def load_newsgroup_posts(seed: int = 0) -> DocumentData:
 
 
 def load_word_pairs(name: str = "wordsim353") -> pd.DataFrame:
-    """Word-similarity judgements shipped with gensim: columns word1, word2, score."""
+    """Word-similarity judgements shipped with gensim: columns word1, word2, score.
+
+    Examples
+    --------
+    >>> load_word_pairs("wordsim353").columns.tolist()
+    ['word1', 'word2', 'score']
+    """
     files = {"wordsim353": "wordsim353.tsv", "simlex999": "simlex999.txt"}
     path = gensim_datapath(files[name])
     rows = []
@@ -460,12 +573,24 @@ DATASETS: dict[str, Dataset] = {
 
 
 def datasets_of_kind(kind: str) -> list[Dataset]:
-    """The bundled data sets of one kind, in display order."""
+    """The bundled data sets of one kind, in display order.
+
+    Examples
+    --------
+    >>> [d.id for d in datasets_of_kind("table")]
+    ['tips', 'gapminder', 'wind']
+    """
     return [d for d in DATASETS.values() if d.kind == kind]
 
 
 def load(dataset_id: str, seed: int = 0):
-    """Load a bundled data set by id."""
+    """Load a bundled data set by id.
+
+    Examples
+    --------
+    >>> load("tips").frame.shape, load("swiss_roll").X.shape
+    ((244, 7), (1500, 3))
+    """
     try:
         ds = DATASETS[dataset_id]
     except KeyError:
