@@ -203,6 +203,12 @@ class Fiedler(NamedTuple):
     n_components : int
         Connected components. With more than one, ``lambda_2 = 0`` and any mix of component indicators
         is a minimiser; the vector returned is the (centred) indicator of the largest component.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> round(fiedler(path).value, 3), fiedler(path).n_components
+    (0.586, 1)
     """
 
     value: float
@@ -433,6 +439,13 @@ class Split(NamedTuple):
     ``threshold`` lies halfway between the last value in and the first value out; ``quotient`` is the
     Rayleigh quotient of the cut's centred indicator (``n cut / (|S| |S'|)``, or for the normalised
     Laplacian ``vol V cut / (vol S vol S')``), never below ``lambda_2``.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> cut = split(path, fiedler(path).vector)
+    >>> sorted(cut.side.tolist()), cut.cut
+    ([False, False, True, True], 1.0)
     """
 
     rule: str
@@ -508,7 +521,15 @@ def splits(A, x, normalized: bool = False, nodes=None) -> tuple[pd.DataFrame, di
 class Bisection(NamedTuple):
     """Recursive bisection into parts: ``labels`` (0 .. k-1, numbered by each part's first node) and
     ``steps``, one row per split: the part's nodes, the two sizes, the cut between them and its conductance
-    within the part."""
+    within the part.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    >>> parts = recursive_bisection(path, 2)
+    >>> len(set(parts.labels.tolist()))
+    2
+    """
 
     labels: np.ndarray
     steps: pd.DataFrame

@@ -153,6 +153,13 @@ class LLESolution(NamedTuple):
         The map: the bottom eigenvectors after the constant one.
     reconstruction_error : float
         The sum of the kept eigenvalues, the cost the map attains.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> out = lle_from_neighbors(X, nearest_neighbors(X, 6)[0])
+    >>> out.weights.shape, out.embedding.shape
+    ((30, 30), (30, 2))
     """
 
     weights: sp.csr_array
@@ -175,6 +182,13 @@ class LLEMap(NamedTuple):
         The k of the trustworthiness, lowered below n/2 for small data.
     n_neighbors : int
         B, the neighbours each point is rebuilt from.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> out = lle_with_quality(X, nearest_neighbors(X, 8)[0], 6, quality_k=None)
+    >>> out.n_neighbors, out.trustworthiness
+    (6, None)
     """
 
     weights: sp.csr_array
@@ -199,6 +213,12 @@ class SweepStep(NamedTuple):
         The map's trustworthiness; None when this B failed.
     error : str or None
         The message of a B that failed (an eigensolver that did not converge on a torn graph).
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> [step.n_neighbors for step in lle_sweep(X, nearest_neighbors(X, 8)[0], (4, 8, 40))]
+    [4, 8]
     """
 
     n_neighbors: int
@@ -224,6 +244,13 @@ class Reconstruction(NamedTuple):
         The mean distance to its neighbours.
     relative : float
         ``error / spread`` (0 when the neighbours coincide with the point).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]])
+    >>> ind = np.array([[1, 2], [0, 3], [0, 3], [0, 1]])
+    >>> reconstruction(X, ind, barycenter_weights(X, ind, reg=1e-9), 0).relative < 1e-6
+    True
     """
 
     neighbors: np.ndarray
@@ -247,6 +274,12 @@ class ClosedForm(NamedTuple):
         The regulariser added to its diagonal.
     condition : float
         The condition number of the regularised ``C``.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 1.0], [0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
+    >>> closed_form_weights(X, np.array([[2, 3], [0, 2], [0, 1], [0, 1]]), 0, 1e-9).C.shape
+    (2, 2)
     """
 
     weights: np.ndarray

@@ -294,6 +294,11 @@ class Sparsity(NamedTuple):
         The bytes of the matrix stored dense, as float64.
     csr_bytes : int
         The bytes of its CSR arrays (values, column indices, row starts).
+
+    Examples
+    --------
+    >>> sparsity(np.eye(4)).density
+    0.25
     """
 
     documents: int

@@ -517,6 +517,11 @@ class WordPairScore(NamedTuple):
         The share of pairs left out for a word the vectors do not know.
     pairs_used : int
         The pairs scored.
+
+    Examples
+    --------
+    >>> WordPairScore._fields
+    ('spearman', 'oov_rate', 'pairs_used')
     """
 
     spearman: float

@@ -21,6 +21,11 @@ class ItemView(NamedTuple):
     ``projected`` is True when the items have more than two dimensions and
     the view is their PCA plane; otherwise the coordinates are the items
     themselves (padded with zeros to two columns).
+
+    Examples
+    --------
+    >>> item_view(np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 0.0], [2.0, 2.0, 1.0]])).projected  # three dimensions: a PCA plane
+    True
     """
 
     coords: np.ndarray
@@ -55,7 +60,15 @@ def item_view(X) -> ItemView:
 
 
 class PartitionView(NamedTuple):
-    """One partitioning drawn on an :class:`ItemView`."""
+    """One partitioning drawn on an :class:`ItemView`.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> view = partition_view(EMDE(n_hyperplanes=2, n_partitions=1, random_state=0).fit(X), 0, item_view(X))
+    >>> view.codes.shape, view.lines.shape
+    ((3,), (2, 3))
+    """
 
     codes: np.ndarray  # bucket of every item, (n_items,)
     lines: np.ndarray  # (K, 3): alpha * a + beta * b = gamma in view coordinates
@@ -178,7 +191,15 @@ def occupied_buckets(emde: EMDE) -> int:
 
 
 class Additivity(NamedTuple):
-    """Sketches of two sets and of their pooled multiset, bucket by bucket."""
+    """Sketches of two sets and of their pooled multiset, bucket by bucket.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=2, random_state=0).fit(X)
+    >>> additivity(emde, sets_to_matrix([[0, 1], [1, 2]], 3), 0, 1).table.columns.tolist()
+    ['s(A)', 's(B)', 's(A+B)']
+    """
 
     max_difference: float  # max |s(A+B) - (s(A) + s(B))| over every column
     table: pd.DataFrame  # columns s(A), s(B), s(A+B); one row per bucket either set touches, named p_b

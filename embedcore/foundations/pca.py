@@ -128,7 +128,15 @@ def axis_angle_deg(direction, axis: int) -> float:
 
 
 class ScalingPCA(NamedTuple):
-    """What PCA finds on data with one feature rescaled (see :func:`scaling_experiment`)."""
+    """What PCA finds on data with one feature rescaled (see :func:`scaling_experiment`).
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(100, 3))
+    >>> result = scaling_experiment(X, 0, 2.0)
+    >>> bool(result.angle_deg < 1)  # feature 0 in hundredths: PC1 swings onto it
+    True
+    """
 
     #: the data as PCA sees them: centred, or standardised (n, d)
     points: np.ndarray

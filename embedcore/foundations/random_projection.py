@@ -197,6 +197,12 @@ class OrthonormalState(NamedTuple):
 
     With ``G`` the Gaussian draws so far and ``Q`` the frame, ``G = Q L^T``
     (``L`` lower triangular with a positive diagonal: Gram-Schmidt).
+
+    Examples
+    --------
+    >>> state = extend_orthonormal(np.eye(4), width=2)
+    >>> state.blocks
+    1
     """
 
     #: ``L``'s rows, a block at a time: block c is (its vectors, vectors up to its last)

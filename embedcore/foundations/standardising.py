@@ -59,7 +59,16 @@ def split_rows(y, test_share: float = 0.3, *, random_state=0):
 
 
 class BatchModel(NamedTuple):
-    """PCA and a nearest-class-mean classifier fitted on standardised training data (:func:`fit_batch_model`)."""
+    """PCA and a nearest-class-mean classifier fitted on standardised training data (:func:`fit_batch_model`).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = fit_batch_model(X, y, n_components=2)
+    >>> model.components.shape, model.classes.tolist()
+    ((2, 4), [0, 1, 2])
+    """
 
     #: the training data's feature means and standard deviations (1 for a constant feature)
     mean: np.ndarray

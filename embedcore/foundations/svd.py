@@ -52,7 +52,13 @@ def low_rank(X, k: int, center: bool = False):
 
 
 class SvdLayers(NamedTuple):
-    """A matrix's SVD kept for rank-k reconstructions (see :func:`svd_layers`)."""
+    """A matrix's SVD kept for rank-k reconstructions (see :func:`svd_layers`).
+
+    Examples
+    --------
+    >>> svd_layers(np.diag([3.0, 2.0, 1.0])).s.tolist()
+    [3.0, 2.0, 1.0]
+    """
 
     #: the column means removed before the SVD (zeros when not centred), (d,)
     mean: np.ndarray

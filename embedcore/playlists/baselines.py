@@ -22,6 +22,11 @@ class BaselineScores(NamedTuple):
         Each song by how often it is a transition's target.
     bigram : float
         Each song's successor counts, interpolated with the unigram (Witten-Bell).
+
+    Examples
+    --------
+    >>> baseline_log_likelihoods([["a", "b", "c"]], [["a", "b"]])._fields
+    ('uniform', 'unigram', 'bigram')
     """
 
     uniform: float

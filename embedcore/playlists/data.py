@@ -122,7 +122,14 @@ def song_index(playlists) -> pd.Index:
 
 
 class TagMatrix(NamedTuple):
-    """Songs by tags (see :func:`tag_matrix`)."""
+    """Songs by tags (see :func:`tag_matrix`).
+
+    Examples
+    --------
+    >>> tm = tag_matrix(pd.Index(["a", "b"]), {"a": ["rock"], "b": ["rock", "jazz"]})
+    >>> tm.tags.tolist(), tm.matrix.toarray().tolist()  # each song's row sums to 1
+    (['jazz', 'rock'], [[0.0, 1.0], [0.5, 0.5]])
+    """
 
     tags: pd.Index
     """Every tag named in the mapping, sorted."""
@@ -161,7 +168,14 @@ def tag_matrix(songs, tags: Mapping) -> TagMatrix:
 
 
 class ScoredTransitions(NamedTuple):
-    """The held-out transitions that can be scored against a training song set (see :func:`scored_transitions`)."""
+    """The held-out transitions that can be scored against a training song set (see :func:`scored_transitions`).
+
+    Examples
+    --------
+    >>> found = scored_transitions([["a", "b", "x", "a"]], pd.Index(["a", "b"]))
+    >>> found.n_scored, found.n_left_out, found.n_total  # b -> x and x -> a touch an unknown song
+    (1, 2, 3)
+    """
 
     playlists: list
     """Runs of consecutive known songs (two or more): their transitions are exactly the kept ones."""

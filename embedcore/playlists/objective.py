@@ -86,6 +86,11 @@ class PartitionCost(NamedTuple):
         approximation the near field of about S*m entries at 32 bytes each).
     exact_allowed : bool
         ``n_songs <= MAX_EXACT_Z_SONGS``.
+
+    Examples
+    --------
+    >>> partition_cost(100).exact_allowed, partition_cost(100).terms
+    (True, 10000)
     """
 
     approximate: bool

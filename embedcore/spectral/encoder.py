@@ -68,6 +68,11 @@ class CodeChoice(NamedTuple):
     gap_after : int or None
         The largest gap lies between eigenvalues ``gap_after`` and ``gap_after + 1``
         (counted from 1); None when no eigenvalue follows it.
+
+    Examples
+    --------
+    >>> choose_code([0.0, 0.0, 0.4, 1.6]).n_connected
+    2
     """
 
     columns: list[int]
