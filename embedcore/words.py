@@ -99,6 +99,14 @@ def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str =
     text's own); ``weighted`` counts a pair at distance d as 1/d.
     ``context="document"``: the binary document-term matrix M gives M^T M,
     the number of documents in which two words both occur (diagonal zeroed).
+
+    Examples
+    --------
+    >>> docs = [tokenize("the cat sat on the mat"), tokenize("the dog sat")]
+    >>> vocab = pd.Index(build_vocabulary(docs).index)
+    >>> C = cooccurrence(docs, vocab, window=1)
+    >>> list(vocab), C.toarray()[1].tolist()  # 'sat' beside 'the' (twice), 'cat', 'on' and 'dog'
+    (['the', 'sat', 'cat', 'dog', 'mat', 'on'], [0.0, 0.0, 1.0, 1.0, 0.0, 1.0])
     """
     ids, offsets = _ids(token_docs, index)
     return cooccurrence_of_ids(ids, offsets, len(index), window=window, context=context, weighted=weighted)
@@ -152,6 +160,13 @@ def pmi_matrix(C, *, alpha: float = 0.75, shift: float = 1.0, positive: bool = T
     ``log(shift)`` gives shifted PMI; ``positive`` clips at 0 (PPMI). Only
     observed pairs are stored: an unobserved pair's PMI (minus infinity) is
     treated as 0, as every sparse implementation does.
+
+    Examples
+    --------
+    >>> docs = [tokenize("the cat sat on the mat"), tokenize("the dog sat")]
+    >>> P = pmi_matrix(cooccurrence(docs, pd.Index(build_vocabulary(docs).index), window=1))
+    >>> P.shape, bool((P.toarray() >= 0).all())  # positive PMI: negative values clipped to 0
+    ((6, 6), True)
     """
     if not isinstance(alpha, Real) or alpha <= 0:
         raise ValueError(f"alpha must be > 0, got {alpha!r}.")
@@ -583,6 +598,12 @@ def train_word2vec(documents, *, sg: bool = False, vector_size: int = 100, windo
     One worker thread by default: with several, gensim's result depends on thread timing, and the same
     seed would not give the same vectors. ``should_stop()`` is called after every epoch; it may raise
     to end the training there (a web page's Stop does).
+
+    Examples
+    --------
+    >>> kv = train_word2vec([["the", "cat", "sat"], ["the", "dog", "sat"]] * 10, vector_size=8, epochs=2)
+    >>> kv.vector_size, sorted(kv.index_to_key)
+    (8, ['cat', 'dog', 'sat', 'the'])
     """
     from gensim.models import Word2Vec
     from gensim.models.callbacks import CallbackAny2Vec

@@ -133,6 +133,12 @@ class Transitions(NamedTuple):
 
     Sparse conversions cost more than the arithmetic on small song sets, so the counts'
     coordinates, their transpose and the in- and out-counts are made here, once.
+
+    Examples
+    --------
+    >>> t = Transitions.from_counts(sp.csr_array(np.array([[0, 2], [1, 0]])))
+    >>> t.n_total, t.n_out.tolist()
+    (3.0, [2, 1])
     """
 
     counts: sp.csr_array
@@ -170,6 +176,12 @@ class TagPrior(NamedTuple):
     ``T`` averages each song's tags (:func:`.tag_matrix`); the tag points A are the
     least-squares fit of the songs' mean points ``(U + V) / 2``, so each tag sits at the
     centre of its songs and the prior pulls every song towards its tags' mean.
+
+    Examples
+    --------
+    >>> prior = TagPrior.build(sp.csr_array(np.array([[1.0, 0.0], [0.5, 0.5]])), 0.1)
+    >>> prior.weight
+    0.1
     """
 
     matrix: sp.csr_array

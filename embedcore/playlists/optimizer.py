@@ -17,11 +17,26 @@ __all__ = ["AscentResult", "OptimizationInterrupt", "Stopped", "gradient_ascent"
 
 
 class Stopped(Exception):
-    """Raised inside an objective, between blocks of its work, when a ``should_stop()`` hook returns True."""
+    """Raised inside an objective, between blocks of its work, when a ``should_stop()`` hook returns True.
+
+    Examples
+    --------
+    >>> try:
+    ...     raise Stopped()
+    ... except Stopped:
+    ...     print("stopped between blocks")
+    stopped between blocks
+    """
 
 
 class AscentResult(NamedTuple):
-    """Where a gradient ascent ended: the last accepted step."""
+    """Where a gradient ascent ended: the last accepted step.
+
+    Examples
+    --------
+    >>> AscentResult._fields
+    ('params', 'evaluation', 'curve', 'n_iter')
+    """
 
     params: Any
     """The parameters of the last accepted step (the starting ones when no step was accepted)."""
