@@ -1,64 +1,84 @@
-"""The batch steps on a LocalCluster of this machine, against the in-memory path in the same run.
+"""The batch steps as a user runs them: real input files, real outputs, checked against the in-memory path.
 
-EMDE: 10 million sets (1 to 19 items each, about 100 million item
-occurrences) over 1 million items in 100 dimensions, K=10, N=30, drawn on
-the workers partition by partition from a seed (never materialised on the
-driver), sketched at 1 and at 2 workers; the reference is ``EMDE.sketch``
-of a 1 million-set slice in memory (all cores). Throughput is compared per
-million sets. Every worker's resident memory and CPU time are sampled while
-it runs: the peak memory is reported next to the partition size, and the CPU
-time per million sets next to the in-memory path's, with the cores the
-workers actually got (on a machine shared with other work, wall-clock
-scaling with workers says as much about the neighbours as about Dask).
+EMDE: ``BENCH_SETS`` sets (default 1 million; 1 to 19 items each) over
+200,000 items in 64 dimensions, K=10, N=30, written to ONE Parquet file
+the way pyarrow writes it by default (one row group for a million rows).
+The reference is ``EMDE.sketch`` of every set in memory (the file read and
+turned into a matrix first, not timed; the transform uses every core). The
+step then reads the file partition by partition (``--partition-rows``
+100,000: ten row ranges of the one row group), sketches on a LocalCluster
+of 1 and then 2 worker processes, and writes ``.npz`` shards with their
+manifest; the timed span is the step alone (cluster start excluded). A
+random sample of 20,000 written rows is read back (checksums verified by
+the reader) and must equal the in-memory sketches exactly.
 
-PMI: a generated corpus of 50 million tokens (Zipf-distributed over 100,000
-word types, 10 to 40 tokens per line) counted by
-:func:`embedcore.batch.count_corpus` at 1 and 2 workers, against the
-in-memory counting path of ``PMIWordVectors.fit`` (tokenise every line,
-:func:`build_vocabulary`, :func:`cooccurrence`) on a 5 million-token slice.
+PMI (when ``BENCH_TOKENS`` > 0, default 20 million): a generated corpus
+(Zipf over 100,000 made-up words, 10 to 40 words a line) in one text file;
+``PMIWordVectors.fit`` in memory against :func:`embedcore.batch.word_vectors`
+on 1 and 2 workers (counting on the workers, PPMI + SVD on this machine),
+written with :func:`publish_word2vec` and read back with its check; the
+vectors must equal the in-memory fit's up to each dimension's sign.
 
-Run: ``python -m tests.benchmarks.run bench_batch`` (many minutes).
+Peak memory: every worker's resident set sampled while the step runs, and
+this process's (the client, which also holds the model and, for PMI, the
+summed counts and the SVD). Wall-clock speed-up on a machine shared with
+other work says as much about the neighbours as about Dask: the workers'
+CPU time and the load average are printed next to it.
+
+Run: ``python -m tests.benchmarks.run bench_batch``;
+``BENCH_SETS=10000000 BENCH_TOKENS=0 python -m tests.benchmarks.run bench_batch`` for 10M sets.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
 import shutil
+import sys
 import tempfile
 import threading
 import time
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import scipy.sparse as sp
 
 from embedcore import batch
 from embedcore.emde import EMDE
-from embedcore.words import build_vocabulary, cooccurrence, tokenize
+from embedcore.words import PMIWordVectors
 from tests.benchmarks.harness import Result
 
-N_SETS, N_ITEMS, DIM, K, N = 10_000_000, 1_000_000, 100, 10, 30
-PARTITION = 100_000
+N_SETS = int(os.environ.get("BENCH_SETS", 1_000_000))
+N_TOKENS = int(os.environ.get("BENCH_TOKENS", 20_000_000))
+N_ITEMS, DIM, K, N = 200_000, 64, 10, 30
+PARTITION_ROWS = 100_000
 SIZES = (1, 19)
-N_SLICE, N_SMALL_PARTS, N_WRITTEN = 1_000_000, 2_000_000, 1_000_000  # in memory; in 25k-set partitions; to disk
-N_TOKENS, N_TYPES, SLICE_TOKENS = 50_000_000, 100_000, 5_000_000
+SAMPLE = 20_000
+N_TYPES = 100_000
 
 
-class WorkerUsage:
-    """Samples every worker's resident memory and CPU time (psutil, in the worker) while a step runs.
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
-    ``peak_mb``: the largest resident set size of any worker. ``cores``: the
-    workers' CPU seconds over the wall time, the cores they actually got on
-    a machine other work is also using.
-    """
 
-    def __init__(self, client, every: float = 0.2):
-        self.client, self.every, self.peak, self.cpu = client, every, {}, {}
+class Usage:
+    """Peak resident memory of this process and of every worker, and the workers' CPU seconds, while a step runs."""
+
+    def __init__(self, client=None, every: float = 0.2):
+        import psutil
+
+        self.client, self.every = client, every
+        self.me = psutil.Process()
+        self.client_peak, self.worker_peak, self.cpu = self.me.memory_info().rss, {}, {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def _sample(self):
+        self.client_peak = max(self.client_peak, self.me.memory_info().rss)
+        if self.client is None:
+            return
+
         def usage():  # defined here so that it travels by value to the workers
             import psutil
 
@@ -67,14 +87,14 @@ class WorkerUsage:
             return p.memory_info().rss, t.user + t.system
 
         for worker, (rss, cpu) in self.client.run(usage).items():
-            self.peak[worker] = max(self.peak.get(worker, 0), rss)
+            self.worker_peak[worker] = max(self.worker_peak.get(worker, 0), rss)
             self.cpu.setdefault(worker, [cpu, cpu])[1] = cpu
 
     def _loop(self):
         while not self._stop.is_set():
             try:
                 self._sample()
-            except Exception:  # the cluster is closing
+            except Exception:  # noqa: BLE001  (the cluster is closing)
                 return
             self._stop.wait(self.every)
 
@@ -91,77 +111,98 @@ class WorkerUsage:
         self.seconds = time.perf_counter() - self._start
         self.load = max(self._load, os.getloadavg()[0])
 
-    @property
-    def peak_mb(self) -> float:
-        return max(self.peak.values()) / 2**20
-
-    @property
-    def cpu_seconds(self) -> float:
-        return sum(b - a for a, b in self.cpu.values())
-
     def note(self) -> str:
-        return (f"workers got {self.cpu_seconds / self.seconds:.2f} cores (load average up to {self.load:.1f} "
-                f"on {os.cpu_count()} cores)")
+        workers = max(self.worker_peak.values()) / 2**20 if self.worker_peak else 0
+        cpu = sum(b - a for a, b in self.cpu.values())
+        return (f"peak RSS client {self.client_peak / 2**20:,.0f} MB, per worker {workers:,.0f} MB; workers used "
+                f"{cpu / self.seconds:.2f} cores (load average up to {self.load:.1f} on {os.cpu_count()} cores)")
 
 
-def _sketch_run(emde, n_sets: int, workers: int, partition: int, out: str | None):
-    source = batch.RandomSets(n_sets, n_items=N_ITEMS, partition_size=partition, sizes=SIZES, seed=1)
-    with batch.cluster(workers=workers, processes=True, quiet=True) as client:
-        client.wait_for_workers(workers)
-        with WorkerUsage(client) as usage:
-            t = time.perf_counter()
-            batch.sketch(emde, source, out, client=client, progress=False)
-            seconds = time.perf_counter() - t
-    return seconds, usage
+# --------------------------------------------------------------------------- EMDE sketches
 
 
-def _emde_results() -> list[Result]:
-    rng = np.random.default_rng(0)
-    X = rng.standard_normal((N_ITEMS, DIM))
-    emde = EMDE(n_hyperplanes=K, n_partitions=N, random_state=0).fit(X)
-    del X
-    model_mb = len(pickle.dumps(emde, protocol=5)) / 2**20
-    source = batch.RandomSets(N_SETS, n_items=N_ITEMS, partition_size=PARTITION, sizes=SIZES, seed=1)
-    W = sp.csr_array(sp.vstack([source.batch(p).matrix(N_ITEMS) for p in range(N_SLICE // PARTITION)],
-                               format="csr"))
-    t, cpu = time.perf_counter(), time.process_time()
-    S = emde.sketch(W)
-    mem_rate = W.shape[0] / (time.perf_counter() - t)
-    t_mem = 1e6 / mem_rate  # seconds per million sets
-    cpu_mem = (time.process_time() - cpu) / (W.shape[0] / 1e6)  # CPU seconds per million sets
-    partition_mb = S.nnz / W.shape[0] * PARTITION * 8 / 2**20  # float32 values + int32 columns
-    del S, W
-    ref = f"in-memory transform, {N_SLICE / 1e6:g}M sets"
-    results = []
-    for workers in (1, 2):
-        seconds, usage = _sketch_run(emde, N_SETS, workers, PARTITION, None)
-        rate = N_SETS / seconds
-        results.append(Result(
-            f"EMDE sketch {N_SETS / 1e6:.0f}M sets, {workers} worker{'s' * (workers > 1)} (s per 1M sets)",
-            seconds / (N_SETS / 1e6),
-            ref, t_mem,
-            f"{rate:,.0f} sets/s vs {mem_rate:,.0f} in memory; total {seconds:.0f} s; CPU per 1M sets "
-            f"{usage.cpu_seconds / (N_SETS / 1e6):.1f} s vs {cpu_mem:.1f} s in memory "
-            f"(on {cpu_mem / t_mem:.2f} cores); peak RSS per worker {usage.peak_mb:,.0f} MB with "
-            f"{PARTITION // 1000}k-set partitions (~{partition_mb:,.0f} MB of sketches each), "
-            f"model {model_mb:,.0f} MB; {usage.note()}"))
-    seconds, usage = _sketch_run(emde, N_SMALL_PARTS, 2, PARTITION // 4, None)
-    results.append(Result(f"EMDE sketch {N_SMALL_PARTS / 1e6:.0f}M sets, 2 workers, {PARTITION // 4000}k-set parts",
-                          seconds / (N_SMALL_PARTS / 1e6),
-                          ref, t_mem,
-                          f"peak RSS per worker {usage.peak_mb:,.0f} MB with {PARTITION // 4000}k-set partitions "
-                          f"(~{partition_mb / 4:,.0f} MB of sketches each): memory follows the partition size"))
-    out = tempfile.mkdtemp(prefix="bench_batch_")
+def _write_sets(path: str, n_sets: int, seed: int = 1) -> None:
+    """``n_sets`` sets in one Parquet file, written a million rows at a time (pyarrow's default row groups)."""
+    writer = None
     try:
-        seconds, usage = _sketch_run(emde, N_WRITTEN, 2, PARTITION, out)
-        size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out)) / 2**30
-        results.append(Result(f"EMDE sketch {N_WRITTEN / 1e6:.0f}M sets to .npz shards, 2 workers",
-                              seconds / (N_WRITTEN / 1e6), ref, t_mem,
-                              f"{N_WRITTEN / seconds:,.0f} sets/s written; {size:.2f} GB of shards; "
-                              f"peak RSS per worker {usage.peak_mb:,.0f} MB; {usage.note()}"))
+        for start in range(0, n_sets, 1_000_000):
+            n = min(1_000_000, n_sets - start)
+            rng = np.random.default_rng([seed, start])
+            sizes = rng.integers(SIZES[0], SIZES[1] + 1, size=n)
+            offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
+            items = rng.integers(0, N_ITEMS, size=int(offsets[-1]))
+            table = pa.table({"items": pa.ListArray.from_arrays(pa.array(offsets), pa.array(items))})
+            writer = writer or pq.ParquetWriter(path, table.schema)
+            writer.write_table(table)
     finally:
-        shutil.rmtree(out, ignore_errors=True)
-    return results
+        if writer is not None:
+            writer.close()
+
+
+def _read_matrix(path: str) -> sp.csr_array:
+    column = pq.read_table(path, columns=["items"])["items"].combine_chunks()
+    offsets = column.offsets.to_numpy().astype(np.int64)
+    items = column.values.to_numpy().copy()
+    return sp.csr_array((np.ones(items.size), items, offsets), shape=(len(offsets) - 1, N_ITEMS))
+
+
+def _sketch_results() -> list[Result]:
+    folder = tempfile.mkdtemp(prefix="bench_batch_")
+    try:
+        path = os.path.join(folder, "sets.parquet")
+        _say(f"writing {N_SETS:,} sets to one Parquet file ...")
+        _write_sets(path, N_SETS)
+        meta = pq.ParquetFile(path).metadata
+        size_mb = os.path.getsize(path) / 2**20
+        X = np.random.default_rng(0).standard_normal((N_ITEMS, DIM))
+        emde = EMDE(n_hyperplanes=K, n_partitions=N, random_state=0).fit(X)
+        del X
+        results, rates = [], {}
+        in_memory = N_SETS <= 2_000_000
+        if in_memory:
+            W = _read_matrix(path)
+            W.sum_duplicates()
+            emde.set_params(n_jobs=-1)  # in memory on every core (no part of the model: the workers use one each)
+            with Usage() as usage:
+                t = time.perf_counter()
+                S = emde.sketch(W)
+                t_mem = time.perf_counter() - t
+            emde.set_params(n_jobs=None)
+            rates["in memory"] = N_SETS / t_mem
+            _say(f"in memory: {rates['in memory']:,.0f} sets/s")
+            results.append(Result(f"EMDE sketch {N_SETS / 1e6:g}M sets, in memory", t_mem, "", None,
+                                  f"{rates['in memory']:,.0f} sets/s (EMDE.sketch on a matrix in memory, every "
+                                  f"core); {usage.note()}"))
+        for workers in (1, 2):
+            out = os.path.join(folder, f"out{workers}")
+            with batch.cluster(workers=workers, processes=True, quiet=True) as client:
+                client.wait_for_workers(workers)
+                with Usage(client) as usage:
+                    t = time.perf_counter()
+                    run = batch.sketch(emde, path, out, partition_rows=PARTITION_ROWS, client=client, progress=False)
+                    seconds = time.perf_counter() - t
+            rates[workers] = N_SETS / seconds
+            got = batch.read_sketches(out)  # every shard's size and checksum checked
+            rows = np.sort(np.random.default_rng(workers).choice(N_SETS, size=min(SAMPLE, N_SETS), replace=False))
+            want = S[rows] if in_memory else emde.sketch(_read_matrix(path)[rows])
+            assert (got[rows] != want).nnz == 0, "written sketches differ from the in-memory ones"
+            shards = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out)) / 2**30
+            _say(f"{workers} worker(s): {rates[workers]:,.0f} sets/s")
+            ref = ("in-memory transform", N_SETS / rates["in memory"]) if in_memory else ("", None)
+            results.append(Result(
+                f"EMDE sketch {N_SETS / 1e6:g}M sets, {workers} worker{'s' * (workers > 1)}", seconds, *ref,
+                f"{rates[workers]:,.0f} sets/s from one {size_mb:,.0f} MB Parquet file ({meta.num_row_groups} row "
+                f"group{'s' * (meta.num_row_groups > 1)}, {run.computed} partitions), {shards:.2f} GB of .npz shards "
+                f"written; {min(SAMPLE, N_SETS):,} sampled rows equal the in-memory sketch; {usage.note()}"))
+            shutil.rmtree(out, ignore_errors=True)
+        results.append(Result(f"EMDE sketch {N_SETS / 1e6:g}M sets: 2 workers against 1", 1 / rates[2], "1 worker",
+                              1 / rates[1], f"2 workers {rates[2] / rates[1]:.2f}x the sets/s of 1"))
+        return results
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- PMI word vectors
 
 
 def _write_corpus(path: str, n_tokens: int, seed: int = 0) -> int:
@@ -187,42 +228,56 @@ def _write_corpus(path: str, n_tokens: int, seed: int = 0) -> int:
     return written
 
 
-def _corpus_results() -> list[Result]:
+def _words_results() -> list[Result]:
+    if N_TOKENS <= 0:
+        return []
     folder = tempfile.mkdtemp(prefix="bench_corpus_")
+    params = dict(window=2, min_count=5, max_vocab=30_000, n_components=100, random_state=0)
     try:
         path = os.path.join(folder, "corpus.txt")
+        _say(f"writing a {N_TOKENS / 1e6:g}M-token corpus ...")
         n = _write_corpus(path, N_TOKENS)
-        slice_path = os.path.join(folder, "slice.txt")
-        _write_corpus(slice_path, SLICE_TOKENS, seed=1)
-        with open(slice_path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
-        t, cpu = time.perf_counter(), time.process_time()
-        docs = [tokenize(d) for d in lines]
-        vocab = build_vocabulary(docs, 5)
-        cooccurrence(docs, pd.Index(vocab.index), window=2)
-        t_mem = (time.perf_counter() - t) / (SLICE_TOKENS / 1e6)
-        cpu_mem = (time.process_time() - cpu) / (SLICE_TOKENS / 1e6)
-        del docs
-        results = []
+        with Usage() as usage:
+            t = time.perf_counter()
+            ref = PMIWordVectors(**params).fit(lines)
+            t_mem = time.perf_counter() - t
+        del lines
+        results = [Result(f"PMI word vectors {n / 1e6:g}M tokens, in memory", t_mem, "", None,
+                          f"{n / t_mem:,.0f} tokens/s; {usage.note()}")]
+        _say(f"in memory: {n / t_mem:,.0f} tokens/s")
+        rates = {}
         for workers in (1, 2):
+            out = os.path.join(folder, f"vectors{workers}.txt")
             with batch.cluster(workers=workers, processes=True, quiet=True) as client:
                 client.wait_for_workers(workers)
-                with WorkerUsage(client) as usage:
+                with Usage(client) as usage:
                     t = time.perf_counter()
-                    counts = batch.count_corpus(path, window=2, min_count=5, client=client, progress=False)
+                    counts = batch.count_corpus(path, window=2, min_count=5, max_vocab=30_000, client=client,
+                                                progress=False)
+                    counted = time.perf_counter() - t
+                    wv = batch.vectors_from_counts(counts, **params)
+                    batch.publish_word2vec(wv, out, {"step": "word-vectors", "params": params})
                     seconds = time.perf_counter() - t
+            rates[workers] = n / seconds
+            words, X = batch.read_word_vectors(out)
+            flip = np.sign((X * ref.vectors_).sum(axis=0))
+            assert list(words) == list(ref.words_), "the vocabulary differs from the in-memory fit's"
+            assert np.array_equal((X * flip).astype(np.float32), ref.vectors_.astype(np.float32)), \
+                "written vectors differ from the in-memory fit's"
+            _say(f"{workers} worker(s): {rates[workers]:,.0f} tokens/s")
             results.append(Result(
-                f"PMI counts, {n / 1e6:.0f}M tokens, {workers} worker{'s' * (workers > 1)} (s per 1M tokens)",
-                seconds / (n / 1e6), f"in-memory counts, {SLICE_TOKENS / 1e6:g}M-token slice", t_mem,
-                f"{n / seconds:,.0f} tokens/s vs {1e6 / t_mem:,.0f} in memory; total {seconds:.0f} s; CPU per 1M "
-                f"tokens {usage.cpu_seconds / (n / 1e6):.2f} s vs {cpu_mem:.2f} s in memory "
-                f"(on {cpu_mem / t_mem:.2f} cores); "
-                f"{counts.n_partitions} partitions of 16 MB; {len(counts.counts):,} words, "
-                f"{counts.cooccurrence.nnz:,} pairs; peak RSS per worker {usage.peak_mb:,.0f} MB; {usage.note()}"))
+                f"PMI word vectors {n / 1e6:g}M tokens, {workers} worker{'s' * (workers > 1)}", seconds,
+                "in-memory fit", t_mem,
+                f"{rates[workers]:,.0f} tokens/s; counting on the workers {counted:.1f} s, PPMI + SVD + writing on "
+                f"this machine {seconds - counted:.1f} s ({counts.n_partitions} partitions, "
+                f"{counts.cooccurrence.nnz:,} co-occurrence non-zeros); vectors equal the in-memory fit's; "
+                f"{usage.note()}"))
         return results
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def run() -> list[Result]:
-    return _emde_results() + _corpus_results()
+    return _sketch_results() + _words_results()
