@@ -401,3 +401,26 @@ def test_changed_or_foreign_word_vectors_are_refused(tmp_path):
     os.remove(tmp_path / "v.txt.json")
     with pytest.raises(BatchError, match="has no summary v.txt.json beside it"):
         batch.read_word_vectors(str(tmp_path / "v.txt"))
+
+
+def test_threads_per_worker_and_the_spill_directory_reach_the_local_cluster(tmp_path):
+    with batch.cluster(workers=1, threads_per_worker=2, processes=False, local_directory=str(tmp_path),
+                       quiet=True) as client:
+        assert list(client.nthreads().values()) == [2]
+        dirs = client.run(lambda dask_worker: dask_worker.local_directory)
+        assert all(d.startswith(str(tmp_path)) for d in dirs.values())
+    with pytest.raises(BatchError, match="The spill directory .*nowhere does not exist"):
+        with batch.cluster(workers=1, processes=False, local_directory=str(tmp_path / "nowhere")):
+            pass
+
+
+def test_the_cluster_options_are_checked_before_any_work(capsys, tmp_path):
+    code = _main("sketch", "items.npy", "sets.csv", "--out", tmp_path / "o", "--scheduler", "tcp://a:1",
+                 "--scheduler-file", "s.json")
+    assert code == 1 and capsys.readouterr().err.splitlines() == [
+        "python -m embedcore sketch: error: give --scheduler or --scheduler-file, not both."]
+    help_text = subprocess.run([sys.executable, "-m", "embedcore", "sketch", "--help"], capture_output=True,
+                               text=True, timeout=120).stdout
+    for option in ("--partition-rows", "--threads-per-worker", "--scheduler-file", "--spill-dir", "--overwrite",
+                   "--connect-timeout"):
+        assert option in help_text
