@@ -22,7 +22,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from .tokens import documents_as_tokens
-from .words import DocumentInput, build_vocabulary, smooth_idf, term_counts
+from .words import DocumentInput, smooth_idf, term_counts
 
 __all__ = [
     "TF_SCHEMES",
@@ -93,17 +93,11 @@ class BagOfWords(DocumentInput, TransformerMixin, BaseEstimator):
         self.min_count = min_count
         self.max_terms = max_terms
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, documents, y=None):
-        """Learn the vocabulary.
+    def _vocabulary_limit(self):
+        return self.max_terms
 
-        Parameters
-        ----------
-        documents : list of str or of token lists
-        y : ignored
-        """
-        docs = documents_as_tokens(documents)
-        counts = build_vocabulary(docs, self.min_count, self.max_terms)
+    def _fit_documents(self, docs, counts):
+        # the vocabulary is all there is to learn
         if len(counts) == 0:
             raise ValueError(f"No word occurs at least min_count={self.min_count} times; lower min_count.")
         self.vocabulary_ = pd.Index(counts.index)

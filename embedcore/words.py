@@ -227,7 +227,27 @@ def check_vocabulary(counts: pd.Series, min_count: int, n_components) -> None:
 
 
 class DocumentInput:
-    """Declares documents (strings or token lists) as the input, as scikit-learn's text vectorizers do."""
+    """Declares documents (strings or token lists) as the input, as scikit-learn's text vectorizers do, and
+    reads them one way in ``fit``: tokenised (:func:`~embedcore.tokens.documents_as_tokens`), then counted into
+    the vocabulary of words seen at least ``min_count`` times (:func:`build_vocabulary`), which the estimator's
+    ``_fit_documents`` takes from there."""
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, documents, y=None):
+        """Learn from ``documents`` what the class describes.
+
+        Parameters
+        ----------
+        documents : list of str or of token lists
+            One document per item; strings are split by :func:`tokenize`.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        docs = documents_as_tokens(documents)
+        return self._fit_documents(docs, build_vocabulary(docs, self.min_count, self._vocabulary_limit()))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -306,18 +326,11 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         self.eig_weight = eig_weight
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, documents, y=None):
-        """Build the vocabulary, counts, PMI and its truncated SVD.
+    def _vocabulary_limit(self):
+        return self.max_vocab
 
-        Parameters
-        ----------
-        documents : list of str or of token lists
-            One document per item; strings are split by :func:`tokenize`.
-        y : ignored
-        """
-        docs = documents_as_tokens(documents)
-        counts = build_vocabulary(docs, self.min_count, self.max_vocab)
+    def _fit_documents(self, docs, counts):
+        # the counts, the PMI and its truncated SVD
         check_vocabulary(counts, self.min_count, self.n_components)
         index = pd.Index(counts.index)
         C = cooccurrence(docs, index, window=self.window, context=self.context, weighted=self.weighted)
