@@ -30,8 +30,11 @@ Modules
 -------
 =============  ==================================================================
 estimator      :class:`EMDE` and :class:`EMDEVectorizer`; ``sets_to_matrix``
-evaluation     bucket statistics, and classifiers on sketches against the bag of
-               items and the mean vector (``compare_set_encodings``)
+evaluation     bucket statistics; the benchmark under the lab's protocol
+               (``SetBenchmark``, ``benchmark_sides``, ``width_sides``,
+               ``norm_sides``, item vectors learned in fold by
+               ``item_vector_makers``); and the older single-loop classifiers
+               (``compare_set_encodings``, C chosen on the scored folds)
 views          what a page shows of a fitted EMDE: ``item_view``, ``partition_view``,
                ``hyperplanes_in_view``, ``sketch_grid``, ``occupied_grid``,
                ``occupied_buckets``, ``additivity``
