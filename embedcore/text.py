@@ -22,7 +22,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from .tokens import documents_as_tokens
-from .words import DocumentInput, smooth_idf, term_counts
+from .words import CountInput, DocumentInput, smooth_idf, term_counts
 
 __all__ = [
     "TF_SCHEMES",
@@ -189,7 +189,7 @@ def inverse_document_frequency(document_frequency, n_documents: int, scheme: str
     return out
 
 
-class TfIdf(TransformerMixin, BaseEstimator):
+class TfIdf(CountInput, TransformerMixin, BaseEstimator):
     """tf-idf weighting of a document-term count matrix, with the tf and idf schemes named.
 
     ``TfIdf(tf="frequency", idf="plain")`` is the textbook f/|d| * ln(n/df);
@@ -226,12 +226,6 @@ class TfIdf(TransformerMixin, BaseEstimator):
         self.tf = tf
         self.idf = idf
         self.norm = norm
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

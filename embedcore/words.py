@@ -256,6 +256,23 @@ class DocumentInput:
         return tags
 
 
+class CountInput:
+    """Declares a non-negative matrix, dense or sparse (counts, label indicators), as the input.
+
+    Examples
+    --------
+    >>> tags = LabelEmbedding().__sklearn_tags__().input_tags
+    >>> tags.sparse, tags.positive_only
+    (True, True)
+    """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        return tags
+
+
 class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
     """Word vectors by truncated SVD of a (shifted, positive) PMI matrix.
 
@@ -849,7 +866,7 @@ def compare_document_features(texts, labels, *, n_components: int = 50, window: 
     return result
 
 
-class LabelEmbedding(BaseEstimator):
+class LabelEmbedding(CountInput, BaseEstimator):
     """Dense label vectors from the PMI of label co-occurrence, for multilabel problems.
 
     From an indicator matrix Y (samples x labels): ``PMI_ij = log(P(i, j) /
@@ -882,12 +899,6 @@ class LabelEmbedding(BaseEstimator):
 
     def __init__(self, *, n_components: int = 8):
         self.n_components = n_components
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, Y, y=None):
