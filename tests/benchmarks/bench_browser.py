@@ -93,7 +93,7 @@ CONTROLS: dict[str, list[Control]] = {
     "manifolds": [Control("B: neighbours", "slider"), Control("man.map.lle", "box"),
                   Control("B: neighbours", "slider", section="Pin this map"),
                   Control("B: neighbours", "slider", before=("Points", "End"), budget=LARGE_MAP_BUDGET)],
-    "words": [Control("Window", "slider"), Control("Dimensions", "slider"),
+    "words": [Control("Window", "slider"), Control("Dimensions", "slider", section="More settings"),
               Control("words.map", "box", section="Word map")],
     "playlists": [Control("Model", "radio", new_seed_first=True)],
     "foundations": [Control("Rank k", "slider", section="SVD")],
@@ -356,13 +356,16 @@ class Bench:
             page.wait_for_timeout(200)
 
     def open_section(self, page, name: str, wait_s: float = 5.0) -> None:
-        """Click the tab (or a radio option or button standing for one) named ``name``; untimed."""
+        """Click the tab (or a radio option, button or expander standing for one) named ``name``; untimed."""
         exact = re.compile(rf"^\s*{re.escape(name)}\s*$")
         deadline = time.monotonic() + wait_s
         while True:
             for loc in (page.get_by_role("tab", name=exact),
                         page.locator('[data-testid="stRadioOption"]', has_text=exact),
-                        page.get_by_role("button", name=exact)):
+                        page.get_by_role("button", name=exact),
+                        # an expander's header (its icon's name may come first)
+                        page.locator('[data-testid="stExpander"] details:not([open]) > summary',
+                                     has_text=re.compile(rf"{re.escape(name)}\s*$"))):
                 visible = [loc.nth(i) for i in range(loc.count()) if loc.nth(i).is_visible()]
                 if visible:
                     if visible[0].get_attribute("aria-selected") != "true":
