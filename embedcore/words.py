@@ -49,6 +49,7 @@ __all__ = [
     "PMI_GRID",
     "WORD2VEC_GRID",
     "LabelEmbedding",
+    "Recovery",
 ]
 
 def build_vocabulary(token_docs, min_count: int = 1, max_size: int | None = None) -> pd.Series:
@@ -866,6 +867,27 @@ def compare_document_features(texts, labels, *, n_components: int = 50, window: 
     return result
 
 
+class Recovery(NamedTuple):
+    """Shares of label sets a :class:`LabelEmbedding` gives back exactly (:meth:`LabelEmbedding.recovery`).
+
+    Attributes
+    ----------
+    known_count : float
+        Decoding each row with its true number of labels (an oracle: the number is part of the answer).
+    threshold : float
+        Decoding without it, by the label embedding's ``threshold_``.
+
+    Examples
+    --------
+    >>> Y = np.array([[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 1, 0, 1]] * 5)
+    >>> LabelEmbedding(n_components=4).fit(Y).recovery(Y).known_count
+    1.0
+    """
+
+    known_count: float
+    threshold: float
+
+
 class LabelEmbedding(CountInput, BaseEstimator):
     """Dense label vectors from the PMI of label co-occurrence, for multilabel problems.
 
@@ -975,17 +997,17 @@ class LabelEmbedding(CountInput, BaseEstimator):
         out[ranks < ks[:, None]] = 1
         return out
 
-    def recovery(self, Y) -> dict:
-        """Share of label sets that ``decode(encode(Y))`` gives back exactly, two ways.
+    def recovery(self, Y) -> Recovery:
+        """Share of label sets that ``decode(encode(Y))`` gives back exactly, two ways (:class:`Recovery`).
 
-        ``"known count"`` decodes each row with its true number of labels (an
-        oracle: the number is part of the answer); ``"threshold"`` decodes
+        ``known_count`` decodes each row with its true number of labels (an
+        oracle: the number is part of the answer); ``threshold`` decodes
         without it, by ``threshold_``. Score held-out rows for an honest figure.
         """
         Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y) > 0
         Z = self.encode(Y.astype(np.float64))
-        return {"known count": float((self.decode(Z, Y.sum(axis=1)) == Y).all(axis=1).mean()),
-                "threshold": float((self.decode(Z) == Y).all(axis=1).mean())}
+        return Recovery(float((self.decode(Z, Y.sum(axis=1)) == Y).all(axis=1).mean()),
+                        float((self.decode(Z) == Y).all(axis=1).mean()))
 
     def similarity(self) -> np.ndarray:
         """Cosine similarity between every pair of labels."""

@@ -528,6 +528,11 @@ def document_map(ref: data_service.DataRef, params: tuple, seed: int) -> tuple[p
     return table, len(texts)
 
 
+def _recovery(found) -> dict:
+    """The label embedding's recovery under the names the page shows."""
+    return {"known count": found.known_count, "threshold": found.threshold}
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def label_embedding(n_labels: int, n_components: int, seed: int) -> dict:
     """Label embedding of scikit-learn's multilabel generator: fitted on 700 label sets, scored on 300."""
@@ -541,7 +546,7 @@ def label_embedding(n_labels: int, n_components: int, seed: int) -> dict:
     def names(rows):
         return [", ".join(str(j) for j in np.flatnonzero(r)) for r in rows]
 
-    return {"similarity": le.similarity(), "plane": le.embedding_[:, :2], "recovery": le.recovery(held),
+    return {"similarity": le.similarity(), "plane": le.embedding_[:, :2], "recovery": _recovery(le.recovery(held)),
             "threshold": le.threshold_, "examples": pd.DataFrame({"true labels": names(held[:8]),
                                                                   "decoded": names(decoded[:8])}),
             "labels": [f"label {i}" for i in range(n_labels)], "train": LE_TRAIN, "held": len(held)}

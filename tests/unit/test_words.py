@@ -255,7 +255,7 @@ def test_label_decoding_without_the_label_count_uses_a_threshold_chosen_on_train
     _, Y = make_multilabel_classification(n_samples=1000, n_classes=12, n_labels=3, random_state=0)
     le = LabelEmbedding(n_components=6).fit(Y[:700])
     rec = le.recovery(Y[700:])
-    assert 0.0 < rec["threshold"] <= rec["known count"] <= 1.0
+    assert 0.0 < rec.threshold <= rec.known_count <= 1.0
     decoded = le.decode(le.encode(Y[700:]))  # no label count given
     assert decoded.sum(axis=1).min() >= 1 and decoded.shape == Y[700:].shape
     # the number of labels decoded varies with the row, as the true sets do
