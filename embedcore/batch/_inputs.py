@@ -288,12 +288,10 @@ class Part:
                             groups.append(g)
                             offset = first if offset is None else offset
                         first += n
-                    t = pf.read_row_groups(groups, columns=list(columns)) if groups else \
+                    t = self._rows(pf, groups, offset, list(columns)) if groups else \
                         pf.schema_arrow.empty_table().select(list(columns))
             except (OSError, ValueError) as e:
                 raise BatchError(f"Cannot read {self.path} as Parquet: {str(e).splitlines()[0]}") from None
-            if groups:
-                t = t.slice(self.start - offset, self.stop - self.start)
             return t.to_pandas(types_mapper=pd.ArrowDtype)
         raw, at = self._bytes()
         header = b""
@@ -327,6 +325,22 @@ class Part:
             raise
         except ValueError as e:
             raise BatchError(f"Cannot read {self.path} as CSV: {' '.join(str(e).split())}") from None
+
+    def _rows(self, pf, groups: list[int], offset: int, columns: list[str]):
+        """Rows ``start:stop`` of the row groups ``groups`` (the first starting at row ``offset``), decoded in
+        batches and no further than ``stop``: a partition early in a large row group reads only its head."""
+        import pyarrow as pa
+
+        pieces, at = [], offset
+        for b in pf.iter_batches(batch_size=min(65_536, max(1024, self.stop - self.start)), row_groups=groups,
+                                 columns=columns):
+            lo, hi = max(self.start, at), min(self.stop, at + b.num_rows)
+            if hi > lo:
+                pieces.append(b.slice(lo - at, hi - lo))
+            at += b.num_rows
+            if at >= self.stop:
+                break
+        return pa.Table.from_batches(pieces) if pieces else pf.schema_arrow.empty_table().select(columns)
 
     def where(self, row: int) -> str:
         """Where row ``row`` of this partition is in its file, for a message: ``sets.csv, line 12``."""
