@@ -45,8 +45,8 @@ def _ranged(widget: str, label: str, lo, hi, value, key: str, where, why: str, k
     st.session_state[seen] = (lo, hi)
     if key in st.session_state and moved:
         return draw(label, lo, hi, st.session_state.pop(key), key=key, **kwargs)
-    if key in st.session_state:
-        return draw(label, lo, hi, key=key, **kwargs)
+    # The page's default is the widget's own even when a value is kept: Streamlit leaves a widget's default out
+    # of the URL and Reset puts the widget's default back, so both must be the page's (not the range's end).
     return draw(label, lo, hi, min(max(value, lo), hi), key=key, **kwargs)
 
 
@@ -75,9 +75,7 @@ def ranged_select_slider(label: str, options: Sequence, value, *, key: str, wher
         st.session_state[key] = min(options, key=lambda o: abs(o - old)) if _numeric(old, options) else options[0]
     if value not in options:
         value = options[len(options) // 2]
-    if key in st.session_state:
-        return where.select_slider(label, options, key=key, **kwargs)
-    return where.select_slider(label, options, value=value, key=key, **kwargs)
+    return where.select_slider(label, options, value=value, key=key, **kwargs)  # the page's default is its own
 
 
 def _numeric(value, options) -> bool:

@@ -96,27 +96,37 @@ def reset_page(prefix: str) -> None:
 
 
 def forget(key: str) -> None:
-    """Drop a control's value so it is drawn at its default: from session state, from the URL, and from the
-    address the session was opened with (a bound widget drawn afresh would take its value from there again).
+    """Put a control back to its default: in session state, in the browser and in the URL.
 
-    Streamlit refuses to delete a URL parameter that a widget is bound to ("modify the widget instead"), and
-    a control's default is known only to the page that draws it: so the binding is dropped with the value,
-    through the session's own query-parameter store, and the next run binds the control again.
+    A control's default is known only to the page that draws it, so it is read from the widget Streamlit
+    registered on the last run, and assigned: an assigned value is sent to the browser (a deleted one is not,
+    and the browser would send its old value back at the next run) and a bound control at its default leaves
+    the URL. A control not drawn on the last run (a closed tab) is dropped, so it is drawn afresh at its
+    default; its URL parameter and the value the session was opened with go too.
     """
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
     ctx = get_script_run_ctx()
     state = getattr(getattr(ctx, "session_state", None), "_state", None)
-    params = getattr(state, "query_params", None)
-    if params is not None:
-        widget = state._key_id_mapper.get_id_from_key(key, None)
-        if widget is not None:
-            params.unbind_and_clear_param(widget)
-        params._initial_query_params.pop(key, None)
-        params.remove_param(key)
-    elif key in st.query_params:
-        del st.query_params[key]
+    if state is None:
+        st.session_state.pop(key, None)
+        return
+    params = state.query_params
+    params._initial_query_params.pop(key, None)
+    widget = state._key_id_mapper.get_id_from_key(key, None)
+    meta = state._new_widget_state.widget_metadata.get(widget) if widget is not None else None
+    if meta is not None and meta.value_type in _VALUE_TYPES:
+        st.session_state[key] = meta.deserializer(None)
+        return
+    if meta is not None:
+        return  # a button, an upload or a map's selection: nothing to put back
+    params.remove_param(key)
     st.session_state.pop(key, None)
+
+
+#: Widget values that can be assigned through session state (buttons and uploads cannot).
+_VALUE_TYPES = {"bool_value", "int_value", "double_value", "string_value", "double_array_value",
+                "int_array_value", "string_array_value"}
 
 
 # ------------------------------------------------------------------ presentation mode and the sidebar's top row

@@ -113,7 +113,9 @@ def data_source(kind: str, page: str, default: str | None = None, allowed: list[
     st.session_state[seen] = None if upload is None else upload.digest
     if key not in st.session_state:
         st.session_state[key] = default or ids[0]
-    chosen = st.sidebar.selectbox("Data set", ids, format_func=titles.get, key=key, bind="query-params")
+    # the page's default is also the widget's own: a link naming it is kept, and Reset comes back to it
+    first = ids.index(default) if default in ids else 0
+    chosen = st.sidebar.selectbox("Data set", ids, index=first, format_func=titles.get, key=key, bind="query-params")
     if "upload" in ids and chosen != "upload" and upload.kind not in data_service.ACCEPTS[kind]:
         what = data_service.KIND_LABELS[upload.kind].split(" (")[0].lower()
         what = "a table" if what == "table" else what  # "looks like vectors", "looks like a table"

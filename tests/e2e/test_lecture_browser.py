@@ -1,0 +1,197 @@
+"""Ready for a lecture, in Chromium: every topic page's first screen at 1440x900 holds its chart under little
+prose with a sidebar that fits the window, presentation mode and a phone's width behave, and every step of
+every tour opens, sets its controls and can be opened again from its link.
+
+Screenshots are saved under tests/.artifacts/lecture/ (first screens, presentation, phone, every tour step).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from app.pages import PAGES
+from app.services.tours import TOURS
+from app.ui.tour import step_link
+from tests.conftest import ARTIFACTS
+from tests.e2e.test_browser import assert_no_exception, browser, server, wait_idle  # noqa: F401  (fixtures)
+
+TOPIC_PAGES = [p for p in PAGES if p.section != "Lab"]
+SHOTS = ARTIFACTS / "lecture"
+
+#: What the first screen shows, measured in the page: the top of the first chart or map drawn (Plotly, the lab's
+#: map in its shadow root, the 3-D view), the words of visible prose above the fold (headings, paragraphs and
+#: captions; not labels, figures, tabs or formulas), the sidebar's content height, the body text's size, whether
+#: the sidebar is open, and the page's scroll width.
+MEASURE = """() => {
+  const vh = window.innerHeight;
+  const main = document.querySelector('[data-testid="stMain"]');
+  const deep = (root, sel, out = []) => {
+    out.push(...root.querySelectorAll(sel));
+    for (const e of root.querySelectorAll('*')) if (e.shadowRoot) deep(e.shadowRoot, sel, out);
+    return out;
+  };
+  const charts = deep(main, '.stPlotlyChart, canvas, [data-testid="stDeckGlJsonChart"]')
+    .map(e => e.getBoundingClientRect()).filter(r => r.width > 50 && r.height > 50);
+  let words = 0;
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (!el || el.closest('.stPlotlyChart, .katex, button, [role="tab"], [data-testid="stMetric"], '
+        + '[data-testid="stWidgetLabel"], [data-baseweb], svg, details:not([open]) > :not(summary)')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.height === 0 || r.bottom <= 0 || r.top >= vh) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    words += (walker.currentNode.textContent.match(/[A-Za-z][A-Za-z'-]*/g) || []).length;
+  }
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  const content = document.querySelector('[data-testid="stSidebarContent"]');
+  const p = main.querySelector('[data-testid="stMarkdownContainer"] p');
+  const rect = bar ? bar.getBoundingClientRect() : null;
+  return {
+    top: charts.length ? Math.min(...charts.map(r => r.top)) : null,
+    words,
+    sidebarContent: content ? content.scrollHeight : null,
+    sidebarOpen: !!rect && rect.width > 10 && rect.right > 10,
+    bodyPx: p ? parseFloat(getComputedStyle(p).fontSize) : null,
+    scrollWidth: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  };
+}"""
+
+
+def _open(browser, url: str, width: int = 1440, height: int = 900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url)
+    wait_idle(page)
+    return page
+
+
+def _measure(page, with_chart: bool = True) -> dict:
+    """The first screen once its first chart is drawn (maps draw a moment after the script is idle)."""
+    if with_chart:
+        page.wait_for_function(f"({MEASURE})().top !== null", timeout=60_000)
+    page.wait_for_timeout(300)
+    return page.evaluate(MEASURE)
+
+
+@pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
+def test_first_screen_is_the_instrument(server, browser, spec):
+    url, _ = server
+    page = _open(browser, f"{url}/{spec.url}")
+    try:
+        assert_no_exception(page, spec.url)
+        m = _measure(page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"first-screen-{spec.url}.png"))
+        print(f"\n{spec.url}: chart top {m['top']:.0f} px, {m['words']} words above the fold, "
+              f"sidebar {m['sidebarContent']} px")
+        assert m["top"] < 700, f"{spec.url}: the first chart starts at {m['top']:.0f} px"
+        assert m["words"] <= 120, f"{spec.url}: {m['words']} words of prose above the fold"
+        assert m["sidebarOpen"] and m["sidebarContent"] <= 900, f"{spec.url}: sidebar {m['sidebarContent']} px"
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
+def test_presentation_mode(server, browser, spec):
+    url, _ = server
+    page = _open(browser, f"{url}/{spec.url}?present=1")
+    try:
+        assert_no_exception(page, spec.url)
+        m = _measure(page)
+        page.screenshot(path=str(SHOTS / f"presentation-{spec.url}.png"))
+        assert not m["sidebarOpen"], f"{spec.url}: the sidebar is open in presentation mode"
+        assert m["bodyPx"] >= 20, f"{spec.url}: body text {m['bodyPx']} px"
+        assert "present=1" in page.url  # the mode stays in the address, so a shared link opens in it
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
+def test_phone_width(server, browser, spec):
+    url, _ = server
+    page = _open(browser, f"{url}/{spec.url}", 390, 844)
+    try:
+        assert_no_exception(page, spec.url)
+        m = _measure(page, with_chart=False)
+        page.screenshot(path=str(SHOTS / f"phone-{spec.url}.png"))
+        assert not m["sidebarOpen"], f"{spec.url}: the sidebar covers the page at 390 px"
+        assert m["scrollWidth"] <= m["width"], f"{spec.url}: the page scrolls sideways ({m['scrollWidth']} px)"
+    finally:
+        page.close()
+
+
+def _panel(page, prefix: str):
+    return page.locator(f'.st-key-lab_tour_{prefix.replace(".", "_")}')
+
+
+def _on_step(page, spec, index: int) -> None:
+    """The tour panel shows step ``index``, its controls hold the step's settings, and the URL names them."""
+    steps = TOURS[spec.key]
+    step = steps[index - 1]
+    panel = _panel(page, spec.key)
+    page.wait_for_function(
+        "([sel, text]) => { const e = document.querySelector(sel); return e && e.innerText.includes(text); }",
+        arg=[f'.st-key-lab_tour_{spec.key.replace(".", "_")}', f"Tour {index}/{len(steps)}: {step.title}"],
+        timeout=120_000)
+    wait_idle(page)
+    assert_no_exception(page, f"{spec.url} step {index}")
+    # the page says when its controls differ from the step's settings: they must not
+    assert "You have changed a setting" not in panel.inner_text(), f"{spec.url} step {index}"
+    params = parse_qs(urlparse(page.url).query)
+    assert params.get(f"{spec.key}.tour") == [str(index)], page.url
+    # a control an earlier step moved and this one does not name is back at its default, in the browser too
+    # (a value the browser still showed would come back at its next run): so it is not in the address
+    others = {k for s in steps for k in s.settings} - set(step.settings) - {f"{spec.key}.tab"}
+    assert not others & set(params), f"{spec.url} step {index}: {sorted(others & set(params))} in {page.url}"
+    # a setting of the link the page could not take would be named above the page
+    assert page.locator('[data-testid="stAlert"]', has_text="is not possible here").count() == 0
+
+
+@pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
+def test_every_tour_step_in_the_browser(server, browser, spec):
+    url, _ = server
+    steps = TOURS[spec.key]
+    page = _open(browser, f"{url}/{spec.url}")
+    try:
+        _panel(page, spec.key).get_by_role("button", name="Start the tour").click()
+        for index in range(1, len(steps) + 1):
+            if index > 1:
+                _panel(page, spec.key).get_by_role("button", name="Next").click()
+            _on_step(page, spec, index)
+            page.screenshot(path=str(SHOTS / f"tour-{spec.url}-{index}.png"))
+        # a step's link, opened afresh, restores that step (every step's link: tests/app/test_tours.py)
+        fresh = _open(browser, f"{url}/{spec.url}{step_link(spec.key, len(steps))}")
+        try:
+            _on_step(fresh, spec, len(steps))
+        finally:
+            fresh.close()
+    finally:
+        page.close()
+
+
+def _slider_value(page, label: str) -> str:
+    return page.locator('[data-testid="stSlider"]', has_text=label).locator(
+        '[data-testid="stSliderThumbValue"]').inner_text().strip()
+
+
+def test_reset_in_the_browser(server, browser):
+    """Reset puts the control the person sees back, and the browser does not send the old value at the next run."""
+    url, _ = server
+    page = _open(browser, f"{url}/manifolds{step_link('man', 1)}")  # B = 5
+    try:
+        _on_step(page, next(p for p in TOPIC_PAGES if p.key == "man"), 1)
+        assert _slider_value(page, "B: neighbours") == "5"
+        page.locator('[data-testid="stSidebar"]').get_by_role("button", name="Reset").click()
+        page.wait_for_function("() => !location.search.includes('man.')", timeout=60_000)
+        wait_idle(page)
+        assert _slider_value(page, "B: neighbours") == "12"
+        page.get_by_text("Draw the neighbourhood graph").click()  # another run: B must stay at 12
+        page.wait_for_function("() => location.search.includes('man.graph')", timeout=60_000)
+        wait_idle(page)
+        assert _slider_value(page, "B: neighbours") == "12" and "man.B" not in page.url
+    finally:
+        page.close()
