@@ -320,13 +320,14 @@ def _run_words(args) -> int:
             "document_vectors": None if not args.doc_vectors else {"dir": args.doc_vectors,
                                                                     "weighting": args.weighting},
             "versions": versions()}
-        publish_word2vec(wv, args.out, summary, dtype=dtype)
         if args.doc_vectors:
             _KEPT["resumes"] = True
             docs = document_vectors(files, wv, args.doc_vectors, weighting=args.weighting, dtype=dtype,
                                     client=client, retries=args.retries, progress=not args.quiet,
                                     blocksize=args.blocksize, overwrite=args.overwrite,
                                     on_start=lambda todo, done, output: (_staged(output), _KEPT.update(done=done)))
+    # last: an interrupted run leaves no word vectors, so the same command runs again without --overwrite
+    publish_word2vec(wv, args.out, summary, dtype=dtype)
     also = "" if docs is None else (f", {docs['rows']:,} document vectors ({args.weighting}) -> {args.doc_vectors} "
                                     f"({_KEPT.get('done', 0)} partitions kept from an interrupted run)")
     print(f"{counts.n_tokens:,} tokens in {counts.n_documents:,} documents ({counts.n_partitions} partitions): "
