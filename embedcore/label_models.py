@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -48,6 +49,7 @@ __all__ = [
     "logistic_loss",
     "CosineLabelRegressor",
     "LogisticLabelClassifier",
+    "LabelComparison",
     "compare_label_models",
 ]
 
@@ -506,8 +508,42 @@ def _rows(X, idx):
     return X[idx] if not sp.issparse(X) else sp.csr_array(X)[idx]
 
 
+class LabelComparison(NamedTuple):
+    """The two label models compared on one split (:func:`compare_label_models`).
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per model (:data:`COSINE`, :data:`SIGMOIDS`): its number of outputs, the chosen
+        alpha, validation and test precision at 1, 3, 5 and at ``top_k``, fit seconds, iterations.
+    tuning : DataFrame
+        Every alpha's validation precision, per model.
+    examples : DataFrame
+        The first test rows' true labels and each model's top ``top_k``.
+    train, test : int
+        Training and test rows.
+    labels : int
+        Labels.
+    corrupted : int
+        Training labels swapped for wrong ones.
+
+    Examples
+    --------
+    >>> LabelComparison._fields
+    ('table', 'tuning', 'examples', 'train', 'test', 'labels', 'corrupted')
+    """
+
+    table: pd.DataFrame
+    tuning: pd.DataFrame
+    examples: pd.DataFrame
+    train: int
+    test: int
+    labels: int
+    corrupted: int
+
+
 def compare_label_models(X, Y, *, n_components: int = 8, corruption: float = 0.0, top_k: int = 3,
-                         test_size: float = 1 / 3, alphas=ALPHAS, random_state=0, labels=None) -> dict:
+                         test_size: float = 1 / 3, alphas=ALPHAS, random_state=0, labels=None) -> LabelComparison:
     """The label-embedding model against per-label sigmoids, each tuned the same way, on noisy training labels.
 
     The rows are split at random into training and test (``test_size``). A
@@ -519,11 +555,15 @@ def compare_label_models(X, Y, *, n_components: int = 8, corruption: float = 0.0
 
     Returns
     -------
-    dict with ``"table"`` (one row per model, :data:`COSINE` and :data:`SIGMOIDS`:
-    its number of outputs, the chosen alpha, validation and
-    test precision at 1, 3, 5 and at ``top_k``, fit seconds, iterations),
-    ``"tuning"`` (every alpha's validation precision), ``"examples"`` (the first
-    test rows' true and top-``top_k`` labels), and the counts of rows and labels.
+    LabelComparison
+        The models' table, the tuning, example predictions and the counts of rows and labels.
+
+    Examples
+    --------
+    >>> X, Y, _ = make_topic_labels(300, n_labels=12, n_topics=3, n_features=10, random_state=0)
+    >>> out = compare_label_models(X, Y, n_components=4, alphas=(1e-3,), random_state=0)
+    >>> out.table["model"].tolist() == [COSINE, SIGMOIDS], out.train + out.test
+    (True, 300)
     """
     Y = np.asarray(Y)
     n, m = Y.shape
@@ -569,5 +609,5 @@ def compare_label_models(X, Y, *, n_components: int = 8, corruption: float = 0.0
         top = np.argsort(-scores[:8], axis=1, kind="stable")[:, :top_k]
         examples[name] = [", ".join(names[t]) for t in top]
     examples = pd.DataFrame({"true labels": [", ".join(names[np.flatnonzero(r)]) for r in Y[test[:8]]], **examples})
-    return {"table": pd.DataFrame(table), "tuning": pd.DataFrame(tuning), "examples": examples,
-            "train": len(train), "test": n_test, "labels": m, "corrupted": int(round(corruption * Y[train].sum()))}
+    return LabelComparison(pd.DataFrame(table), pd.DataFrame(tuning), examples, len(train), n_test, m,
+                           int(round(corruption * Y[train].sum())))

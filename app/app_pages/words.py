@@ -166,7 +166,7 @@ def trained_labels_section(seed: int) -> None:
     if result is None:
         st.info("Press **Train both models** to run the experiment with these settings.")
         return
-    table = result["table"]
+    table = result.table
     gap = lsvc.gap(result, top_k)
     m1, m2, m3 = st.columns(3)
     m1.metric(f"label embedding, test P@{top_k}", f"{table[f'test P@{top_k}'].iloc[0]:.3f}")
@@ -176,16 +176,16 @@ def trained_labels_section(seed: int) -> None:
     three = {c: st.column_config.NumberColumn(format="%.3f") for c in table.columns if "P@" in c or "seconds" in c}
     st.dataframe(table, hide_index=True, key="words.lm_table",
                  column_config={"alpha": st.column_config.NumberColumn(format="%.0e"), **three})
-    st.caption(f"Trained on {result['train']} examples ({result['corrupted']} of their labels swapped), scored on "
-               f"{result['test']}. A difference of a few hundredths is within the noise of a test set this size: "
+    st.caption(f"Trained on {result.train} examples ({result.corrupted} of their labels swapped), scored on "
+               f"{result.test}. A difference of a few hundredths is within the noise of a test set this size: "
                "change the seed in the sidebar to see how much a figure moves.")
     g1, g2 = st.columns(2)
     plots.show(g1, lcharts.precision(table), key="words.chart.lm_precision")
     plots.show(g2, lcharts.robustness(lsvc.curve(name, k, top_k, seed), top_k, share), key="words.chart.lm_noise")
-    plots.show(st, lcharts.tuning(result["tuning"], top_k, dict(zip(table["model"], table["alpha"]))),
+    plots.show(st, lcharts.tuning(result.tuning, top_k, dict(zip(table["model"], table["alpha"]))),
                key="words.chart.lm_tuning")
     st.caption(f"Each test example's true labels and each model's top {top_k}.")
-    st.dataframe(result["examples"], hide_index=True, key="words.lm_examples")
+    st.dataframe(result.examples, hide_index=True, key="words.lm_examples")
     with st.expander("What the controls change, and how these figures can mislead"):
         st.markdown(
             "* **k** is the information the label vectors keep: decoding the *true* label vector t of an example "

@@ -18,6 +18,7 @@ from embedcore.label_models import (
     ALPHAS,
     COSINE,
     SIGMOIDS,
+    LabelComparison,
     compare_label_models,
     decoding_ceiling,
     keyword_tags,
@@ -70,7 +71,7 @@ def stored(name: str, k: int, corruption: float, top_k: int, seed: int):
     return RESULTS.get(run_key(name, k, corruption, top_k, seed))
 
 
-def run(name: str, k: int, corruption: float, top_k: int, seed: int) -> dict:
+def run(name: str, k: int, corruption: float, top_k: int, seed: int) -> LabelComparison:
     """Tune and fit both models (seconds); kept for every session."""
     key = run_key(name, k, corruption, top_k, seed)
     if key not in RESULTS:
@@ -86,7 +87,7 @@ def curve(name: str, k: int, top_k: int, seed: int) -> pd.DataFrame:
     for share in SHARES:
         result = stored(name, k, share, top_k, seed)
         if result is not None:
-            for _, r in result["table"].iterrows():
+            for _, r in result.table.iterrows():
                 rows.append({"share": share, "model": r["model"], "precision": r[f"test P@{top_k}"]})
     return pd.DataFrame(rows, columns=["share", "model", "precision"])
 
@@ -96,7 +97,7 @@ def alphas() -> str:
     return ", ".join(f"{a:g}" for a in ALPHAS)
 
 
-def gap(result: dict, top_k: int) -> float:
+def gap(result: LabelComparison, top_k: int) -> float:
     """Test precision at ``top_k``: label embedding minus sigmoids."""
-    p = result["table"].set_index("model")[f"test P@{top_k}"]
+    p = result.table.set_index("model")[f"test P@{top_k}"]
     return float(p[COSINE] - p[SIGMOIDS])

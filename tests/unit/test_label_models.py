@@ -200,19 +200,19 @@ def test_measured_on_planted_topics_the_sigmoids_rank_better(measured, key):
     """As measured (seed 0, the page's settings): per-label sigmoids beat the label-embedding model at precision
     at 3, with clean and with 40% corrupted training labels."""
     out = measured[key]
-    p = out["table"].set_index("model")["test P@3"]
+    p = out.table.set_index("model")["test P@3"]
     cosine, sigmoids = MEASURED[key]
     assert p[COSINE] == pytest.approx(cosine, abs=0.01) and p[SIGMOIDS] == pytest.approx(sigmoids, abs=0.01)
     assert p[SIGMOIDS] > p[COSINE]
-    assert (out["corrupted"] > 0) == (key[1] > 0)
-    assert set(out["tuning"]["model"]) == {COSINE, SIGMOIDS} and len(out["tuning"]) == 14
+    assert (out.corrupted > 0) == (key[1] > 0)
+    assert set(out.tuning["model"]) == {COSINE, SIGMOIDS} and len(out.tuning) == 14
 
 
 def test_at_full_rank_the_label_embedding_model_loses_less_to_noise(measured):
     """The post's robustness claim, in the one form these runs support: at k = m = 40, 40% corrupted labels cost
     the label-embedding model less precision than the sigmoids (it still ranks worse); at k = 8 they do not."""
     def drop(k):
-        clean, noisy = (measured[(k, c)]["table"].set_index("model")["test P@3"] for c in (0.0, 0.4))
+        clean, noisy = (measured[(k, c)].table.set_index("model")["test P@3"] for c in (0.0, 0.4))
         return clean - noisy
 
     assert drop(40)[COSINE] < drop(40)[SIGMOIDS]
@@ -240,7 +240,7 @@ def test_measured_on_lee_keyword_tags():
     assert X.shape == (300, 1500) and Y.shape == (300, 30) and labels[:3] == ["year", "government", "australia"]
     with threadpool_limits(1):
         out = compare_label_models(X, Y, n_components=8, corruption=0.0, top_k=3, random_state=0, labels=labels)
-    p = out["table"].set_index("model")["test P@3"]
+    p = out.table.set_index("model")["test P@3"]
     assert p[COSINE] == pytest.approx(0.330, abs=0.01) and p[SIGMOIDS] == pytest.approx(0.441, abs=0.01)
 
 
