@@ -13,8 +13,17 @@ transforms to data that does not fit in memory, partition by partition:
   writes what the Categories page opens, :func:`read_category_kernel` reads it).
 
 Each gives what the in-memory estimator gives on the whole data. Open a
-cluster with :func:`cluster` (a LocalCluster, or ``scheduler=`` an
-address); ``python -m embedcore`` runs the same steps from a shell.
+cluster with :func:`cluster` (a LocalCluster, or ``scheduler=`` an address,
+checked first by :func:`check_scheduler`); ``python -m embedcore`` runs the
+same steps from a shell.
+
+Every task reads its own partition of the input (Parquet row ranges of
+``partition_rows``, CSV and text blocks of whole lines), so a mistake in
+the data is reported with its file and line and is never retried. Outputs
+are staged beside their target and renamed when complete, with a manifest
+of every shard's rows, bytes and SHA-256; the readers refuse unfinished,
+mixed or altered outputs (see :mod:`embedcore.batch._outputs`). The
+sketch step and the document vectors resume an interrupted run.
 
 Examples
 --------
