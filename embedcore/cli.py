@@ -47,6 +47,7 @@ mixed or altered outputs. An existing output is refused unless --overwrite. Ctrl
 --doc-vectors keep finished partitions and resume when run again; the other steps start over.
 
 Exit status: 0 done, 1 unusable input or output, 2 no Dask scheduler at the address, 130 interrupted.
+
 Outputs open in the lab: word vectors on the Words page (word2vec text), category kernels on the
 Categories page ("from the command line": upload codes.csv.npz), sketches on the Sets page
 (Benchmark tab: upload the output directory zipped, python -m zipfile -c DIR.zip DIR) or with
