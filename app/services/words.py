@@ -472,7 +472,7 @@ def evaluation(ref: data_service.DataRef, params: tuple, seed: int, should_stop=
 
 def grid_sizes() -> tuple[int, int]:
     """Settings in PMI-SVD's grid and in each Word2Vec method's grid (read when asked: tests may shrink them)."""
-    import embedcore.words as core
+    import embedcore.words.evaluation as core
 
     return len(core.PMI_GRID), len(core.WORD2VEC_GRID)
 

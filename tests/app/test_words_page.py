@@ -131,9 +131,9 @@ def test_a_fast_t_sne_is_still_drawn_in_several_frames():
 
 
 def test_evaluation_and_document_classification(monkeypatch):
-    import embedcore.words
+    import embedcore.words.evaluation
 
-    monkeypatch.setattr(embedcore.words, "DOCUMENT_C_GRID", (0.1, 1.0))  # two values: the run stays short
+    monkeypatch.setattr(embedcore.words.evaluation, "DOCUMENT_C_GRID", (0.1, 1.0))  # two values: the run stays short
     at = open_tab(open_page(PAGE), "words.tab", "Evaluation")
     at.button(key="words.run_eval").click().run(timeout=180)
     assert not at.exception
@@ -253,12 +253,12 @@ def test_a_small_corpus_caps_the_map_instead_of_failing():
 
 
 def test_tuned_comparison_reports_held_out_scores_with_intervals(monkeypatch):
-    import embedcore.words
+    import embedcore.words.evaluation
 
     # a small grid for each method keeps the run short; the page reads the protocol's result as it is
-    monkeypatch.setattr(embedcore.words, "PMI_GRID", [dict(window=2, eig_weight=0.5, shift=1.0),
-                                                      dict(window=5, eig_weight=0.5, shift=1.0)])
-    monkeypatch.setattr(embedcore.words, "WORD2VEC_GRID", [dict(epochs=5, window=5)])
+    monkeypatch.setattr(embedcore.words.evaluation, "PMI_GRID", [dict(window=2, eig_weight=0.5, shift=1.0),
+                                                                 dict(window=5, eig_weight=0.5, shift=1.0)])
+    monkeypatch.setattr(embedcore.words.evaluation, "WORD2VEC_GRID", [dict(epochs=5, window=5)])
     at = open_tab(open_page(PAGE), "words.tab", "Evaluation")
     at.button(key="words.run_tune").click().run(timeout=300)
     assert not at.exception and not at.error
