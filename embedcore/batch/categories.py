@@ -84,10 +84,13 @@ class _bounded_sum:
         for p in parts[1:]:
             total = total + p
         if len(total.pairs) > self.limit:
-            raise BatchError(f"The table has more than {self.limit:,} distinct (category, target value) pairs, too "
-                             "many to gather and compare exactly; round the target into bins (--value-bins, "
-                             "value_bins).")
+            raise BatchError(_too_many_pairs(self.limit))
         return total
+
+
+def _too_many_pairs(limit: int) -> str:
+    return (f"The table has more than {limit:,} distinct (category, target value) pairs, too many to gather and "
+            "compare exactly; round the target into bins (--value-bins, value_bins).")
 
 
 def _edges(low: float, high: float, bins: int) -> np.ndarray:
@@ -131,7 +134,7 @@ def _pair_counts(cats: np.ndarray, keys: np.ndarray) -> pd.Series:
 
 
 @refusals
-def _statistics_task(part, column, target, transform, edges, number) -> CategoryStatistics:
+def _statistics_task(part, column, target, transform, edges, number, limit=None) -> CategoryStatistics:
     frame = part.table([column, target]) if isinstance(part, Part) else part
     cats, y, dropped = _complete(frame, column, target, transform, part if isinstance(part, Part) else number)
     if isinstance(edges, str):  # "range": only the range and the rows per category
@@ -139,7 +142,10 @@ def _statistics_task(part, column, target, transform, edges, number) -> Category
     else:
         keys = y if edges is None else _bin(y, edges)
     low, high = (float(y.min()), float(y.max())) if y.size else (np.inf, -np.inf)
-    return CategoryStatistics(_pair_counts(cats, keys), low, high, len(y), dropped)
+    pairs = _pair_counts(cats, keys)
+    if limit is not None and len(pairs) > limit:
+        raise BatchError(_too_many_pairs(limit))
+    return CategoryStatistics(pairs, low, high, len(y), dropped)
 
 
 def category_statistics(table, column: str, target: str, *, transform: str | None = None, edges=None,
@@ -166,7 +172,7 @@ def category_statistics(table, column: str, target: str, *, transform: str | Non
     parts = table_parts(files, kind, partition_rows=partition_rows, blocksize=blocksize)
     client = current_client(client)
     task = delayed(_statistics_task, pure=False)
-    tasks = [task(p, column, target, transform, edges, i) for i, p in enumerate(parts)]
+    tasks = [task(p, column, target, transform, edges, i, max_pairs) for i, p in enumerate(parts)]
     label = "count values" if edges is None else "target range" if isinstance(edges, str) else "count bins"
     stats = tree_sum(client, tasks, retries=retries, progress=progress, label=label,
                      combine=_bounded_sum(max_pairs))
