@@ -269,6 +269,9 @@ def _run_sketch(args) -> int:
     unknown = sum(v["unknown_items"] for v in run.manifest["partitions"].values())
     where = f"-> {args.out}" if args.out else "(dry run: nothing written; shards would take " \
         f"{sum(v['bytes'] for v in run.manifest['partitions'].values()):,} bytes uncompressed)"
+    if run.discarded:
+        print(f"{run.discarded} shards of an interrupted run with other settings or input were discarded",
+              file=sys.stderr)
     print(f"sketched {run.computed} partitions ({run.skipped} kept from an interrupted run): {shape[0]:,} sets x "
           f"{shape[1]:,} columns, {run.nnz:,} non-zeros, {unknown:,} unknown items left out, {run.seconds:.1f} s "
           f"{where}")
