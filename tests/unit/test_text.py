@@ -228,10 +228,10 @@ def _same_up_to_sign(a, b, tol):
                                           ((60, 80), (0, 0))], ids=["whole", "gram", "gram-tall", "lanczos"])
 def test_lsa_matches_numpys_full_svd(shape, limits, monkeypatch):
     """Each of the three ways LSA factorises (the size limits lowered, so small matrices take each)."""
-    import embedcore.text
+    import embedcore.lsa
 
-    monkeypatch.setattr(embedcore.text, "_DENSE_ENTRIES", limits[0])
-    monkeypatch.setattr(embedcore.text, "_GRAM_SIDE", limits[1])
+    monkeypatch.setattr(embedcore.lsa, "_DENSE_ENTRIES", limits[0])
+    monkeypatch.setattr(embedcore.lsa, "_GRAM_SIDE", limits[1])
     A = sp.random_array(shape, density=0.3, random_state=3, format="csr")
     k = 6
     lsa = LSA(n_components=k, random_state=0).fit(A)
