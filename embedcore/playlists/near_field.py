@@ -24,7 +24,16 @@ _KNN_BLOCK = 2**16
 
 
 class NearField(NamedTuple):
-    """The songs each exit point sums exactly, and the landmarks that stand for the rest."""
+    """The songs each exit point sums exactly, and the landmarks that stand for the rest.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> field = near_field(rng.normal(size=(10, 2)), rng.normal(size=(10, 2)), sp.csr_array(np.eye(10, k=1)), 3,
+    ...                    random_state=0)
+    >>> field.near.shape, field.landmarks.size  # each exit's 3 nearest entries and its successors; 3 landmarks
+    ((10, 10), 3)
+    """
 
     near: sp.csr_array
     """(S x S) 0/1 pattern: row a marks the songs summed exactly in Z_a (sorted indices)."""

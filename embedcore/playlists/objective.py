@@ -210,7 +210,13 @@ class TagPrior(NamedTuple):
 
 
 class Evaluation(NamedTuple):
-    """The objective and its gradient at one point (what :class:`Objective` returns)."""
+    """The objective and its gradient at one point (what :class:`Objective` returns).
+
+    Examples
+    --------
+    >>> Evaluation._fields[:3]
+    ('value', 'log_likelihood', 'gradient')
+    """
 
     value: float
     """The penalised objective, maximised."""
