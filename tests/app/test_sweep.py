@@ -129,3 +129,13 @@ def test_a_page_keeps_its_own_data_when_the_upload_is_not_for_it(upload, page):
     assert at.session_state[f"{spec.key}.dataset"] != "upload"
     notes = [c.value for c in at.caption if "Your upload" in c.value]
     assert len(notes) == 1 and ("not used on this page" in notes[0] or "keeps its own data" in notes[0]), notes
+
+
+def test_graphs_names_a_node_it_drops_for_having_only_a_self_loop():
+    from tests.app.uploads import SELF_LOOP_EDGES
+
+    at = open_page("app_pages/graphs.py")
+    at.file_uploader(key="graphs.edges").set_value(("edges.txt", SELF_LOOP_EDGES, "text/plain")).run()
+    assert not at.exception and not at.error, [e.value for e in list(at.exception) + list(at.error)]
+    named = [i.value for i in at.info if "only a self" in i.value and "no other edge" in i.value]
+    assert len(named) == 1 and "lonely" in named[0] and "solo" in named[0], [i.value for i in at.info]
