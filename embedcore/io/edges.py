@@ -161,7 +161,7 @@ def _edges(lines: list[str], keep: list[int], line_no: np.ndarray, sep, name: st
     empty = np.flatnonzero((src == "") | (dst == ""))
     if empty.size:
         j = empty[0]
-        raise DataError(f"{name}, line {line_no[j]}: an edge needs two node names, found {lines[keep[j]].strip()!r}. "
+        raise DataError(f"{name}, line {line_no[j]}: an edge needs two node names, found {quote(lines[keep[j]].strip())}. "
                         "Write 'node node' or 'node node weight' on each line.")
     has_w = wtext != ""
     weighted = bool(has_w.any())
@@ -177,7 +177,7 @@ def _edges(lines: list[str], keep: list[int], line_no: np.ndarray, sep, name: st
         j = bad[0]
         what = ("is not a number" if np.isnan(w[j]) and not _is_number(wtext[j]) else
                 "is not finite" if not np.isfinite(w[j]) else "is negative")
-        raise DataError(f"{name}, line {line_no[j]}: the weight {wtext[j]!r} {what}. A weight says how strongly "
+        raise DataError(f"{name}, line {line_no[j]}: the weight {quote(wtext[j])} {what}. A weight says how strongly "
                         "two nodes are tied: a number >= 0 (0 leaves the edge out).")
     return src, dst, w, True
 

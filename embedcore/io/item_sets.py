@@ -10,7 +10,7 @@ import pandas as pd
 
 from .results import MAX_VECTOR_ROWS, DataError, ItemSets
 from .sets import read_sets
-from .text import plural
+from .text import plural, quote
 from .vectors import read_vectors
 
 
@@ -37,7 +37,7 @@ def read_item_sets(
     index = pd.Index(names)
     if not index.is_unique:
         dup = index[index.duplicated()][0]
-        raise DataError(f"{v.name}: the item {dup!r} appears more than once; each item needs one vector.")
+        raise DataError(f"{v.name}: the item {quote(dup)} appears more than once; each item needs one vector.")
     lengths = np.fromiter(map(len, s.sets), dtype=np.int64, count=len(s.sets))
     flat = list(chain.from_iterable(s.sets))
     known = index.get_indexer(flat) >= 0 if flat else np.zeros(0, dtype=bool)
@@ -46,8 +46,8 @@ def read_item_sets(
     result.dropped = {**v.dropped, **s.dropped}
     if flat and not known.any():
         raise DataError(
-            f"None of the items in {s.name} (e.g. {flat[0]!r}) has a vector in {v.name} "
-            f"(items there look like {names[0]!r}). The sets must use the names in the vectors' first text column."
+            f"None of the items in {s.name} (e.g. {quote(flat[0])}) has a vector in {v.name} "
+            f"(items there look like {quote(names[0])}). The sets must use the names in the vectors' first text column."
         )
     if not known.all():
         n_bad = int((~known).sum())
@@ -58,6 +58,6 @@ def read_item_sets(
         result.dropped["item occurrences without a vector"] = n_bad
         result.notices.append(
             f"{plural(n_bad, 'item occurrence')} in {s.name} {'have' if n_bad > 1 else 'has'} no vector "
-            f"(first: {first!r}); left out."
+            f"(first: {quote(first)}); left out."
         )
     return result

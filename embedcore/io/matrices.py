@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .results import DataError, Parsed
-from .text import decode_bytes, plural, source_bytes
+from .text import decode_bytes, plural, source_bytes, quote
 
 _EXPECTED = ("an affinity matrix (a CSV with the category names across the first line and down the first column, "
              "and a similarity >= 0 in every other cell)")
@@ -94,7 +94,7 @@ def _check_names(rows: list[str], cols: list[str], name: str) -> np.ndarray:
                             "Give every row and column a name.")
         seen = pd.Index(names)
         if not seen.is_unique:
-            raise DataError(f"{name}: the {where} names {seen[seen.duplicated()][0]!r} twice; each category gets "
+            raise DataError(f"{name}: the {where} names {quote(seen[seen.duplicated()][0])} twice; each category gets "
                             "one row and one column.")
     only_rows = [v for v in rows if v not in set(cols)]
     only_cols = [v for v in cols if v not in set(rows)]
@@ -123,8 +123,8 @@ def _values(values: np.ndarray, rows: list[str], cols: list[str], line_no: np.nd
         fix = ("Put a similarity (a number >= 0; 0 for 'not alike at all') in every cell."
                if what != "is negative" else "Affinities are similarities, not correlations: shift or clip them to "
                ">= 0.")
-        raise DataError(f"{name}, line {line_no[i]}: the cell for {rows[i]!r} and {cols[j]!r} "
-                        f"({text!r}) {what}. {fix}")
+        raise DataError(f"{name}, line {line_no[i]}: the cell for {quote(rows[i])} and {quote(cols[j])} "
+                        f"({quote(text)}) {what}. {fix}")
     return A
 
 
@@ -163,7 +163,7 @@ def read_affinity_matrix(source: Any, filename: str | None = None) -> AffinityDa
         result.notices.append(f"{name} has no category names; they are called c1 to c{len(rows)} in the file's order.")
     order = _check_names(rows, cols, name)
     if len(rows) < 2:
-        raise DataError(f"{name} has one category ({rows[0]!r}); a similarity matrix needs at least two.")
+        raise DataError(f"{name} has one category ({quote(rows[0])}); a similarity matrix needs at least two.")
     A = _values(values, rows, cols, line_no[first_line:], name)[:, order]
     if not (order == np.arange(len(order))).all():
         result.notices.append(f"{name}: the columns list the categories in another order than the rows; they are "
@@ -174,8 +174,8 @@ def read_affinity_matrix(source: Any, filename: str | None = None) -> AffinityDa
         i, j = (int(v) for v in np.unravel_index(np.argmax(diff), diff.shape))
         n_pairs = int((np.triu(diff, 1) > _SYMMETRY_RTOL * scale).sum())
         result.notices.append(
-            f"{name} is not symmetric ({n_pairs:,} of its pairs differ; the most: {rows[i]!r} to {rows[j]!r} is "
-            f"{A[i, j]:g} but {rows[j]!r} to {rows[i]!r} is {A[j, i]:g}). The page uses (A + Aᵀ) / 2, the mean of "
+            f"{name} is not symmetric ({n_pairs:,} of its pairs differ; the most: {quote(rows[i])} to {quote(rows[j])} is "
+            f"{A[i, j]:g} but {quote(rows[j])} to {quote(rows[i])} is {A[j, i]:g}). The page uses (A + Aᵀ) / 2, the mean of "
             "the two directions.")
         A = (A + A.T) / 2
         result.symmetrised = True

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .results import DataError, PlaylistData, SetData
-from .text import decode_bytes, plural, text_lines, sample_lines, source_bytes, sample_list_into
+from .text import decode_bytes, plural, text_lines, sample_lines, source_bytes, sample_list_into, quote
 
 _ITEM_SPLIT = re.compile(r"[,\s]+")
 _SET_HEADERS = {("label", "items"), ("label", "set"), ("class", "items"), ("y", "items")}
@@ -194,7 +194,7 @@ def read_song_tags(source: Any, filename: str | None = None) -> dict[str, list[s
         found = [t for t in re.split(r"[,;\s]+", rest.strip()) if t]
         if not found:
             raise DataError(
-                f"{name}, line {no}: song {song!r} has no tags. Write the song, a tab, then its tags "
+                f"{name}, line {no}: song {quote(song)} has no tags. Write the song, a tab, then its tags "
                 "separated by commas (e.g. 'song1<TAB>rock,indie')."
             )
         known = tags.setdefault(song, [])

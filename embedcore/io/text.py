@@ -514,7 +514,7 @@ def _type_cells(cells: np.ndarray, forced: np.ndarray, name: str, line_no: np.nd
         j = int(np.flatnonzero(~ok[c])[0])
         n_bad = int((~ok[c]).sum())
         raise DataError(
-            f"{name}, line {line_no[j]}, column '{names[c]}': {flat.iloc[c * n + j]!r} is not a "
+            f"{name}, line {line_no[j]}, column {quote(names[c])}: {quote(flat.iloc[c * n + j])} is not a "
             f"number, but the column's other values are. Fix the cell or delete the row "
             f"({plural(n_bad, 'such cell')} in this column)."
         )

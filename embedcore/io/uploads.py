@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from .item_sets import read_item_sets
+from .text import quote
 from .results import DataError
 from .sets import read_playlists, read_sets, read_song_tags
 from .tables import read_documents, read_table
@@ -71,7 +72,7 @@ def _tagged_playlists(names, blobs, seed: int):
     if not used:
         raise DataError(
             f"None of the {len(tags):,} songs in {names[t]} appears in the playlists (e.g. "
-            f"{next(iter(tags))!r}). The tag file must use the playlists' song ids."
+            f"{quote(next(iter(tags)))}). The tag file must use the playlists' song ids."
         )
     result.tags = used
     unused = len(tags) - len(used)

@@ -202,7 +202,7 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
         j = textcols[1]
         raise DataError(
             f"{name}, column {j + 1}: word2vec lines must be a word followed by numbers; "
-            f"found {text_frame[j].iloc[0]!r}."
+            f"found {quote(text_frame[j].iloc[0])}."
         )
     result = VectorData(name, X=np.empty((0, 0)))
     result.notices.extend(grid.notices or [])

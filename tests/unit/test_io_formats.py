@@ -223,3 +223,15 @@ def test_every_column_empty_names_the_column_with_most_gaps():
     with pytest.raises(DataError) as info:
         read_vectors(b"x,y\n1,\n,2\n", "gaps.csv")
     assert "'y'" in str(info.value) or "'x'" in str(info.value)
+
+
+def test_a_long_bad_cell_is_quoted_cut_to_80_characters():
+    cell = "not a number " * 40
+    rows = "\n".join(f"{i},{i + 1}" for i in range(8))
+    with pytest.raises(DataError) as info:
+        read_vectors(f"a,b\n{rows}\n1,{cell}\n".encode(), "cells.csv")
+    msg = str(info.value)
+    assert len(msg) <= 300 and "line 10, column 'b'" in msg and "…'" in msg
+    with pytest.raises(DataError) as info:
+        read_edge_list(("a b\n" + "x" * 500 + "\n").encode(), "edges.txt")
+    assert len(str(info.value)) <= 300 and "line 2" in str(info.value)
