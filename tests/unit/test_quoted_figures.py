@@ -63,3 +63,13 @@ def test_the_word_pairs_scored_are_those_every_method_knows(pairs_name, title):
     known = int(pd.Series([a in vocab and b in vocab for a, b in zip(pairs["word1"], pairs["word2"])]).sum())
     assert f"**{title}**, {known} pairs with both words in every method's vocabulary" in \
         results.section_text("words", RESULTS)
+
+
+def test_the_words_page_claims_no_more_than_the_comparison_shows():
+    page = (ROOT / "app" / "app_pages" / "words.py").read_text(encoding="utf-8")
+    claim = "on the Lee corpus none of the differences is\nlarger than its noise"
+    verdicts = re.findall(r"^\| [^|]+ − [^|]+ \| [^|]+ \| ([^|]+) \|$", results.section_text("words", RESULTS), re.M)
+    assert len(verdicts) == 6
+    # the page says "no difference" on Lee: true only while every interval, on both pair sets, holds 0
+    assert claim in page and set(verdicts) == {"no reliable difference on this data"}
+    assert "rival" not in page
