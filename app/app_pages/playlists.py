@@ -315,8 +315,8 @@ with tabs[3]:
                 st.dataframe(svc.hmm_table(key, int(n_states)), hide_index=True, key="pl.hmm_table",
                              column_config={"held-out log-likelihood": st.column_config.NumberColumn(format="%.4f")})
                 st.caption(f"Baum-Welch ran {hmm['iterations']} rounds. The HMM is scored on the same held-out "
-                           "transitions: each song's probability given every song before it in its playlist (the "
-                           "forward pass), where the LME looks at the last song only. Its weakness is the lecture's: "
+                           "transitions: each song's probability given every song before it in its playlist, back to "
+                           "any song left out (the forward pass), where the LME looks at the last song only. Its weakness is the lecture's: "
                            "each state needs b(s | z) for every song, learned from the few plays a song has, so "
                            "many states overfit while few states cannot tell songs apart.")
 
