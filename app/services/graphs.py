@@ -263,10 +263,10 @@ def planted(n: int, k: int, p: float, eps: float, overlap: float, normalized: bo
     A = g.adjacency.toarray()
     i, j = np.nonzero(np.triu(A, 1))
     pairs = np.column_stack([i, j])
-    labels = found["labels"]
+    labels = found.labels
     return {"graph": g, "positions": graphs.layout(A, random_state=seed), "edges": pairs,
-            "cut_edges": pairs[labels[i] != labels[j]], "labels": labels, "accuracy": found["accuracy"],
-            "chance": found["chance"], "ari": found["ari"], "scored": found["scored"], "crosstab": found["crosstab"]}
+            "cut_edges": pairs[labels[i] != labels[j]], "labels": labels, "accuracy": found.accuracy,
+            "chance": found.chance, "ari": found.ari, "scored": found.scored, "crosstab": found.crosstab}
 
 
 def max_parts(data: data_service.DataRef) -> int:

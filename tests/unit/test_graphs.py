@@ -365,13 +365,13 @@ def test_agm_split_is_recovered_above_chance_and_only_when_planted():
 
     g, F = make_agm(120, 2, p=0.3, eps=0.01, overlap=0.05, random_state=0)
     found = planted_recovery(g, F, normalized=True, random_state=0)
-    assert found["accuracy"] > 0.95 and found["chance"] < 0.6 and found["ari"] > 0.8
+    assert found.accuracy > 0.95 and found.chance < 0.6 and found.ari > 0.8
     g3, F3 = make_agm(150, 3, p=0.3, eps=0.01, overlap=0.0, random_state=1)
-    assert planted_recovery(g3, F3, random_state=0)["ari"] > 0.6
+    assert planted_recovery(g3, F3, random_state=0).ari > 0.6
     # nothing planted (p = 0: every edge is background): the split is no better than chance
     flat, F0 = make_agm(120, 2, p=0.0, eps=0.1, overlap=0.0, random_state=0)
     none = planted_recovery(flat, F0, random_state=0)
-    assert abs(none["ari"]) < 0.1 and none["accuracy"] < none["chance"] + 0.12
+    assert abs(none.ari) < 0.1 and none.accuracy < none.chance + 0.12
 
 
 def test_agm_rejects_settings_it_cannot_plant():
