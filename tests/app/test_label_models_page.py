@@ -39,6 +39,7 @@ def test_run_gives_the_table_and_the_corruption_share_changes_it():
     clean = _table(at)
     assert len(clean) == 2 and set(clean["outputs"]) == {8, 40}
     assert clean["test P@3"].between(0, 1).all() and clean["alpha"].gt(0).all()
+    assert list(clean.columns[-2:]) == ["fit seconds", "iterations"] and clean["fit seconds"].gt(0).all()
     gap = float(metric(at, "label embedding minus sigmoids"))
     assert gap == round(clean["test P@3"].iloc[0] - clean["test P@3"].iloc[1], 3)
 

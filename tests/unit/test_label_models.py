@@ -179,6 +179,21 @@ def test_comparison_validation_errors():
         compare_label_models(X[:10], Y[:10], n_components=2)
 
 
+def test_refit_makes_each_models_last_fit_on_every_training_row():
+    X, Y, _ = make_topic_labels(90, n_labels=8, n_topics=2, n_features=4, random_state=0)
+    calls = []
+
+    def refit(name, model, X_fit, Y_fit):
+        calls.append((name, type(model).__name__, X_fit.shape[0], Y_fit.shape))
+        return model.fit(X_fit, Y_fit)
+
+    out = compare_label_models(X, Y, n_components=2, alphas=(1e-3,), random_state=0, refit=refit)
+    assert calls == [(COSINE, "CosineLabelRegressor", out.train, (out.train, 8)),
+                     (SIGMOIDS, "LogisticLabelClassifier", out.train, (out.train, 8))]
+    assert "fit seconds" not in out.table.columns  # timing is the caller's
+    assert out.table.equals(compare_label_models(X, Y, n_components=2, alphas=(1e-3,), random_state=0).table)
+
+
 MEASURED = {  # test precision at 3 on planted topics, seed 0: (k, corruption) -> (label embedding, sigmoids)
     (8, 0.0): (0.358, 0.670),
     (8, 0.4): (0.280, 0.560),
