@@ -300,11 +300,11 @@ def planted_section(normalized):
                 "communities without being told them.")
     st.latex(r"P(u \sim v) = 1 - (1 - \varepsilon) \prod_{c \,\in\, C_u \cap C_v} (1 - p_c)")
     c = st.columns(5)
-    n = c[0].select_slider("Nodes", [60, 120, 240, 480], 120, key="graphs.agm_n")
-    k = c[1].select_slider("Communities K", [2, 3, 4], 2, key="graphs.agm_k")
-    p = c[2].select_slider("p inside a community", [0.05, 0.1, 0.2, 0.3, 0.5], 0.2, key="graphs.agm_p")
-    eps = c[3].select_slider("ε between any two", [0.0, 0.01, 0.02, 0.05, 0.1, 0.2], 0.02, key="graphs.agm_eps")
-    overlap = c[4].select_slider("Share in a second community", [0.0, 0.05, 0.1, 0.2], 0.05, key="graphs.agm_overlap")
+    n = c[0].select_slider("Nodes", [60, 120, 240, 480], 120, key="graphs.agm_n", bind="query-params")
+    k = c[1].select_slider("Communities K", [2, 3, 4], 2, key="graphs.agm_k", bind="query-params")
+    p = c[2].select_slider("p inside a community", [0.05, 0.1, 0.2, 0.3, 0.5], 0.2, key="graphs.agm_p", bind="query-params")
+    eps = c[3].select_slider("ε between any two", [0.0, 0.01, 0.02, 0.05, 0.1, 0.2], 0.02, key="graphs.agm_eps", bind="query-params")
+    overlap = c[4].select_slider("Share in a second community", [0.0, 0.05, 0.1, 0.2], 0.05, key="graphs.agm_overlap", bind="query-params")
     view = svc.planted(int(n), int(k), float(p), float(eps), float(overlap), normalized, data_service.seed())
     g = view["graph"]
     lab_map.draw(st, view["positions"], key="graphs.map.agm", **charts.graph(

@@ -185,9 +185,9 @@ with tabs[0]:
             if invariance_box.open:  # measured when opened: six neighbour searches and weight fits per B
                 ci1, ci2 = st.columns(2)
                 inv_scale = ci1.select_slider("Scale s (also the stretch of one axis)",
-                                              [0.01, 0.1, 0.5, 2.0, 10.0, 100.0], 10.0, key="man.inv_scale")
+                                              [0.01, 0.1, 0.5, 2.0, 10.0, 100.0], 10.0, key="man.inv_scale", bind="query-params")
                 inv_shift = ci2.select_slider("Shift |t| (in data widths)", [0.0, 1.0, 10.0, 100.0], 10.0,
-                                              key="man.inv_shift")
+                                              key="man.inv_shift", bind="query-params")
                 inv, measured = svc.invariance(pts, B, reg, float(inv_scale), float(inv_shift))
                 st.dataframe(inv, hide_index=True, key="man.invariance",
                              column_config={"neighbours kept": st.column_config.NumberColumn(format="percent"),

@@ -304,7 +304,7 @@ with tabs[3]:
             st.latex(r"P(p, z) = \pi(z_1) \prod_{j \ge 2} a(z_j \mid z_{j-1}) \prod_j b(p_j \mid z_j)")
             st.latex(r"(K - 1) + K(K - 1) + K(|S| - 1) = O(K^2) + O(|S| K)\ \text{parameters}")
             n_states = st.select_slider("Hidden states K", [2, 4, 8, 16, 32], _last("pl.hmm_states", default=8),
-                                        key="pl.hmm_states",
+                                        key="pl.hmm_states", bind="query-params",
                                         help="More states remember more about the playlist so far, but each "
                                         "state needs its own distribution over every song.")
             _keep("pl.hmm_states", n_states)

@@ -212,7 +212,7 @@ def dot_section(ref, min_count):
     with st.expander("Kept as dictionaries: min(|a|, |b|) lookups", expanded=True):
         st.latex(r"\langle a, b\rangle = \sum_{t \in \mathrm{keys}(s)} s[t] \cdot \ell.\mathrm{get}(t, 0)")
         st.latex(r"s = \text{the smaller},\ \ell = \text{the larger}:\quad \min(|a|, |b|)\ \text{lookups}")
-        smaller = st.toggle("Walk the smaller dictionary", value=True, key="text.dict_smaller",
+        smaller = st.toggle("Walk the smaller dictionary", value=True, key="text.dict_smaller", bind="query-params",
                             help="Off: walk a's dictionary whatever its size, |a| lookups.")
         d = sp_svc.dict_pair(ref, min_count, a, b, smaller)
         m = st.columns(3)
@@ -294,7 +294,7 @@ def svm_on_hashes():
         st.latex(r"\hat y(x) = \operatorname{sign}\Big(\sum_{i:\,\alpha_i \ne 0} \alpha_i y_i "
                  r"\langle x_i, x\rangle + b\Big),\qquad \langle x_i, x\rangle \to "
                  r"\langle \phi(x_i), \phi(x)\rangle")
-        signed = st.toggle("Random signs g(t)", value=True, key="text.svm_signed",
+        signed = st.toggle("Random signs g(t)", value=True, key="text.svm_signed", bind="query-params",
                            help="Off: colliding terms only add, and every collision inflates an inner product.")
         seed = data_service.seed()
         table = sp_svc.svm_result(signed, seed)

@@ -506,7 +506,7 @@ def windows_section(ref, params) -> None:
     st.latex(r"\text{against}\quad \mathrm{PPMI} \approx U_k \Sigma_k V_k^\top,\quad W = U_k \Sigma_k^{p}")
     vocab = svc.vocabulary(ref, params)
     first = svc.default_words(ref, params)["query"]
-    word = st.selectbox("Word", vocab, index=vocab.index(first) if first in vocab else 0, key="words.ww_word")
+    word = st.selectbox("Word", vocab, index=vocab.index(first) if first in vocab else 0, key="words.ww_word", bind="query-params")
     pull = wws.pulls(ref, params)
     st.caption(f"Share of the {wws.FREQUENT} most frequent words among every word's {wws.TOPN} nearest words:")
     m = st.columns(3)
@@ -528,16 +528,16 @@ def windows_section(ref, params) -> None:
     st.latex(r"\text{skip-gram: } \max \sum_t \sum_{0 < |j| \le b} \log P(w_{t+j} \mid w_t)")
     n_docs = svc.corpus_size(ref)[0]
     c1, c2, c3 = st.columns([1, 3, 1])
-    doc = c1.number_input("Document", 0, n_docs - 1, 0, key="words.ww_doc")
+    doc = c1.number_input("Document", 0, n_docs - 1, 0, key="words.ww_doc", bind="query-params")
     said = wws.document_sentences(ref, int(doc))
     if not said:
         st.info("This document has no text.")
         return
     if st.session_state.get("words.ww_sentence", 0) >= len(said):
         st.session_state["words.ww_sentence"] = 0
-    sentence = c2.selectbox("Sentence", range(len(said)), key="words.ww_sentence",
+    sentence = c2.selectbox("Sentence", range(len(said)), key="words.ww_sentence", bind="query-params",
                             format_func=lambda i: f"{i + 1}. {said[i][:90]}{'…' if len(said[i]) > 90 else ''}")
-    b = c3.slider("Window b", 1, 5, 2, key="words.ww_window")
+    b = c3.slider("Window b", 1, 5, 2, key="words.ww_window", bind="query-params")
     cbow, sg, _, dropped = wws.examples(ref, params, int(doc), int(sentence), int(b))
     left, right = st.columns(2)
     left.caption(f"CBOW: {len(cbow)} examples")
