@@ -407,23 +407,25 @@ def ranking(result: Comparison) -> pd.DataFrame:
     """The sides best first, each marked against the best by the interval of their paired difference.
 
     ``vs best`` is "best", "tied with the best" (the interval of best minus it
-    holds 0) or "below the best"; ``rank`` counts only the rows below: every
-    row tied with the best shares rank 1.
+    holds 0) or "below the best", with that paired difference and its interval
+    (``best minus it``, ``... low``, ``... high``); ``rank`` counts only the rows
+    below: every row tied with the best shares rank 1.
     """
     s = result.sides.sort_values("held-out", ascending=False, kind="stable").reset_index(drop=True)
     if s.empty:
         return s.assign(rank=[], **{"vs best": []})
     ratio = float(np.mean([te.size / tr.size for tr, te in result.splits]))
     best = s["side"].iloc[0]
-    marks, lows, highs = [], [], []
+    marks, means, lows, highs = [], [], [], []
     for name in s["side"]:
         if name == best:
-            marks.append("best"), lows.append(0.0), highs.append(0.0)
+            marks.append("best"), means.append(0.0), lows.append(0.0), highs.append(0.0)
             continue
-        _, low, high = _paired(result.folds, best, name, ratio, result.level)
-        lows.append(low), highs.append(high)
+        mean, low, high = _paired(result.folds, best, name, ratio, result.level)
+        means.append(mean), lows.append(low), highs.append(high)
         marks.append("below the best" if np.isfinite(low) and low > 0 else "tied with the best")
     s["vs best"] = marks
+    s["best minus it"] = means
     s["best minus it, low"] = lows
     s["best minus it, high"] = highs
     below = np.array([m == "below the best" for m in marks])

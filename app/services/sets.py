@@ -470,6 +470,9 @@ def _table(parts: list[tuple[pd.DataFrame, str, int, str, str]], ref: DataRef):
         "rank": ranked["rank"], "features": [info[n][1] for n in ranked["side"]],
         "item vectors": [info[n][2] for n in ranked["side"]], "accuracy": ranked["held-out"].round(4),
         "low": ranked["low"].round(4), "high": ranked["high"].round(4), "vs best": ranked["vs best"],
+        "best − this row [95% interval]": [
+            "" if m == "best" else f"{d:.4f} [{lo:.4f}, {hi:.4f}]" for m, d, lo, hi in zip(
+                ranked["vs best"], ranked["best minus it"], ranked["best minus it, low"], ranked["best minus it, high"])],
         "C": ranked["chosen"].str.removeprefix("C="), "chosen in": ranked["chosen in"],
         "C searched": ranked["grid"].str.split("; C in ").str[-1], "C on the grid's edge": ranked["edge"] != "",
         "dim": [info[n][0] for n in ranked["side"]]})

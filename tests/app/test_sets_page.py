@@ -153,6 +153,8 @@ def test_benchmark_button_reports_table_and_every_session_sees_it(monkeypatch):
     # ties are marked: the best row and every row whose gap to it is within its interval share rank 1
     assert table["vs best"].iloc[0] == "best" and (table[table["vs best"] != "below the best"]["rank"] == 1).all()
     assert (table[table["vs best"] == "below the best"]["rank"] > 1).all()
+    gaps = table["best − this row [95% interval]"]  # the paired difference behind each mark, with its interval
+    assert gaps.iloc[0] == "" and all(g.count("[") == 1 for g in gaps.iloc[1:])
     mean_given = table[(table["features"] == "mean vector") & (table["item vectors"] == "as given")]
     assert mean_given["vs best"].iloc[0] == "below the best"
     assert any(c.value.startswith("Protocol: 5-fold stratified outer split") for c in at.caption)
