@@ -68,7 +68,13 @@ def dict_dot(a: Mapping, b: Mapping, *, smaller_first: bool = True) -> tuple[flo
 
 
 def row_dicts(X, vocabulary) -> list[dict]:
-    """Each row of a sparse (documents x terms) matrix as a dictionary {term: value} of its non-zeros."""
+    """Each row of a sparse (documents x terms) matrix as a dictionary {term: value} of its non-zeros.
+
+    Examples
+    --------
+    >>> row_dicts(sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 1.0]])), ["a", "b", "c"])
+    [{'a': 1.0, 'c': 2.0}, {'b': 3.0, 'c': 1.0}]
+    """
     X = sp.csr_array(X)
     terms = np.asarray(list(vocabulary), dtype=object)
     return [dict(zip(terms[X.indices[s:e]].tolist(), X.data[s:e].tolist()))
@@ -76,7 +82,16 @@ def row_dicts(X, vocabulary) -> list[dict]:
 
 
 def dict_pairs(dicts: list[dict], rows_a, rows_b, *, smaller_first: bool = True) -> pd.DataFrame:
-    """:func:`dict_dot` of many pairs of rows: dot, lookups, matches and both sizes per pair."""
+    """:func:`dict_dot` of many pairs of rows: dot, lookups, matches and both sizes per pair.
+
+    Examples
+    --------
+    >>> dicts = [{"a": 1.0, "c": 2.0}, {"b": 3.0, "c": 1.0}, {"c": 4.0}]
+    >>> dict_pairs(dicts, [0, 1], [1, 2])
+       a  b  |a|  |b|  dot  lookups  matches
+    0  0  1    2    2  2.0        2        1
+    1  1  2    2    1  4.0        1        1
+    """
     rows = [(a, b, len(dicts[a]), len(dicts[b]), *dict_dot(dicts[a], dicts[b], smaller_first=smaller_first))
             for a, b in zip(np.asarray(rows_a).tolist(), np.asarray(rows_b).tolist())]
     return pd.DataFrame(rows, columns=["a", "b", "|a|", "|b|", "dot", "lookups", "matches"])
@@ -96,6 +111,18 @@ def hashed_svm_comparison(texts, labels, bits=(4, 6, 8, 10, 12, 14, 16), *, sign
     ``accuracy`` (mean over the folds), ``sd`` (over the folds) and
     ``vs unhashed`` (the mean paired difference with its fold spread, as
     ``diff`` and ``diff sd``).
+
+    Examples
+    --------
+    >>> texts = ["good fine great", "great good nice", "fine nice good", "bad awful poor", "poor bad sad",
+    ...          "awful sad bad"] * 2
+    >>> table = hashed_svm_comparison(texts, [1, 1, 1, 0, 0, 0] * 2, bits=(2, 4), n_splits=2, n_repeats=1,
+    ...                               random_state=0)
+    >>> table[["features", "width", "accuracy"]]
+                    features  width  accuracy
+    0  vocabulary (unhashed)      8       1.0
+    1          hashed, b = 2      4       1.0
+    2          hashed, b = 4     16       1.0
     """
     texts = list(texts)
     y = np.asarray(labels)

@@ -30,7 +30,15 @@ __all__ = ["CountVectors", "count_vectors", "example_counts", "frequency_pull", 
 
 
 class CountVectors(NamedTuple):
-    """Word vectors from the eigenvectors of a symmetric count matrix (see :func:`count_vectors`)."""
+    """Word vectors from the eigenvectors of a symmetric count matrix (see :func:`count_vectors`).
+
+    Examples
+    --------
+    >>> cv = CountVectors(pd.Index(["a", "b", "c"]), np.array([1.0]), np.array([[1.0], [0.9], [-1.0]]),
+    ...                   np.array([3.0, 2.0, 1.0]))
+    >>> cv.most_similar("a", 2)["word"].tolist()
+    ['b', 'c']
+    """
 
     words: pd.Index
     eigenvalues: np.ndarray  # the k largest, largest first
@@ -85,6 +93,12 @@ def frequency_pull(vectors: np.ndarray, counts, *, topn: int = 10, frequent: int
 
     Chance is about ``frequent / V``. A method ruled by frequency finds the
     same frequent words near everything and scores high.
+
+    Examples
+    --------
+    >>> vectors = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]])
+    >>> frequency_pull(vectors, [10, 1, 1, 1], topn=1, frequent=1)  # only word 1's nearest is word 0
+    0.25
     """
     X = np.asarray(vectors, dtype=np.float64)
     topn = min(topn, len(X) - 1)  # a small vocabulary has fewer other words than topn

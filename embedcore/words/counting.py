@@ -76,14 +76,28 @@ def cooccurrence(token_docs, index: pd.Index, *, window: int = 2, context: str =
 
 def token_ids(token_docs, index: pd.Index) -> tuple[np.ndarray, np.ndarray]:
     """Every token's position in the vocabulary ``index`` (-1 outside it) and each document's offset into
-    them: what :func:`cooccurrence_of_ids` counts, found once per vocabulary and kept for every window."""
+    them: what :func:`cooccurrence_of_ids` counts, found once per vocabulary and kept for every window.
+
+    Examples
+    --------
+    >>> ids, offsets = token_ids([["the", "cat", "sat"], ["the", "dog"]], pd.Index(["the", "cat", "sat"]))
+    >>> ids.tolist(), offsets.tolist()
+    ([0, 1, 2, 0, -1], [0, 3, 5])
+    """
     return _ids(token_docs, index)
 
 
 def cooccurrence_of_ids(ids, offsets, n_words: int, *, window: int = 2, context: str = "window",
                         weighted: bool = False) -> sp.csr_array:
     """:func:`cooccurrence` of documents given as vocabulary ids (:func:`token_ids`): document d is
-    ``ids[offsets[d]:offsets[d + 1]]``, -1 for a word outside the vocabulary of ``n_words``."""
+    ``ids[offsets[d]:offsets[d + 1]]``, -1 for a word outside the vocabulary of ``n_words``.
+
+    Examples
+    --------
+    >>> C = cooccurrence_of_ids([0, 1, 2, 0, -1], [0, 3, 5], 3, window=1)  # "the cat sat", "the <unknown>"
+    >>> C.toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    """
     V = n_words
     ids, offsets = np.asarray(ids), np.asarray(offsets)
     if context == "document":
@@ -172,13 +186,28 @@ def smooth_idf(document_frequency, n_documents: int) -> np.ndarray:
 
 
 def term_counts(token_docs, index: pd.Index) -> sp.csr_array:
-    """The document-term count matrix over the vocabulary ``index`` (out-of-vocabulary words left out)."""
+    """The document-term count matrix over the vocabulary ``index`` (out-of-vocabulary words left out).
+
+    Examples
+    --------
+    >>> term_counts([["the", "cat", "the"], ["the", "dog"]], pd.Index(["the", "cat"])).toarray().tolist()
+    [[2.0, 1.0], [1.0, 0.0]]
+    """
     ids, offsets = _ids(token_docs, index)
     return ragged_to_csr(offsets, ids, len(index))
 
 
 def check_vocabulary(counts: pd.Series, min_count: int, n_components) -> None:
-    """Raise ValueError, saying what to change, when a vocabulary cannot give ``n_components`` vectors."""
+    """Raise ValueError, saying what to change, when a vocabulary cannot give ``n_components`` vectors.
+
+    Examples
+    --------
+    >>> check_vocabulary(pd.Series({"a": 3, "b": 3, "c": 3}), 3, 2)  # three words give two vectors
+    >>> check_vocabulary(pd.Series({"a": 3, "b": 3}), 3, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_components=2 needs more words: the vocabulary has 2 (min_count=3). Use n_components < 2.
+    """
     if len(counts) < 2:
         raise ValueError(f"Only {len(counts)} word(s) occur at least min_count={min_count} times; "
                          "lower min_count or give a larger corpus.")

@@ -139,6 +139,17 @@ def word_vector_similarities(documents, pairs: pd.DataFrame, *, n_components: in
     setting is trained once and its cosines on every pair are kept; the
     protocol then chooses and scores on disjoint sets of pairs. PMI-SVD counts
     once per window and factorises once per shift (p only rescales the SVD).
+    A pair with a word outside a method's vocabulary has cosine NaN.
+
+    Examples
+    --------
+    >>> docs = ["cats chase mice", "dogs chase cats", "mice eat cheese", "dogs eat bones"] * 5
+    >>> pairs = pd.DataFrame({"word1": ["cats", "mice"], "word2": ["dogs", "unicorns"], "score": [7.0, 1.0]})
+    >>> cos = word_vector_similarities(docs, pairs, n_components=2, min_count=1,
+    ...                                pmi_grid=[dict(window=2, eig_weight=0.0, shift=1.0)],
+    ...                                word2vec_grid=[dict(epochs=1, window=2)])
+    >>> sorted(cos)[1], np.isnan(cos[sorted(cos)[1]]).tolist()
+    (('PMI-SVD', 'window=2, eig_weight=0, shift=1'), [False, True])
     """
     from ..evaluation import setting_text
 
@@ -190,6 +201,19 @@ def compare_word_vectors(documents, pairs: pd.DataFrame, *, n_components: int = 
     one half and scored on the other, and every half takes its turn at
     scoring. Returns the :class:`~embedcore.evaluation.Comparison`, with
     ``pairs`` (the pairs used) set on it.
+
+    Examples
+    --------
+    >>> from itertools import combinations
+    >>> docs = ["cats chase mice", "dogs chase cats", "mice eat cheese", "dogs eat bones"] * 5
+    >>> both = list(combinations(["cats", "chase", "mice", "dogs", "eat", "cheese", "bones"], 2))
+    >>> pairs = pd.DataFrame({"word1": [a for a, _ in both], "word2": [b for _, b in both],
+    ...                       "score": np.arange(len(both), dtype=float)})
+    >>> result = compare_word_vectors(docs, pairs, n_components=2, min_count=1, n_repeats=1,
+    ...                               pmi_grid=[dict(window=2, eig_weight=0.0, shift=1.0)],
+    ...                               word2vec_grid=[dict(epochs=1, window=2)])
+    >>> result.sides["side"].tolist(), len(result.pairs)
+    (['PMI-SVD', 'CBOW', 'skip-gram'], 21)
     """
     from scipy.stats import spearmanr
 
@@ -246,6 +270,14 @@ def compare_document_features(texts, labels, *, n_components: int = 50, window: 
     :class:`~embedcore.evaluation.Comparison` (PMI document vectors against
     each other representation) with ``dims``, the width of each representation
     on all the texts.
+
+    Examples
+    --------
+    >>> texts = ["good fine great day", "great good nice", "fine nice good", "bad awful poor", "poor bad sad",
+    ...          "awful sad bad"] * 2
+    >>> result = compare_document_features(texts, [1, 1, 1, 0, 0, 0] * 2, n_components=2, n_splits=2)
+    >>> result.dims["bag of words"], result.dims["feature hashing (2^10)"], len(result.differences)
+    (9, 1024, 4)
     """
     from sklearn.feature_extraction.text import (
         CountVectorizer,

@@ -31,7 +31,14 @@ class DocumentInput:
     """Declares documents (strings or token lists) as the input, as scikit-learn's text vectorizers do, and
     reads them one way in ``fit``: tokenised (:func:`~embedcore.tokens.documents_as_tokens`), then counted into
     the vocabulary of words seen at least ``min_count`` times (:func:`build_vocabulary`), which the estimator's
-    ``_fit_documents`` takes from there."""
+    ``_fit_documents`` takes from there.
+
+    Examples
+    --------
+    >>> wv = PMIWordVectors(n_components=2, window=2, min_count=1, random_state=0)
+    >>> isinstance(wv, DocumentInput), len(wv.fit(["cats chase mice", "dogs chase cats"] * 3).vocabulary_)
+    (True, 4)
+    """
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, documents, y=None):
@@ -352,7 +359,15 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
 
 
 def word_clusters(wv: PMIWordVectors, n_words: int, n_clusters: int, random_state=None) -> np.ndarray:
-    """k-means cluster of each of the ``n_words`` most frequent words, on unit vectors (cosine geometry)."""
+    """k-means cluster of each of the ``n_words`` most frequent words, on unit vectors (cosine geometry).
+
+    Examples
+    --------
+    >>> docs = ["cats chase mice", "dogs chase cats", "mice eat cheese", "dogs eat bones"] * 5
+    >>> wv = PMIWordVectors(n_components=2, window=2, min_count=1, random_state=0).fit(docs)
+    >>> word_clusters(wv, 4, 2, random_state=0).shape
+    (4,)
+    """
     from sklearn.cluster import KMeans
 
     X = wv.normed_[:n_words]
@@ -363,6 +378,13 @@ def document_coordinates(wv: PMIWordVectors, documents, random_state=None) -> np
     """Document vectors (tf-idf weighted sums of word vectors, rows scaled to unit length) projected to 2-D by PCA.
 
     Fewer than three documents have no plane to project on: they sit at the origin.
+
+    Examples
+    --------
+    >>> docs = ["cats chase mice", "dogs chase cats", "mice eat cheese", "dogs eat bones"] * 5
+    >>> wv = PMIWordVectors(n_components=2, window=2, min_count=1, random_state=0).fit(docs)
+    >>> document_coordinates(wv, docs[:4], random_state=0).shape, document_coordinates(wv, docs[:2]).tolist()
+    ((4, 2), [[0.0, 0.0], [0.0, 0.0]])
     """
     from sklearn.decomposition import PCA
 
