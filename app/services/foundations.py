@@ -417,9 +417,8 @@ def contractive(k: int, noise: float, penalty: float, seed: int) -> pd.DataFrame
 
 def train_contractive(k: int, noise: float, penalty: float, seed: int) -> pd.DataFrame:
     """Train the three nets of one architecture on the digits (seconds) and keep their scores for everyone."""
-    rows, _ = linear.contractive_comparison(_digits(), int(k), noise=float(noise), penalty=float(penalty),
-                                            random_state=int(seed))
-    table = pd.DataFrame(rows)
+    table = linear.contractive_comparison(_digits(), int(k), noise=float(noise), penalty=float(penalty),
+                                          random_state=int(seed)).table
     _contractive_results().put((int(k), float(noise), float(penalty), int(seed)), table)
     return table
 

@@ -28,7 +28,7 @@ from .autoencoders import (
     reconstruction_mse,
     train_autoencoder,
 )
-from .contractive import ContractiveAutoencoder, contractive_comparison, jacobian_penalty
+from .contractive import AutoencoderComparison, ContractiveAutoencoder, contractive_comparison, jacobian_penalty
 from .data import (
     correlated_cloud,
     grey_photo,
@@ -152,6 +152,7 @@ __all__ = [
     "linear_autoencoder_vs_pca",
     "denoising_panel",
     "encoder_jacobian_norm",
+    "AutoencoderComparison",
     "ContractiveAutoencoder",
     "contractive_comparison",
     "jacobian_penalty",

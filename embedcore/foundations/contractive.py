@@ -21,15 +21,17 @@ The same network with ``penalty=0`` is the plain autoencoder, and with
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, check_random_state, validate_data
 
 from .autoencoders import encoder_jacobian_norm, reconstruction_mse
 
-__all__ = ["ContractiveAutoencoder", "contractive_comparison", "jacobian_penalty"]
+__all__ = ["AutoencoderComparison", "ContractiveAutoencoder", "contractive_comparison", "jacobian_penalty"]
 
 
 def jacobian_penalty(X, W1, b1) -> np.ndarray:
@@ -174,22 +176,39 @@ class ContractiveAutoencoder(TransformerMixin, BaseEstimator):
         return h @ self.coefs_[2] + self.intercepts_[2]
 
 
+class AutoencoderComparison(NamedTuple):
+    """The plain, denoising and contractive autoencoder on the same rows (:func:`contractive_comparison`).
+
+    ``table`` has a row per network: ``autoencoder`` (its name), ``held-out
+    MSE`` (per entry, clean inputs) and ``mean ||J_z||_F^2`` (over the
+    held-out rows); ``networks`` maps each name to its fitted network.
+
+    Examples
+    --------
+    >>> AutoencoderComparison._fields
+    ('table', 'networks')
+    """
+
+    table: pd.DataFrame
+    networks: dict
+
+
 def contractive_comparison(X, k: int, *, noise: float, penalty: float, test_share: float = 0.2, epochs: int = 60,
-                           random_state=None):
+                           random_state=None) -> AutoencoderComparison:
     """The plain, denoising and contractive autoencoder on the same rows, scored on held-out rows.
 
     The three share the architecture, the start and the schedule; they differ
     only in the loss (clean inputs; inputs with noise of standard deviation
     ``noise``; clean inputs plus ``penalty`` times the Jacobian's squared norm).
-    Returns rows with ``autoencoder``, ``held-out MSE`` (per entry, clean
-    inputs) and ``mean ||J_z||_F^2`` (over the held-out rows), and the
-    fitted networks by name.
+    Returns an :class:`AutoencoderComparison`: a table with a row per network
+    (``autoencoder``, ``held-out MSE`` per entry on clean inputs, ``mean
+    ||J_z||_F^2`` over the held-out rows) and the fitted networks by name.
 
     Examples
     --------
     >>> X = np.random.default_rng(0).normal(size=(30, 4))
-    >>> rows, nets = contractive_comparison(X, 2, noise=0.1, penalty=0.1, epochs=2, random_state=0)
-    >>> [r["autoencoder"] for r in rows], list(nets) == [r["autoencoder"] for r in rows]
+    >>> result = contractive_comparison(X, 2, noise=0.1, penalty=0.1, epochs=2, random_state=0)
+    >>> result.table["autoencoder"].tolist(), list(result.networks) == result.table["autoencoder"].tolist()
     (['plain', 'denoising (σ = 0.1)', 'contractive (λ = 0.1)'], True)
     """
     X = np.asarray(X, dtype=np.float64)
@@ -210,4 +229,4 @@ def contractive_comparison(X, k: int, *, noise: float, penalty: float, test_shar
         net.fit(train)
         rows.append({"autoencoder": name, "held-out MSE": reconstruction_mse(net, test),
                      "mean ||J_z||_F^2": encoder_jacobian_norm(net, test)})
-    return rows, nets
+    return AutoencoderComparison(pd.DataFrame(rows), nets)

@@ -598,13 +598,13 @@ def test_contractive_penalty_lowers_the_jacobian_norm_at_the_plain_nets_reconstr
     from embedcore.foundations.contractive import contractive_comparison, jacobian_penalty
 
     X = linear.standardise(DIGITS)
-    rows, nets = contractive_comparison(X, 8, noise=0.5, penalty=0.1, epochs=30, random_state=0)
-    plain, denoising, contractive = rows
+    result = contractive_comparison(X, 8, noise=0.5, penalty=0.1, epochs=30, random_state=0)
+    plain, denoising, contractive = (row for _, row in result.table.iterrows())
     assert contractive["held-out MSE"] < 1.05 * plain["held-out MSE"]
     assert contractive["mean ||J_z||_F^2"] < 0.5 * plain["mean ||J_z||_F^2"]
     # denoising also calms the encoder, but pays for it in reconstruction
     assert denoising["held-out MSE"] > contractive["held-out MSE"]
     # the training penalty's closed form is the Jacobian encoder_jacobian_norm measures from the layers
-    net = nets["contractive (λ = 0.1)"]
+    net = result.networks["contractive (λ = 0.1)"]
     assert np.isclose(jacobian_penalty(X, net.coefs_[0], net.intercepts_[0]).mean(),
                       linear.encoder_jacobian_norm(net, X))
