@@ -120,7 +120,13 @@ def partition_cost(n_songs: int, z_approx: int | None = None) -> PartitionCost:
 
 
 def sq_dists(V, U):
-    """||u_s - v_a||^2 for every exit a (rows) and entry s (columns)."""
+    """||u_s - v_a||^2 for every exit a (rows) and entry s (columns).
+
+    Examples
+    --------
+    >>> sq_dists(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([[3.0, 4.0]])).tolist()
+    [[25.0], [13.0]]
+    """
     D = V @ U.T
     D *= -2.0
     D += (V**2).sum(1)[:, None]
