@@ -152,11 +152,13 @@ def _kind_label(kind: str) -> str:
 
 
 def ranking_rows(ranked) -> list[str]:
-    rows = ["| rank | features | chosen C (folds) | held-out accuracy [95% interval] | vs best |",
-            "| --- | --- | --- | --- | --- |"]
+    rows = ["| rank | features | chosen C (folds) | held-out accuracy [95% interval] | vs best | best − this row |",
+            "| --- | --- | --- | --- | --- | --- |"]
     for _, s in ranked.iterrows():
+        gap = "" if s["vs best"] == "best" else interval(s["best minus it"], s["best minus it, low"],
+                                                         s["best minus it, high"], 4)
         rows.append(f"| {s['rank']} | {s['side']} | {s['chosen'].removeprefix('C=')} ({s['chosen in']}) | "
-                    f"{interval(s['held-out'], s['low'], s['high'], 4)} | {s['vs best']} |")
+                    f"{interval(s['held-out'], s['low'], s['high'], 4)} | {s['vs best']} | {gap} |")
     return rows
 
 
