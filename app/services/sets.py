@@ -533,9 +533,9 @@ def run_benchmark(ref: DataRef, progress: Callable[[float, str], None] | None = 
         key = (ref, upload.digest)
         if key not in _UPLOADED_ROWS:
             got = _read_upload(upload.digest, upload)[0]
-            side = _bench(ref).features_side(got.label, got.sketches)
-            result = _protocol([side], ref)
-            _UPLOADED_ROWS.put(key, (result.folds, result.protocol, int(side.width), got.label, "items.npy"))
+            bench = _bench(ref)
+            result = _protocol([bench.features_side(got.label, got.sketches)], ref)
+            _UPLOADED_ROWS.put(key, (result.folds, result.protocol, bench.widths[got.label], got.label, "items.npy"))
         if progress is not None:
             progress(1.0, _UPLOADED_ROWS.get(key)[3])
     return benchmark(ref, upload)

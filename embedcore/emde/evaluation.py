@@ -378,6 +378,7 @@ class SetBenchmark:
         self.random_state = random_state
         self._vectors: dict = {}
         self._features: dict = {}
+        self.widths: dict = {}
 
     def vectors(self, kind: str, rows: np.ndarray) -> np.ndarray:
         key = (kind, rows.tobytes())
@@ -404,7 +405,7 @@ class SetBenchmark:
     def features_side(self, name: str, F, norm: str | None = "l2", Cs: Sequence[float] = PROTOCOL_C_GRID):
         """A side for features made elsewhere (sketches from the command line), one row per set: rows
         normalised by ``norm`` and the columns no set touches dropped, as the in-app EMDE drops empty buckets.
-        The side's ``width`` is the number of columns kept."""
+        ``widths[name]`` is the number of columns kept."""
         from sklearn.preprocessing import normalize
 
         F = sp.csr_array(check_array(F, accept_sparse="csr", dtype=np.float64, input_name="F"))
@@ -415,9 +416,8 @@ class SetBenchmark:
         F = sp.csr_array((F.data, inverse.reshape(-1), F.indptr), shape=(F.shape[0], used.size))
         self._features[(("features", name), None, None, b"")] = (normalize(F, norm=norm) if norm else F).astype(
             np.float32)
-        side = self.side(name, ("features", name), None, norm=None, Cs=Cs)
-        object.__setattr__(side, "width", int(used.size))
-        return side
+        self.widths[name] = int(used.size)
+        return self.side(name, ("features", name), None, norm=None, Cs=Cs)
 
     def side(self, name: str, encoding: tuple, kind: str | None, norm=("l2", "row"),
              Cs: Sequence[float] = PROTOCOL_C_GRID):
