@@ -8,7 +8,7 @@ from app.ui import foundations_charts as fc
 from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui.controls import ranged_select_slider, ranged_slider
-from app.ui.layout import instrument, page_header, tab_sections, theory
+from app.ui.layout import instrument, main_chart, page_header, tab_sections, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 
@@ -80,6 +80,8 @@ def pca_section(seed: int) -> None:
         tools = MapTools("found", seed, range(len(pca.points)), pca.points[:, :2], space=pca.points, name="pca")
         st.markdown("**The cloud seen along each axis, with its principal components (eigenvector arrows, greedy "
                     "tips)**")
+        # the three views are the main picture; narrow, so not as tall as a single chart in presentation mode
+        main_chart("found.map.xy", "found.map.xz", "found.map.yz", height=520)
         for col, key, (xy, layers) in zip(st.columns(3), ("found.map.xy", "found.map.xz", "found.map.yz"),
                                           fc.pca_side_views(pca.points, pca.eigen, pca.greedy, pca.variances)):
             tools.draw(col, key, xy, **layers)

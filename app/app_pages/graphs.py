@@ -9,7 +9,7 @@ from app.ui import graphs_charts as charts
 from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
-from app.ui.layout import instrument, lazy_tabs, page_header, theory
+from app.ui.layout import instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.text import md_escape
 
 page_header("Graphs: spectral clustering",
@@ -174,6 +174,7 @@ def split_drawing(ref, weighted, normalized):
 
 
 def fiedler_split(ref, weighted, normalized):
+    main_chart("graphs.map.split", "graphs.chart.vector")  # the cut graph and the vector it is cut by
     c1, c2 = st.columns([3, 2])
     with c1:
         split_drawing(ref, weighted, normalized)

@@ -7,7 +7,7 @@ from app.services import selection as picked
 from app.ui import manifolds_charts as charts
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
-from app.ui.layout import chart_height, instrument, lazy_tabs, page_header, theory
+from app.ui.layout import chart_height, instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
@@ -45,6 +45,7 @@ sb = st.sidebar
 source, _ = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
 ref = data_service.ref("vectors", source)
 main, knobs = instrument("man")
+main_chart("man.chart.input", "man.map.lle")  # the input and its map, side by side
 if svc.is_generated(source):
     n = knobs.slider("Points", 300, svc.SAMPLE, 1500, 100, key="man.n", help="Sample size of the generated manifold.",
                   bind="query-params")

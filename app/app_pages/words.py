@@ -12,7 +12,7 @@ from app.ui import labels_charts as lcharts
 from app.ui import map as lab_map
 from app.ui import words_charts as wcharts
 from app.ui.controls import ranged_slider
-from app.ui.layout import instrument, lazy_tabs, page_header, theory
+from app.ui.layout import instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
 from app.ui.text import html_escape, md_escape
@@ -207,6 +207,7 @@ with tabs[0]:
         spec, k80 = svc.spectrum(ref, params)
         sv_fig, energy_fig = wcharts.spectrum(spec, k80)
         c1, c2 = st.columns(2)
+        main_chart("words.chart.sv", "words.chart.energy")  # the spectrum and its energy, side by side
         plots.show(c1, sv_fig, key="words.chart.sv")
         plots.show(c2, energy_fig, key="words.chart.energy")
         if k80 is None:

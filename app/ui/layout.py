@@ -60,6 +60,7 @@ def instrument(prefix: str | None = None, ratio: tuple[float, float] = (3, 1)):
     matter most (right). Returns ``(chart, controls)``."""
     from app.ui import tour
 
+    st.session_state[MAIN_CHART] = ()  # the first chart this run draws is the page's main chart
     chart, controls = st.columns(list(ratio), gap="medium")
     if prefix is not None:  # the tour first: in presentation mode its Previous and Next are the first thing there
         tour.panel(prefix, controls, presenting=presenting())
@@ -73,7 +74,36 @@ def theory(title: str = "Theory: the formulas, what each control changes, how th
 
 def chart_height(default: int) -> int:
     """A chart's height: as designed, or most of a projector's screen in presentation mode."""
-    return max(default, 620) if presenting() else default
+    return max(default, PRESENT_HEIGHT) if presenting() else default
+
+
+#: A main chart's height in presentation mode: about two thirds of a 900 px window, so the chart fills the screen
+#: under the title and the tabs.
+PRESENT_HEIGHT = 620
+
+#: Session key of the keys of the page's main chart (the first drawn after :func:`instrument`, or named by
+#: :func:`main_chart`); a fragment's rerun keeps it.
+MAIN_CHART = "lab.main_chart"
+
+
+def main_chart(*keys: str, height: int = PRESENT_HEIGHT) -> None:
+    """Name the charts that together make the page's main picture (a row of views), before they are drawn, and
+    their height in presentation mode (a row of three narrow views is best kept lower)."""
+    st.session_state[MAIN_CHART] = tuple(keys)
+    st.session_state[MAIN_CHART + ".height"] = int(height)
+
+
+def main_height(key: str | None, default: int) -> int:
+    """The height of the chart drawn under ``key``: in presentation mode the page's main chart (the first chart
+    drawn after :func:`instrument`) takes :data:`PRESENT_HEIGHT`; every other chart keeps ``default``.
+    :func:`app.ui.plots.show` and :func:`app.ui.map.draw` ask it, so no page sizes its main chart itself."""
+    if not presenting() or key is None or MAIN_CHART not in st.session_state:
+        return default
+    claimed = st.session_state[MAIN_CHART]
+    if not claimed:
+        main_chart(key)
+        claimed = (key,)
+    return max(default, st.session_state.get(MAIN_CHART + ".height", PRESENT_HEIGHT)) if key in claimed else default
 
 
 # ------------------------------------------------------------------ reset

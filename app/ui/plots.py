@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from app.ui.charts import literal
@@ -17,5 +18,12 @@ def signature(fig) -> str:
 
 
 def show(where, fig, **kwargs):
-    """``where.plotly_chart(fig)`` with the figure's data strings shown literally (never as HTML)."""
+    """``where.plotly_chart(fig)`` with the figure's data strings shown literally (never as HTML); in presentation
+    mode the page's main chart is drawn taller (:func:`app.ui.layout.main_height`)."""
+    from app.ui.layout import main_height
+
+    default = fig.layout.height or 450  # Plotly's own default height
+    height = main_height(kwargs.get("key"), default)
+    if height != default:
+        fig = go.Figure(fig).update_layout(height=height)  # a copy: the figure may be a cached one
     return (where or st).plotly_chart(literal(fig), **kwargs)

@@ -21,9 +21,9 @@ TOPIC_PAGES = [p for p in PAGES if p.section != "Lab"]
 SHOTS = ARTIFACTS / "lecture"
 
 #: What the first screen shows, measured in the page: the top of the first chart or map drawn (Plotly, the lab's
-#: map in its shadow root, the 3-D view), the words of visible prose above the fold (headings, paragraphs and
-#: captions; not labels, figures, tabs or formulas), the sidebar's content height, the body text's size, whether
-#: the sidebar is open, and the page's scroll width.
+#: map in its shadow root, the 3-D view) and the height of the tallest chart that starts on the screen, the words
+#: of visible prose above the fold (headings, paragraphs and captions; not labels, figures, tabs or formulas), the
+#: sidebar's content height, the body text's size, whether the sidebar is open, and the page's scroll width.
 MEASURE = """() => {
   const vh = window.innerHeight;
   const main = document.querySelector('[data-testid="stMain"]');
@@ -52,6 +52,8 @@ MEASURE = """() => {
   const rect = bar ? bar.getBoundingClientRect() : null;
   return {
     top: charts.length ? Math.min(...charts.map(r => r.top)) : null,
+    mainHeight: Math.max(0, ...charts.filter(r => r.top < vh).map(r => r.height)),
+    height: vh,
     words,
     sidebarContent: content ? content.scrollHeight : null,
     sidebarOpen: !!rect && rect.width > 10 && rect.right > 10,
@@ -104,6 +106,9 @@ def test_presentation_mode(server, browser, spec):
         m = _measure(page)
         page.screenshot(path=str(SHOTS / f"presentation-{spec.url}.png"))
         assert not m["sidebarOpen"], f"{spec.url}: the sidebar is open in presentation mode"
+        # the main chart takes most of the screen: at least 55% of the window's height
+        print(f"\n{spec.url}: main chart {m['mainHeight']:.0f} px of {m['height']} (top {m['top']:.0f} px)")
+        assert m["mainHeight"] >= 0.55 * m["height"], f"{spec.url}: main chart {m['mainHeight']:.0f} px"
         assert m["bodyPx"] >= 20, f"{spec.url}: body text {m['bodyPx']} px"
         assert "present=1" in page.url  # the mode stays in the address, so a shared link opens in it
     finally:

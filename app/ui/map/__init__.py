@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from app.ui.layout import main_height
 from app.services.maps import ALIGN_KEY, aligned, forget  # noqa: F401  (ALIGN_KEY, forget: re-exported)
 
 HERE = Path(__file__).parent
@@ -185,7 +186,7 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         "size": float(size) if np.ndim(size) == 0 else b64(size), "opacity": float(opacity),
         "hover": {"fields": hover_fields}, "rings": ring_layers, "edges": list(edges), "arrows": list(arrows),
         "lines": list(lines), "markers": list(markers), "title": title, "xTitle": x_title, "yTitle": y_title,
-        "height": int(height), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
+        "height": main_height(key, int(height)), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
     }
     data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
