@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 from scipy.linalg import eigvalsh
 
-from sklearn.base import BaseEstimator, TransformerMixin
+from numbers import Real
+
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from .encoder import SpectralCategoryEncoder
 from .graph import normalized_laplacian
@@ -83,60 +85,62 @@ ENCODINGS = ("one-hot", "ordinal", "target", "spectral")
 MODELS = ("random forest", "ridge")
 
 
-class InFoldSpectralCode(TransformerMixin, BaseEstimator):
-    """The spectral code of one category column with its kernel width set from the rows it is fitted on.
+class InFoldSpectralCode(SpectralCategoryEncoder):
+    """A :class:`SpectralCategoryEncoder` whose kernel width is set from the rows it is fitted on.
 
-    ``fit`` learns each category's target distribution from the rows given,
-    their distances, ``gamma_ = gamma_scale / median distance`` (so gamma is
-    chosen in the fold: the median is the training rows'), the kernel and
-    its spectral code (:class:`SpectralCategoryEncoder` on that affinity).
-    ``params`` are the encoder's other settings (n_components, keep_trivial,
-    normalize); ``kernel`` is "wasserstein" or "kl".
+    For each column, ``fit`` learns each category's target distribution from
+    the rows given, their distances, ``gamma = gamma_scale / median distance``
+    (``gammas_``, one per column: gamma is chosen in the fold, the median being
+    the training rows'), the kernel and its spectral code. Every other
+    parameter is the encoder's; ``kernel`` is "wasserstein" or "kl".
 
     Examples
     --------
-    >>> X = np.array(["a", "b", "c", "d"] * 10, dtype=object)
-    >>> y = np.array([0.0, 0.1, 5.0, 5.1] * 10) + np.random.default_rng(0).normal(0, 0.01, 40)
-    >>> z = InFoldSpectralCode(n_components=1).fit(X, y).transform(np.array(["a", "b", "c", "d"], dtype=object))
-    >>> z.shape, bool(z[0, 0] * z[1, 0] > 0 > z[0, 0] * z[2, 0])  # a, b (low targets) on one side, c on the other
-    ((4, 1), True)
+    >>> days = np.array(["Mon", "Tue", "Sat", "Sun"] * 25)
+    >>> tips = np.where(np.isin(days, ["Sat", "Sun"]), 5.0, 2.0) + np.tile([0.0, 0.1, 0.2, 0.3, 0.4], 20)
+    >>> enc = InFoldSpectralCode(gamma_scale=1.0).fit(days.reshape(-1, 1), tips)
+    >>> len(enc.gammas_), enc.transform([["Sat"], ["Mon"]]).shape
+    (1, (2, 1))
     """
 
-    def __init__(self, *, gamma_scale: float = 1.0, kernel: str = "wasserstein", target_transform=None,
-                 bins: int = 32, smoothing: float = 0.5, n_components="eigengap", keep_trivial: bool = False,
-                 normalize: bool = False, n_jobs=None):
+    _parameter_constraints: dict = {
+        **{k: v for k, v in SpectralCategoryEncoder._parameter_constraints.items()
+           if k not in ("gamma", "affinity", "categories", "kernel")},
+        "kernel": [StrOptions({"wasserstein", "kl"})],
+        "gamma_scale": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(self, *, gamma_scale: float = 1.0, kernel: str = "wasserstein", n_components="eigengap",
+                 keep_trivial: bool = False, normalize: bool = False, target_transform: str | None = None,
+                 bins: int = 32, smoothing: float = 0.5, handle_unknown: str = "mean", n_jobs: int | None = None):
         self.gamma_scale = gamma_scale
         self.kernel = kernel
-        self.target_transform = target_transform
-        self.bins = bins
-        self.smoothing = smoothing
         self.n_components = n_components
         self.keep_trivial = keep_trivial
         self.normalize = normalize
+        self.target_transform = target_transform
+        self.bins = bins
+        self.smoothing = smoothing
+        self.handle_unknown = handle_unknown
         self.n_jobs = n_jobs
 
-    def fit(self, X, y):
+    def fit(self, X, y=None):
+        self.gammas_ = []
+        return super().fit(X, y)
+
+    def _column_kernel(self, col: np.ndarray, y):
         from .kernels import category_distributions, symmetric_kl_distances, wasserstein_distances
 
-        X = np.asarray(X, dtype=object)
-        X = X.reshape(-1, 1) if X.ndim == 1 else X
-        cats, samples = category_distributions(X[:, 0], np.asarray(y, dtype=np.float64), self.target_transform)
+        cats, samples = category_distributions(col, y, self.target_transform)
         if self.kernel == "wasserstein":
             D = wasserstein_distances(samples, n_jobs=self.n_jobs)
         else:
             D = symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
         off = D[~np.eye(len(D), dtype=bool)]
         off = off[off > 0]
-        self.median_distance_ = float(np.median(off)) if off.size else 1.0
-        self.gamma_ = float(self.gamma_scale) / self.median_distance_
-        self.encoder_ = SpectralCategoryEncoder(kernel="precomputed", affinity=kernel_from_distances(D, self.gamma_),
-                                                categories=cats, n_components=self.n_components,
-                                                keep_trivial=self.keep_trivial, normalize=self.normalize).fit(X)
-        return self
-
-    def transform(self, X):
-        X = np.asarray(X, dtype=object)
-        return self.encoder_.transform(X.reshape(-1, 1) if X.ndim == 1 else X)
+        gamma = float(self.gamma_scale) / (float(np.median(off)) if off.size else 1.0)
+        self.gammas_.append(gamma)
+        return cats, kernel_from_distances(D, gamma)
 
 
 def compare_category_encodings(

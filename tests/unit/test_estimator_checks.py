@@ -24,7 +24,7 @@ from embedcore.emde import EMDE, EMDEVectorizer
 from embedcore.foundations import ContractiveAutoencoder
 from embedcore.manifold import LLE
 from embedcore.playlists import LME, PlaylistHMM
-from embedcore.spectral import SpectralCategoryEncoder
+from embedcore.spectral import InFoldSpectralCode, SpectralCategoryEncoder
 from embedcore.text import LSA, TfIdf
 from embedcore.words import LabelEmbedding, PMIWordVectors
 
@@ -56,6 +56,7 @@ EXPECTED = {
     "LLE": ["check_positive_only_tag_during_fit"],
     "ContractiveAutoencoder": [],
     "SpectralCategoryEncoder": [],
+    "InFoldSpectralCode": [],
     "TfIdf": [],
     "LSA": [],
 }
@@ -72,6 +73,7 @@ def _expected(estimator):
      EMDE(n_hyperplanes=30, n_partitions=2, drop_empty=True, random_state=0),
      LLE(n_neighbors=5, eigen_solver="dense"), ContractiveAutoencoder(n_components=2, hidden=4, epochs=2),
      SpectralCategoryEncoder(gamma=1.0), SpectralCategoryEncoder(kernel="kl", gamma=1.0),
+     InFoldSpectralCode(gamma_scale=1.0),
      TfIdf(), LSA(n_components=1)],
     expected_failed_checks=_expected,
     xfail_strict=True,
