@@ -125,8 +125,24 @@ def test_phone_width(server, browser, spec):
         page.screenshot(path=str(SHOTS / f"phone-{spec.url}.png"))
         assert not m["sidebarOpen"], f"{spec.url}: the sidebar covers the page at 390 px"
         assert m["scrollWidth"] <= m["width"], f"{spec.url}: the page scrolls sideways ({m['scrollWidth']} px)"
+        # the first Plotly chart's toolbar, shown on hover (a tap on a phone), stays clear of its title
+        chart = page.locator(".stPlotlyChart:has(.gtitle)").first
+        if chart.count():
+            chart.scroll_into_view_if_needed()
+            chart.hover()
+            page.wait_for_selector(".stPlotlyChart .modebar", timeout=10_000)
+            bar, title = page.evaluate(TOOLBAR_AND_TITLE)
+            assert bar["bottom"] <= title["top"], f"{spec.url}: the chart toolbar {bar} covers its title {title}"
     finally:
         page.close()
+
+
+#: The first titled Plotly chart's toolbar (its modebar) and title, as rectangles.
+TOOLBAR_AND_TITLE = """() => {
+  const chart = [...document.querySelectorAll('.stPlotlyChart')].find(c => c.querySelector('.gtitle'));
+  const box = e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+  return [box(chart.querySelector('.modebar')), box(chart.querySelector('.gtitle'))];
+}"""
 
 
 def _panel(page, prefix: str):
