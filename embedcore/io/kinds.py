@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .results import DataError
-from .text import _trailing_separator, decimal_commas, sniff_separator, spreadsheet_kind, spreadsheet_text
+from .text import trailing_separator, decimal_commas, sniff_separator, spreadsheet_kind, spreadsheet_text
 
 _BY_SUFFIX = {
     "npy": ("vectors", "a .npy file holds an array of numbers"),
@@ -97,7 +97,7 @@ def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str,
     tabbed_text = sep == "\t" and sheet is None and suffix not in ("csv", "tsv", "tab")  # label<TAB>items: sets
     if sep is not None and len(lines) >= 2:
         cells = lines[:50]
-        if _trailing_separator(cells, sep):
+        if trailing_separator(cells, sep):
             cells = [ln.rstrip(" \r")[:-1] if ln.rstrip(" \r").endswith(sep) else ln for ln in cells]
         cells, _ = decimal_commas(cells, sep)
         rows = [ln.split(sep) for ln in cells]

@@ -100,12 +100,12 @@ class ItemSets(Parsed):
     def weight_matrix(self):
         """Sparse (n_sets x n_items) weights: repeats add up, given weights are used."""
         from .._sparse import flat_weights, flatten, ragged_to_csr
-        from .text import quote
 
         offsets, flat = flatten(self.sets)
         cols = pd.Index(self.items).get_indexer(flat) if flat else np.zeros(0, dtype=np.int64)
         if (cols < 0).any():
-            raise DataError(f"The item {quote(flat[int(np.flatnonzero(cols < 0)[0])])} of the sets is not one of the "
+            item = str(flat[int(np.flatnonzero(cols < 0)[0])])
+            raise DataError(f"The item {item if len(item) <= 80 else item[:79] + '…'!r} of the sets is not one of the "
                             "items; every item in a set needs a vector.")
         data = None
         if self.weights is not None:

@@ -311,7 +311,7 @@ def decimal_commas(lines: list[str], sep: str | None) -> tuple[list[str], bool]:
     return fixed, True
 
 
-def _trailing_separator(lines: list[str], sep: str | None) -> bool:
+def trailing_separator(lines: list[str], sep: str | None) -> bool:
     """Every data line ends with the separator (and so does the first, or it has one field fewer)."""
     if sep is None or len(lines) < 1:
         return False
@@ -383,7 +383,7 @@ def text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
     line_no = np.asarray(keep, dtype=np.int64) + 1
     sep = sniff_separator(name, lines)
     notices = []
-    if _trailing_separator(lines, sep):
+    if trailing_separator(lines, sep):
         lines = [ln.rstrip(" \r")[:-1] if ln.rstrip(" \r").endswith(sep) else ln for ln in lines]
         shown = "a tab" if sep == "\t" else repr(sep)
         notices.append(f"Every line of {name} ends with {shown}, as some spreadsheets write; "
