@@ -93,6 +93,11 @@ def test_first_screen_is_the_instrument(server, browser, spec):
         assert m["top"] < 700, f"{spec.url}: the first chart starts at {m['top']:.0f} px"
         assert m["words"] <= 120, f"{spec.url}: {m['words']} words of prose above the fold"
         assert m["sidebarOpen"] and m["sidebarContent"] <= 900, f"{spec.url}: sidebar {m['sidebarContent']} px"
+        # a formula on the first screen is whole, not cut at its column's edge (wider ones scroll in their box)
+        cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')]
+          .filter(e => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top < innerHeight; })
+          .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => [e.clientWidth, e.scrollWidth])""")
+        assert not cut, f"{spec.url}: formulas on the first screen wider than their column: {cut}"
     finally:
         page.close()
 
