@@ -108,6 +108,12 @@ def test_presentation_mode(server, browser, spec):
     page = _open(browser, f"{url}/{spec.url}?present=1")
     try:
         assert_no_exception(page, spec.url)
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:  # a map takes its height when the browser draws it, a moment after the script is idle
+            page.wait_for_function(f"({MEASURE})().mainHeight >= 0.55 * innerHeight", timeout=30_000)
+        except PlaywrightTimeout:
+            pass  # measured and reported below
         m = _measure(page)
         page.screenshot(path=str(SHOTS / f"presentation-{spec.url}.png"))
         assert not m["sidebarOpen"], f"{spec.url}: the sidebar is open in presentation mode"

@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from app.ui.layout import main_height
 from app.services.maps import ALIGN_KEY, aligned, forget  # noqa: F401  (ALIGN_KEY, forget: re-exported)
+from app.ui.layout import main_height
 
 HERE = Path(__file__).parent
 PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e67700", "#495057",
