@@ -52,11 +52,21 @@ if svc.is_generated(source):
     noise = knobs.slider("Noise", 0.0, 1.0, 0.0, 0.05, key="man.noise", help="Gaussian noise added to every coordinate.",
                       bind="query-params")
     pts = svc.points(ref, n, noise)
+elif source == "upload" and svc.row_count(ref) > svc.FIRST_SAMPLE:
+    top = min(svc.row_count(ref), svc.SAMPLE)
+    n = knobs.slider("Points", 300, top, svc.FIRST_SAMPLE, 100, key="man.sample", bind="query-params",
+                     help=f"Size of the random sample of the upload the page works on (up to {top:,}).")
+    pts = svc.points(ref, n)
 else:
     pts = svc.points(ref)
 data = svc.point_set(pts)
 n_points = len(data.X)
-if data.sampled:
+if data.sampled and pts.n:
+    st.info(f"The data has {data.rows:,} points; this page draws a random sample of {n_points:,} (seed {seed}). "
+            f"Raise Points (up to {min(data.rows, svc.SAMPLE):,}) to use more: the neighbour search, LLE's "
+            "eigenproblem and the quality measures grow faster than the number of points, and with many columns "
+            "a sample of several thousand can take minutes.")
+elif data.sampled:
     st.info(f"The data has {data.rows:,} points; this page uses a random sample of {svc.SAMPLE:,} (seed {seed}).")
 
 B = ranged_slider("B: neighbours", 3, svc.largest_b(pts), min(12, n_points - 1), key="man.B", where=knobs,

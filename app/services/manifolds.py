@@ -63,6 +63,9 @@ MAX_B = 60
 #: Most points the page works on (larger data are sampled with the seed): LLE's eigenproblem and the quality
 #: measures grow fast with n.
 SAMPLE = 20_000
+#: Points of a larger upload the page draws first (a seeded sample; the Points control raises it up to
+#: :data:`SAMPLE`): the generated swiss roll's default size, so an upload's first map costs what the roll's does.
+FIRST_SAMPLE = 1500
 #: Fewer points than this leave LLE nothing to compare: the bottom of M is all there is.
 MIN_POINTS = 10
 #: The sweep's neighbourhood sizes: LLE tearing (small B), unrolling and folding (large B).
@@ -93,7 +96,8 @@ RUNS = store("manifolds.runs", max_entries=8)
 
 class Points(NamedTuple):
     """What identifies the page's points: the data (kind, source, seed) and, for a generated
-    manifold, its size and noise (0 for bundled data and uploads)."""
+    manifold, its size and noise (noise 0 for bundled data and uploads). For an upload ``n`` is the
+    sample size asked for (0: every row up to :data:`SAMPLE`)."""
 
     data: data_service.DataRef
     n: int = 0
@@ -141,10 +145,23 @@ def is_generated(source: str) -> bool:
 
 
 def points(ref: data_service.DataRef, n: int = 0, noise: float = 0.0) -> Points:
-    """The key of the page's points: a generator's size and noise count only for generated data."""
+    """The key of the page's points: a generator's size and noise count only for generated data, the
+    sample size (``n``) only for an upload."""
     if ref.source in GENERATORS:
         return Points(ref, int(n), float(noise))
+    if ref.source.startswith("upload:"):
+        return Points(ref, int(n))
     return Points(ref)
+
+
+def sample_size(p: Points) -> int:
+    """Most rows of the data the page works on: the sample asked for an upload, else :data:`SAMPLE`."""
+    return min(p.n, SAMPLE) if p.n and not is_generated(p.data.source) else SAMPLE
+
+
+def row_count(ref: data_service.DataRef) -> int:
+    """Rows of the data before sampling (for the Points control of a large upload)."""
+    return len(data_service.load(ref).X)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -154,14 +171,14 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def point_set(p: Points) -> PointSet:
-    """The points (generated, or loaded and sampled to :data:`SAMPLE` with the seed), rescaled if
+    """The points (generated, or loaded and sampled to :func:`sample_size` with the seed), rescaled if
     their magnitude would overflow distances. Shared, never mutated."""
     if p.data.source in GENERATORS:
         vdata = GENERATORS[p.data.source](n_samples=p.n, noise=p.noise, seed=p.seed)
     else:
         vdata = data_service.load(p.data)
     X, meta, rows = vdata.X, vdata.meta, len(vdata.X)
-    keep = sample_indices(rows, SAMPLE, random_state=p.seed)
+    keep = sample_indices(rows, sample_size(p), random_state=p.seed)
     if keep is not None:
         X = X[keep]
         meta = None if meta is None else meta.iloc[keep].reset_index(drop=True)
@@ -546,7 +563,7 @@ def coordinates_csv(p: Points, B: int, reg: float, source: str) -> str:
 def recipe(p: Points, B: int, reg: float) -> Recipe:
     """The LLE map and its eigenvalues as shown, and the embedcore code that computes them again."""
     out = lle(p, B, reg)
-    params = {"method": "lle", "n_neighbors": B, "reg": reg, "seed": p.seed, "largest sample": SAMPLE}
+    params = {"method": "lle", "n_neighbors": B, "reg": reg, "seed": p.seed, "largest sample": sample_size(p)}
     load = None
     if p.data.source in GENERATORS:
         params.update(n_samples=p.n, noise=p.noise)
@@ -558,7 +575,7 @@ def recipe(p: Points, B: int, reg: float) -> Recipe:
         from embedcore.manifold import lle_with_quality, nearest_neighbors, rescale_for_distances, sample_indices
 
         X = data.X
-        keep = sample_indices(len(X), {SAMPLE}, random_state={p.seed})  # the page's sample of larger data
+        keep = sample_indices(len(X), {sample_size(p)}, random_state={p.seed})  # the page's sample of larger data
         if keep is not None:
             X = X[keep]
         X = np.array(rescale_for_distances(X), dtype=np.float64)  # a C-ordered copy, as the page holds it

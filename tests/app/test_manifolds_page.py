@@ -321,8 +321,14 @@ def test_a_large_upload_is_sampled_with_a_notice():
     at.sidebar.file_uploader[0].set_value(("big.csv", rows.encode(), "text/csv")).run(timeout=300)
     assert not at.exception
     assert at.session_state["man.dataset"] == "upload"
+    # drawn first on the roll's default size, with the way to more points and their cost
+    assert metric(at, "points") == "1,500" and lab_map(at, "man.map.lle")["n"] == 1_500
+    assert any("21,000 points" in i.value and "sample of 1,500" in i.value and "up to 20,000" in i.value
+               for i in at.info)
+    at.slider(key="man.sample").set_value(20_000).run(timeout=300)
+    assert not at.exception
     assert metric(at, "points") == "20,000" and lab_map(at, "man.map.lle")["n"] == 20_000
-    assert any("21,000 points" in i.value and "sample of 20,000" in i.value for i in at.info)
+    assert any("sample of 20,000" in i.value for i in at.info)
 
 
 def test_data_lle_cannot_map_are_refused_with_the_reason():
