@@ -27,6 +27,6 @@ fi
 # The batch steps start Dask clusters inside the test process; in a worker that has run the app's
 # tests before (Streamlit runtimes, server threads), a step could wait forever for its tasks.
 # They run in a process of their own, after the rest.
-BATCH=(tests/unit/test_batch.py tests/unit/test_sketch_files.py embedcore/batch)
+BATCH=(tests/unit/test_batch.py tests/unit/test_sketch_files.py tests/unit/test_batch_runs.py embedcore/batch)
 .venv/bin/python -m pytest $(printf -- '--ignore=%s ' "${BATCH[@]}")
 exec .venv/bin/python -m pytest -n 0 "${BATCH[@]}"
