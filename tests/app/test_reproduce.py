@@ -52,7 +52,7 @@ def _reproduces(recipe: reproduce.Recipe, where, *args) -> None:
 
 
 #: Well-posed maps only: LLE on the digits has bottom eigenvalues near 1e-8, at the solver's precision, so its map
-#: is not unique and differs between processes (docs/guide.md says so), and so has the S-curve at B = 3 with reg = 1
+#: is not unique and differs between processes (app/GUIDE.md says so), and so has the S-curve at B = 3 with reg = 1
 #: (all three near 1e-17); the bundled-file path is the upload case's.
 MANIFOLDS = [("swiss_roll", 1500, 0.0, 12, 1e-3, 0), ("s_curve", 300, 0.2, 6, 1e-2, 5),
              ("severed_sphere", 800, 0.05, 10, 1e-2, 1)]
