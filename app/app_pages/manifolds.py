@@ -54,8 +54,9 @@ if svc.is_generated(source):
     pts = svc.points(ref, n, noise)
 elif source == "upload" and svc.row_count(ref) > svc.FIRST_SAMPLE:
     top = min(svc.row_count(ref), svc.SAMPLE)
-    n = knobs.slider("Points", 300, top, svc.FIRST_SAMPLE, 100, key="man.sample", bind="query-params",
-                     help=f"Size of the random sample of the upload the page works on (up to {top:,}).")
+    n = ranged_slider("Points", 300, top, svc.FIRST_SAMPLE, key="man.sample", where=knobs, step=100,
+                      bind="query-params", help=f"Size of the random sample of the upload the page works on "
+                      f"(up to {top:,}).")
     pts = svc.points(ref, n)
 else:
     pts = svc.points(ref)

@@ -329,6 +329,10 @@ def test_a_large_upload_is_sampled_with_a_notice():
     assert not at.exception
     assert metric(at, "points") == "20,000" and lab_map(at, "man.map.lle")["n"] == 20_000
     assert any("sample of 20,000" in i.value for i in at.info)
+    # a smaller upload keeps the setting within what it has: all of its 2,500 rows
+    rows = "x,y,z\n" + "\n".join(",".join(f"{v:.6f}" for v in r) for r in rng.normal(size=(2_500, 3)))
+    at.sidebar.file_uploader[0].set_value(("smaller.csv", rows.encode(), "text/csv")).run(timeout=300)
+    assert not at.exception and metric(at, "points") == "2,500"
 
 
 def test_data_lle_cannot_map_are_refused_with_the_reason():
