@@ -60,7 +60,9 @@ def side_by_side(ref: data_service.DataRef, params: tuple, word: str) -> pd.Data
     """The nearest words of ``word`` under raw counts and under PMI, rank by rank."""
     raw_near = raw(ref, params).most_similar(word, TOPN)
     pmi_near = words_service.vectors(ref, params).most_similar(word, TOPN)
-    return pd.DataFrame({"rank": range(1, TOPN + 1),
+    n = min(len(raw_near), len(pmi_near))  # a small vocabulary has fewer than TOPN other words
+    raw_near, pmi_near = raw_near.iloc[:n], pmi_near.iloc[:n]
+    return pd.DataFrame({"rank": range(1, n + 1),
                          "raw counts": raw_near["word"].to_numpy(), "its count": raw_near["count"].to_numpy(),
                          "PMI": pmi_near["word"].to_numpy(), "its count ": pmi_near["count"].to_numpy()})
 
