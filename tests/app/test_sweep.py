@@ -43,6 +43,12 @@ def test_every_data_set_and_every_control_at_its_ends(spec):
     sweep.check("default")
     key = f"{spec.key}.dataset"
     skip = {key}
+    if spec.data and key not in at.session_state and spec.key in DATA_MODES:
+        sweep.turn_each(skip=skip)  # the page's own opening view, then its data sets
+        mode, value = DATA_MODES[spec.key]
+        at.session_state[mode] = value
+        sweep.run(f"{mode}={value!r}")
+        skip.add(mode)
     default = at.session_state[key] if spec.data else None
     base = sweep.signature(skip)
     sweep.turn_each(skip=skip)
@@ -129,6 +135,10 @@ def test_a_page_keeps_its_own_data_when_the_upload_is_not_for_it(upload, page):
     files = [(name, blob, "text/plain") for name, blob in UPLOADS[upload]]
     at.sidebar.file_uploader[0].set_value(files if len(files) > 1 else files[0]).run()
     at.switch_page(spec.path).run()
+    if f"{spec.key}.dataset" not in at.session_state and spec.key in DATA_MODES:
+        mode, value = DATA_MODES[spec.key]  # the page opens on a view of its own data: switch to one of data
+        at.session_state[mode] = value
+        at.run()
     assert not at.exception and not at.error, [e.value for e in list(at.exception) + list(at.error)]
     assert at.session_state[f"{spec.key}.dataset"] != "upload"
     notes = [c.value for c in at.caption if "Your upload" in c.value]
