@@ -125,14 +125,13 @@ def _upload(at, n_songs: int):
     return at
 
 
-
-
 def _sampled_playlist(at) -> list[str]:
     """The songs of the sampled playlist's caption (the tour lists its steps with arrows too)."""
     from app.services.tours import TOURS
 
     steps = " → ".join(step.title for step in TOURS["pl"])
     return next(c.value for c in reversed(at.main.caption) if " → " in c.value and c.value != steps).split(" → ")
+
 
 def test_default_data_trains_and_beats_the_bigram():
     at = open_trained()
