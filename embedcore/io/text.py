@@ -19,7 +19,37 @@ from .results import MAGIC, NA_TOKENS, MAX_BYTES, DataError, Parsed
 
 
 def source_bytes(source: Any, filename: str | None) -> tuple[bytes, str]:
-    """Return the raw bytes of ``source`` and a name to use in messages."""
+    """Return the raw bytes of ``source`` and a name to use in messages.
+
+    Parameters
+    ----------
+    source : bytes, str, os.PathLike or file-like
+        Raw bytes, a path, or an object with ``getvalue`` or ``read`` (such as an upload).
+    filename : str or None
+        The name to report; by default the path's or the object's own name, else ``"upload"``.
+
+    Returns
+    -------
+    data : bytes
+    name : str
+
+    Raises
+    ------
+    DataError
+        When a path is not a file, the source is larger than ``MAX_BYTES``, or no reader takes its type.
+
+    Examples
+    --------
+    >>> import io
+    >>> source_bytes(io.BytesIO(b"1 2\\n"), "v.txt")
+    (b'1 2\\n', 'v.txt')
+    >>> source_bytes(b"a b", None)
+    (b'a b', 'upload')
+    >>> source_bytes(3, None)
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.DataError: Cannot read a int; give a file path, bytes or an uploaded file.
+    """
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         name = filename or "upload"
@@ -57,6 +87,13 @@ def _too_big(name: str, size: int) -> str:
 
 
 def file_extension(name: str) -> str:
+    """The extension of a file name, lower-cased, with its dot (``""`` when there is none).
+
+    Examples
+    --------
+    >>> file_extension("Points.CSV"), file_extension("data.tar.gz"), file_extension("README")
+    ('.csv', '.gz', '')
+    """
     return Path(name).suffix.lower()
 
 
@@ -70,6 +107,23 @@ _BOMS = [
 
 
 def sniff_binary(data: bytes) -> tuple[str, str] | None:
+    """What a file's first bytes say it is, when that is not UTF-8 text.
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        A description for messages and the extension such files carry (``""``
+        when none fits), or None for bytes that may be plain text.
+
+    Examples
+    --------
+    >>> sniff_binary(b"PAR1...")
+    ('a Parquet file', '.parquet')
+    >>> sniff_binary("a,b".encode("utf-16"))
+    ('UTF-16 text', '.csv')
+    >>> sniff_binary(b"a,b\\n1,2\\n") is None
+    True
+    """
     for magic, what, ext in MAGIC:
         if data.startswith(magic):
             return what, ext
@@ -95,6 +149,33 @@ def decode_bytes(data: bytes, name: str, expected: str, notices: list[str] | Non
     spreadsheets on Windows write, and a spreadsheet workbook (.xlsx, .xls, .ods)
     as the CSV text of its first sheet; either way a sentence saying so is added
     to ``notices``.
+
+    Parameters
+    ----------
+    data : bytes
+    name : str
+        The file's name, for messages.
+    expected : str
+        What the reader wants, as a message names it (``"a CSV or TSV table"``).
+    notices : list of str, optional
+        Gets a sentence when the text was not read as UTF-8.
+
+    Raises
+    ------
+    DataError
+        For binary content (an image, an archive, UTF-16 without a byte-order mark).
+
+    Examples
+    --------
+    >>> notices = []
+    >>> decode_bytes("café\\n".encode("cp1252"), "menu.csv", "a table", notices)
+    'café\\n'
+    >>> print(notices[0])  # doctest: +ELLIPSIS
+    menu.csv is not UTF-8 (byte 0xe9 on line 1), so it was read as Windows-1252 (cp1252). ...
+    >>> decode_bytes(b"\\x89PNG....", "menu.csv", "a table")
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.DataError: menu.csv should be a table, but its content is a PNG image. Upload a table instead.
     """
     sheet = spreadsheet_text(data, name)
     if sheet is not None:
@@ -147,7 +228,15 @@ SPREADSHEETS = {".xlsx": "openpyxl", ".xlsm": "openpyxl", ".xls": "xlrd", ".ods"
 
 
 def spreadsheet_kind(data: bytes, name: str) -> str | None:
-    """The workbook extension a file's name or first bytes say it is, or None for anything else."""
+    """The workbook extension a file's name or first bytes say it is, or None for anything else.
+
+    Examples
+    --------
+    >>> spreadsheet_kind(b"", "scores.XLSX"), spreadsheet_kind(b"\\xd0\\xcf\\x11\\xe0rest", "upload")
+    ('.xlsx', '.xls')
+    >>> spreadsheet_kind(b"a,b\\n", "scores.csv") is None
+    True
+    """
     ext = file_extension(name)
     if ext in SPREADSHEETS:
         return ext
@@ -163,7 +252,23 @@ def spreadsheet_kind(data: bytes, name: str) -> str | None:
 
 
 def spreadsheet_text(data: bytes, name: str, max_rows: int | None = None) -> tuple[str, str] | None:
-    """The first sheet of a workbook as CSV text, and a sentence naming the sheet; None when not a workbook."""
+    """The first sheet of a workbook as CSV text, and a sentence naming the sheet; None when not a workbook.
+
+    Examples
+    --------
+    >>> import io
+    >>> import pandas as pd
+    >>> book = io.BytesIO()
+    >>> pd.DataFrame({"day": ["Mon", "Tue"], "tip": [1.5, 2.0]}).to_excel(book, sheet_name="tips", index=False)
+    >>> text, notice = spreadsheet_text(book.getvalue(), "tips.xlsx")
+    >>> print(text, notice, sep="")
+    day,tip
+    Mon,1.5
+    Tue,2
+    tips.xlsx: read its first sheet, 'tips'.
+    >>> spreadsheet_text(b"day,tip\\n", "tips.csv") is None
+    True
+    """
     ext = spreadsheet_kind(data, name)
     if ext is None:
         return None
@@ -203,6 +308,8 @@ def _cell(v) -> str:
 def quote(text: str, limit: int = 80) -> str:
     """User text as it may appear in a message: quoted, and cut to ``limit`` characters.
 
+    Examples
+    --------
     >>> quote("abc"), quote("x" * 100, 5)
     ("'abc'", "'xxxx…'")
     """
@@ -211,10 +318,24 @@ def quote(text: str, limit: int = 80) -> str:
 
 
 def plural(n: int, word: str) -> str:
+    """A count and a noun, the noun with an ``s`` unless the count is one, for messages.
+
+    Examples
+    --------
+    >>> plural(1, "row"), plural(12000, "field")
+    ('1 row', '12,000 fields')
+    """
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def text_lines(text: str) -> list[str]:
+    """The lines of a text, whichever newline (Unix, Windows or old Mac) ends them.
+
+    Examples
+    --------
+    >>> text_lines("a\\r\\nb\\rc\\nd")
+    ['a', 'b', 'c', 'd']
+    """
     # splitlines also understands Windows (\r\n) and old Mac (\r) newlines.
     return text.splitlines()
 
@@ -237,7 +358,15 @@ def _is_na(cells: pd.Series) -> np.ndarray:
 
 
 def number_cells(cells: np.ndarray) -> np.ndarray:
-    """Which cells of a 2-D array of strings are numbers or missing, in one pass over all of them."""
+    """Which cells of a 2-D array of strings are numbers or missing, in one pass over all of them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> number_cells(np.array([["x", "1.5"], ["NA", "two"]], dtype=object))
+    array([[False,  True],
+           [ True, False]])
+    """
     flat = pd.Series(cells.ravel(), dtype=object).astype(str)
     return _is_number(flat).reshape(cells.shape)
 
@@ -259,6 +388,8 @@ def sniff_separator(name: str, lines: list[str]) -> str | None:
     European spreadsheet exports write, with decimal commas), then ','. When
     none is that regular, the first line decides, so the reader names the line that breaks the pattern.
 
+    Examples
+    --------
     >>> sniff_separator("a.csv", ["a;b", "1,5;2", "3,25;4"]), sniff_separator("a.txt", ["the 0.1 0.2", ", 0.3 0.4"])
     (';', None)
     """
@@ -296,7 +427,21 @@ _DECIMAL_COMMA = re.compile(r"(?:^|(?<=[;\t|]))\s*[-+]?\d{1,3}(?:\.\d{3})*,\d+\s
 
 def decimal_commas(lines: list[str], sep: str | None) -> tuple[list[str], bool]:
     """Cells written with a decimal comma (``3,25``, ``-1.234,5``) rewritten with a point, when the
-    separator is not a comma and no cell holds a number with a decimal point; otherwise the lines unchanged."""
+    separator is not a comma and no cell holds a number with a decimal point; otherwise the lines unchanged.
+
+    Returns
+    -------
+    lines : list of str
+    changed : bool
+        Whether any cell was rewritten (the reader then says so in a notice).
+
+    Examples
+    --------
+    >>> decimal_commas(["x;y", "3,25;-1.234,5"], ";")
+    (['x;y', '3.25;-1234.5'], True)
+    >>> decimal_commas(["3,25;1.5"], ";")  # a decimal point elsewhere: the comma is not a decimal mark
+    (['3,25;1.5'], False)
+    """
     if sep in (None, ","):
         return lines, False
     head = "\n".join(lines[:50])
@@ -312,7 +457,13 @@ def decimal_commas(lines: list[str], sep: str | None) -> tuple[list[str], bool]:
 
 
 def trailing_separator(lines: list[str], sep: str | None) -> bool:
-    """Every data line ends with the separator (and so does the first, or it has one field fewer)."""
+    """Every data line ends with the separator (and so does the first, or it has one field fewer).
+
+    Examples
+    --------
+    >>> trailing_separator(["a;b", "1;2;", "3;4;"], ";"), trailing_separator(["a;b", "1;2"], ";")
+    (True, False)
+    """
     if sep is None or len(lines) < 1:
         return False
     ends = [ln.rstrip(" \r").endswith(sep) for ln in lines]
@@ -339,6 +490,28 @@ def quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, l
 
     Quotes follow csv's rules, which are also pandas': a quoted field may hold
     the separator, a doubled quote or a line break, so a row may span lines.
+
+    Returns
+    -------
+    counts : ndarray of int64
+        The number of fields of every row.
+    starts : ndarray of int64
+        The 0-based index in ``lines`` of the line each row starts on.
+    head : list of list of str
+        The fields of the first ``n_head`` rows.
+
+    Raises
+    ------
+    DataError
+        When a quote never closes; the message names the line it opens on.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lines = ['name,note', '"Ada","two', 'lines"', 'Bob,"a, b"']
+    >>> counts, starts, head = quoted_rows(lines, "\\n".join(lines), ",", 3, "notes.csv", np.arange(1, 5))
+    >>> counts.tolist(), starts.tolist(), head[1]
+    ([2, 2, 2], [0, 1, 3], ['Ada', 'two\\nlines'])
     """
     counts, starts, head = [], [], []
     reader = csv.reader(io.StringIO(body), delimiter=sep)
@@ -374,6 +547,24 @@ def text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
     separator, quotes group fields wherever they are; in whitespace-separated
     files (such as word2vec's) a quote is an ordinary character. Rows of
     unequal length are an error that names the first offending line.
+
+    Returns
+    -------
+    grid
+        Its ``head`` holds the kept rows' cells as strings, ``line_no`` the
+        1-based line of every row, ``sep`` the separator (None for
+        whitespace), ``body`` the non-blank lines and ``notices`` what was changed.
+
+    Examples
+    --------
+    >>> grid = text_grid("x;y\\n\\n1,5;2\\n", "points.csv")
+    >>> grid.head.tolist(), grid.line_no.tolist(), grid.sep, grid.notices  # doctest: +NORMALIZE_WHITESPACE
+    ([['x', 'y'], ['1.5', '2']], [1, 3], ';',
+     ["points.csv separates fields with ';' and writes numbers with a decimal comma (3,25); they are read as 3.25."])
+    >>> text_grid("1 2\\n3\\n", "v.txt")
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.DataError: v.txt, line 2: 1 field, but line 1 has 2. Every row needs the same number of fields (1 row differs).
     """
     all_lines = text_lines(text)
     keep = [i for i, ln in enumerate(all_lines) if ln.strip()]
@@ -446,6 +637,13 @@ def typed_columns(
     separator read as a line break) and reshaped, or, when quotes make that
     unsafe and the grid already holds every row, typed from the grid's cells;
     either way the time grows with the file's size, not with its number of columns.
+
+    Examples
+    --------
+    >>> grid = text_grid("word,x,y\\nthe,1,2\\nof,3,NA\\n", "w.csv")
+    >>> X, numeric, text, textcols = typed_columns(grid, "w.csv", True, grid.line_no[1:], ["word", "x", "y"])
+    >>> X.tolist(), numeric, text[0].tolist(), textcols
+    ([[1.0, 2.0], [3.0, nan]], [1, 2], ['the', 'of'], [0])
     """
     n, d = len(line_no), grid.head.shape[1]
     sep = grid.sep
@@ -528,7 +726,14 @@ def _type_cells(cells: np.ndarray, forced: np.ndarray, name: str, line_no: np.nd
 
 
 def find_header(cells: np.ndarray) -> bool:
-    """A first row is a header when it holds words above columns of numbers."""
+    """A first row is a header when it holds words above columns of numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> find_header(np.array([["x", "y"], ["1", "2"]])), find_header(np.array([["0", "1"], ["1", "2"]]))
+    (True, False)
+    """
     ok = number_cells(cells)
     if len(cells) < 2:
         return not ok[0].all()
@@ -538,6 +743,13 @@ def find_header(cells: np.ndarray) -> bool:
 
 
 def unique_names(names: list[str]) -> list[str]:
+    """Column names made unique as pandas makes them (``x``, ``x.1``, ...), blank ones called ``column``.
+
+    Examples
+    --------
+    >>> unique_names(["x", "x", " ", "y", ""])
+    ['x', 'x.1', 'column', 'y', 'column.1']
+    """
     seen: dict[str, int] = {}
     out = []
     for n in names:
@@ -559,7 +771,26 @@ def drop_invalid_rows(
     result: Parsed,
     unit: str = "line",
 ) -> np.ndarray:
-    """Return a boolean mask of rows to keep; report missing and infinite values."""
+    """Return a boolean mask of rows to keep; report missing and infinite values.
+
+    With ``on_invalid="error"`` the first such row is a :class:`DataError`
+    naming its line; otherwise the rows are counted in ``result.dropped`` and
+    named in a notice.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> result = Parsed("v.txt")
+    >>> X = np.array([[1.0, 2.0], [np.nan, 0.0], [np.inf, 1.0]])
+    >>> drop_invalid_rows(X, np.array([1, 2, 3]), "v.txt", "drop", result)
+    array([ True, False, False])
+    >>> result.dropped
+    {'rows with a missing value': 1, 'rows with an infinite value': 1}
+    >>> drop_invalid_rows(X, np.array([1, 2, 3]), "v.txt", "error", result)
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.DataError: v.txt, line 2: a missing value. Fill it in or delete the row (1 row affected).
+    """
     missing = np.isnan(values).any(axis=1)
     infinite = np.isinf(values).any(axis=1) & ~missing
     for mask, what in ((missing, "a missing value"), (infinite, "an infinite value")):
@@ -580,6 +811,18 @@ def drop_invalid_rows(
 
 
 def sample_lines(n: int, max_rows: int, seed: int, result: Parsed, unit: str) -> np.ndarray | None:
+    """Sorted positions of a seeded sample of ``max_rows`` of ``n`` rows, or None when all fit.
+
+    A sample is announced in ``result.notices`` and counted in ``result.dropped``.
+
+    Examples
+    --------
+    >>> result = Parsed("v.txt")
+    >>> sample_lines(10, 4, 0, result, "rows").tolist()
+    [2, 4, 5, 7]
+    >>> result.dropped, sample_lines(3, 4, 0, result, "rows")
+    ({'rows left out of the sample': 6}, None)
+    """
     if n <= max_rows:
         return None
     rng = np.random.default_rng(seed)
@@ -593,7 +836,15 @@ def sample_lines(n: int, max_rows: int, seed: int, result: Parsed, unit: str) ->
 
 
 def sample_list_into(result: Parsed, field: str, rows: list, max_rows: int, seed: int, unit: str) -> Parsed:
-    """Set ``result.<field>`` to ``rows``, or to a seeded sample of ``max_rows`` of them (with a notice)."""
+    """Set ``result.<field>`` to ``rows``, or to a seeded sample of ``max_rows`` of them (with a notice).
+
+    Examples
+    --------
+    >>> from embedcore.io import SetData
+    >>> result = sample_list_into(SetData("s.txt", sets=[]), "sets", [["a"], ["b"], ["c"]], 2, 0, "lines")
+    >>> len(result.sets), result.dropped
+    (2, {'lines left out of the sample': 1})
+    """
     idx = sample_lines(len(rows), max_rows, seed, result, unit)
     setattr(result, field, rows if idx is None else [rows[i] for i in idx])
     return result
