@@ -17,6 +17,8 @@ def _ragged(prefix: str, rows) -> dict[str, np.ndarray]:
 def as_arrays(data) -> dict[str, np.ndarray]:
     """The data a reader returned, as arrays of numbers or strings (never objects).
 
+    Examples
+    --------
     >>> import numpy as np
     >>> from embedcore.io import read_sets
     >>> out = as_arrays(read_sets(b"a b\\nc\\n", "s.txt"))

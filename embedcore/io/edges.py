@@ -29,6 +29,12 @@ class GraphData(Parsed):
     ``weighted`` says whether the weights came from the data (otherwise every
     edge weighs 1). ``groups``, when known, gives each node's group (for
     Zachary's karate club, the club each member joined after the split).
+
+    Examples
+    --------
+    >>> g = read_edge_list(b"a b 2\\nb c 1\\n", "edges.txt")
+    >>> g.nodes, g.n_edges, g.weighted, g.adjacency.toarray().tolist()
+    (['a', 'b', 'c'], 2, True, [[0.0, 2.0, 0.0], [2.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
     """
 
     nodes: list[str]

@@ -26,6 +26,14 @@ def read_item_sets(
 
     Items in the sets that have no vector are left out and counted in a
     notice; a sets file none of whose items has a vector is an error.
+
+    Examples
+    --------
+    >>> data = read_item_sets(b"apple,1,0\\npear,0,1\\n", b"apple pear\\npear plum\\n", "fruit.csv", "baskets.txt")
+    >>> data.items, data.sets, data.vectors.shape
+    (['apple', 'pear'], [['apple', 'pear'], ['pear']], (2, 2))
+    >>> data.notices[-1]
+    "1 item occurrence in baskets.txt has no vector (first: 'plum'); left out."
     """
     v = read_vectors(vectors, vectors_filename, seed=seed, max_rows=MAX_VECTOR_ROWS)
     s = read_sets(sets, sets_filename, seed=seed)

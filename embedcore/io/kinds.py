@@ -47,6 +47,8 @@ def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str,
     column repeats values; one long line of prose is documents; other text is
     playlists when its tokens look like ids, documents when they are words.
 
+    Examples
+    --------
     >>> explain_kind(("points.csv",), (b"x,y,z,label\\n1,2,3,a\\n4,5,6,a\\n7,8,9,b\\n",))
     ('vectors', 'points.csv has 3 columns of numbers and one column of labels: vectors with labels.')
     """

@@ -25,6 +25,12 @@ class AffinityData(Parsed):
     """A square, symmetric, non-negative similarity matrix over named categories, with a zero diagonal.
 
     ``symmetrised`` says the file's matrix was not symmetric and ``(A + A^T) / 2`` is used.
+
+    Examples
+    --------
+    >>> m = read_affinity_matrix(b",a,b\\na,0,1\\nb,3,0\\n", "kernel.csv")
+    >>> m.labels, m.matrix.tolist(), m.symmetrised
+    (['a', 'b'], [[0.0, 2.0], [2.0, 0.0]], True)
     """
 
     labels: list[str]

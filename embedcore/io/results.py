@@ -38,6 +38,21 @@ from ..exceptions import DataError  # noqa: E402  (re-exported: io's readers rai
 
 @dataclass
 class Parsed:
+    """What every reader's result holds: the file's ``name``, ``notices`` for a person, ``dropped`` counts.
+
+    Nothing is left out silently: every row a reader drops or samples away is
+    counted in ``dropped`` (reason -> count) and explained in ``notices``.
+
+    Examples
+    --------
+    >>> from embedcore.io import read_vectors
+    >>> data = read_vectors(b"1 2\\n3 nan\\n5 6\\n", "v.txt")
+    >>> isinstance(data, Parsed), data.name, data.dropped
+    (True, 'v.txt', {'rows with a missing value': 1})
+    >>> data.notices
+    ['Dropped 1 row with a missing value (line 2).']
+    """
+
     name: str
     notices: list[str] = field(default_factory=list, kw_only=True)
     dropped: dict[str, int] = field(default_factory=dict, kw_only=True)
@@ -45,7 +60,15 @@ class Parsed:
 
 @dataclass
 class VectorData(Parsed):
-    """Vectors read from a file: ``X`` (n x d float64) and optional ``meta``."""
+    """Vectors read from a file: ``X`` (n x d float64) and optional ``meta``.
+
+    Examples
+    --------
+    >>> from embedcore.io import read_vectors
+    >>> v = read_vectors(b"x,y,label\\n1,2,a\\n3,4,b\\n", "points.csv")
+    >>> v.X.tolist(), v.meta["label"].tolist(), v.columns
+    ([[1.0, 2.0], [3.0, 4.0]], ['a', 'b'], ['x', 'y'])
+    """
 
     X: np.ndarray
     meta: pd.DataFrame | None = None
@@ -57,7 +80,15 @@ class VectorData(Parsed):
 
 @dataclass
 class SetData(Parsed):
-    """Sets of item names, one per line, with optional labels."""
+    """Sets of item names, one per line, with optional labels.
+
+    Examples
+    --------
+    >>> from embedcore.io import read_sets
+    >>> s = read_sets(b"fruit\\tapple pear\\nveg\\tleek\\n", "baskets.txt")
+    >>> s.sets, s.labels
+    ([['apple', 'pear'], ['leek']], ['fruit', 'veg'])
+    """
 
     sets: list[list[str]]
     labels: list[str] | None = None
@@ -65,7 +96,17 @@ class SetData(Parsed):
 
 @dataclass
 class PlaylistData(Parsed):
-    """Playlists as lists of song names, one per line (bundled sets may add tags and a true model)."""
+    """Playlists as lists of song names, one per line (bundled sets may add tags and a true model).
+
+    It behaves as the list of its playlists: ``len``, iteration and indexing.
+
+    Examples
+    --------
+    >>> from embedcore.io import read_playlists
+    >>> p = read_playlists(b"s1 s2 s3\\ns2 s4\\n", "lists.txt")
+    >>> len(p), p[1], p.tags is None
+    (2, ['s2', 's4'], True)
+    """
 
     playlists: list[list[str]]
     tags: dict | None = None
@@ -88,6 +129,13 @@ class ItemSets(Parsed):
 
     ``weights``, when given, holds one list of weights per set, aligned with
     its items (e.g. pixel intensities); otherwise every occurrence counts 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = ItemSets("fruit", items=["apple", "pear"], vectors=np.eye(2), sets=[["apple", "pear", "pear"], ["pear"]])
+    >>> data.weight_matrix().toarray().tolist()  # repeats add up
+    [[1.0, 2.0], [0.0, 1.0]]
     """
 
     items: list[str]
@@ -118,9 +166,28 @@ class ItemSets(Parsed):
 
 @dataclass
 class TableData(Parsed):
+    """A table of categorical and numeric columns, as a pandas ``frame`` (numeric columns as floats).
+
+    Examples
+    --------
+    >>> from embedcore.io import read_table
+    >>> t = read_table(b"day,tip\\nMon,1\\nTue,2.5\\n", "tips.csv")
+    >>> t.frame.to_dict("list")
+    {'day': ['Mon', 'Tue'], 'tip': [1.0, 2.5]}
+    """
+
     frame: pd.DataFrame
 
 
 @dataclass
 class DocumentData(Parsed):
+    """Text documents, one string each (a line of the file, or a sentence of a long text).
+
+    Examples
+    --------
+    >>> from embedcore.io import read_documents
+    >>> read_documents(b"the cat sat\\na dog ran\\n", "pets.txt").documents
+    ['the cat sat', 'a dog ran']
+    """
+
     documents: list[str]

@@ -59,6 +59,8 @@ def cut_into_sessions(playlist: list[str]) -> list[list[str]]:
     """One long playlist as consecutive sessions of equal length (the last may be shorter): at least ten
     of at least two songs, at most :data:`SESSION_SONGS` songs each.
 
+    Examples
+    --------
     >>> [len(s) for s in cut_into_sessions([str(i) for i in range(45)])]
     [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1]
     """

@@ -114,6 +114,8 @@ def split_prose(text: str) -> list[str]:
     """A long text as documents: its sentences, and any sentence of more than
     :data:`WINDOW_WORDS` words cut into windows of that many.
 
+    Examples
+    --------
     >>> split_prose("One two. Three four five! Six?")
     ['One two.', 'Three four five!', 'Six?']
     """
@@ -126,7 +128,21 @@ def split_prose(text: str) -> list[str]:
 
 
 def parquet_frame(data: bytes, name: str) -> pd.DataFrame:
-    """A Parquet file's table, with unique string column names; DataError when it cannot be read."""
+    """A Parquet file's table, with unique string column names; DataError when it cannot be read.
+
+    Examples
+    --------
+    >>> import io
+    >>> import pandas as pd
+    >>> buffer = io.BytesIO()
+    >>> pd.DataFrame({"day": ["Mon", "Tue"], "tip": [1.5, 2.0]}).to_parquet(buffer)
+    >>> parquet_frame(buffer.getvalue(), "tips.parquet").to_dict("list")
+    {'day': ['Mon', 'Tue'], 'tip': [1.5, 2.0]}
+    >>> parquet_frame(b"day,tip\\n", "t.parquet")
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.DataError: t.parquet is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.
+    """
     if not data.startswith(b"PAR1"):
         raise DataError(f"{name} is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.")
     try:
@@ -150,6 +166,12 @@ def read_documents(
     Text in a script written without spaces between words (Chinese, Japanese,
     Thai) is refused unless it is segmented, one space between words; see
     :func:`embedcore.words.check_word_spacing`.
+
+    Examples
+    --------
+    >>> docs = read_documents(b"the cat sat\\n\\na dog ran\\n", "pets.txt")
+    >>> docs.documents, docs.notices
+    (['the cat sat', 'a dog ran'], ['Skipped 1 blank line.'])
     """
     data, name = source_bytes(source, filename)
     notices: list[str] = []

@@ -29,6 +29,8 @@ READERS = {
 def upload_digest(names, blobs) -> str:
     """The SHA-1 of the files' names and bytes, in order: what identifies an upload.
 
+    Examples
+    --------
     >>> upload_digest(["a.txt"], [b"x y"])
     'ed47347e34fef0885f780298c359300b2bfcbb07'
     """
@@ -105,6 +107,18 @@ def read_upload(kind: str, names, blobs, seed: int = 0):
 
     Pairs: vectors + Embedding Projector metadata, item vectors + sets, playlists + song tags.
     Raises :class:`DataError` saying what to change.
+
+    Examples
+    --------
+    >>> read_upload("sets", ["baskets.txt"], [b"apple pear\\npear\\n"]).sets
+    [['apple', 'pear'], ['pear']]
+    >>> pair = read_upload("item_sets", ["baskets.txt", "fruit.csv"], [b"apple pear\\n", b"apple,1,0\\npear,0,1\\n"])
+    >>> pair.name, pair.items  # either order: the file that reads as vectors holds the items
+    ('fruit.csv + baskets.txt', ['apple', 'pear'])
+    >>> read_upload("pictures", ["a.png"], [b""])
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.DataError: Unknown kind of data 'pictures'; one of vectors, item_sets, sets, playlists, table, documents.
     """
     names, blobs = list(names), list(blobs)
     if kind not in READERS:

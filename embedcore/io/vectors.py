@@ -253,6 +253,13 @@ def word_lines(head: np.ndarray, sep: str | None) -> bool:
     Whitespace-separated, every field after the first a number on every line
     (the first line too, so a header of names is not one), and the first field
     not a number on most lines.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> words = np.array([["the", "0.1", "0.2"], ["of", "-1", "3e-2"]])
+    >>> word_lines(words, None), word_lines(np.array([["word", "x", "y"], ["the", "0.1", "0.2"]]), None)
+    (True, False)
     """
     if sep not in (None, " ") or head.shape[1] < 3 or len(head) < 1:
         return False
