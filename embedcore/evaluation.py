@@ -66,6 +66,17 @@ class Side:
     fits_on_rows : bool
         False when ``score`` learns nothing from ``fit_rows`` (it only scores
         ``eval_rows``): the setting is then chosen on the training part itself.
+
+    Examples
+    --------
+    A side whose score is best at the smallest ``alpha``: the grid is widened
+    past its lower edge, one factor of ten at a time, up to ``max_widen`` steps.
+
+    >>> side = Side("ridge", lambda setting, fit, ev: -setting["alpha"],
+    ...             grid=[{"alpha": 0.1}, {"alpha": 1.0}], widen="alpha")
+    >>> row = compare([side], 20, n_splits=4).side("ridge")
+    >>> row["chosen"], row["grid"]
+    ('alpha=0.0001', '5 settings; alpha in {0.0001, 0.001, 0.01, 0.1, 1}')
     """
 
     name: str
@@ -94,6 +105,18 @@ class Comparison:
     differences : DataFrame
         One row per pair of sides (in the order given): ``difference`` (first
         minus second), its interval and ``verdict``.
+
+    Examples
+    --------
+    >>> def scorer(shift):
+    ...     return lambda setting, fit, ev: shift + float(np.mean(ev)) / 100
+    >>> out = compare([Side("plain", scorer(0.0)), Side("shifted", scorer(0.5))], 20, n_splits=4)
+    >>> round(float(out.side("shifted")["held-out"]), 3), out.side("shifted")["chosen in"]
+    (0.595, '4 of 4 folds')
+    >>> out.differences[["a", "b", "difference"]].round(3).values.tolist()
+    [['plain', 'shifted', -0.5]]
+    >>> out.difference("shifted", "plain")["verdict"]  # either order: the row is turned round
+    'shifted better than plain'
     """
 
     protocol: str
@@ -209,7 +232,16 @@ def _inner_splits(train: np.ndarray, y, inner_splits: int, seed: int) -> list[tu
 
 def outer_splits(n_rows: int, y=None, n_splits: int = 5, n_repeats: int = 1,
                  random_state=0) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The (train, test) positions :func:`compare` uses for these rows, labels and seed, in its order."""
+    """The (train, test) positions :func:`compare` uses for these rows, labels and seed, in its order.
+
+    Examples
+    --------
+    >>> splits = outer_splits(6, n_splits=3)
+    >>> [test.tolist() for train, test in splits]
+    [[2, 5], [1, 3], [0, 4]]
+    >>> [(train.size, test.size) for train, test in outer_splits(12, y=[0] * 6 + [1] * 6, n_splits=3, n_repeats=2)]
+    [(8, 4), (8, 4), (8, 4), (8, 4), (8, 4), (8, 4)]
+    """
     return [(tr, te) for _, _, tr, te in _outer_splits(n_rows, y, n_splits, n_repeats, random_state)]
 
 
@@ -370,6 +402,18 @@ def summarise(folds: pd.DataFrame, protocol: str, splits: list, names: Sequence[
     seed give the same folds) can be summarised together: their differences are
     paired fold by fold. ``bounds`` (low, high) clips each side's interval to
     the score's possible range (accuracy in [0, 1]).
+
+    Examples
+    --------
+    Two sides compared in two runs on the same 20 rows, then summarised together:
+
+    >>> def scorer(shift):
+    ...     return lambda setting, fit, ev: shift + float(np.mean(ev)) / 100
+    >>> first = compare([Side("plain", scorer(0.0))], 20, n_splits=4)
+    >>> second = compare([Side("shifted", scorer(0.5))], 20, n_splits=4)
+    >>> both = summarise(pd.concat([first.folds, second.folds]), "4-fold split", first.splits)
+    >>> both.sides["side"].tolist(), both.differences["verdict"].tolist()
+    (['plain', 'shifted'], ['shifted better than plain'])
     """
     names = list(dict.fromkeys(folds["side"])) if names is None else list(names)
     ratio = float(np.mean([te.size / tr.size for tr, te in splits]))
@@ -410,6 +454,14 @@ def ranking(result: Comparison) -> pd.DataFrame:
     holds 0) or "below the best", with that paired difference and its interval
     (``best minus it``, ``... low``, ``... high``); ``rank`` counts only the rows
     below: every row tied with the best shares rank 1.
+
+    Examples
+    --------
+    >>> def scorer(shift):
+    ...     return lambda setting, fit, ev: shift + float(np.mean(ev)) / 100
+    >>> out = compare([Side("plain", scorer(0.0)), Side("shifted", scorer(0.5))], 20, n_splits=4)
+    >>> ranking(out)[["side", "vs best", "rank"]].values.tolist()
+    [['shifted', 'best', 1], ['plain', 'below the best', 2]]
     """
     s = result.sides.sort_values("held-out", ascending=False, kind="stable").reset_index(drop=True)
     if s.empty:
