@@ -188,7 +188,14 @@ def _categories_parser(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m embedcore`` argument parser."""
+    """The ``python -m embedcore`` argument parser: one sub-command per step, each with its defaults.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["word-vectors", "corpus.txt", "--out", "v.txt", "--window", "5"])
+    >>> args.step, args.corpus, args.window, args.dim, args.scheduler
+    ('word-vectors', ['corpus.txt'], 5, 100, None)
+    """
     parser = argparse.ArgumentParser(
         prog="python -m embedcore", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EPILOG,
         description="Embedding Lab's batch steps on Dask: the lab's transforms applied to data larger than memory.")
@@ -388,7 +395,26 @@ def _interrupted(name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one step; the exit status: 0, 1 for an input or output that cannot be used, 2 when no scheduler
-    answers, 130 when interrupted."""
+    answers, 130 when interrupted.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command line after ``python -m embedcore``; by default ``sys.argv[1:]``.
+
+    Examples
+    --------
+    An output folder that does not exist is refused before any cluster starts,
+    with one line on stderr:
+
+    >>> import contextlib, sys
+    >>> with contextlib.redirect_stderr(sys.stdout):
+    ...     status = main(["category-kernel", "sales.csv", "--column", "store", "--target", "amount",
+    ...                    "--out", "no-such-folder/codes.csv"])
+    python -m embedcore category-kernel: error: The folder of --out no-such-folder/codes.csv does not exist.
+    >>> status
+    1
+    """
     from .batch._cluster import SchedulerError, end_line
 
     args = build_parser().parse_args(argv)
