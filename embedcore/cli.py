@@ -358,7 +358,7 @@ def _number(text: str, option: str, kind=float):
 
 def _run_categories(args) -> int:
     from .batch import category_kernel, versions
-    from .batch._inputs import check_columns, expand_paths, table_format
+    from .batch._inputs import open_table
     from .batch.categories import check_kernel_params, write_category_kernel
 
     _out_file(args.out, args.overwrite, args.out + ".json", args.out + ".npz")
@@ -366,8 +366,7 @@ def _run_categories(args) -> int:
     comps = "eigengap" if args.components == "eigengap" else _number(args.components, "--components", int)
     check_kernel_params(args.kernel, gamma, comps, args.bins, args.smoothing, args.value_bins,
                          "log1p" if args.log1p else None)
-    files = expand_paths(args.table, "table")
-    check_columns(files, table_format(files, args.format), [args.column, args.target])
+    files, _ = open_table(args.table, "table", [args.column, args.target], args.format)
     t0 = time.perf_counter()
     with _cluster(args) as client:
         ck = category_kernel(files, args.column, args.target, kernel=args.kernel, gamma=gamma, n_components=comps,

@@ -20,7 +20,7 @@ from functools import reduce, wraps
 from operator import add
 from typing import Any
 
-__all__ = ["BatchError", "SchedulerError", "cluster", "check_scheduler", "versions", "let_go"]
+__all__ = ["BatchError", "SchedulerError", "cluster", "check_scheduler", "versions", "let_go", "bounded_sum"]
 
 
 from ..exceptions import BatchError
@@ -417,6 +417,32 @@ def _refusal_message(value) -> str | None:
 
 def _add_all(*parts):
     return reduce(add, parts)
+
+
+class bounded_sum:
+    """Adds partial results on a worker and refuses a sum grown past ``limit`` there, before it travels on.
+
+    ``size(total)`` measures a sum (distinct pairs, non-zeros); ``message(size, limit)`` is the refusal's
+    sentence, which the driver raises as a :class:`BatchError`.
+
+    Examples
+    --------
+    >>> combine = bounded_sum(2, len, lambda n, limit: f"{n} items, more than {limit}")
+    >>> combine([1], [2])
+    [1, 2]
+    >>> combine([1], [2, 3]).message
+    '3 items, more than 2'
+    """
+
+    def __init__(self, limit: int, size: Callable[[Any], int], message: Callable[[int, int], str]):
+        self.limit, self.size, self.message = limit, size, message
+
+    def __call__(self, *parts):
+        total = _add_all(*parts)
+        n = self.size(total)
+        if n > self.limit:
+            return _Refusal(self.message(n, self.limit))
+        return total
 
 
 def _combine_checked(combine, *parts):

@@ -453,6 +453,23 @@ def table_columns(paths: Sequence[str], kind: str) -> list[list[str]]:
     return out
 
 
+def open_table(paths: Sequence[str] | str, what: str, columns: Sequence[str],
+               format: str | None = None) -> tuple[list[str], str]:
+    """The files of a table input and their format, every file checked for ``columns`` before any work starts.
+
+    Examples
+    --------
+    >>> open_table("no/such/table.parquet", "table", ["cat", "y"])
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: The table file no/such/table.parquet does not exist.
+    """
+    files = expand_paths(paths, what)
+    kind = table_format(files, format)
+    check_columns(files, kind, columns)
+    return files, kind
+
+
 def check_columns(paths: Sequence[str], kind: str, columns: Sequence[str]) -> None:
     """Every file has every column named, or a message names the file, the column and what it has."""
     for p, have in zip(paths, table_columns(paths, kind)):

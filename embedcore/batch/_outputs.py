@@ -28,7 +28,7 @@ import uuid
 from ._cluster import BatchError
 
 __all__ = ["MANIFEST", "staging_dir", "refuse_existing", "sha256_of", "publish_dir", "temporary_beside",
-           "write_json", "check_entry", "extra_shards", "ShardedOutput"]
+           "write_json", "check_entry", "extra_shards", "manifest_file", "refuse_unlisted", "ShardedOutput"]
 
 MANIFEST = "manifest.json"
 
@@ -112,6 +112,38 @@ def extra_shards(folder: str, listed) -> list[str]:
     """Shard files in ``folder`` the manifest does not list (a sign of two runs' files mixed)."""
     listed = set(listed)
     return sorted(n for n in os.listdir(folder) if n.startswith("part-") and n not in listed)
+
+
+def manifest_file(path: str, what: str) -> str:
+    """The manifest of the output directory ``path`` (or ``path`` itself when it names the file).
+
+    A missing manifest is refused in one sentence: an output whose run was
+    interrupted (its staging directory is there, the output is not) says to
+    run the step again; anything else is not an output of ``what``.
+
+    Examples
+    --------
+    >>> manifest_file("no/such/dir", "sketches")
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: no/such/dir holds no sketches: there is no manifest.json.
+    """
+    file = os.path.join(path, MANIFEST) if os.path.isdir(path) else path
+    if os.path.isfile(file):
+        return file
+    stage = staging_dir(path)
+    if not os.path.exists(path) and os.path.isdir(stage):
+        raise BatchError(f"{path} does not exist yet: its run was interrupted (what it finished is in {stage}); "
+                         "run the step again to finish it.")
+    raise BatchError(f"{path} holds no {what}: there is no {MANIFEST}.")
+
+
+def refuse_unlisted(folder: str, partitions: dict, what: str) -> None:
+    """Refuse an output directory holding shards its manifest's ``partitions`` do not list (two runs mixed)."""
+    extra = extra_shards(folder, (v["file"] for v in partitions.values()))
+    if extra:
+        raise BatchError(f"{folder} holds shards its manifest does not list ({', '.join(extra[:3])}): the files of "
+                         f"two runs are mixed; write the {what} again into a new directory.")
 
 
 class ShardedOutput:

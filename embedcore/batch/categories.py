@@ -33,15 +33,8 @@ import pandas as pd
 
 from ..io import DataError
 from ..spectral import symmetric_kl_from_counts, wasserstein_from_counts
-from ._cluster import BatchError, check_setting, current_client, refusals, tree_sum
-from ._inputs import (
-    Part,
-    check_columns,
-    expand_paths,
-    fingerprint,
-    table_format,
-    table_parts,
-)
+from ._cluster import BatchError, bounded_sum, check_setting, current_client, refusals, tree_sum
+from ._inputs import Part, fingerprint, open_table, table_parts
 
 __all__ = ["CategoryStatistics", "CategoryKernel", "category_statistics", "category_kernel", "check_kernel_params",
            "write_category_kernel", "read_category_kernel", "table_csv"]
@@ -72,23 +65,11 @@ class CategoryStatistics:
 MAX_PAIRS = 20_000_000
 
 
-class _bounded_sum:
-    """Adds partial statistics on a worker; a sum past ``limit`` distinct pairs is refused there."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-
-    @refusals
-    def __call__(self, *parts):
-        total = parts[0]
-        for p in parts[1:]:
-            total = total + p
-        if len(total.pairs) > self.limit:
-            raise BatchError(_too_many_pairs(self.limit))
-        return total
+def _distinct_pairs(stats: CategoryStatistics) -> int:
+    return len(stats.pairs)
 
 
-def _too_many_pairs(limit: int) -> str:
+def _too_many_pairs(n: int, limit: int) -> str:
     return (f"The table has more than {limit:,} distinct (category, target value) pairs, too many to gather and "
             "compare exactly; round the target into bins (--value-bins, value_bins).")
 
@@ -144,7 +125,7 @@ def _statistics_task(part, column, target, transform, edges, number, limit=None)
     low, high = (float(y.min()), float(y.max())) if y.size else (np.inf, -np.inf)
     pairs = _pair_counts(cats, keys)
     if limit is not None and len(pairs) > limit:
-        raise BatchError(_too_many_pairs(limit))
+        raise BatchError(_too_many_pairs(len(pairs), limit))
     return CategoryStatistics(pairs, low, high, len(y), dropped)
 
 
@@ -166,16 +147,14 @@ def category_statistics(table, column: str, target: str, *, transform: str | Non
     """
     from dask import delayed
 
-    files = expand_paths(table, "table")
-    kind = table_format(files, format)
-    check_columns(files, kind, [column, target])
+    files, kind = open_table(table, "table", [column, target], format)
     parts = table_parts(files, kind, partition_rows=partition_rows, blocksize=blocksize)
     client = current_client(client)
     task = delayed(_statistics_task, pure=False)
     tasks = [task(p, column, target, transform, edges, i, max_pairs) for i, p in enumerate(parts)]
     label = "count values" if edges is None else "target range" if isinstance(edges, str) else "count bins"
     stats = tree_sum(client, tasks, retries=retries, progress=progress, label=label,
-                     combine=_bounded_sum(max_pairs))
+                     combine=bounded_sum(max_pairs, _distinct_pairs, _too_many_pairs))
     if stats.rows == 0:
         raise BatchError(f"No row has both a {column!r} and a {target!r} value.")
     stats.sources = files

@@ -39,22 +39,8 @@ import scipy.sparse as sp
 
 from .._sparse import kept_offsets, narrow, offsets_of, ragged_to_csr, stack_rows
 from ._cluster import BatchError, current_client, let_go, refusals, run_tasks, versions
-from ._inputs import (
-    Part,
-    check_columns,
-    expand_paths,
-    fingerprint,
-    table_format,
-    table_parts,
-)
-from ._outputs import (
-    MANIFEST,
-    ShardedOutput,
-    check_entry,
-    extra_shards,
-    sha256_of,
-    staging_dir,
-)
+from ._inputs import Part, fingerprint, open_table, table_parts
+from ._outputs import MANIFEST, ShardedOutput, check_entry, manifest_file, refuse_unlisted, sha256_of
 
 __all__ = ["SetBatch", "TableSets", "RandomSets", "SketchRun", "sketch", "read_manifest", "read_sketches",
            "load_items", "MANIFEST"]
@@ -251,10 +237,8 @@ class TableSets:
 
     def __init__(self, paths, *, column: str = "items", weights: str | None = None, format: str | None = None,
                  blocksize: str | int = "64MB", partition_rows: int | None = PARTITION_ROWS):
-        self.files = expand_paths(paths, "sets")
-        self.kind = table_format(self.files, format)
+        self.files, self.kind = open_table(paths, "sets", [column] + ([weights] if weights else []), format)
         self.column, self.weights, self.blocksize, self.partition_rows = column, weights, blocksize, partition_rows
-        check_columns(self.files, self.kind, [column] + ([weights] if weights else []))
         self.parts = table_parts(self.files, self.kind, partition_rows=partition_rows, blocksize=blocksize)
         self.parser = _TableParser(column, weights)
 
@@ -560,13 +544,7 @@ def _shape(manifest: ShardedOutput) -> None:
 
 def read_manifest(path: str) -> dict:
     """The manifest of a sketch run: ``path`` is its output directory or the ``manifest.json`` itself."""
-    file = os.path.join(path, MANIFEST) if os.path.isdir(path) else path
-    if not os.path.exists(file):
-        stage = staging_dir(path)
-        if not os.path.exists(path) and os.path.isdir(stage):
-            raise BatchError(f"{path} does not exist yet: its run was interrupted (what it finished is in {stage}); "
-                             "run the step again to finish it.")
-        raise BatchError(f"{path} holds no sketches: there is no {MANIFEST}.")
+    file = manifest_file(path, "sketches")
     with open(file, "rb") as f:
         return parse_manifest(f.read(), file)
 
@@ -672,10 +650,7 @@ def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
     folder = path if os.path.isdir(path) else os.path.dirname(path)
     if not partial:
         _check_complete(body)
-    extra = extra_shards(folder, (v["file"] for v in body["partitions"].values()))
-    if extra:
-        raise BatchError(f"{folder} holds shards its manifest does not list ({', '.join(extra[:3])}): the files of "
-                         "two runs are mixed; write the sketches again into a new directory.")
+    refuse_unlisted(folder, body["partitions"], "sketches")
     return stack_shards(body, lambda file: os.path.join(folder, file), partial=partial)
 
 

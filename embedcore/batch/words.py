@@ -34,6 +34,7 @@ from ..tokens import ASTRAL, UNSPACED_RUN, check_word_spacing, token_patterns
 from ..words import check_vocabulary, prune_vocabulary
 from ._cluster import (
     BatchError,
+    bounded_sum,
     broadcast,
     check_setting,
     current_client,
@@ -43,14 +44,7 @@ from ._cluster import (
     tree_sum,
 )
 from ._inputs import Part, fingerprint, text_files, text_parts
-from ._outputs import (
-    MANIFEST,
-    ShardedOutput,
-    check_entry,
-    extra_shards,
-    sha256_of,
-    staging_dir,
-)
+from ._outputs import ShardedOutput, check_entry, manifest_file, refuse_unlisted, sha256_of
 
 __all__ = ["CorpusCounts", "count_corpus", "vectors_from_counts", "word_vectors", "write_word2vec", "tokens_of_lines",
            "document_vectors", "read_document_vectors", "publish_word2vec", "read_word_vectors"]
@@ -205,20 +199,8 @@ def _too_many(nnz: int, limit: int) -> str:
             "raise --max-nnz / max_nnz if this machine has the memory).")
 
 
-class _bounded_counts:
-    """Adds partial counts on a worker; a sum past ``limit`` co-occurrence non-zeros is refused there."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-
-    @refusals
-    def __call__(self, *parts):
-        total = parts[0]
-        for p in parts[1:]:
-            total = total + p
-        if total.cooccurrence.nnz > self.limit:
-            raise BatchError(_too_many(total.cooccurrence.nnz, self.limit))
-        return total
+def _nonzeros(counts: CorpusCounts) -> int:
+    return counts.cooccurrence.nnz
 
 
 @refusals
@@ -327,7 +309,7 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
         task = delayed(_count_block, pure=False)
         total = tree_sum(client, [task(b, index, wv.window, wv.context, wv.weighted, max_nnz) for b in blocks],
                          retries=retries, label="count pairs", progress=progress, split_every=2,
-                         combine=_bounded_counts(max_nnz))
+                         combine=bounded_sum(max_nnz, _nonzeros, _too_many))
     finally:
         if keep_tokens:
             let_go(client, futures_of(blocks))
@@ -510,16 +492,14 @@ def document_vectors(corpus, wv, out: str, *, weighting: str = "count", dtype=np
 def read_document_vectors(path: str) -> np.ndarray:
     """The document vectors :func:`document_vectors` wrote to ``path``, as one array (rows in corpus order).
 
+    ``path`` is the output directory or its ``manifest.json``.
+
     Refused, with a message saying why: an unfinished run, a shard missing
     or not the one its manifest lists (size, SHA-256, rows), or a shard the
     manifest does not list.
     """
-    file = os.path.join(path, MANIFEST)
-    if not os.path.isfile(file):
-        if not os.path.exists(path) and os.path.isdir(staging_dir(path)):
-            raise BatchError(f"{path} does not exist yet: its run was interrupted (what it finished is in "
-                             f"{staging_dir(path)}); run the step again to finish it.")
-        raise BatchError(f"{path} has no {MANIFEST}: it is not a document-vectors directory.")
+    file = manifest_file(path, "document vectors")
+    folder = os.path.dirname(file)
     try:
         with open(file, encoding="utf-8") as f:
             manifest = json.load(f)
@@ -532,14 +512,11 @@ def read_document_vectors(path: str) -> np.ndarray:
     if manifest.get("complete") is not True or len(parts) != n:
         raise BatchError(f"{path} is an unfinished run ({len(parts)} of {n} partitions); run the step again to "
                          "finish it.")
-    extra = extra_shards(path, (v["file"] for v in parts.values()))
-    if extra:
-        raise BatchError(f"{path} holds shards its manifest does not list ({', '.join(extra[:3])}): the files of two "
-                         "runs are mixed; write the document vectors again into a new directory.")
+    refuse_unlisted(folder, parts, "document vectors")
     out = []
     for k in sorted(parts, key=int):
         entry = parts[k]
-        shard = os.path.join(path, entry["file"])
+        shard = os.path.join(folder, entry["file"])
         check_entry(entry["file"], shard, entry)
         X = np.load(shard, allow_pickle=False)
         if X.shape != (entry["rows"], manifest["dim"]):
