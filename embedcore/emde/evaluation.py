@@ -31,6 +31,15 @@ def bucket_statistics(
     ``items_per_bucket`` (mean over occupied buckets), ``near_share`` (how
     often an item and one of its ``n_neighbors`` nearest neighbours share a
     bucket, per partitioning) and ``far_share`` (the same for random pairs).
+
+    Examples
+    --------
+    More planes make more, emptier buckets, and near items share one less often:
+
+    >>> X = np.random.default_rng(0).normal(size=(200, 5))
+    >>> stats = bucket_statistics(X, [1, 4, 8], 4, random_state=0)
+    >>> stats[["K", "buckets", "empty_fraction", "near_share", "far_share"]].round(2).values.tolist()
+    [[1.0, 2.0, 0.0, 0.84, 0.63], [4.0, 16.0, 0.36, 0.56, 0.21], [8.0, 256.0, 0.83, 0.3, 0.06]]
     """
     from sklearn.neighbors import NearestNeighbors
 
@@ -201,6 +210,16 @@ def evaluate_set_encoding(
     ``features`` (the encoding's name), ``accuracy`` and ``accuracy_std``
     over the folds at the best ``C``, ``accuracy_at_1`` (the default C=1),
     ``dim`` and ``seconds`` (encoding plus cross-validation).
+
+    Examples
+    --------
+    Six items in two clusters; each set holds items of one cluster, its label:
+
+    >>> items = np.array([[1.0, 0.1], [0.9, -0.1], [1.1, 0.0], [0.0, 1.0], [0.1, 0.9], [-0.1, 1.1]])
+    >>> sets = [[0, 1], [1, 2, 2], [0, 2], [3, 4], [4, 5, 5], [3, 5]] * 4
+    >>> row = evaluate_set_encoding(items, sets, [0, 0, 0, 1, 1, 1] * 4, ("mean",), cv=3)
+    >>> row["features"], row["accuracy"], row["dim"]
+    ('mean vector', 1.0, 2)
     """
     import time
 
@@ -263,6 +282,14 @@ def compare_set_encodings(
     :func:`evaluate_set_encoding`). Returns one row per encoding, best
     first: features, accuracy (mean and std over folds), dimension and
     seconds. ``progress(fraction, text)`` is called after each encoding.
+
+    Examples
+    --------
+    >>> items = np.array([[1.0, 0.1], [0.9, -0.1], [1.1, 0.0], [0.0, 1.0], [0.1, 0.9], [-0.1, 1.1]])
+    >>> sets = [[0, 1], [1, 2, 2], [0, 2], [3, 4], [4, 5, 5], [3, 5]] * 4
+    >>> table = compare_set_encodings(items, sets, [0, 0, 0, 1, 1, 1] * 4, [(2, 4)], cv=3)
+    >>> table[["features", "accuracy", "dim"]].values.tolist()
+    [['EMDE K=2 N=4', 1.0, 10], ['one-hot (bag of items)', 1.0, 6], ['mean vector', 1.0, 2]]
     """
     items = as_vectors(item_vectors, "item_vectors")
     W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
@@ -276,7 +303,14 @@ def compare_set_encodings(
 
 
 def benchmark_table(rows: Sequence[dict]) -> pd.DataFrame:
-    """Benchmark rows (from :func:`evaluate_set_encoding`) as a table, best accuracy first."""
+    """Benchmark rows (from :func:`evaluate_set_encoding`) as a table, best accuracy first.
+
+    Examples
+    --------
+    >>> rows = [{"features": "mean vector", "accuracy": 0.6}, {"features": "EMDE K=7 N=32", "accuracy": 0.9}]
+    >>> benchmark_table(rows)["features"].tolist()
+    ['EMDE K=7 N=32', 'mean vector']
+    """
     return pd.DataFrame(list(rows)).sort_values("accuracy", ascending=False, ignore_index=True)
 
 
@@ -319,6 +353,13 @@ def pmi_item_vectors(items: Sequence[str], sets, *, n_components: int = 50, wind
     Items in no set get the mean of the learned vectors, as
     :func:`word2vec_item_vectors` gives them. With fewer distinct items than
     ``n_components`` + 1 the vectors have as many dimensions as the SVD allows.
+
+    Examples
+    --------
+    >>> sets = [["a", "b"], ["b", "c", "a"], ["c", "d"], ["a", "d"]] * 5
+    >>> V = pmi_item_vectors(["a", "b", "c", "d", "e"], sets, n_components=2)
+    >>> V.shape, bool(np.allclose(V[4], V[:4].mean(axis=0)))  # "e" is in no set
+    ((5, 2), True)
     """
     from ..words import PMIWordVectors
 
@@ -342,6 +383,13 @@ def item_vector_makers(items, sets, given=None, *, kinds=("given", "word2vec"), 
     "given" returns the data's own vectors (learned from nothing the folds
     hold); "word2vec" and "pmi" train on the sets of ``rows`` alone, so the
     item vectors of a benchmark row are learned inside its training fold.
+
+    Examples
+    --------
+    >>> sets = [["a", "b"], ["b", "c", "a"], ["c", "d"], ["a", "d"]] * 5
+    >>> makers = item_vector_makers("abcde", sets, np.eye(5), kinds=("given", "pmi"))
+    >>> makers["given"](np.arange(3)).shape, makers["pmi"](np.arange(8)).shape  # PMI from the first 8 sets
+    ((5, 5), (5, 3))
     """
     items = [str(i) for i in items]
     sets = [list(s) for s in sets]
@@ -369,6 +417,20 @@ class SetBenchmark:
     encodings once per (encoding, item vectors, training part, norm); every C of
     the grid reuses them. Each side fits logistic regression on the training
     rows of the encoded sets and scores the others.
+
+    Examples
+    --------
+    >>> from embedcore.emde import sets_to_matrix
+    >>> from embedcore.evaluation import compare
+    >>> items = np.array([[1.0, 0.1], [0.9, -0.1], [1.1, 0.0], [0.0, 1.0], [0.1, 0.9], [-0.1, 1.1]])
+    >>> sets = [[0, 1], [1, 2, 2], [0, 2], [3, 4], [4, 5, 5], [3, 5]] * 4
+    >>> labels = [0, 0, 0, 1, 1, 1] * 4
+    >>> bench = SetBenchmark(sets_to_matrix(sets, 6), labels, {"given": lambda rows: items})
+    >>> sides = [bench.side("EMDE K=2 N=4", ("emde", 2, 4), "given", Cs=(1.0,)),
+    ...          bench.side("mean vector", ("mean",), "given", Cs=(1.0,))]
+    >>> out = compare(sides, len(labels), y=labels, n_splits=3, inner_splits=1)
+    >>> out.sides[["side", "held-out", "chosen"]].values.tolist()
+    [['EMDE K=2 N=4', 1.0, 'C=1'], ['mean vector', 1.0, 'C=1']]
     """
 
     def __init__(self, W, labels, makers: dict, *, random_state: int = 0):
@@ -437,7 +499,14 @@ class SetBenchmark:
 def benchmark_sides(bench: SetBenchmark, grid: Sequence[tuple[int, int]], kinds: Sequence[str],
                     labels_of=None) -> list:
     """The benchmark's sides: EMDE at every (K, N) and the mean vector on each kind of item vectors, the bag of
-    items once. ``labels_of(kind)`` names a kind in the rows' names (default: the kind itself)."""
+    items once. ``labels_of(kind)`` names a kind in the rows' names (default: the kind itself).
+
+    Examples
+    --------
+    >>> bench = SetBenchmark(np.eye(4), [0, 0, 1, 1], {"given": lambda rows: np.eye(4)})
+    >>> [side.name for side in benchmark_sides(bench, [(2, 4)], ["given"])]
+    ['EMDE K=2 N=4 · given', 'mean vector · given', 'one-hot (bag of items)']
+    """
     labels_of = labels_of or (lambda k: k)
     sides = []
     for kind in kinds:
@@ -449,7 +518,14 @@ def benchmark_sides(bench: SetBenchmark, grid: Sequence[tuple[int, int]], kinds:
 
 
 def width_sides(bench: SetBenchmark, kind: str, budget: int = WIDTH_BUDGET, Ks: Sequence[int] = WIDTH_KS) -> list:
-    """EMDE at a fixed budget of N x 2**K buckets: one side per K, N = budget / 2**K (at least 1)."""
+    """EMDE at a fixed budget of N x 2**K buckets: one side per K, N = budget / 2**K (at least 1).
+
+    Examples
+    --------
+    >>> bench = SetBenchmark(np.eye(4), [0, 0, 1, 1], {"given": lambda rows: np.eye(4)})
+    >>> [side.name for side in width_sides(bench, "given", budget=64, Ks=(2, 4, 7))]
+    ['K=2, N=16', 'K=4, N=4', 'K=7, N=1']
+    """
     return [bench.side(f"K={K}, N={max(1, budget // 2**K)}", ("emde", int(K), max(1, budget // 2**K)), kind)
             for K in Ks]
 
@@ -457,6 +533,13 @@ def width_sides(bench: SetBenchmark, kind: str, budget: int = WIDTH_BUDGET, Ks: 
 def norm_sides(bench: SetBenchmark, kind: str, K: int = 7, N: int = WIDTH_BUDGET // 2**7,
                norms: Sequence[tuple[str, str]] = NORMS) -> list:
     """EMDE at one (K, N) under each normalisation: (norm, scope) with scope "row" (the whole sketch) or
-    "partition" (each partitioning's block on its own)."""
+    "partition" (each partitioning's block on its own).
+
+    Examples
+    --------
+    >>> bench = SetBenchmark(np.eye(4), [0, 0, 1, 1], {"given": lambda rows: np.eye(4)})
+    >>> [side.name for side in norm_sides(bench, "given", K=2, N=4)]
+    ['l2 norm per row', 'max norm per row', 'l2 norm per partition', 'max norm per partition']
+    """
     return [bench.side(f"{norm} norm per {scope}", ("emde", int(K), int(N)), kind, norm=(norm, scope))
             for norm, scope in norms]
