@@ -38,13 +38,14 @@ def _ranged(widget: str, label: str, lo, hi, value, key: str, where, why: str, k
         return lo
     _clamp_state(key, lo, hi, label, where)
     draw = getattr(where, widget)
-    # A new range is a new widget to Streamlit, which would start it at its default (bound to the URL, at the
-    # range's lower end): the value kept is handed to it as its start instead, so new data keep the setting.
+    # A new range is a new widget to Streamlit, which would start it at its default: the value kept is assigned
+    # to it again, so new data keep the setting. It is not handed over as the widget's default, which the browser
+    # would then leave out of the URL (a link made after the range changed would open at the page's default).
     seen = f"{_RANGES}.{key}"
     moved = st.session_state.get(seen, (lo, hi)) != (lo, hi)
     st.session_state[seen] = (lo, hi)
     if key in st.session_state and moved:
-        return draw(label, lo, hi, st.session_state.pop(key), key=key, **kwargs)
+        st.session_state[key] = st.session_state[key]
     # The page's default is the widget's own even when a value is kept: Streamlit leaves a widget's default out
     # of the URL and Reset puts the widget's default back, so both must be the page's (not the range's end).
     return draw(label, lo, hi, min(max(value, lo), hi), key=key, **kwargs)
