@@ -46,7 +46,16 @@ _FORMS = ("give the sketch step's output: its directory zipped, manifest.json wi
 
 
 class SketchFiles(NamedTuple):
-    """Sketches read from files: the matrix, the manifest (if one came with them) and what was read."""
+    """Sketches read from files: the matrix, the manifest (if one came with them) and what was read.
+
+    Examples
+    --------
+    >>> buffer = io.BytesIO()
+    >>> sp.save_npz(buffer, sp.csr_array(np.array([[1.0, 0, 2], [0, 3, 0]])))
+    >>> got = read_sketch_files([("part-00000.npz", buffer.getvalue())])
+    >>> got.sketches.shape, got.form, got.manifest, got.label
+    ((2, 3), '1 .npz file without a manifest', None, 'uploaded sketches')
+    """
 
     sketches: sp.csr_array
     manifest: dict | None
@@ -226,6 +235,19 @@ def check_for_sets(got: SketchFiles, n_sets: int, n_items: int, dimensions: int 
     model must have been fitted on as many items as the sets draw from (set
     ids are item positions), the width must be what K and N make
     (``N * 2**K``, fewer with ``drop_empty``) and the values finite.
+
+    Examples
+    --------
+    >>> buffer = io.BytesIO()
+    >>> sp.save_npz(buffer, sp.csr_array(np.array([[1.0, 0, 2], [0, 3, 0]])))
+    >>> got = read_sketch_files([("part-00000.npz", buffer.getvalue())])
+    >>> check_for_sets(got, n_sets=2, n_items=5)
+    ['Without a manifest only the row count can be checked; the settings are not known.']
+    >>> check_for_sets(got, n_sets=3, n_items=5)
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: The sketches have 2 rows but there are 3 sets: sketch exactly the sets this \
+page offers for download (one row per set, in their order).
     """
     S, notes = got.sketches, []
     if S.shape[0] != n_sets:
@@ -259,7 +281,14 @@ def check_for_sets(got: SketchFiles, n_sets: int, n_items: int, dimensions: int 
 
 
 class SketchInput(NamedTuple):
-    """The sets and item vectors as the sketch step reads them."""
+    """The sets and item vectors as the sketch step reads them.
+
+    Examples
+    --------
+    >>> got = sketch_input(np.eye(2), sp.csr_array(np.array([[0.5, 1.0]])), labels=["fruit"])
+    >>> np.load(io.BytesIO(got.items)).tolist(), got.sets.decode().splitlines(), got.weighted
+    ([[1.0, 0.0], [0.0, 1.0]], ['items,weights,label', '0 1,0.5 1.0,fruit'], True)
+    """
 
     items: bytes  # .npy, float64, one row per item (ids in the sets are these rows' positions)
     sets: bytes  # CSV: items (positions separated by spaces), weights when not whole counts, label when given
@@ -279,7 +308,14 @@ def needs_weights(W) -> bool:
 
 
 def items_npy(vectors) -> bytes:
-    """Item vectors as the ``.npy`` file the sketch step reads (float64, one row per item; never pickled)."""
+    """Item vectors as the ``.npy`` file the sketch step reads (float64, one row per item; never pickled).
+
+    Examples
+    --------
+    >>> raw = items_npy([[1, 2], [3, 4]])
+    >>> raw[:6], np.load(io.BytesIO(raw), allow_pickle=False).dtype
+    (b'\\x93NUMPY', dtype('float64'))
+    """
     buf = io.BytesIO()
     np.save(buf, np.asarray(vectors, dtype=np.float64), allow_pickle=False)
     return buf.getvalue()
