@@ -46,6 +46,18 @@ class CategoryStatistics:
 
     ``pairs`` counts (category, key) pairs, where the key is the target value
     or its bin; ``low``/``high`` are the target's range.
+
+    Examples
+    --------
+    Two partitions' statistics add up: counts of the same pair are summed, the ranges joined.
+
+    >>> first = CategoryStatistics(pd.Series([2, 1], index=pd.MultiIndex.from_tuples([("Mon", 1.0), ("Tue", 2.0)])),
+    ...                            low=1.0, high=2.0, rows=3)
+    >>> second = CategoryStatistics(pd.Series([1], index=pd.MultiIndex.from_tuples([("Mon", 1.0)])),
+    ...                             low=1.0, high=1.0, rows=1)
+    >>> both = first + second
+    >>> both.pairs.to_dict(), both.rows, (both.low, both.high)
+    ({('Mon', 1.0): 3, ('Tue', 2.0): 1}, 4, (1.0, 2.0))
     """
 
     pairs: pd.Series
@@ -144,6 +156,17 @@ def category_statistics(table, column: str, target: str, *, transform: str | Non
     The counts are summed on the workers; a partial sum holding more than
     ``max_pairs`` distinct pairs stops the run there, before anything that
     size reaches this process (round a continuous target: ``value_bins``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> table = os.path.join(tempfile.mkdtemp(), "tips.csv")
+    >>> pd.DataFrame({"day": ["Mon", "Mon", "Tue", "Sat"], "tip": [1.0, 1.0, None, 4.0]}).to_csv(table, index=False)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     stats = category_statistics(table, "day", "tip", client=client, progress=False)
+    >>> stats.pairs.to_dict(), stats.rows, stats.dropped, (stats.low, stats.high)
+    ({('Mon', 1.0): 2, ('Sat', 4.0): 1}, 3, 1, (1.0, 4.0))
     """
     from dask import delayed
 
@@ -182,6 +205,26 @@ class CategoryKernel:
     params : dict, the settings
     manifest : dict, what :func:`write_category_kernel` records (settings, spectrum, versions);
         filled in by :func:`read_category_kernel`
+
+    Examples
+    --------
+    Weekdays with low tips and weekend days with high ones get codes of opposite signs,
+    the same kernel as the encoder fitted in memory with the same width:
+
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.spectral import SpectralCategoryEncoder
+    >>> frame = pd.DataFrame({"day": ["Mon", "Mon", "Tue", "Tue", "Sat", "Sat", "Sun", "Sun"],
+    ...                       "tip": [1.0, 2.0, 1.0, 2.5, 4.0, 5.0, 4.5, 5.0]})
+    >>> table = os.path.join(tempfile.mkdtemp(), "tips.csv")
+    >>> frame.to_csv(table, index=False)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     ck = category_kernel(table, "day", "tip", n_components=1, client=client, progress=False)
+    >>> ck.codes().round(3).values.tolist()
+    [['Mon', 0.511], ['Sat', -0.489], ['Sun', -0.511], ['Tue', 0.489]]
+    >>> in_memory = SpectralCategoryEncoder(gamma=ck.gamma, n_components=1).fit(frame[["day"]], frame["tip"])
+    >>> bool(np.allclose(in_memory.affinity_, ck.affinity))
+    True
     """
 
     categories: np.ndarray
@@ -249,6 +292,14 @@ def check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins
 
     The same ranges as :class:`~embedcore.spectral.SpectralCategoryEncoder`
     accepts; the batch form adds ``gamma="median"`` and ``value_bins``.
+
+    Examples
+    --------
+    >>> check_kernel_params("kl", "median", 2, 16, 0.5, None, "log1p")  # usable: nothing to say
+    >>> check_kernel_params("cosine", "median", "eigengap", 32, 0.5, None, None)
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: kernel must be 'wasserstein' or 'kl', got 'cosine'.
     """
     if kernel not in ("wasserstein", "kl"):
         raise BatchError(f"kernel must be 'wasserstein' or 'kl', got {kernel!r}.")
@@ -298,6 +349,20 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
     CategoryKernel
         The same distances, affinity, spectrum and codes as the encoder
         fitted on the whole table in memory.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> table = os.path.join(tempfile.mkdtemp(), "tips.csv")
+    >>> pd.DataFrame({"day": ["Mon", "Mon", "Tue", "Tue", "Sat", "Sat", "Sun", "Sun"],
+    ...               "tip": [1.0, 2.0, 1.0, 2.5, 4.0, 5.0, 4.5, 5.0]}).to_csv(table, index=False)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     ck = category_kernel(table, "day", "tip", client=client, progress=False)
+    >>> ck.categories.tolist(), ck.counts.tolist(), ck.rows
+    (['Mon', 'Sat', 'Sun', 'Tue'], [2, 2, 2, 2], 8)
+    >>> ck.eigenvalues.round(3).tolist(), ck.columns  # the eigengap after the second value: one code column
+    ([0.0, 0.869, 1.565, 1.566], [1])
     """
     from ..spectral import (
         code_columns,
@@ -380,6 +445,24 @@ def write_category_kernel(ck: CategoryKernel, path: str, *, versions: dict | Non
     -------
     list of str
         The three paths written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> folder = tempfile.mkdtemp()
+    >>> pd.DataFrame({"day": ["Mon", "Mon", "Sat", "Sat", "Sun"], "tip": [1.0, 2.0, 4.0, 5.0, 4.5]}).to_csv(
+    ...     os.path.join(folder, "tips.csv"), index=False)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     ck = category_kernel(os.path.join(folder, "tips.csv"), "day", "tip", client=client, progress=False)
+    >>> [os.path.basename(p) for p in write_category_kernel(ck, os.path.join(folder, "codes.csv"))]
+    ['codes.csv', 'codes.csv.json', 'codes.csv.npz']
+    >>> print(open(os.path.join(folder, "codes.csv")).readline().strip())
+    category,e1
+    >>> write_category_kernel(ck, os.path.join(folder, "codes.csv"), overwrite=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: ...codes.csv already exists...
     """
     from ._outputs import refuse_existing, temporary_beside
 
@@ -429,6 +512,20 @@ def read_category_kernel(source) -> CategoryKernel:
         Naming the file and what is wrong: a missing kernel file, arrays of
         the wrong shape or values, or files of different runs. Pickled
         objects are refused, never loaded.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> folder = tempfile.mkdtemp()
+    >>> pd.DataFrame({"day": ["Mon", "Mon", "Sat", "Sat", "Sun"], "tip": [1.0, 2.0, 4.0, 5.0, 4.5]}).to_csv(
+    ...     os.path.join(folder, "tips.csv"), index=False)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     ck = category_kernel(os.path.join(folder, "tips.csv"), "day", "tip", client=client, progress=False)
+    >>> paths = write_category_kernel(ck, os.path.join(folder, "codes.csv"))
+    >>> back = read_category_kernel(paths[0])  # the codes CSV: the summary and kernel beside it are read too
+    >>> back.categories.tolist(), bool(np.allclose(back.embedding, ck.embedding)), back.manifest["step"]
+    (['Mon', 'Sat', 'Sun'], True, 'category-kernel')
     """
     files = _expand_zips(_named_files(source))
     kernels = [f for f in files if f[0].lower().endswith(".npz")]
