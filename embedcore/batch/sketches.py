@@ -216,6 +216,18 @@ class TableSets:
     the whole lines starting in a byte range of a CSV file), so a single
     large file is shared among all workers.
 
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "baskets.csv")
+    >>> pd.DataFrame({"items": ["apple pear", "pear", "plum apple apple"]}).to_csv(path, index=False)
+    >>> TableSets(path).n_partitions, TableSets(path, blocksize=16).n_partitions  # 39 bytes in blocks of 16
+    (1, 3)
+    >>> TableSets(path, column="basket")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: .../baskets.csv has no column 'basket' (its columns: items).
+
     Parameters
     ----------
     paths : str or list of str
@@ -407,7 +419,23 @@ def model_identity(emde) -> dict:
 
 class SketchRun(NamedTuple):
     """What a sketch run did: the manifest (as written), partitions computed and skipped (kept from an
-    interrupted run of the same input and model), seconds, and shards of another run's staging discarded."""
+    interrupted run of the same input and model), seconds, and shards of another run's staging discarded.
+
+    Examples
+    --------
+    A dry run (no output directory) sketches and counts, and writes nothing:
+
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.emde import EMDE
+    >>> path = os.path.join(tempfile.mkdtemp(), "baskets.csv")
+    >>> pd.DataFrame({"items": ["0 1", "1", "2 0 0"]}).to_csv(path, index=False)
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(np.array([[1.0, 0], [0, 1], [1, 1]]))
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     run = sketch(emde, TableSets(path, blocksize=8), None, client=client, progress=False)
+    >>> run.computed, run.skipped, run.rows, run.nnz, run.manifest["shape"]
+    (3, 0, 3, 13, [3, 12])
+    """
 
     manifest: dict
     computed: int
@@ -493,6 +521,25 @@ def sketch(emde, sets, out: str | None = None, *, column: str = "items", weights
     Returns
     -------
     SketchRun
+
+    Examples
+    --------
+    Sets of fruit named by their vectors' text column; each sketch is the in-memory one:
+
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.emde import EMDE
+    >>> folder = tempfile.mkdtemp()
+    >>> pd.DataFrame({"items": ["apple pear", "pear", "plum apple apple"]}).to_csv(
+    ...     os.path.join(folder, "baskets.csv"), index=False)
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(X)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     run = sketch(emde, os.path.join(folder, "baskets.csv"), os.path.join(folder, "out"),
+    ...                  item_names=["apple", "pear", "plum"], client=client, progress=False)
+    >>> S = read_sketches(os.path.join(folder, "out"))
+    >>> run.computed, S.shape, bool((S != emde.sketch([[0, 1], [1], [2, 0, 0]])).nnz == 0)
+    (1, (3, 12), True)
     """
     t0 = time.perf_counter()
     if unknown not in ("error", "skip"):
@@ -543,7 +590,25 @@ def _shape(manifest: ShardedOutput) -> None:
 
 
 def read_manifest(path: str) -> dict:
-    """The manifest of a sketch run: ``path`` is its output directory or the ``manifest.json`` itself."""
+    """The manifest of a sketch run: ``path`` is its output directory or the ``manifest.json`` itself.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.emde import EMDE
+    >>> folder = tempfile.mkdtemp()
+    >>> pd.DataFrame({"items": ["0 1", "1", "2 0 0"]}).to_csv(os.path.join(folder, "baskets.csv"), index=False)
+    >>> emde = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(np.array([[1.0, 0], [0, 1], [1, 1]]))
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     _ = sketch(emde, os.path.join(folder, "baskets.csv"), os.path.join(folder, "out"), client=client,
+    ...                progress=False)
+    >>> manifest = read_manifest(os.path.join(folder, "out"))
+    >>> manifest["complete"], manifest["shape"], manifest["partitions"]["0"]["file"]
+    (True, [3, 12], 'part-00000.npz')
+    >>> sorted(os.listdir(os.path.join(folder, "out")))
+    ['manifest.json', 'part-00000.npz']
+    """
     file = manifest_file(path, "sketches")
     with open(file, "rb") as f:
         return parse_manifest(f.read(), file)
@@ -661,6 +726,20 @@ def load_items(path: str) -> tuple[np.ndarray, pd.Index | None]:
     columns are the vector, the first text column names the items), or a
     CSV/TSV/word2vec text file read as the lab reads vector uploads (up to
     its size limit; save larger ones as ``.npy`` or Parquet).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "fruit.csv"), "w") as f:
+    ...     _ = f.write("name,x,y\\napple,1,0\\npear,0,1\\nplum,1,1\\n")
+    >>> X, names = load_items(os.path.join(folder, "fruit.csv"))
+    >>> X.tolist(), names.tolist()
+    ([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], ['apple', 'pear', 'plum'])
+    >>> np.save(os.path.join(folder, "fruit.npy"), X)
+    >>> X, names = load_items(os.path.join(folder, "fruit.npy"))  # no names: set ids are item positions
+    >>> X.shape, names
+    ((3, 2), None)
     """
     if not os.path.isfile(path):
         raise BatchError(f"The item vectors file {path} does not exist.")
