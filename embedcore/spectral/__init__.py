@@ -43,7 +43,9 @@ from .evaluation import (
     gamma_sweep,
 )
 from .graph import (
+    EIGENGAP_WINDOW,
     check_affinity,
+    code_spectrum,
     connected_components,
     eigengap,
     fiedler_order,
@@ -77,6 +79,8 @@ __all__ = [
     "check_affinity",
     "normalized_laplacian",
     "laplacian_spectrum",
+    "code_spectrum",
+    "EIGENGAP_WINDOW",
     "n_connected_components",
     "connected_components",
     "code_columns",

@@ -23,7 +23,8 @@ from .kernels import (
 )
 
 
-def code_columns(eigenvalues, n_components="eigengap", keep_trivial: bool = False) -> list[int]:
+def code_columns(eigenvalues, n_components="eigengap", keep_trivial: bool = False,
+                 n_nodes: int | None = None) -> list[int]:
     """Which eigenvectors (column indices, ascending eigenvalue) make the spectral code.
 
     The first eigenvector, ``D^{1/2} 1``, says nothing about the categories (it
@@ -33,7 +34,8 @@ def code_columns(eigenvalues, n_components="eigengap", keep_trivial: bool = Fals
     indicators: they carry which component a category is in, so all but the
     first are kept (with the intercept they determine the first). Then come
     ``n_components`` non-trivial eigenvectors (``"eigengap"``: those below the
-    largest gap), as many as the graph has.
+    largest gap), as many as the graph has. ``n_nodes``: the graph's size when
+    ``eigenvalues`` holds only its smallest ones (:func:`.graph.code_spectrum`).
 
     Examples
     --------
@@ -45,9 +47,9 @@ def code_columns(eigenvalues, n_components="eigengap", keep_trivial: bool = Fals
     [0, 1, 2]
     """
     vals = np.asarray(eigenvalues, dtype=np.float64)
-    n = vals.size
+    n = vals.size if n_nodes is None else int(n_nodes)
     n_zero = max(n_connected_components(vals), 1)
-    k = eigengap(vals) if isinstance(n_components, str) else int(n_components)
+    k = eigengap(vals, n_nodes=n) if isinstance(n_components, str) else int(n_components)
     k = max(0, min(k, n - n_zero))
     if n_zero == 1:
         k = max(k, 1) if n > 1 else 0
@@ -81,7 +83,8 @@ class CodeChoice(NamedTuple):
     gap_after: int | None
 
 
-def choose_code(eigenvalues, n_components="eigengap", keep_trivial: bool = False) -> CodeChoice:
+def choose_code(eigenvalues, n_components="eigengap", keep_trivial: bool = False,
+                n_nodes: int | None = None) -> CodeChoice:
     """Choose the code's eigenvectors and report the components and the gap behind the choice.
 
     Parameters
@@ -92,6 +95,9 @@ def choose_code(eigenvalues, n_components="eigengap", keep_trivial: bool = False
         Non-trivial eigenvectors to keep (see :func:`code_columns`).
     keep_trivial : bool
         Also keep the first eigenvector.
+    n_nodes : int, optional
+        The graph's size when ``eigenvalues`` holds only its smallest ones
+        (:func:`.graph.code_spectrum`).
 
     Returns
     -------
@@ -105,11 +111,12 @@ def choose_code(eigenvalues, n_components="eigengap", keep_trivial: bool = False
     [1, 2]
     """
     vals = np.asarray(eigenvalues, dtype=np.float64)
+    n = vals.size if n_nodes is None else int(n_nodes)
     n_cc = n_connected_components(vals)
-    k_gap = eigengap(vals)
+    k_gap = eigengap(vals, n_nodes=n)
     gap_at = max(n_cc, 1) + k_gap
-    return CodeChoice(code_columns(vals, n_components, keep_trivial), n_cc, k_gap,
-                      gap_at if gap_at < vals.size else None)
+    return CodeChoice(code_columns(vals, n_components, keep_trivial, n), n_cc, k_gap,
+                      gap_at if gap_at < n else None)
 
 
 def spectral_code(eigenvectors, columns, normalize: bool = False) -> np.ndarray:

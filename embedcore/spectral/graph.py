@@ -11,6 +11,12 @@ from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_random_state
 
 _DENSE_LIMIT = 1500  # up to this many nodes a full dense eigendecomposition is cheap
+#: The eigengap rule looks for the largest gap among at most this many non-trivial eigenvalues past the first
+#: (half of them when a graph has fewer): a code wider than this is no longer short, and a graph of thousands
+#: of nodes then needs only its smallest eigenpairs, not all of them.
+EIGENGAP_WINDOW = 50
+#: Up to this many nodes :func:`code_spectrum` returns every eigenpair.
+FULL_SPECTRUM_LIMIT = 300
 
 
 def node_names(n: int, labels) -> list[str]:
@@ -150,7 +156,7 @@ def _full_eigh(L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return eigh(L)
 
 
-def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_state=0):
+def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_state=0, method: str = "auto"):
     """Eigenvalues (ascending) and eigenvectors (columns) of the normalised Laplacian.
 
     With ``n_components=None`` every eigenpair is returned (dense solver).
@@ -165,6 +171,9 @@ def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_s
     components' indicators (``D^{1/2} 1_C``, normalised, largest component
     first), so each of those eigenvectors says "in this component or not".
 
+    ``method``: ``"auto"`` as above, or ``"dense"`` for the dense solver at any size (Lanczos iterations can
+    miss copies of a repeated eigenvalue, which a graph in several components has).
+
     Examples
     --------
     >>> two_triangles = np.array([[0, 1, 1, 0, 0, 0], [1, 0, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0],
@@ -178,9 +187,11 @@ def laplacian_spectrum(A, n_components: int | None = None, labels=None, random_s
     k = n if n_components is None else int(n_components)
     if not 1 <= k <= n:
         raise ValueError(f"n_components must be between 1 and the number of categories ({n}); got {n_components}.")
+    if method not in ("auto", "dense"):
+        raise ValueError(f"method must be 'auto' or 'dense'; got {method!r}.")
     inv_sqrt = inverse_sqrt_degree(degree)
     isolated = (degree <= 0).astype(np.float64)
-    if k == n or n <= _DENSE_LIMIT or k >= n // 3:
+    if k == n or n <= _DENSE_LIMIT or k >= n // 3 or method == "dense":
         dense = A.toarray() if sp.issparse(A) else A
         L = np.diag(1.0 - isolated) - inv_sqrt[:, None] * dense * inv_sqrt[None, :]
         L = (L + L.T) / 2
@@ -224,12 +235,59 @@ def n_connected_components(eigenvalues, tol: float = 1e-8) -> int:
     return int(np.sum(np.asarray(eigenvalues) < tol))
 
 
-def eigengap(eigenvalues, max_k: int | None = None, tol: float = 1e-8) -> int:
+def code_spectrum(A, labels=None, *, at_least: int = 0, random_state=0):
+    """The smallest eigenpairs of the normalised Laplacian that a spectral code can use.
+
+    Every zero eigenvalue (one per connected component), then the
+    ``EIGENGAP_WINDOW + 1`` after them that :func:`eigengap` compares, and at
+    least ``at_least`` in all; every eigenpair for a graph of at most
+    :data:`FULL_SPECTRUM_LIMIT` nodes. With ``n_nodes`` set to the graph's
+    size, :func:`choose_code` picks from these the code it picks from the
+    whole spectrum, and the code's columns are among them. At 2,000 nodes
+    this is Lanczos iterations for about 52 eigenpairs instead of a dense
+    solver for 2,000; a graph in several components takes the dense solver
+    for its smallest ones (it finds every copy of the zero eigenvalue).
+
+    Returns ``(eigenvalues, eigenvectors)`` as :func:`laplacian_spectrum`.
+
+    Examples
+    --------
+    >>> i = np.arange(400)
+    >>> A = np.exp(-np.abs(i[:, None] - i[None, :]) / 20.0) * (i[:, None] != i[None, :])
+    >>> vals, vecs = code_spectrum(A)
+    >>> vals.size, vecs.shape
+    (52, (400, 52))
+    >>> eigengap(vals, n_nodes=400) == eigengap(laplacian_spectrum(A)[0])
+    True
+    """
+    A, _ = check_affinity(A, labels)
+    n = A.shape[0]
+    if n <= FULL_SPECTRUM_LIMIT:
+        return laplacian_spectrum(A, labels=labels)
+    n_parts = int(component_labels(A).max()) + 1
+    m = min(n, max(int(at_least), n_parts + EIGENGAP_WINDOW + 1))
+    while True:
+        vals, vecs = laplacian_spectrum(A, n_components=m, labels=labels, random_state=random_state,
+                                        method="dense" if n_parts > 1 else "auto")
+        zeros = n_connected_components(vals)
+        if m == n or vals.size - zeros >= EIGENGAP_WINDOW + 1:
+            return vals, vecs
+        # near-zero eigenvalues of weakly joined parts count as zeros too: look further
+        m = min(n, max(2 * m, zeros + EIGENGAP_WINDOW + 1))
+        n_parts = max(n_parts, 2)
+
+
+def eigengap(eigenvalues, max_k: int | None = None, tol: float = 1e-8, n_nodes: int | None = None) -> int:
     """How many non-trivial eigenvectors to keep: those below the largest gap.
 
     The zero eigenvalues (one per connected component) are trivial and skipped;
     among the next ``max_k + 1`` eigenvalues, the largest difference between
-    neighbours marks the gap.
+    neighbours marks the gap. By default ``max_k`` is half the non-trivial
+    eigenvalues, at most :data:`EIGENGAP_WINDOW`.
+
+    ``n_nodes``: the graph's size when ``eigenvalues`` holds only its smallest
+    ones (as :func:`code_spectrum` returns them); the window is that of the
+    whole spectrum, so the answer is the same as from every eigenvalue.
 
     Examples
     --------
@@ -239,10 +297,14 @@ def eigengap(eigenvalues, max_k: int | None = None, tol: float = 1e-8) -> int:
     ev = np.sort(np.asarray(eigenvalues, dtype=np.float64))
     start = n_connected_components(ev, tol)
     rest = ev[start:]
-    if rest.size <= 1:
-        return int(rest.size)
+    total = (ev.size if n_nodes is None else int(n_nodes)) - start
+    if total <= 1:
+        return int(total)
     if max_k is None:
-        max_k = max(1, rest.size // 2)
+        max_k = max(1, min(total // 2, EIGENGAP_WINDOW))
+    if rest.size < max_k + 1 and rest.size < total:
+        raise ValueError(f"The eigengap rule compares {max_k + 1} eigenvalues past the zeros; only {rest.size} "
+                         f"of the {total} are given.")
     window = rest[: max_k + 1]
     return int(np.argmax(np.diff(window)) + 1)
 

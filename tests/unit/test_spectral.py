@@ -18,8 +18,10 @@ from embedcore.spectral import (
     candidate_columns,
     category_distributions,
     category_frequencies,
+    EIGENGAP_WINDOW,
     choose_code,
     code_columns,
+    code_spectrum,
     complete_rows,
     connected_components,
     eigengap,
@@ -102,6 +104,56 @@ def test_sparse_and_partial_spectrum_agree_with_dense():
     assert sparse_vals.shape == (4,) and abs(sparse_vals[0]) < 1e-8
     L = normalized_laplacian(sp.csr_array(A))
     np.testing.assert_allclose(L.toarray(), normalized_laplacian(A), atol=1e-12)
+
+
+def _blobs(n: int, parts: int, seed: int = 0, scale: float = 1.0) -> np.ndarray:
+    """An affinity over ``n`` points in ``parts`` far-apart groups (zero affinity between groups)."""
+    rng = np.random.default_rng(seed)
+    group = np.arange(n) % parts
+    pts = rng.standard_normal((n, 2)) + 4.0 * group[:, None]
+    sq = (pts**2).sum(1)
+    A = np.exp(-np.maximum(sq[:, None] + sq[None, :] - 2 * pts @ pts.T, 0) / scale)
+    A[group[:, None] != group[None, :]] = 0.0
+    np.fill_diagonal(A, 0)
+    return A
+
+
+@pytest.mark.parametrize("n, parts", [(1600, 1), (700, 1), (700, 3)])
+def test_the_smallest_eigenpairs_choose_the_code_the_whole_spectrum_chooses(n, parts):
+    """The page computes only the eigenpairs a code can use; every choice made from them is the full spectrum's
+    (1,600 nodes: Lanczos; 700: the dense solver for a subset; 3 components: the dense one, every zero found)."""
+    A = _blobs(n, parts)
+    full_vals, full_vecs = laplacian_spectrum(A)
+    vals, vecs = code_spectrum(A)
+    assert vals.size == parts + EIGENGAP_WINDOW + 1 and vecs.shape == (n, vals.size)
+    np.testing.assert_allclose(vals, full_vals[: vals.size], atol=1e-9)
+    assert n_connected_components(vals) == n_connected_components(full_vals) == parts
+    for n_components in ("eigengap", 1, 10):
+        for keep in (False, True):
+            assert choose_code(vals, n_components, keep, n_nodes=n) == choose_code(full_vals, n_components, keep)
+    kept = choose_code(vals, 10, False, n_nodes=n).columns
+    assert max(kept) < vals.size
+    # the same eigenvectors up to sign where the eigenvalue is simple
+    simple = [c for c in kept if c >= parts and min(abs(full_vals[c] - full_vals[c - 1]),
+                                                   abs(full_vals[c + 1] - full_vals[c])) > 1e-6]
+    dots = np.abs((vecs[:, simple] * full_vecs[:, simple]).sum(axis=0))
+    np.testing.assert_allclose(dots, 1.0, atol=1e-6)
+
+
+def test_a_small_graph_gets_every_eigenpair():
+    A = _blobs(120, 2)
+    vals, vecs = code_spectrum(A)
+    assert vals.size == 120 and vecs.shape == (120, 120)
+
+
+def test_the_eigengap_looks_no_further_than_its_window():
+    # a small gap after the 3rd non-trivial eigenvalue, a larger one after the 80th: a code of 80 is not short
+    vals = np.concatenate([[0.0], np.linspace(0.10, 0.13, 3), np.linspace(0.30, 0.31, 77), np.linspace(1.2, 1.3, 319)])
+    assert eigengap(vals) == 3
+    assert eigengap(vals, max_k=100) == 80
+    assert eigengap(vals[: 1 + EIGENGAP_WINDOW + 1], n_nodes=vals.size) == 3
+    with pytest.raises(ValueError, match="only 10 of the 399"):
+        eigengap(vals[:11], n_nodes=vals.size)
 
 
 @pytest.mark.parametrize(
