@@ -679,30 +679,64 @@ def _check_complete(body: dict) -> None:
         raise BatchError("The manifest does not say the run completed; run the sketch step again to finish it.")
 
 
-def stack_shards(body: dict, fetch, *, partial: bool = False) -> sp.csr_array:
-    """The shards a manifest lists, stacked in partition order; ``fetch(file)`` gives a path or the bytes."""
+def stack_shards(body: dict, fetch, *, partial: bool = False, rows=None) -> sp.csr_array:
+    """The shards a manifest lists, stacked in partition order; ``fetch(file)`` gives a path or the bytes.
+
+    ``rows`` (positions in the stacked matrix): only those rows, in the order
+    given, taken from the shards that hold them one shard at a time, so the
+    memory used is one shard and the rows asked for; the other shards are
+    not read (nor their checksums checked).
+    """
     width = int(body["model"]["n_features_out"])
     parts = body["partitions"]
     if not partial:
         _check_complete(body)
+    keys = sorted(parts, key=int)
+    starts = np.cumsum([0] + [parts[k]["rows"] for k in keys])
+    if rows is not None:
+        rows = _row_numbers(rows, int(starts[-1]))
+        order = np.argsort(rows, kind="stable")
+        wanted = rows[order]
     shards = []
-    for k in sorted(parts, key=int):
+    for i, k in enumerate(keys):
+        if rows is not None:
+            a, b = np.searchsorted(wanted, starts[i: i + 2])
+            if a == b:
+                continue
         data = fetch(parts[k]["file"])
         check_entry(parts[k]["file"], data, parts[k])
-        shards.append(_load_shard(data, parts[k]["file"], parts[k], width))
-    rows = sum(v["rows"] for v in parts.values())
-    if not partial and (not isinstance(body.get("shape"), list) or body["shape"][:1] != [rows]):
-        raise BatchError(f"The manifest's shape {body.get('shape')} does not match its partitions' {rows} rows; give "
-                         "the manifest.json of the run unchanged.")
-    return stack_rows(shards, width)
+        S = _load_shard(data, parts[k]["file"], parts[k], width)
+        shards.append(S if rows is None else S[wanted[a:b] - starts[i]])
+    if not partial and (not isinstance(body.get("shape"), list) or body["shape"][:1] != [int(starts[-1])]):
+        raise BatchError(f"The manifest's shape {body.get('shape')} does not match its partitions' {starts[-1]} rows; "
+                         "give the manifest.json of the run unchanged.")
+    if rows is None:
+        return stack_rows(shards, width)
+    return stack_rows(shards, width)[np.argsort(order)]
 
 
-def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
+def _row_numbers(rows, n_rows: int) -> np.ndarray:
+    """``rows`` as an int64 array of row numbers in ``0..n_rows-1``, or a message saying what is wrong."""
+    r = np.asarray(rows)
+    if r.ndim != 1 or (r.size and r.dtype.kind not in "iu"):
+        raise BatchError(f"rows must be a list of whole row numbers, got an array of {r.dtype} with shape {r.shape}.")
+    r = r.astype(np.int64)
+    bad = (r < 0) | (r >= n_rows)
+    if bad.any():
+        raise BatchError(f"Row {int(r[bad][0])} is not in the sketches, which have {n_rows:,} rows (0 to "
+                         f"{n_rows - 1:,}).")
+    return r
+
+
+def read_sketches(path: str, *, partial: bool = False, rows=None) -> sp.csr_array:
     """The sketches of a run as one CSR matrix: the shards stacked in partition order.
 
     Row ``r`` is the ``r``-th set of the input (partitions in order, rows in
     order within each). ``partial=True`` stacks the finished partitions of
-    an unfinished run; otherwise a missing partition is an error.
+    an unfinished run; otherwise a missing partition is an error. ``rows``
+    (row numbers) reads only those rows, in the order given: each shard
+    holding one of them is read and checked in turn and the rest of it let
+    go, so a sample of a run larger than memory can be checked.
 
     Examples
     --------
@@ -716,7 +750,7 @@ def read_sketches(path: str, *, partial: bool = False) -> sp.csr_array:
     if not partial:
         _check_complete(body)
     refuse_unlisted(folder, body["partitions"], "sketches")
-    return stack_shards(body, lambda file: os.path.join(folder, file), partial=partial)
+    return stack_shards(body, lambda file: os.path.join(folder, file), partial=partial, rows=rows)
 
 
 def load_items(path: str) -> tuple[np.ndarray, pd.Index | None]:

@@ -116,6 +116,50 @@ def test_sketches_on_worker_processes_equal_the_in_memory_sketch(processes, tmp_
     assert same(batch.read_sketches(str(tmp_path / "csv")), emde.sketch(sets_to_matrix(sets, 400, weights)))
 
 
+def test_the_sketch_steps_client_receives_small_metadata_and_keeps_no_futures(tmp_path):
+    """The client of a sketch step stays flat whatever the number of sets: per partition only its manifest entry
+    leaves the worker (the sketches go to the shard the worker writes), and no result is held on the cluster."""
+    sets = _sets_file(tmp_path / "sets.parquet", 12_000, 400)
+    emde = EMDE(n_hyperplanes=5, n_partitions=6, random_state=2).fit(np.random.default_rng(1).standard_normal((400, 8)))
+
+    def handed_out(dask_worker):  # bytes of task results this worker sent to others (the client's gathers)
+        return dask_worker.transfer_outgoing_bytes_total
+
+    # one worker process: no copy of the broadcast model travels between workers to blur the count
+    with batch.cluster(workers=1, processes=True, memory_limit="1GB", quiet=True) as client:
+        before = sum(client.run(handed_out).values())
+        run = batch.sketch(emde, str(tmp_path / "sets.parquet"), str(tmp_path / "out"), partition_rows=1000,
+                           client=client, progress=False)
+        sent = sum(client.run(handed_out).values()) - before
+        assert run.computed == 12 and not client.futures  # every partition's future let go
+    entries = run.manifest["partitions"].values()
+    assert all(isinstance(v, (int, float, str)) for e in entries for v in e.values())
+    assert sent > 0  # the count does see the results
+    assert sent / run.computed < 4_000, f"{sent:,} bytes reached the client for {run.computed} partitions"
+    assert min(e["file_bytes"] for e in entries) > 25 * 4_000  # while each partition's sketches are far bigger
+    assert same(batch.read_sketches(str(tmp_path / "out")), emde.sketch(sets_to_matrix(sets, 400)))
+
+
+def test_chosen_rows_are_read_from_the_shards_that_hold_them_only(client, tmp_path):
+    sets = _sets_file(tmp_path / "sets.parquet", 3_000, 300)
+    emde = EMDE(n_hyperplanes=4, n_partitions=5, random_state=0).fit(np.random.default_rng(0).standard_normal((300, 6)))
+    out = tmp_path / "out"
+    batch.sketch(emde, str(tmp_path / "sets.parquet"), str(out), partition_rows=500, client=client, progress=False)
+    S = emde.sketch(sets_to_matrix(sets, 300))
+    rows = [2_999, 0, 1_200, 1_200, 501, 499]  # any order, repeats, both sides of a shard's edge
+    assert same(batch.read_sketches(str(out), rows=rows), S[rows])
+    assert batch.read_sketches(str(out), rows=[]).shape == (0, S.shape[1])
+    # a shard holding none of the rows is not read; one holding a row is checked
+    (out / "part-00003.npz").write_bytes(b"changed")
+    assert same(batch.read_sketches(str(out), rows=[10, 2_600]), S[[10, 2_600]])
+    with pytest.raises(BatchError, match="part-00003.npz is not the shard its manifest lists"):
+        batch.read_sketches(str(out), rows=[10, 1_600])
+    with pytest.raises(BatchError, match=r"Row 3000 is not in the sketches, which have 3,000 rows \(0 to 2,999\)"):
+        batch.read_sketches(str(out), rows=[5, 3_000])
+    with pytest.raises(BatchError, match="rows must be a list of whole row numbers"):
+        batch.read_sketches(str(out), rows=[0.5])
+
+
 def test_word_and_document_vectors_on_worker_processes_equal_the_in_memory_fit(processes, tmp_path):
     docs = _corpus(tmp_path / "corpus.txt")
     params = dict(window=3, min_count=2, n_components=10, random_state=0)
@@ -137,8 +181,13 @@ def test_category_kernel_on_worker_processes_equals_the_in_memory_encoder(proces
     frame = _table(tmp_path / "t.parquet")
     ref = SpectralCategoryEncoder(gamma=0.8).fit(frame[["cat"]], frame["y"])
     ck = batch.category_kernel(str(tmp_path / "t.parquet"), "cat", "y", gamma=0.8, partition_rows=2000,
-                               client=processes, progress=False)
+                               value_bins=None, client=processes, progress=False)
     assert np.array_equal(ck.affinity, ref.affinity_[0]) and np.array_equal(ck.embedding, ref.embedding_[0])
+    binned = batch.category_kernel(str(tmp_path / "t.parquet"), "cat", "y", gamma=0.8, partition_rows=2000,
+                                   client=processes, progress=False)  # the default: 1,024 bins, on the workers
+    width = (frame["y"].max() - frame["y"].min()) / 1024
+    assert binned.params["bin_width"] == pytest.approx(width, rel=1e-12)
+    assert 0 < np.abs(binned.distances - ck.distances).max() <= width
     kl = batch.category_kernel(str(tmp_path / "t.parquet"), "cat", "y", kernel="kl", gamma=0.8, partition_rows=2000,
                                client=processes, progress=False)
     ref = SpectralCategoryEncoder(kernel="kl", gamma=0.8).fit(frame[["cat"]], frame["y"])
@@ -279,7 +328,7 @@ def test_interrupted_counting_steps_start_over_and_document_vectors_resume(proce
     codes = tmp_path / "k" / "codes.csv"
     codes.parent.mkdir()
     argv = ["category-kernel", tmp_path / "t.parquet", "--column", "cat", "--target", "y", "--gamma", "0.8",
-            "--partition-rows", "200", "--out", codes, "--scheduler", at]
+            "--value-bins", "exact", "--partition-rows", "200", "--out", codes, "--scheduler", at]
     cmd = Command(*argv)
     cmd.interrupt_when(lambda: b"count values [" in cmd.err)
     assert cmd.wait() == 130
