@@ -150,6 +150,20 @@ class CorpusCounts:
     counts : pandas Series, the vocabulary's word counts (most frequent first)
     n_tokens : int, tokens in the corpus (in or out of the vocabulary)
     n_partitions : int
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> corpus = os.path.join(tempfile.mkdtemp(), "corpus.txt")
+    >>> with open(corpus, "w") as f:
+    ...     _ = f.write("the cat sat on the mat\\nthe dog sat on the log\\n\\na cat and a dog\\n")
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     counts = count_corpus(corpus, blocksize=30, client=client, progress=False)
+    >>> counts.n_documents, counts.n_tokens, counts.n_partitions, counts.cooccurrence.shape
+    (3, 17, 3, (9, 9))
+    >>> counts.counts.head(3).to_dict(), int(counts.document_frequency[0])  # "the": 4 times, in 2 lines
+    ({'the': 4, 'a': 2, 'cat': 2}, 2)
     """
 
     cooccurrence: sp.csr_array
@@ -288,6 +302,23 @@ def count_corpus(corpus, *, window: int = 2, context: str = "window", weighted: 
     Returns
     -------
     CorpusCounts
+
+    Examples
+    --------
+    The summed counts of three partitions are the in-memory counts of the whole corpus:
+
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.words import PMIWordVectors
+    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
+    >>> corpus = os.path.join(tempfile.mkdtemp(), "corpus.txt")
+    >>> with open(corpus, "w") as f:
+    ...     _ = f.write("\\n".join(lines) + "\\n")
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     counts = count_corpus(corpus, window=2, blocksize=30, client=client, progress=False)
+    >>> in_memory = PMIWordVectors(window=2, n_components=2).fit(lines)
+    >>> counts.n_partitions, (counts.cooccurrence != in_memory.cooccurrence_).nnz
+    (3, 0)
     """
     from dask import delayed
     from distributed import futures_of
@@ -332,6 +363,24 @@ def vectors_from_counts(counts: CorpusCounts, **params):
     :meth:`PMIWordVectors.from_counts <embedcore.words.PMIWordVectors.from_counts>`
     on the summed counts: the same PPMI, SVD and (from the document
     frequencies) idf as the estimator's ``fit`` on the whole corpus.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.words import PMIWordVectors
+    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
+    >>> corpus = os.path.join(tempfile.mkdtemp(), "corpus.txt")
+    >>> with open(corpus, "w") as f:
+    ...     _ = f.write("\\n".join(lines) + "\\n")
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     counts = count_corpus(corpus, client=client, progress=False)
+    >>> wv = vectors_from_counts(counts, n_components=2, random_state=0)
+    >>> in_memory = PMIWordVectors(n_components=2, random_state=0).fit(lines)
+    >>> wv.vectors_.shape, bool(np.allclose(wv.idf_, in_memory.idf_))
+    ((9, 2), True)
+    >>> bool(np.allclose(np.abs(wv.vectors_), np.abs(in_memory.vectors_)))  # each dimension up to its sign
+    True
     """
     from ..words import PMIWordVectors
 
@@ -360,6 +409,21 @@ def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True
     -------
     PMIWordVectors
         Fitted; write it with :func:`write_word2vec`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.words import PMIWordVectors
+    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
+    >>> corpus = os.path.join(tempfile.mkdtemp(), "corpus.txt")
+    >>> with open(corpus, "w") as f:
+    ...     _ = f.write("\\n".join(lines) + "\\n")
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     wv = word_vectors(corpus, n_components=2, random_state=0, blocksize=30, client=client, progress=False)
+    >>> in_memory = PMIWordVectors(n_components=2, random_state=0).fit(lines)
+    >>> list(wv.words_[:4]), bool(np.allclose(np.abs(wv.vectors_), np.abs(in_memory.vectors_)))
+    (['the', 'a', 'cat', 'dog'], True)
     """
     wv = check_params(params)
     counting = {k: params[k] for k in _COUNT_PARAMS if k in params}
@@ -448,6 +512,22 @@ def document_vectors(corpus, wv, out: str, *, weighting: str = "count", dtype=np
         The manifest: rows, dimensions, weighting, the shards in order with
         their rows, sizes and SHA-256. :func:`read_document_vectors` reads
         the directory back as one array, after checking it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.words import PMIWordVectors
+    >>> folder = tempfile.mkdtemp()
+    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
+    >>> with open(os.path.join(folder, "corpus.txt"), "w") as f:
+    ...     _ = f.write("\\n".join(lines) + "\\n")
+    >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(lines)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     manifest = document_vectors(os.path.join(folder, "corpus.txt"), wv, os.path.join(folder, "docs"),
+    ...                                 client=client, progress=False)
+    >>> manifest["rows"], manifest["dim"], manifest["weighting"], manifest["complete"]
+    (3, 2, 'count', True)
     """
     from dask import delayed
     from sklearn.utils.validation import check_is_fitted
@@ -497,6 +577,25 @@ def read_document_vectors(path: str) -> np.ndarray:
     Refused, with a message saying why: an unfinished run, a shard missing
     or not the one its manifest lists (size, SHA-256, rows), or a shard the
     manifest does not list.
+
+    Examples
+    --------
+    The rows equal the in-memory document vectors of the same lines:
+
+    >>> import tempfile
+    >>> from distributed import Client
+    >>> from embedcore.words import PMIWordVectors
+    >>> folder = tempfile.mkdtemp()
+    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
+    >>> with open(os.path.join(folder, "corpus.txt"), "w") as f:
+    ...     _ = f.write("\\n".join(lines) + "\\n")
+    >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(lines)
+    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+    ...     _ = document_vectors(os.path.join(folder, "corpus.txt"), wv, os.path.join(folder, "docs"),
+    ...                          blocksize=30, client=client, progress=False)
+    >>> D = read_document_vectors(os.path.join(folder, "docs"))
+    >>> D.shape, D.dtype, bool(np.allclose(D, wv.transform(lines), atol=1e-6))
+    ((3, 2), dtype('float32'), True)
     """
     file = manifest_file(path, "document vectors")
     folder = os.path.dirname(file)
@@ -535,6 +634,20 @@ def write_word2vec(wv, path: str, *, dtype=np.float32) -> None:
     Values are written in the shortest form that reads back to the same
     ``dtype`` number (float32: about 9 digits). The lab's vector reader
     (:func:`embedcore.io.read_vectors`, the Words page's upload) reads it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from embedcore.io import read_vectors
+    >>> from embedcore.words import PMIWordVectors
+    >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(["the cat sat on the mat", "the dog sat on the log"])
+    >>> path = os.path.join(tempfile.mkdtemp(), "vectors.txt")
+    >>> write_word2vec(wv, path)
+    >>> open(path).readline()
+    '7 2\\n'
+    >>> back = read_vectors(path)
+    >>> back.meta.iloc[:, 0].tolist() == list(wv.words_), bool(np.allclose(back.X, wv.vectors_, atol=1e-6))
+    (True, True)
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
@@ -555,6 +668,16 @@ def publish_word2vec(wv, path: str, summary: dict, *, dtype=np.float32) -> dict:
     (``path + ".json"``) gets ``"complete": true`` and the text's rows, bytes
     and SHA-256; then the text is renamed into place, and the summary last.
     :func:`read_word_vectors` checks the two belong together.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from embedcore.words import PMIWordVectors
+    >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(["the cat sat on the mat", "the dog sat on the log"])
+    >>> path = os.path.join(tempfile.mkdtemp(), "vectors.txt")
+    >>> body = publish_word2vec(wv, path, {"step": "word-vectors", "window": 2})
+    >>> body["complete"], body["files"]["vectors.txt"]["rows"], sorted(os.listdir(os.path.dirname(path)))
+    (True, 7, ['vectors.txt', 'vectors.txt.json'])
     """
     from ._outputs import temporary_beside, write_json
 
@@ -577,6 +700,24 @@ def read_word_vectors(path: str):
     Refused, with what to do: a missing or unfinished summary, or a text file
     whose size or SHA-256 is not the one its summary records (another run's
     file, or one changed since).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from embedcore.words import PMIWordVectors
+    >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(["the cat sat on the mat", "the dog sat on the log"])
+    >>> path = os.path.join(tempfile.mkdtemp(), "vectors.txt")
+    >>> _ = publish_word2vec(wv, path, {"step": "word-vectors"})
+    >>> words, X = read_word_vectors(path)
+    >>> list(words[:3]), X.shape
+    (['the', 'on', 'sat'], (7, 2))
+    >>> with open(path, "a") as f:
+    ...     _ = f.write("extra 0 0\\n")
+    >>> read_word_vectors(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: vectors.txt is not the file its summary lists (... bytes, summary: ...; \
+checksums differ): it was changed or comes from another run. Run the step again.
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
