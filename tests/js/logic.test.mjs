@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
-  placeLabels, matchFrames, tween, largestMove,
+  placeLabels, matchFrames, tween, largestMove, parseColour, discMask, blendDiscs,
 } from "../../app/ui/map/logic.js";
 
 // A small seeded generator (mulberry32): the same points on every run.
@@ -366,4 +366,50 @@ test("largestMove: the farthest a matched point moves along an axis; unmatched a
   // a new point far away (no old place) and a point whose old place is unknown (NaN) move nothing
   const match = Int32Array.from([0, -1, 3]);
   assert.equal(largestMove(fx, fy, Float32Array.from([0, 100, 100]), Float32Array.from([0.25, 100, 100]), match), 0.25);
+});
+
+// ------------------------------------------------------------------ points drawn as pixels
+
+test("parseColour reads the palette's spellings", () => {
+  assert.deepEqual(parseColour("#3b5bdb"), [0x3b, 0x5b, 0xdb]);
+  assert.deepEqual(parseColour("#fff"), [255, 255, 255]);
+  assert.deepEqual(parseColour("rgb(68,1,84)"), [68, 1, 84]);
+  assert.deepEqual(parseColour("rgba(33, 37, 41, 0.85)"), [33, 37, 41]);
+  assert.deepEqual(parseColour("chartreuse"), [128, 128, 128]);
+});
+
+test("a disc's coverage adds up to its area and is full inside, partial only at the edge", () => {
+  for (const r of [0.8, 2, 3.5, 5, 9.25]) {
+    const m = discMask(r);
+    let area = 0;
+    for (let q = 0; q < m.length; q += 3) {
+      const [dx, dy, c] = [m[q], m[q + 1], m[q + 2]], d = Math.hypot(dx, dy);
+      area += c;
+      assert.ok(c > 0 && c <= 1);
+      if (d <= r - 0.75) assert.equal(c, 1, `pixel ${dx},${dy} inside r=${r}`);
+      assert.ok(d <= r + 0.75, `pixel ${dx},${dy} outside r=${r}`);
+    }
+    assert.ok(Math.abs(area - Math.PI * r * r) <= 0.06 * Math.PI * r * r + 1, `area of r=${r}: ${area}`);
+  }
+});
+
+test("discs blend over each other as source-over does, and are clipped at the edges", () => {
+  const W = 20, H = 10, data = new Uint8ClampedArray(W * H * 4);
+  const px = [5, 5, 19.4, -50], py = [5, 5, 0, 5];
+  const colours = [[255, 0, 0], [0, 0, 255], [0, 255, 0], [9, 9, 9]];
+  const mask = () => discMask(2);
+  blendDiscs(data, W, H, px, py, [0, 1, 2, 3], (i) => colours[i], 0.5, mask);
+  // the centre: red at 0.5, then blue at 0.5 over it: alpha 0.75, blue 2/3 of the colour, red 1/3
+  const o = (5 * W + 5) * 4;
+  assert.ok(Math.abs(data[o + 3] - 0.75 * 255) <= 1);
+  assert.ok(Math.abs(data[o] - 255 / 3) <= 1 && Math.abs(data[o + 2] - 510 / 3) <= 1 && data[o + 1] === 0);
+  // a disc centred on the right edge is drawn in part, the one far outside not at all
+  assert.ok(data[(0 * W + 19) * 4 + 1] > 100);
+  for (let k = 0; k < W * H; k++) assert.notEqual(data[k * 4], 9);
+  // nothing drawn away from the discs
+  assert.equal(data[(9 * W + 12) * 4 + 3], 0);
+  // a point at NaN is skipped
+  const before = data.slice();
+  blendDiscs(data, W, H, [NaN], [3], [0], () => [1, 2, 3], 1, mask);
+  assert.deepEqual(data, before);
 });

@@ -169,7 +169,40 @@ class LabMap {
       }
     } else palette = [c.color];
     this.palette = palette;
+    this.paletteRGB = palette.map(parseColour);
     this.colourIdx = idx;
+  }
+
+  // The points, written as pixels into a layer of their own (an arc per point costs several times more
+  // once there are thousands), then laid over the edges and lines drawn so far.
+  drawPoints(ctx, X, Y, keep, sx, sy) {
+    const f = this.frame, dpr = this.dpr, W = this.canvas.width, H = this.canvas.height;
+    if (!this.layer || this.layer.width !== W || this.layer.height !== H) {
+      this.layer = document.createElement("canvas");
+      this.layer.width = W; this.layer.height = H;
+      this.pixels = this.layer.getContext("2d").createImageData(W, H);
+    }
+    const data = this.pixels.data;
+    data.fill(0);
+    const n = f.n, px = new Float32Array(n), py = new Float32Array(n), order = [];
+    for (let i = 0; i < n; i++) {
+      if (keep && !keep[i]) continue;
+      const x = X[i], y = Y[i];
+      if (!(x === x && y === y)) continue;
+      px[i] = sx(x) * dpr; py[i] = sy(y) * dpr;
+      order.push(i);
+    }
+    const masks = (this.masks ||= new Map()), ci = this.colourIdx, rgb = this.paletteRGB;
+    const maskOf = (r) => {
+      const key = Math.round(r * dpr * 4) / 4;
+      let m = masks.get(key);
+      if (!m) { m = discMask(key); masks.set(key, m); }
+      return m;
+    };
+    const one = f.sizes ? null : maskOf(f.size);
+    blendDiscs(data, W, H, px, py, order, (i) => rgb[ci[i]], f.opacity, one ? () => one : (i) => maskOf(f.sizes[i]));
+    this.layer.getContext("2d").putImageData(this.pixels, 0, 0);
+    ctx.drawImage(this.layer, 0, 0, this.w, this.h);
   }
 
   colourOf(i) {
@@ -203,28 +236,7 @@ class LabMap {
     }
     ctx.setLineDash([]);
     for (const l of f.lines) this.drawLine(ctx, l);
-    // points, one path per colour
-    const groups = this.palette.map(() => []);
-    const size = f.sizes ? null : f.size, ci = this.colourIdx;
-    for (let i = 0; i < f.n; i++) {
-      if (keep && !keep[i]) continue;
-      const x = X[i], y = Y[i];
-      if (!(x === x && y === y)) continue;
-      groups[ci[i]].push(i);
-    }
-    ctx.globalAlpha = f.opacity;
-    groups.forEach((idx, k) => {
-      if (!idx.length) return;
-      ctx.fillStyle = this.palette[k];
-      ctx.beginPath();
-      for (const i of idx) {
-        const r = size ?? f.sizes[i], px = sx(X[i]), py = sy(Y[i]);
-        if (px < -r || px > w + r || py < -r || py > h + r) continue;
-        ctx.moveTo(px + r, py);
-        ctx.arc(px, py, r, 0, 2 * Math.PI);
-      }
-      ctx.fill();
-    });
+    this.drawPoints(ctx, X, Y, keep, sx, sy);
     ctx.globalAlpha = 1;
     for (const a of f.arrows) this.drawArrow(ctx, a, sx, sy, X, Y);
     for (const m of f.markers) this.drawMarkers(ctx, m, sx, sy);
