@@ -100,7 +100,16 @@ def _accept(value):
 
 
 class SchedulerError(BatchError):
-    """No Dask scheduler could be reached at the address given (the command line exits with status 2)."""
+    """No Dask scheduler could be reached at the address given (the command line exits with status 2).
+
+    Examples
+    --------
+    >>> try:
+    ...     check_scheduler("localhost")
+    ... except SchedulerError as err:
+    ...     print(err, isinstance(err, BatchError))
+    localhost is not a scheduler address; give tcp://HOST:PORT. True
+    """
 
 
 def _probe(address: str, timeout: float):
@@ -134,6 +143,23 @@ def check_scheduler(address: str, timeout: float = 5.0) -> None:
     get a scheduler's reply. Whatever else answers (a web server, a Dask
     worker, a closed connection) is named in one sentence; nothing it sends
     can raise here.
+
+    Examples
+    --------
+    >>> import socket
+    >>> from distributed import LocalCluster
+    >>> with LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as local:
+    ...     print(check_scheduler(local.scheduler_address))  # a scheduler answers: nothing to say
+    None
+    >>> free = socket.socket()
+    >>> free.bind(("127.0.0.1", 0))
+    >>> port = free.getsockname()[1]
+    >>> free.close()  # now nothing listens on that port
+    >>> check_scheduler(f"tcp://127.0.0.1:{port}", timeout=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    embedcore.batch._cluster.SchedulerError: No Dask scheduler answers at tcp://127.0.0.1:... (Connection refused); \
+start one with `dask scheduler` and workers with `dask worker ADDRESS`, or leave out --scheduler to use this machine.
     """
     import socket
     import threading
@@ -253,6 +279,19 @@ def cluster(scheduler: str | None = None, *, workers: int | None = None, threads
     ------
     SchedulerError
         when no scheduler answers at ``scheduler`` (a :class:`BatchError`).
+
+    Examples
+    --------
+    A LocalCluster of one worker thread in this process, and then a client of a running scheduler:
+
+    >>> with cluster(workers=1, processes=False, quiet=True) as client:
+    ...     print(client.submit(sum, [1, 2, 3]).result(), len(client.scheduler_info()["workers"]))
+    6 1
+    >>> from distributed import LocalCluster
+    >>> with LocalCluster(n_workers=1, processes=False, protocol="tcp", dashboard_address=None) as running:
+    ...     with cluster(running.scheduler_address, quiet=True) as client:
+    ...         print(client.submit(max, [1, 5, 2]).result())
+    5
     """
     from dask.utils import parse_timedelta
     from distributed import Client, LocalCluster
@@ -453,7 +492,17 @@ def _combine_checked(combine, *parts):
 
 
 def versions() -> dict[str, str]:
-    """Versions of this package and of every library that shapes a batch result (for manifests)."""
+    """Versions of this package and of every library that shapes a batch result (for manifests).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> found = versions()
+    >>> sorted(found)
+    ['dask', 'distributed', 'embedding-lab', 'numpy', 'pandas', 'pyarrow', 'python', 'scikit-learn', 'scipy']
+    >>> found["numpy"] == np.__version__
+    True
+    """
     from importlib.metadata import PackageNotFoundError, version
 
     out = {"python": sys.version.split()[0]}
