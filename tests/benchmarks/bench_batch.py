@@ -9,8 +9,11 @@ step then reads the file partition by partition (``--partition-rows``
 100,000: ten row ranges of the one row group), sketches on a LocalCluster
 of 1 and then 2 worker processes, and writes ``.npz`` shards with their
 manifest; the timed span is the step alone (cluster start excluded). A
-random sample of 20,000 written rows is read back (checksums verified by
-the reader) and must equal the in-memory sketches exactly.
+random sample of 20,000 written rows is read back with
+``read_sketches(out, rows=...)`` (one shard at a time, each checksum
+verified) and must equal the in-memory sketches exactly; the in-memory
+reference keeps only those rows, so the client's peak during a step is the
+step's own.
 
 PMI (when ``BENCH_TOKENS`` > 0, default 20 million): a generated corpus
 (Zipf over 100,000 made-up words, 10 to 40 words a line) in one text file;
@@ -21,14 +24,15 @@ vectors must equal the in-memory fit's up to each dimension's sign.
 
 Peak memory: every worker's resident set sampled while the step runs, and
 this process's (the client, which also holds the model and, for PMI, the
-summed counts and the SVD). Wall-clock speed-up on a machine shared with
+summed counts and the SVD); for the sketches also this process's peak while
+the sample is read back and checked. Wall-clock speed-up on a machine shared with
 other work says as much about the neighbours as about Dask: the workers'
 CPU time and the load average are printed next to it.
 
 Run: ``python -m tests.benchmarks.run bench_batch``;
 ``BENCH_SETS=10000000 BENCH_TOKENS=0 python -m tests.benchmarks.run bench_batch`` for 10M sets
-(above 2M sets the in-memory sketch of the sample alone is the reference), ``BENCH_SETS=0`` for
-the word vectors alone.
+(above 2M sets the in-memory sketch of the sample alone is the reference, its rows read from the
+file a row group at a time), ``BENCH_SETS=0`` for the word vectors alone.
 """
 
 from __future__ import annotations
@@ -148,6 +152,19 @@ def _read_matrix(path: str) -> sp.csr_array:
     return sp.csr_array((np.ones(items.size), items, offsets), shape=(len(offsets) - 1, N_ITEMS))
 
 
+def _read_rows(path: str, rows: np.ndarray) -> sp.csr_array:
+    """The sets at the sorted positions ``rows``, read a row group at a time (the whole file never in memory)."""
+    parts, start = [], 0
+    for chunk in pq.ParquetFile(path).iter_batches(batch_size=1_000_000, columns=["items"]):
+        a, b = np.searchsorted(rows, [start, start + chunk.num_rows])
+        picked = chunk.column(0).take(pa.array(rows[a:b] - start))
+        offsets = picked.offsets.to_numpy().astype(np.int64)
+        items = picked.flatten().to_numpy().copy()
+        parts.append(sp.csr_array((np.ones(items.size), items, offsets - offsets[0]), shape=(b - a, N_ITEMS)))
+        start += chunk.num_rows
+    return sp.vstack(parts, format="csr")
+
+
 def _sketch_results() -> list[Result]:
     if N_SETS <= 0:
         return []
@@ -162,6 +179,8 @@ def _sketch_results() -> list[Result]:
         emde = EMDE(n_hyperplanes=K, n_partitions=N, random_state=0).fit(X)
         del X
         results, rates = [], {}
+        samples = {w: np.sort(np.random.default_rng(w).choice(N_SETS, size=min(SAMPLE, N_SETS), replace=False))
+                   for w in (1, 2)}
         in_memory = N_SETS <= 2_000_000
         if in_memory:
             W = _read_matrix(path)
@@ -172,6 +191,8 @@ def _sketch_results() -> list[Result]:
                 S = emde.sketch(W)
                 t_mem = time.perf_counter() - t
             emde.set_params(n_jobs=None)
+            wanted = {w: S[rows] for w, rows in samples.items()}
+            del W, S  # only the sampled rows stay: the client's peak in a step is then the step's
             rates["in memory"] = N_SETS / t_mem
             _say(f"in memory: {rates['in memory']:,.0f} sets/s")
             results.append(Result(f"EMDE sketch {N_SETS / 1e6:g}M sets, in memory", t_mem, "", None,
@@ -186,10 +207,12 @@ def _sketch_results() -> list[Result]:
                     run = batch.sketch(emde, path, out, partition_rows=PARTITION_ROWS, client=client, progress=False)
                     seconds = time.perf_counter() - t
             rates[workers] = N_SETS / seconds
-            got = batch.read_sketches(out)  # every shard's size and checksum checked
-            rows = np.sort(np.random.default_rng(workers).choice(N_SETS, size=min(SAMPLE, N_SETS), replace=False))
-            want = S[rows] if in_memory else emde.sketch(_read_matrix(path)[rows])
-            assert (got[rows] != want).nnz == 0, "written sketches differ from the in-memory ones"
+            rows = samples[workers]
+            with Usage() as check:
+                got = batch.read_sketches(out, rows=rows)  # the shards holding them, each checksum verified
+                want = wanted[workers] if in_memory else emde.sketch(_read_rows(path, rows))
+                assert (got != want).nnz == 0, "written sketches differ from the in-memory ones"
+            del got, want
             shards = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out)) / 2**30
             _say(f"{workers} worker(s): {rates[workers]:,.0f} sets/s")
             ref = ("in-memory transform", N_SETS / rates["in memory"]) if in_memory else ("", None)
@@ -197,7 +220,8 @@ def _sketch_results() -> list[Result]:
                 f"EMDE sketch {N_SETS / 1e6:g}M sets, {workers} worker{'s' * (workers > 1)}", seconds, *ref,
                 f"{rates[workers]:,.0f} sets/s from one {size_mb:,.0f} MB Parquet file ({meta.num_row_groups} row "
                 f"group{'s' * (meta.num_row_groups > 1)}, {run.computed} partitions), {shards:.2f} GB of .npz shards "
-                f"written; {min(SAMPLE, N_SETS):,} sampled rows equal the in-memory sketch; {usage.note()}"))
+                f"written; {min(SAMPLE, N_SETS):,} sampled rows equal the in-memory sketch (client peak while reading "
+                f"and checking them {check.client_peak / 2**20:,.0f} MB); {usage.note()}"))
             shutil.rmtree(out, ignore_errors=True)
         results.append(Result(f"EMDE sketch {N_SETS / 1e6:g}M sets: 2 workers against 1", 1 / rates[2], "1 worker",
                               1 / rates[1], f"2 workers {rates[2] / rates[1]:.2f}x the sets/s of 1"))
