@@ -264,12 +264,17 @@ def affinity_and_laplacian(graph, gamma):
                         index=1, key="cat.order", horizontal=True,
                         help="Sorting by the second eigenvector puts alike categories next to each other, so the "
                         "graph's blocks show up along the diagonal.", bind="query-params")
-    affinity, laplacian = cat_charts.heatmaps(svc.heatmaps(graph, gamma, order_by != "as given"))
+    view = svc.heatmaps(graph, gamma, order_by != "as given")
+    affinity, laplacian = cat_charts.heatmaps(view)
     c1, c2 = st.columns(2)
     plots.show(c1, affinity, key="cat.chart.affinity")
     plots.show(c2, laplacian, key="cat.chart.laplacian")
     st.caption("The Laplacian's colour scale spans its off-diagonal entries (the diagonal is 1 and saturates), "
                "so the negative similarities between categories stay visible.")
+    if view["shown"] < view["total"]:
+        st.caption(f"Drawn: {view['shown']} of the {view['total']:,} categories, evenly spaced along the order "
+                   f"(one in {view['total'] / view['shown']:.1f}), rows and columns alike; a block of alike "
+                   "categories keeps its share of the diagonal. The colour range is that of the whole matrix.")
     rows = svc.rows_used(graph)
     if rows is not None:
         st.caption(f"Learned from {rows[0]:,} rows; the rarest value has {rows[1]} rows, the most common {rows[2]}.")
@@ -330,7 +335,8 @@ def target_histograms(graph, gamma):
     plots.show(c1, cat_charts.histogram_heatmap(view), key="cat.chart.hists")
     plots.show(c2, cat_charts.kernel_beside(view), key="cat.chart.hist_kernel")
     st.caption("Both in the Fiedler order, so categories with alike histograms sit together on the left and form "
-               "a block on the right.")
+               "a block on the right." + (f" Drawn: {view['shown']} of the {view['total']:,} categories, evenly "
+               "spaced along that order." if view["shown"] < view["total"] else ""))
     which = st.radio("Compare two categories", svc.PAIRS, key="cat.pair", horizontal=True, bind="query-params",
                      help="The pair with the largest affinity at this γ, one with the median affinity, or the "
                      "pair with the smallest.")
@@ -417,7 +423,7 @@ def special_cases():
 
 # The first screen: the spectrum with its gap, and every category at its first two code numbers.
 first_table, first_gap, first_k = svc.spectrum_view(graph, gamma, n_comp, keep_trivial)
-plots.show(first_spectrum, cat_charts.spectrum(first_table, first_gap, first_k).update_layout(
+plots.show(first_spectrum, cat_charts.spectrum(first_table, first_gap, first_k, n_labels).update_layout(
     height=chart_height(380)), key="cat.chart.first_spectrum")
 first_code = svc.codes(graph, gamma, n_comp, keep_trivial, unit_rows)
 first_map = {"title": "Categories placed by their code (first two kept eigenvectors)"}
@@ -447,7 +453,12 @@ with t_hist:
 with t_spectrum:
     if t_spectrum.open:
         table, gap_after, k_gap = svc.spectrum_view(graph, gamma, n_comp, keep_trivial)
-        plots.show(st, cat_charts.spectrum(table, gap_after, k_gap), key="cat.chart.spectrum")
+        plots.show(st, cat_charts.spectrum(table, gap_after, k_gap, n_labels), key="cat.chart.spectrum")
+        if len(table) < n_labels:
+            st.caption(f"The page computes the smallest {len(table)} of the {n_labels:,} eigenvalues: every zero, "
+                       f"then the {svc.EIGENGAP_WINDOW + 1} after them that the eigengap rule compares (it looks for the "
+                       f"largest gap among at most {svc.EIGENGAP_WINDOW} past the zeros; a code wider than that is no "
+                       "longer short). Every code, cut and cluster on the page uses only these.")
         st.dataframe(table, hide_index=True, height=220, key="cat.eigen_table")
         printed = svc.reference_spectrum(graph)
         if not printed.empty:

@@ -53,6 +53,10 @@ KL_BINS, KL_SMOOTHING = 32, 0.5
 SMOOTHING_STEPS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 #: Bins of the histograms drawn for a kernel that compares no histograms (Wasserstein compares CDFs).
 SHOWN_BINS = 32
+#: The eigengap rule compares at most this many eigenvalues past the zeros (so the page computes only those).
+EIGENGAP_WINDOW = spectral.EIGENGAP_WINDOW
+#: Rows (and columns) a heatmap of the categories draws at most: past it, categories evenly spaced along the order.
+HEATMAP_MAX = 300
 
 
 class Graph(NamedTuple):
@@ -274,6 +278,8 @@ def _describe(ck) -> str:
     p = ck.params
     how = {"wasserstein": "1-Wasserstein", "kl": "symmetric KL"}[p["kernel"]]
     log = "log(1 + target), " if p["target_transform"] == "log1p" else ""
+    if p.get("bin_width"):  # the command's default for a continuous target: values at their bins' centres
+        log += f"counted in {p['value_bins']:,} bins of width {p['bin_width']:.3g}, "
     return (f"Learned by python -m embedcore category-kernel: '{p['column']}' compared by the {how} distance of "
             f"'{p['target']}' ({log}{ck.rows:,} rows, {ck.dropped:,} left out for a missing value), "
             f"γ = {ck.gamma:.6g}, components: {p['n_components']}, "
@@ -290,7 +296,7 @@ def kernel_agreement(graph: Graph) -> str | None:
     _, _, vals, vecs = spectrum(graph, float(ck.gamma))
     here = vecs[:, ck.columns]
     signs = np.sign((here * ck.embedding).sum(axis=0))
-    d_vals = float(np.abs(vals - ck.eigenvalues).max())
+    d_vals = float(np.abs(vals - ck.eigenvalues[: vals.size]).max())  # the smallest ones, for a large kernel
     d_codes = float(np.abs(here * signs - ck.embedding).max())
     if d_vals <= 1e-8 and d_codes <= 1e-6:
         return None
@@ -371,12 +377,24 @@ def _matrix(ref: data_service.DataRef):
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def spectrum(graph: Graph, gamma: float | None):
-    """Affinity, normalised Laplacian, eigenvalues and eigenvectors for one γ (read-only arrays)."""
+    """Affinity, normalised Laplacian, eigenvalues and eigenvectors for one γ (read-only arrays).
+
+    The eigenpairs are the smallest ones a code can use (:func:`embedcore.spectral.code_spectrum`): every one
+    for up to 300 categories, else the zeros and the 51 after them; pass ``n_nodes`` (:func:`n_nodes`) when
+    choosing a code from them. Only this step and the ones after it depend on γ: the distances are
+    :func:`base`'s, computed once per graph.
+    """
     b = base(graph)
     A = b.matrix if gamma is None else spectral.kernel_from_distances(b.matrix, gamma)
     L = spectral.normalized_laplacian(A, b.labels)
-    vals, vecs = spectral.laplacian_spectrum(A, labels=b.labels)
+    at_least = max(_kernel(graph.data).columns, default=0) + 1 if graph.from_file else 0
+    vals, vecs = spectral.code_spectrum(A, labels=b.labels, at_least=at_least)
     return _frozen(A, L, vals, vecs)
+
+
+def n_nodes(graph: Graph) -> int:
+    """The number of categories (the spectrum may hold only the smallest of their eigenvalues)."""
+    return len(base(graph).labels)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -385,7 +403,7 @@ def summary(graph: Graph, gamma: float | None, n_components, keep_trivial: bool)
     A, _, vals, _ = spectrum(graph, gamma)
     if graph.from_file:
         vals = _kernel(graph.data).eigenvalues
-    choice = spectral.choose_code(vals, n_components, keep_trivial)
+    choice = spectral.choose_code(vals, n_components, keep_trivial, n_nodes=n_nodes(graph))
     labels = base(graph).labels
     return {
         "categories": len(labels),
@@ -408,21 +426,33 @@ def rows_used(graph: Graph) -> tuple[int, int, int] | None:
 def heatmaps(graph: Graph, gamma: float | None, by_fiedler: bool) -> dict:
     """The affinity and the Laplacian in the chosen order, float32 for the wire (read-only, not copied per call).
 
-    ``lmax``: the largest off-diagonal |L| (the colour range), None when all are 0.
+    ``lmax``: the largest off-diagonal |L| of the whole matrix (the colour range), None when all are 0. Past
+    :data:`HEATMAP_MAX` categories only that many are drawn, evenly spaced along the order (:func:`drawn_rows`);
+    ``shown`` and ``total`` say how many of how many.
     """
     A, L, _, vecs = spectrum(graph, gamma)
     labels = base(graph).labels
     order = spectral.fiedler_order(A, vecs) if by_fiedler else np.arange(len(labels))
     off = float(np.abs(L - np.diag(np.diag(L))).max())
+    order = order[drawn_rows(len(order))]
     A_o, L_o = _frozen(A[np.ix_(order, order)].astype(np.float32), L[np.ix_(order, order)].astype(np.float32))
-    return {"names": [labels[i] for i in order], "A": A_o, "L": L_o, "lmax": off if off > 0 else None}
+    return {"names": [labels[i] for i in order], "A": A_o, "L": L_o, "lmax": off if off > 0 else None,
+            "shown": len(order), "total": len(labels)}
+
+
+def drawn_rows(n: int) -> np.ndarray:
+    """Positions along an order of ``n`` categories that a heatmap draws: all of them up to :data:`HEATMAP_MAX`,
+    else that many evenly spaced from the first to the last, so every block along the diagonal keeps its share."""
+    if n <= HEATMAP_MAX:
+        return np.arange(n)
+    return np.unique(np.linspace(0, n - 1, HEATMAP_MAX).round().astype(np.int64))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def spectrum_view(graph: Graph, gamma: float | None, n_components, keep_trivial: bool) -> tuple[pd.DataFrame, int | None, int]:
     """(eigenvalue table with the kept ones marked, the index after the largest gap or None, eigengap k)."""
     vals = _kernel(graph.data).eigenvalues if graph.from_file else spectrum(graph, gamma)[2]
-    choice = spectral.choose_code(vals, n_components, keep_trivial)
+    choice = spectral.choose_code(vals, n_components, keep_trivial, n_nodes=n_nodes(graph))
     kept = np.zeros(vals.size, dtype=bool)
     kept[_kept(graph, vals, n_components, keep_trivial)] = True
     table = pd.DataFrame({"index": np.arange(1, vals.size + 1), "eigenvalue": vals.round(6), "kept": kept})
@@ -444,7 +474,7 @@ def _kept(graph: Graph, vals, n_components, keep_trivial: bool) -> list[int]:
     """The eigenvectors in the code: the uploaded kernel's, or chosen from the spectrum."""
     if graph.from_file:
         return list(_kernel(graph.data).columns)
-    return spectral.choose_code(vals, n_components, keep_trivial).columns
+    return spectral.choose_code(vals, n_components, keep_trivial, n_nodes=n_nodes(graph)).columns
 
 
 class Codes(NamedTuple):
@@ -466,7 +496,7 @@ def codes(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, n
         emb = spectral.spectral_code(ck.embedding, range(len(kept)), normalize)
     else:
         _, _, vals, vecs = spectrum(graph, gamma)
-        kept = spectral.choose_code(vals, n_components, keep_trivial).columns
+        kept = spectral.choose_code(vals, n_components, keep_trivial, n_nodes=n_nodes(graph)).columns
         emb = spectral.spectral_code(vecs, kept, normalize)
     table = pd.DataFrame(emb, columns=[f"u{i + 1}" for i in kept])
     table.insert(0, "category", base(graph).labels)
@@ -542,10 +572,11 @@ def target_histograms(graph: Graph, gamma: float | None) -> dict:
     else:
         shares = counts / counts.sum(axis=1, keepdims=True)
     order = spectral.fiedler_order(A, vecs)
+    order = order[drawn_rows(len(order))]
     return {"names": [labels[i] for i in order], "edges": edges.astype(np.float32),
             "shares": shares[order].astype(np.float32), "A": A[np.ix_(order, order)].astype(np.float32),
             "smoothed": graph.kernel == "kl", "bins": bins, "log": graph.transform == "log1p",
-            "target": graph.target}
+            "target": graph.target, "shown": len(order), "total": len(labels)}
 
 
 def _pair(A: np.ndarray, which: str) -> tuple[int, int]:
@@ -746,7 +777,7 @@ def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, 
         raise ValueError("A kernel from the command line is reproduced by its command (see its manifest).")
     b = base(graph)
     A, _, vals, vecs = spectrum(graph, gamma)
-    kept = spectral.choose_code(vals, n_components, keep_trivial).columns
+    kept = spectral.choose_code(vals, n_components, keep_trivial, n_nodes=len(b.labels)).columns
     arrays = {"matrix": b.matrix, "eigenvalues": vals, "codes": spectral.spectral_code(vecs, kept, normalize),
               "categories": np.array(b.labels)}
     params = {"gamma": gamma, "n_components": n_components, "keep_trivial": keep_trivial, "columns kept": list(kept),
@@ -779,8 +810,8 @@ def recipe(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, 
         from embedcore import spectral
         {textwrap.dedent(matrix_code).strip().replace(chr(10), chr(10) + ' ' * 8)}
         A = {affinity}
-        vals, vecs = spectral.laplacian_spectrum(A, labels=[str(v) for v in labels])
-        kept = spectral.choose_code(vals, {n_components!r}, {keep_trivial!r}).columns
+        vals, vecs = spectral.code_spectrum(A, labels=[str(v) for v in labels])  # the smallest eigenpairs a code uses
+        kept = spectral.choose_code(vals, {n_components!r}, {keep_trivial!r}, n_nodes=len(labels)).columns
         result = {{"matrix": matrix, "eigenvalues": vals, "codes": spectral.spectral_code(vecs, kept, {normalize!r}),
                   "categories": np.array([str(v) for v in labels])}}
         """

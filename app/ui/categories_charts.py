@@ -55,8 +55,9 @@ def heatmaps(view: dict) -> tuple[go.Figure, go.Figure]:
     return affinity, laplacian
 
 
-def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int) -> go.Figure:
-    """The eigenvalues, the kept ones in orange, the largest gap shaded."""
+def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total: int | None = None) -> go.Figure:
+    """The eigenvalues, the kept ones in orange, the largest gap shaded; ``total``: the graph's eigenvalues when
+    ``table`` holds only the smallest (the title says so)."""
     vals = table["eigenvalue"].to_numpy()
     n = len(vals)
     colours = [charts.PALETTE[1] if k else charts.PALETTE[0] for k in table["kept"]]
@@ -68,7 +69,10 @@ def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int) -> go.
     fig.update_xaxes(title="index (ascending)", dtick=1 if n <= 20 else None)
     top = max(2.0, vals.max() + 0.05) if n < 8 else vals.max() + 0.1
     fig.update_yaxes(title="eigenvalue of L", range=[-0.05, float(top)])
-    return charts.layout(fig, "The spectrum: kept eigenvalues in orange", 380)
+    title = "The spectrum: kept eigenvalues in orange"
+    if total is not None and total > n:
+        title = f"The smallest {n} of {total:,} eigenvalues: kept in orange"
+    return charts.layout(fig, title, 380)
 
 
 def eigenvector_bars(table: pd.DataFrame, eigenvalues: list[float], unit_rows: bool = False) -> go.Figure:

@@ -264,7 +264,9 @@ def code_spectrum(A, labels=None, *, at_least: int = 0, random_state=0):
     n = A.shape[0]
     if n <= FULL_SPECTRUM_LIMIT:
         return laplacian_spectrum(A, labels=labels)
-    n_parts = int(component_labels(A).max()) + 1
+    dense = not sp.issparse(A)
+    every_pair = dense and np.count_nonzero(A) - np.count_nonzero(np.diagonal(A)) == n * (n - 1)
+    n_parts = 1 if every_pair else int(component_labels(A).max()) + 1  # a kernel exp(-γ d) joins every pair
     m = min(n, max(int(at_least), n_parts + EIGENGAP_WINDOW + 1))
     while True:
         vals, vecs = laplacian_spectrum(A, n_components=m, labels=labels, random_state=random_state,

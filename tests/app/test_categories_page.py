@@ -554,3 +554,40 @@ def test_liquor_opens_at_the_articles_gamma_and_reproduces_its_spectrum():
     assert not any(c.value.startswith("γ = 20 ") for c in at.caption)
     eig = table_with(at, "eigenvalue")["eigenvalue"].to_numpy()
     assert np.abs(eig - printed["the article"].to_numpy()).max() > 1e-3
+
+
+def test_a_table_of_many_categories_shows_the_full_spectrums_figures_and_says_what_its_heatmaps_draw():
+    """400 categories: the page computes only the smallest eigenpairs and draws 300 rows of each heatmap, and every
+    figure it quotes is the one the whole spectrum gives."""
+    from embedcore import spectral
+
+    rng = np.random.default_rng(3)
+    grp = np.repeat(np.arange(400), 8)
+    val = rng.normal(size=grp.size) + 1.5 * (grp % 5)
+    frame = pd.DataFrame({"grp": [f"g{g}" for g in grp], "val": val.round(3)})
+    at = open_table()
+    at.sidebar.file_uploader[0].set_value(("many.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+
+    labels, samples = spectral.category_distributions(frame["grp"].astype(str), frame["val"])
+    D = spectral.wasserstein_distances(samples)
+    A = spectral.kernel_from_distances(D, 1.0 / spectral.median_distance(D))  # the slider opens at log10 = 0
+    full, _ = spectral.laplacian_spectrum(A)
+    choice = spectral.choose_code(full)
+    assert metric(at, "categories") == "400"
+    assert metric(at, "suggested k (eigengap)") == str(choice.eigengap_k)
+    assert metric(at, "code width") == str(len(choice.columns))
+    assert metric(at, "λ₂ of the normalised L") == f"{full[1]:.3f}"
+    assert metric(at, "connected components") == "1"
+
+    heat = _array(_traces(at, "cat.chart.affinity")[0]["z"])
+    assert heat.size == 300 * 300
+    assert any("Drawn: 300 of the 400 categories" in c.value for c in at.caption)
+
+    open_tab(at, "cat.tab", "Spectrum")
+    table = next(d.value for d in at.dataframe if "eigenvalue" in d.value.columns)
+    assert len(table) == 1 + spectral.EIGENGAP_WINDOW + 1
+    np.testing.assert_allclose(table["eigenvalue"], full[: len(table)].round(6), atol=2e-6)
+    assert table["kept"].sum() == len(choice.columns)
+    assert any("smallest 52 of the 400 eigenvalues" in c.value for c in at.caption)
+    assert any("The smallest 52 of 400 eigenvalues" in c.proto.spec for c in at.get("plotly_chart"))
