@@ -564,7 +564,8 @@ def text_grid(text: str, name: str, head_rows: int | None = None) -> _Grid:
     >>> text_grid("1 2\\n3\\n", "v.txt")
     Traceback (most recent call last):
     ...
-    embedcore.exceptions.DataError: v.txt, line 2: 1 field, but line 1 has 2. Every row needs the same number of fields (1 row differs).
+    embedcore.exceptions.DataError: v.txt, line 2: 1 field, but line 1 has 2. Every row needs the same number of \
+fields (1 row differs).
     """
     all_lines = text_lines(text)
     keep = [i for i, ln in enumerate(all_lines) if ln.strip()]

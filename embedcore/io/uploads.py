@@ -118,7 +118,8 @@ def read_upload(kind: str, names, blobs, seed: int = 0):
     >>> read_upload("pictures", ["a.png"], [b""])
     Traceback (most recent call last):
     ...
-    embedcore.exceptions.DataError: Unknown kind of data 'pictures'; one of vectors, item_sets, sets, playlists, table, documents.
+    embedcore.exceptions.DataError: Unknown kind of data 'pictures'; one of vectors, item_sets, sets, playlists, \
+table, documents.
     """
     names, blobs = list(names), list(blobs)
     if kind not in READERS:
