@@ -32,6 +32,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ._params import keep_parameters
+
 __all__ = ["LLE", "LLESolution", "LLEMap", "SweepStep", "Reconstruction", "ClosedForm",
            "nearest_neighbors", "barycenter_weights", "lle_from_neighbors",
            "rescale_for_distances", "sample_indices", "lle_with_quality",
@@ -655,12 +657,7 @@ class LLE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def __init__(self, *, n_neighbors: int = 12, n_components: int = 2, reg: float = 1e-3,
                  eigen_solver: str = "auto", random_state=None, n_jobs: int | None = None):
-        self.n_neighbors = n_neighbors
-        self.n_components = n_components
-        self.reg = reg
-        self.eigen_solver = eigen_solver
-        self.random_state = random_state
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

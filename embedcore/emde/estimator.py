@@ -17,6 +17,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from .._params import keep_parameters
 from .._sparse import (
     flat_weights,
     flatten,
@@ -62,14 +63,6 @@ def sketch_row(emde, sketch) -> np.ndarray:
     if s.size != emde.n_features_out_:
         raise ValueError(f"The sketch has {s.size} values; this EMDE makes {emde.n_features_out_}.")
     return s
-
-
-def _keep_parameters(estimator, arguments: dict) -> None:
-    """Store every argument of ``estimator.__init__`` (its ``locals()``) under its own name, and nothing else:
-    scikit-learn's rule for ``__init__``, for EMDE and EMDEVectorizer, which take the same dozen parameters."""
-    for name, value in arguments.items():
-        if name != "self":
-            setattr(estimator, name, value)
 
 
 def _row_parallel_product(A: sp.csr_array, B: sp.csr_array, n_jobs: int | None = None,
@@ -223,7 +216,7 @@ class EMDE(TransformerMixin, BaseEstimator):
         n_jobs: int | None = None,
         random_state=None,
     ):
-        _keep_parameters(self, locals())
+        keep_parameters(self, locals())
 
     # ------------------------------------------------------------------ fitting
 
@@ -562,7 +555,7 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
         n_jobs: int | None = None,
         random_state=None,
     ):
-        _keep_parameters(self, locals())
+        keep_parameters(self, locals())
 
     def _indices(self, X) -> sp.csr_array:
         if isinstance(X, str):

@@ -28,6 +28,7 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
+from .._params import keep_parameters
 from .data import check_playlists, song_index
 
 __all__ = ["PlaylistHMM", "hmm_parameter_count"]
@@ -126,11 +127,7 @@ class PlaylistHMM(BaseEstimator):
 
     def __init__(self, *, n_states: int = 8, max_iter: int = 100, tol: float = 1e-4, smoothing: float = 0.01,
                  random_state=None):
-        self.n_states = n_states
-        self.max_iter = max_iter
-        self.tol = tol
-        self.smoothing = smoothing
-        self.random_state = random_state
+        keep_parameters(self, locals())
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, playlists, y=None):

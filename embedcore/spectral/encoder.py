@@ -13,9 +13,11 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .graph import eigengap, laplacian_spectrum, n_connected_components
+from .._params import keep_parameters
 from .kernels import (
     category_distributions,
     kernel_from_distances,
+    median_distance,
     symmetric_kl_distances,
     symmetric_kl_from_counts,
     wasserstein_distances,
@@ -168,9 +170,11 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         How alike two category values are: learned from the target's
         distribution within each value (1-Wasserstein or symmetric KL), or
         given as ``affinity`` (a square matrix over ``categories``).
-    gamma : float, default=1.0
-        Kernel width: affinity ``exp(-gamma * distance)``. Not used with a
-        precomputed affinity.
+    gamma : float or "median", default=1.0
+        Kernel width: affinity ``exp(-gamma * distance)``. ``"median"``: one
+        over the median distance between a column's categories
+        (:func:`median_distance`), a width that follows the distances' own
+        scale. Not used with a precomputed affinity.
     n_components : "eigengap" or int, default="eigengap"
         Non-trivial eigenvectors kept per column; "eigengap" keeps those
         below the largest gap in the spectrum.
@@ -192,6 +196,10 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
     Attributes
     ----------
     categories_ : list of arrays, one per input column
+    distances_ : list of (m, m) arrays, or None for a precomputed affinity
+        The distances between the categories' target distributions.
+    gammas_ : list of float, or None for a precomputed affinity
+        The kernel width used per column (``gamma``, or the one ``"median"`` gave).
     affinity_ : list of (m, m) arrays
     eigenvalues_ : list of arrays (the full spectrum, ascending)
     embedding_ : list of (m, k) arrays, the code of each category value
@@ -219,7 +227,7 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "kernel": [StrOptions({"wasserstein", "kl", "precomputed"})],
-        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"median"})],
         "n_components": [StrOptions({"eigengap"}), Interval(Integral, 1, None, closed="left")],
         "keep_trivial": ["boolean"],
         "normalize": ["boolean"],
@@ -248,18 +256,7 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         handle_unknown: str = "mean",
         n_jobs: int | None = None,
     ):
-        self.kernel = kernel
-        self.gamma = gamma
-        self.n_components = n_components
-        self.keep_trivial = keep_trivial
-        self.normalize = normalize
-        self.target_transform = target_transform
-        self.bins = bins
-        self.smoothing = smoothing
-        self.affinity = affinity
-        self.categories = categories
-        self.handle_unknown = handle_unknown
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -283,26 +280,30 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
                              "drop those rows.")
         return X, y
 
-    def _column_kernel(self, col: np.ndarray, y):
-        """One column's categories and affinity matrix."""
-        if self.kernel == "precomputed":
-            if self.affinity is None or self.categories is None:
-                raise ValueError("kernel='precomputed' needs affinity= (a square matrix) and categories= "
-                                 "(its row labels).")
-            cats = np.asarray(self.categories, dtype=object).ravel()
-            A = np.asarray(self.affinity, dtype=np.float64)
-            if A.shape != (len(cats), len(cats)):
-                raise ValueError(f"affinity has shape {A.shape} but there are {len(cats)} categories.")
-            if not pd.Index(cats).is_unique:
-                dup = pd.Index(cats)[pd.Index(cats).duplicated()][0]
-                raise ValueError(f"categories= names {dup!r} twice; each row of the affinity is one category.")
-            return cats, A
+    def _given_kernel(self):
+        """The precomputed kernel's categories and affinity matrix, checked against each other."""
+        if self.affinity is None or self.categories is None:
+            raise ValueError("kernel='precomputed' needs affinity= (a square matrix) and categories= "
+                             "(its row labels).")
+        cats = np.asarray(self.categories, dtype=object).ravel()
+        A = np.asarray(self.affinity, dtype=np.float64)
+        if A.shape != (len(cats), len(cats)):
+            raise ValueError(f"affinity has shape {A.shape} but there are {len(cats)} categories.")
+        if not pd.Index(cats).is_unique:
+            dup = pd.Index(cats)[pd.Index(cats).duplicated()][0]
+            raise ValueError(f"categories= names {dup!r} twice; each row of the affinity is one category.")
+        return cats, A
+
+    def _column_distances(self, col: np.ndarray, y):
+        """One column's categories and the distances between their target distributions."""
         cats, samples = category_distributions(col, y, self.target_transform)
         if self.kernel == "wasserstein":
-            D = wasserstein_distances(samples, n_jobs=self.n_jobs)
-        else:
-            D = symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
-        return cats, kernel_from_distances(D, self.gamma)
+            return cats, wasserstein_distances(samples, n_jobs=self.n_jobs)
+        return cats, symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
+
+    def _width(self, D: np.ndarray) -> float:
+        """The kernel width for one column's distances."""
+        return 1.0 / median_distance(D) if self.gamma == "median" else float(self.gamma)
 
     def fit(self, X, y=None):
         """Learn each column's categories, kernel, spectrum and codes.
@@ -321,8 +322,12 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         X, y = self._validate_table(X, y, reset=True)
         self._start_columns()
         for j in range(X.shape[1]):
-            cats, A = self._column_kernel(X[:, j], y)
-            self._add_column(cats, A, category_frequencies(X[:, j], cats))
+            if self.kernel == "precomputed":
+                cats, A = self._given_kernel()
+                self._add_column(cats, A, category_frequencies(X[:, j], cats))
+            else:
+                cats, D = self._column_distances(X[:, j], y)
+                self._add_column(cats, D, category_frequencies(X[:, j], cats), learned=True)
         return self
 
     @classmethod
@@ -345,6 +350,9 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
             ``bins`` equal bins over the target's range
             (:func:`~embedcore.spectral.category_histograms`). Counts of the
             target after ``target_transform``, which is recorded as given.
+            For ``kernel="precomputed"`` (with ``affinity=``, whose rows are
+            ``categories``): rows per category, (m,) or (m, 1), the weights
+            of the unseen-value code.
         support : (t,) array-like, strictly increasing, optional
             The target value of each column of ``counts`` (the Wasserstein kernel needs it).
         feature_name : str, optional
@@ -370,13 +378,14 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         >>> bool(np.allclose(enc.transform([["Sat"], ["Mon"]]), fitted.transform([["Sat"], ["Mon"]])))
         True
         """
+        if params.get("kernel") == "precomputed":  # the affinity's rows are the categories given
+            params = dict(params, categories=categories)
         enc = cls(**params)
         enc._validate_params()
-        if enc.kernel == "precomputed":
-            raise ValueError("from_statistics learns the kernel from target counts; a given affinity is fitted "
-                             "with kernel='precomputed' and fit(categories).")
         cats = np.asarray(categories, dtype=object).ravel()
         counts = np.asarray(counts, dtype=np.float64)
+        if enc.kernel == "precomputed" and counts.ndim == 1:
+            counts = counts[:, None]
         if counts.ndim != 2 or counts.shape[0] != len(cats):
             raise ValueError(f"counts must have one row per category ({len(cats)}); got shape {counts.shape}.")
         if not pd.Index(cats).is_unique:
@@ -386,17 +395,20 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
         totals = counts.sum(axis=1)
         if (totals == 0).any():
             raise ValueError(f"Category {cats[int(np.flatnonzero(totals == 0)[0])]!r} has no target values.")
-        if enc.kernel == "wasserstein":
+        enc._start_columns()
+        if enc.kernel == "precomputed":
+            enc._add_column(cats, enc._given_kernel()[1], totals / totals.sum())
+        elif enc.kernel == "wasserstein":
             if support is None:
                 raise ValueError("kernel='wasserstein' needs support=: the target value each column of counts counts.")
             D = wasserstein_from_counts(support, counts, n_jobs=enc.n_jobs)
+            enc._add_column(cats, D, totals / totals.sum(), learned=True)
         else:
             if counts.shape[1] != enc.bins:
                 raise ValueError(f"kernel='kl' compares histograms of bins={enc.bins} bins; counts has "
                                  f"{counts.shape[1]} columns.")
             D = symmetric_kl_from_counts(counts, enc.smoothing)
-        enc._start_columns()
-        enc._add_column(cats, kernel_from_distances(D, enc.gamma), totals / totals.sum())
+            enc._add_column(cats, D, totals / totals.sum(), learned=True)
         enc.n_features_in_ = 1
         if feature_name is not None:
             enc.feature_names_in_ = np.array([feature_name], dtype=object)
@@ -404,15 +416,20 @@ class SpectralCategoryEncoder(TransformerMixin, BaseEstimator):
 
     def _start_columns(self) -> None:
         self.categories_, self.affinity_, self.eigenvalues_, self.embedding_, self.n_components_ = [], [], [], [], []
-        self.frequencies_ = []
+        self.frequencies_, self.distances_, self.gammas_ = [], [], []
 
-    def _add_column(self, cats, A, frequencies) -> None:
-        """One column's spectrum and code from its categories, affinity and each category's share of the rows."""
+    def _add_column(self, cats, kernel, frequencies, learned: bool = False) -> None:
+        """One column's spectrum and code from its categories, each category's share of the rows, and either
+        the affinity (given) or the distances the affinity is learned from (``learned``)."""
         if len(cats) < 2:
             raise ValueError(f"A column has a single category ({cats[0]!r}); there is nothing to encode.")
+        D, gamma = (kernel, self._width(kernel)) if learned else (None, None)
+        A = kernel_from_distances(D, gamma) if learned else kernel
         vals, vecs = laplacian_spectrum(A, labels=cats)
         kept = code_columns(vals, self.n_components, self.keep_trivial)
         self.categories_.append(cats)
+        self.distances_.append(D)
+        self.gammas_.append(gamma)
         self.affinity_.append(A)
         self.eigenvalues_.append(vals)
         self.embedding_.append(spectral_code(vecs, kept, self.normalize))

@@ -10,9 +10,10 @@ from numbers import Real
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._params import keep_parameters
 from .encoder import SpectralCategoryEncoder
 from .graph import normalized_laplacian
-from .kernels import kernel_from_distances
+from .kernels import kernel_from_distances, median_distance
 
 
 def gamma_sweep(D, gamma: float, factors=(0.01, 0.1, 1.0, 10.0, 100.0)) -> pd.DataFrame:
@@ -113,34 +114,11 @@ class InFoldSpectralCode(SpectralCategoryEncoder):
     def __init__(self, *, gamma_scale: float = 1.0, kernel: str = "wasserstein", n_components="eigengap",
                  keep_trivial: bool = False, normalize: bool = False, target_transform: str | None = None,
                  bins: int = 32, smoothing: float = 0.5, handle_unknown: str = "mean", n_jobs: int | None = None):
-        self.gamma_scale = gamma_scale
-        self.kernel = kernel
-        self.n_components = n_components
-        self.keep_trivial = keep_trivial
-        self.normalize = normalize
-        self.target_transform = target_transform
-        self.bins = bins
-        self.smoothing = smoothing
-        self.handle_unknown = handle_unknown
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
-    def fit(self, X, y=None):
-        self.gammas_ = []
-        return super().fit(X, y)
-
-    def _column_kernel(self, col: np.ndarray, y):
-        from .kernels import category_distributions, symmetric_kl_distances, wasserstein_distances
-
-        cats, samples = category_distributions(col, y, self.target_transform)
-        if self.kernel == "wasserstein":
-            D = wasserstein_distances(samples, n_jobs=self.n_jobs)
-        else:
-            D = symmetric_kl_distances(samples, bins=self.bins, smoothing=self.smoothing)
-        off = D[~np.eye(len(D), dtype=bool)]
-        off = off[off > 0]
-        gamma = float(self.gamma_scale) / (float(np.median(off)) if off.size else 1.0)
-        self.gammas_.append(gamma)
-        return cats, kernel_from_distances(D, gamma)
+    def _width(self, D: np.ndarray) -> float:
+        """gamma_scale / the median distance between this column's categories in the rows fitted."""
+        return float(self.gamma_scale) / median_distance(D)
 
 
 def compare_category_encodings(

@@ -723,7 +723,38 @@ def test_from_statistics_refuses_counts_that_cannot_be_a_kernel():
         SpectralCategoryEncoder.from_statistics(["a", "a"], counts, support)
     with pytest.raises(ValueError, match="bins=32 bins"):
         SpectralCategoryEncoder.from_statistics(cats, counts, kernel="kl")
-    with pytest.raises(ValueError, match="kernel='precomputed'"):
+    with pytest.raises(ValueError, match="kernel='precomputed' needs affinity="):
         SpectralCategoryEncoder.from_statistics(cats, counts, support, kernel="precomputed")
+    with pytest.raises(ValueError, match=r"affinity has shape \(3, 3\) but there are 2 categories"):
+        SpectralCategoryEncoder.from_statistics(cats, [3, 1], kernel="precomputed", affinity=np.eye(3))
     with pytest.raises(ValueError, match="single category"):
         SpectralCategoryEncoder.from_statistics(["a"], [[1, 2]], support)
+
+
+def test_from_statistics_of_a_given_affinity_weighs_the_unseen_code_by_the_rows():
+    """A precomputed kernel with rows per category: the encoder fit on those rows gives, without the rows."""
+    from embedcore.spectral import SpectralCategoryEncoder
+
+    counts = np.arange(1, len(WEEK.labels) + 1)
+    enc = SpectralCategoryEncoder.from_statistics(WEEK.labels, counts, kernel="precomputed", affinity=WEEK.matrix,
+                                                  n_components=2, feature_name="day")
+    rows = np.repeat(np.asarray(WEEK.labels, dtype=object), counts).reshape(-1, 1)
+    fitted = SpectralCategoryEncoder(kernel="precomputed", affinity=WEEK.matrix, categories=WEEK.labels,
+                                     n_components=2).fit(rows)
+    np.testing.assert_allclose(enc.frequencies_[0], counts / counts.sum())
+    np.testing.assert_allclose(enc.transform([["Wed"], ["never seen"]]), fitted.transform([["Wed"], ["never seen"]]))
+    assert enc.distances_ == [None] and enc.gammas_ == [None]
+    assert list(enc.feature_names_in_) == ["day"]
+
+
+def test_median_gamma_is_one_over_the_columns_median_distance():
+    from embedcore.datasets import load_tips
+    from embedcore.spectral import median_distance
+
+    tips = load_tips().frame
+    enc = SpectralCategoryEncoder(gamma="median").fit(tips[["day", "time"]], tips["tip"])
+    for D, g, A in zip(enc.distances_, enc.gammas_, enc.affinity_):
+        assert g == 1.0 / median_distance(D)
+        np.testing.assert_allclose(A, kernel_from_distances(D, g))
+    same = SpectralCategoryEncoder(gamma=enc.gammas_[0]).fit(tips[["day"]], tips["tip"])
+    np.testing.assert_array_equal(same.affinity_[0], enc.affinity_[0])
