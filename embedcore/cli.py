@@ -174,15 +174,19 @@ def _categories_parser(sub) -> None:
     p.add_argument("--log1p", action="store_true", help="use log(1 + target)")
     p.add_argument("--bins", type=int, default=32, help="histogram bins of the KL kernel (default 32)")
     p.add_argument("--smoothing", type=float, default=0.5, help="added to each KL bin (default 0.5)")
-    p.add_argument("--value-bins", type=int,
-                   help="Wasserstein: round the target to this many bins first (for continuous targets)")
+    p.add_argument("--value-bins", default="1024", metavar="B|exact",
+                   help="Wasserstein: count the target in B equal bins over its range, found by a first pass on "
+                   "the workers (default 1024; each distance is then within one bin width, (max - min) / B, of "
+                   "the exact one, and at most categories x B pairs are gathered); whole-number targets spanning "
+                   "at most B values are counted exactly anyway. 'exact': count every distinct value, as the "
+                   "Categories page does")
     p.add_argument("--format", choices=["parquet", "csv"], help="input format (default: from the file names)")
     p.add_argument("--blocksize", default="64MB", help="CSV text per partition (default 64MB)")
     p.add_argument("--partition-rows", type=int, default=1_000_000, metavar="N",
                    help="rows per partition of a Parquet file (default 1000000)")
     p.add_argument("--max-pairs", type=int, default=20_000_000, metavar="N",
                    help="most distinct (category, target value) pairs gathered, checked on the workers while "
-                   "summing (default 20000000); past it, use --value-bins")
+                   "summing (default 20000000); past it, use fewer --value-bins")
     _common(p)
     p.set_defaults(run=_run_categories)
 
@@ -357,28 +361,34 @@ def _number(text: str, option: str, kind=float):
 
 
 def _run_categories(args) -> int:
-    from .batch import category_kernel, versions
+    from .batch import BatchError, category_kernel, versions
     from .batch._inputs import open_table
     from .batch.categories import check_kernel_params, write_category_kernel
 
     _out_file(args.out, args.overwrite, args.out + ".json", args.out + ".npz")
     gamma = "median" if args.gamma == "median" else _number(args.gamma, "--gamma")
     comps = "eigengap" if args.components == "eigengap" else _number(args.components, "--components", int)
-    check_kernel_params(args.kernel, gamma, comps, args.bins, args.smoothing, args.value_bins,
+    if args.value_bins != "exact" and not args.value_bins.isdigit():
+        raise BatchError(f"--value-bins must be a number of bins or 'exact', got {args.value_bins!r}.")
+    value_bins = None if args.value_bins == "exact" else int(args.value_bins)
+    check_kernel_params(args.kernel, gamma, comps, args.bins, args.smoothing, value_bins,
                          "log1p" if args.log1p else None)
     files, _ = open_table(args.table, "table", [args.column, args.target], args.format)
     t0 = time.perf_counter()
     with _cluster(args) as client:
         ck = category_kernel(files, args.column, args.target, kernel=args.kernel, gamma=gamma, n_components=comps,
                              keep_trivial=args.keep_trivial, target_transform="log1p" if args.log1p else None,
-                             bins=args.bins, smoothing=args.smoothing, value_bins=args.value_bins, client=client,
+                             bins=args.bins, smoothing=args.smoothing, value_bins=value_bins, client=client,
                              retries=args.retries, progress=not args.quiet, format=args.format,
                              blocksize=args.blocksize, partition_rows=args.partition_rows, max_pairs=args.max_pairs,
                              n_jobs=-1)  # the distances: a batch run has the machine
     write_category_kernel(ck, args.out, versions=versions(), overwrite=args.overwrite)
     k = ck.embedding.shape[1]
-    print(f"{len(ck.categories):,} categories from {ck.rows:,} rows ({ck.dropped:,} left out for a missing value), "
-          f"gamma {ck.gamma:.4g}, {k} code column{'s' * (k != 1)} in {time.perf_counter() - t0:.1f} s "
+    width = ck.params["bin_width"]
+    counted = ("" if args.kernel == "kl" else ", target values counted exactly" if width is None
+               else f", target in {value_bins:,} bins of width {width:.4g}")
+    print(f"{len(ck.categories):,} categories from {ck.rows:,} rows ({ck.dropped:,} left out for a missing value)"
+          f"{counted}, gamma {ck.gamma:.4g}, {k} code column{'s' * (k != 1)} in {time.perf_counter() - t0:.1f} s "
           f"-> {args.out} (summary {args.out}.json, kernel {args.out}.npz: open it on the Categories page)")
     return 0
 

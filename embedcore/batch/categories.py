@@ -6,17 +6,25 @@ pair of category values, the target's distribution within each: by the
 KL divergence of histograms on a common grid of equal bins over the pooled
 range. Both need only counts, and counts of partitions add up:
 
-* Wasserstein: how often each (category, target value) pair occurs. The
-  summed counts are the CDFs on the pooled support that the in-memory
-  ``"cdf"`` computation uses, so the distances are the same numbers. Their
-  size is the number of distinct pairs: for a continuous target over a huge
-  table, round it with ``value_bins`` (each value moves to its bin's centre,
-  which changes any distance by at most one bin width).
+* Wasserstein: how often each (category, target value) pair occurs. By
+  default a first pass finds the pooled range and a second counts each
+  category's values in ``value_bins`` (1,024) equal bins over it, on the
+  workers: each value moves to its bin's centre, which changes any distance
+  by at most one bin width, and what is gathered is at most categories x
+  bins pairs however many rows there are. A target of whole numbers
+  spanning no more values than there are bins is counted exactly, and
+  ``value_bins=None`` counts every distinct value exactly: the summed counts
+  are then the CDFs on the pooled support that the in-memory ``"cdf"``
+  computation uses, so the distances are the same numbers.
 * KL: a first pass finds the pooled minimum and maximum (the grid), a
   second counts each category's values per bin: the same histograms.
 
-The driver then builds the kernel, the normalised Laplacian's spectrum and
-the code with the encoder's own functions.
+Either way a partial sum holding more than ``max_pairs`` distinct pairs is
+refused on the worker, before it is gathered. The driver then fits the
+encoder from the summed counts
+(:meth:`SpectralCategoryEncoder.from_statistics
+<embedcore.spectral.SpectralCategoryEncoder.from_statistics>`), as
+:func:`embedcore.batch.word_vectors` fits word vectors from counts.
 """
 
 from __future__ import annotations
@@ -32,7 +40,6 @@ import numpy as np
 import pandas as pd
 
 from ..io import DataError
-from ..spectral import symmetric_kl_from_counts, wasserstein_from_counts
 from ._cluster import BatchError, bounded_sum, check_setting, current_client, refusals, tree_sum
 from ._inputs import Part, fingerprint, open_table, table_parts
 
@@ -66,15 +73,19 @@ class CategoryStatistics:
     rows: int = 0
     dropped: int = 0
     sources: list = field(default_factory=list)
+    whole: bool = True  # every target value is a whole number
 
     def __add__(self, other: CategoryStatistics) -> CategoryStatistics:
         pairs = pd.concat([self.pairs, other.pairs]).groupby(level=[0, 1], sort=False).sum()
         return CategoryStatistics(pairs, min(self.low, other.low), max(self.high, other.high),
-                                  self.rows + other.rows, self.dropped + other.dropped)
+                                  self.rows + other.rows, self.dropped + other.dropped,
+                                  whole=self.whole and other.whole)
 
 
 #: Most distinct (category, value) pairs summed and sent to the driver (about 50 bytes each there).
 MAX_PAIRS = 20_000_000
+#: Equal bins over the target's range that a Wasserstein kernel counts values in unless told to count exactly.
+VALUE_BINS = 1024
 
 
 def _distinct_pairs(stats: CategoryStatistics) -> int:
@@ -138,7 +149,7 @@ def _statistics_task(part, column, target, transform, edges, number, limit=None)
     pairs = _pair_counts(cats, keys)
     if limit is not None and len(pairs) > limit:
         raise BatchError(_too_many_pairs(len(pairs), limit))
-    return CategoryStatistics(pairs, low, high, len(y), dropped)
+    return CategoryStatistics(pairs, low, high, len(y), dropped, whole=bool((y == np.round(y)).all()))
 
 
 def category_statistics(table, column: str, target: str, *, transform: str | None = None, edges=None,
@@ -219,7 +230,7 @@ class CategoryKernel:
     >>> table = os.path.join(tempfile.mkdtemp(), "tips.csv")
     >>> frame.to_csv(table, index=False)
     >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-    ...     ck = category_kernel(table, "day", "tip", n_components=1, client=client, progress=False)
+    ...     ck = category_kernel(table, "day", "tip", n_components=1, value_bins=None, client=client, progress=False)
     >>> ck.codes().round(3).values.tolist()
     [['Mon', 0.511], ['Sat', -0.489], ['Sun', -0.511], ['Tue', 0.489]]
     >>> in_memory = SpectralCategoryEncoder(gamma=ck.gamma, n_components=1).fit(frame[["day"]], frame["tip"])
@@ -255,13 +266,11 @@ class CategoryKernel:
         """
         from ..spectral import SpectralCategoryEncoder
 
-        enc = SpectralCategoryEncoder(kernel="precomputed", affinity=self.affinity, categories=self.categories,
-                                      n_components=self.params["n_components"],
-                                      keep_trivial=self.params["keep_trivial"])
-        enc.fit(pd.DataFrame({column or self.params["column"]: self.categories}))
-        # the fit saw each category once; the unseen-value fallback weighs them by their rows in the table
-        enc.frequencies_ = [self.counts / self.counts.sum()]
-        return enc
+        # the kernel is known; the rows per category weigh the code an unseen value gets
+        return SpectralCategoryEncoder.from_statistics(
+            self.categories, self.counts, kernel="precomputed", affinity=self.affinity,
+            n_components=self.params["n_components"], keep_trivial=self.params["keep_trivial"],
+            feature_name=column or self.params["column"])
 
     def summary(self) -> dict:
         """The kernel's settings and spectrum as plain JSON values."""
@@ -291,7 +300,7 @@ def check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins
     """Refuse settings :func:`category_kernel` cannot use, before any data is read.
 
     The same ranges as :class:`~embedcore.spectral.SpectralCategoryEncoder`
-    accepts; the batch form adds ``gamma="median"`` and ``value_bins``.
+    accepts; the batch form adds ``value_bins`` (None: count exactly).
 
     Examples
     --------
@@ -316,7 +325,7 @@ def check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins
 
 def category_kernel(table, column: str, target: str, *, kernel: str = "wasserstein", gamma="median",
                     n_components="eigengap", keep_trivial: bool = False, target_transform: str | None = None,
-                    bins: int = 32, smoothing: float = 0.5, value_bins: int | None = None, client=None,
+                    bins: int = 32, smoothing: float = 0.5, value_bins: int | None = VALUE_BINS, client=None,
                     retries: int = 2, progress: bool = True, format: str | None = None,
                     blocksize: str | int = "64MB", partition_rows: int | None = 1_000_000,
                     max_pairs: int = MAX_PAIRS, n_jobs: int | None = None) -> CategoryKernel:
@@ -332,9 +341,14 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
         As in :class:`~embedcore.spectral.SpectralCategoryEncoder`.
     gamma : float or "median", default="median"
         Kernel width; "median" is 1 / the median distance between categories.
-    value_bins : int, optional
-        Wasserstein only: round the target to the centres of this many equal
-        bins over its range first (an approximation, within one bin width).
+    value_bins : int or None, default=1024
+        Wasserstein only: count the target in this many equal bins over its
+        range (found by a first pass on the workers), each value at its bin's
+        centre: every distance is within one bin width, ``(max - min) /
+        value_bins``, of the exact one (``params["bin_width"]``). A target of
+        whole numbers spanning at most ``value_bins`` values is counted
+        exactly (``bin_width`` None). None: count every distinct value
+        exactly, the encoder's own numbers, at up to one pair per row.
     client, retries, progress, format, blocksize, partition_rows :
         As in :func:`embedcore.batch.sketch` (``partition_rows`` default 1,000,000).
     max_pairs : int, default=20,000,000
@@ -347,8 +361,11 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
     Returns
     -------
     CategoryKernel
-        The same distances, affinity, spectrum and codes as the encoder
-        fitted on the whole table in memory.
+        The distances, affinity, spectrum and codes of
+        :meth:`SpectralCategoryEncoder.from_statistics
+        <embedcore.spectral.SpectralCategoryEncoder.from_statistics>` on the
+        summed counts: with exact counts, those of the encoder fitted on the
+        whole table in memory.
 
     Examples
     --------
@@ -358,50 +375,48 @@ def category_kernel(table, column: str, target: str, *, kernel: str = "wasserste
     >>> pd.DataFrame({"day": ["Mon", "Mon", "Tue", "Tue", "Sat", "Sat", "Sun", "Sun"],
     ...               "tip": [1.0, 2.0, 1.0, 2.5, 4.0, 5.0, 4.5, 5.0]}).to_csv(table, index=False)
     >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-    ...     ck = category_kernel(table, "day", "tip", client=client, progress=False)
+    ...     ck = category_kernel(table, "day", "tip", value_bins=None, client=client, progress=False)
     >>> ck.categories.tolist(), ck.counts.tolist(), ck.rows
     (['Mon', 'Sat', 'Sun', 'Tue'], [2, 2, 2, 2], 8)
     >>> ck.eigenvalues.round(3).tolist(), ck.columns  # the eigengap after the second value: one code column
     ([0.0, 0.869, 1.565, 1.566], [1])
     """
-    from ..spectral import (
-        code_columns,
-        kernel_from_distances,
-        laplacian_spectrum,
-        median_distance,
-    )
+    from ..spectral import SpectralCategoryEncoder, code_columns
 
     check_kernel_params(kernel, gamma, n_components, bins, smoothing, value_bins, target_transform)
     read = dict(client=current_client(client), retries=retries, progress=progress, format=format,
                 blocksize=blocksize, transform=target_transform, partition_rows=partition_rows, max_pairs=max_pairs)
-    grid = bins if kernel == "kl" else value_bins
+    grid, first = (bins if kernel == "kl" else value_bins), None
+    if grid is not None:
+        first = category_statistics(table, column, target, edges="range", **read)
+        if kernel == "wasserstein" and first.whole and first.high - first.low < grid:
+            grid = None  # whole numbers, no more distinct values than bins: counting them exactly costs no more
     if grid is None:
         stats = category_statistics(table, column, target, **read)
         cats, support, counts = _count_table(stats)
+        width = None
     else:
-        first = category_statistics(table, column, target, edges="range", **read)
         edges = _edges(first.low, first.high, grid)
         stats = category_statistics(table, column, target, edges=edges, **read)
         centres = (edges[:-1] + edges[1:]) / 2 if kernel == "wasserstein" else np.arange(grid, dtype=np.float64)
         cats, support, counts = _count_table(stats, centres)
+        width = float(edges[1] - edges[0]) if kernel == "wasserstein" else None
         if kernel == "kl":  # every bin of the grid, occupied or not
             full = np.zeros((len(cats), grid), dtype=np.int64)
             full[:, support.astype(np.int64)] = counts
             counts = full
     if len(cats) < 2:
         raise BatchError(f"The column {column!r} has a single category ({cats[0]!r}); there is nothing to encode.")
-    if kernel == "wasserstein":
-        D = wasserstein_from_counts(support, counts, n_jobs=n_jobs)
-    else:
-        D = symmetric_kl_from_counts(counts, smoothing)
-    g = 1.0 / median_distance(D) if gamma == "median" else float(gamma)
-    A = kernel_from_distances(D, g)
-    vals, vecs = laplacian_spectrum(A, labels=cats)
-    kept = code_columns(vals, n_components, keep_trivial)
+    enc = SpectralCategoryEncoder.from_statistics(
+        cats, counts, support if kernel == "wasserstein" else None, feature_name=column, kernel=kernel, gamma=gamma,
+        n_components=n_components, keep_trivial=keep_trivial, target_transform=target_transform, bins=bins,
+        smoothing=smoothing, n_jobs=n_jobs)
+    kept = code_columns(enc.eigenvalues_[0], n_components, keep_trivial)
     params = dict(column=column, target=target, kernel=kernel, gamma=gamma, n_components=n_components,
                   keep_trivial=keep_trivial, target_transform=target_transform, bins=bins, smoothing=smoothing,
-                  value_bins=value_bins, input=fingerprint(stats.sources))
-    return CategoryKernel(cats, counts.sum(axis=1), D, g, A, vals, kept, vecs[:, kept], stats.rows, stats.dropped,
+                  value_bins=value_bins, bin_width=width, input=fingerprint(stats.sources))
+    return CategoryKernel(enc.categories_[0], counts.sum(axis=1), enc.distances_[0], enc.gammas_[0],
+                          enc.affinity_[0], enc.eigenvalues_[0], kept, enc.embedding_[0], stats.rows, stats.dropped,
                           params)
 
 

@@ -419,7 +419,8 @@ def test_category_kernel_equals_the_in_memory_encoder(client, table, kernel, sou
     clean = frame.dropna(subset=["cat", "y"])
     ref = SpectralCategoryEncoder(kernel=kernel, gamma=0.8).fit(clean[["cat"]], clean["y"])
     ck = batch.category_kernel(str(root / source), "cat", "y", kernel=kernel, gamma=0.8, blocksize=40_000,
-                               client=client, progress=False)
+                               value_bins=None, client=client, progress=False)
+    assert ck.params["bin_width"] is None
     assert list(ck.categories) == list(ref.categories_[0])
     assert ck.rows == len(clean) and ck.dropped == len(frame) - len(clean)
     assert np.array_equal(ck.affinity, ref.affinity_[0])
@@ -434,16 +435,42 @@ def test_continuous_target_kernel_and_encoder(client, table):
     clean = frame.dropna(subset=["cat"])
     ref = SpectralCategoryEncoder(gamma=1.5, target_transform="log1p").fit(clean[["cat"]], clean["z"])
     ck = batch.category_kernel(str(root / "parquet"), "cat", "z", gamma=1.5, target_transform="log1p",
-                               client=client, progress=False)
+                               value_bins=None, client=client, progress=False)
     # all values distinct: in memory W1 walks quantiles, here CDFs; the same numbers up to rounding
     assert np.allclose(ck.affinity, ref.affinity_[0], rtol=1e-12, atol=1e-15)
     probe = pd.DataFrame({"cat": ["c03", "never seen"]})
     assert np.allclose(ck.encoder().transform(probe), ref.transform(probe), atol=1e-10)
-    binned = batch.category_kernel(str(root / "parquet"), "cat", "z", value_bins=200, gamma=1.5,
-                                   target_transform="log1p", client=client, progress=False)
     y = np.log1p(clean["z"].to_numpy())
     exact = wasserstein_distances(category_distributions(clean["cat"], np.expm1(y), "log1p")[1])
-    assert np.abs(binned.distances - exact).max() <= (y.max() - y.min()) / 200
+    for value_bins in (200, None):  # None here: leave the default, 1,024 bins
+        more = {} if value_bins is None else {"value_bins": value_bins}
+        binned = batch.category_kernel(str(root / "parquet"), "cat", "z", gamma=1.5, target_transform="log1p",
+                                       client=client, progress=False, **more)
+        width = (y.max() - y.min()) / (value_bins or 1024)
+        assert binned.params["bin_width"] == pytest.approx(width, rel=1e-12)
+        error = np.abs(binned.distances - exact).max()
+        assert 0 < error <= width  # rounded, and by no more than one bin width
+    assert error < 0.05 * np.median(exact[exact > 0])  # at the default, a small part of a typical distance
+
+
+def test_the_binned_default_agrees_within_a_bin_and_whole_numbers_stay_exact(client, table, tmp_path):
+    frame, root = table
+    clean = frame.dropna(subset=["cat", "y"])
+    ref = SpectralCategoryEncoder(gamma=0.8).fit(clean[["cat"]], clean["y"])
+    ck = batch.category_kernel(str(root / "parquet"), "cat", "y", gamma=0.8, client=client, progress=False)
+    width = (clean["y"].max() - clean["y"].min()) / 1024
+    assert ck.params["value_bins"] == 1024 and ck.params["bin_width"] == pytest.approx(width, rel=1e-12)
+    exact = wasserstein_distances(category_distributions(clean["cat"], clean["y"])[1])
+    assert np.abs(ck.distances - exact).max() <= width
+    assert list(ck.categories) == list(ref.categories_[0]) and ck.rows == len(clean)
+    # a target of whole numbers over fewer values than bins is counted exactly: the encoder's own kernel
+    counts = clean.assign(y=(clean["y"] * 10).round().astype(int))
+    counts.to_parquet(tmp_path / "whole.parquet")
+    whole = batch.category_kernel(str(tmp_path / "whole.parquet"), "cat", "y", gamma=0.08, client=client,
+                                  progress=False)
+    assert whole.params["bin_width"] is None
+    assert np.array_equal(whole.affinity, SpectralCategoryEncoder(gamma=0.08).fit(counts[["cat"]], counts["y"])
+                          .affinity_[0])
 
 
 def test_category_kernel_errors(client, table, tmp_path):
@@ -463,7 +490,8 @@ def kernel_run(module_client, table, tmp_path_factory):
     _, root = table
     out = tmp_path_factory.mktemp("kernel")
     assert main(["category-kernel", str(root / "parquet"), "--column", "cat", "--target", "y", "--gamma", "0.8",
-                 "--out", str(out / "codes.csv"), "--quiet", "--scheduler", module_client.scheduler.address]) == 0
+                 "--value-bins", "exact", "--out", str(out / "codes.csv"), "--quiet",
+                 "--scheduler", module_client.scheduler.address]) == 0
     return out
 
 
@@ -541,7 +569,8 @@ def test_table_csv_is_read_by_the_command_as_the_page_reads_the_table(client, tm
     frame = pd.DataFrame({"size": [1, 2, 3, 2, 1, 3] * 10, "tip": np.linspace(0.5, 9.5, 60), "day": ["a"] * 60})
     frame.loc[3, "tip"] = np.nan
     (tmp_path / "t.csv").write_text(batch.table_csv(frame), encoding="utf-8")
-    ck = batch.category_kernel(str(tmp_path / "t.csv"), "size", "tip", gamma=0.5, client=client, progress=False)
+    ck = batch.category_kernel(str(tmp_path / "t.csv"), "size", "tip", gamma=0.5, value_bins=None, client=client,
+                               progress=False)
     clean = frame.dropna(subset=["tip"])
     ref = SpectralCategoryEncoder(gamma=0.5).fit(clean[["size"]].astype(str), clean["tip"])
     # all target values distinct: in memory W1 walks quantiles, here CDFs; the same numbers up to rounding
@@ -582,6 +611,10 @@ def test_cli_sketches_on_a_given_scheduler(client, basket_data, tmp_path, capsys
     (["word-vectors", "no/such/dir/", "--out", "OUT.txt"], "does not exist"),
     (["category-kernel", "SETS", "--column", "items", "--target", "y", "--out", "no/such/dir/codes.csv"],
      "The folder of --out no/such/dir/codes.csv does not exist."),
+    (["category-kernel", "SETS", "--column", "items", "--target", "y", "--out", "OUT", "--value-bins", "fine"],
+     "--value-bins must be a number of bins or 'exact', got 'fine'."),
+    (["category-kernel", "SETS", "--column", "items", "--target", "y", "--out", "OUT", "--value-bins", "1"],
+     "value_bins must be at least 2, got 1."),
 ])
 def test_cli_bad_paths_and_formats_end_in_one_line(capsys, tmp_path, argv, message):
     np.save(tmp_path / "items.npy", np.eye(3))
