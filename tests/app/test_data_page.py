@@ -111,7 +111,8 @@ def test_a_workbook_and_a_european_csv_are_read_with_their_notices():
     from tests.app.uploads import DISK_FILES
 
     at = open_page("app_pages/data.py")
-    for case, notice in [("vectors-xlsx", "first sheet, 'Measurements'"), ("table-semicolon-decimal-comma", "decimal comma"),
+    for case, notice in [("vectors-xlsx", "first sheet, 'Measurements'"), ("vectors-xls", "first sheet, 'Measurements'"),
+                         ("table-xls", "first sheet, 'Measurements'"), ("table-semicolon-decimal-comma", "decimal comma"),
                          ("vectors-cp1252", "cp1252"), ("vectors-glove", None)]:
         name, blob = DISK_FILES[case][0]
         upload(at, name, blob, "application/octet-stream")

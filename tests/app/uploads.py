@@ -139,6 +139,13 @@ def workbook(frame, ext: str = ".xlsx", sheets: int = 1) -> bytes:
     return buf.getvalue()
 
 
+def fixture(name: str) -> bytes:
+    """A committed file from tests/fixtures (the .xls workbooks, which nothing here can write)."""
+    from pathlib import Path
+
+    return (Path(__file__).parents[1] / "fixtures" / name).read_bytes()
+
+
 def parquet(frame) -> bytes:
     buf = io.BytesIO()
     frame.to_parquet(buf, index=False)
@@ -216,6 +223,8 @@ DISK_FILES: dict[str, list[tuple[str, bytes]]] = {
     "vectors-xlsx": [("book.xlsx", workbook(_frame(labels=["a", "b"]), sheets=2))],
     "table-xlsx": [("table.xlsx", workbook(_category_frame()))],
     "table-ods": [("table.ods", workbook(_category_frame(), ".ods"))],
+    "vectors-xls": [("measurements.xls", fixture("measurements.xls"))],
+    "table-xls": [("table.xls", fixture("table.xls"))],
     "vectors-parquet": [("points.parquet", parquet(_frame(labels=["a", "b", "c"])))],
     "table-parquet": [("table.parquet", parquet(_category_frame().assign(day=lambda f: ["Mon", "Sat"] * 30)))],
     "vectors-labelled": [("labelled.csv", delimited(_frame(labels=["alpha", "beta", "gamma"])))],

@@ -97,6 +97,22 @@ def test_a_workbooks_first_sheet_is_read_and_named(ext):
     assert guess_kind(("t" + ext,), (U.workbook(U._category_frame(), ext),)) == "table"
 
 
+def test_an_old_excel_workbook_is_read_like_an_xlsx():
+    """.xls (Excel 97-2003) through xlrd: the first sheet, named, as vectors with labels or as a table."""
+    data = U.fixture("measurements.xls")
+    v = read_vectors(data, "measurements.xls")
+    np.testing.assert_allclose(v.X, _frame().to_numpy())
+    assert list(v.meta["label"]) == ["a", "b", "c", "d"]
+    assert any("'Measurements'" in n and "of 2" in n for n in v.notices)
+    assert guess_kind(("measurements.xls",), (data,)) == "vectors"
+    table = U.fixture("table.xls")
+    t = read_table(table, "table.xls")
+    assert list(t.frame.columns) == ["colour", "score"] and t.frame["score"].dtype.kind == "f"
+    pd.testing.assert_series_equal(t.frame["score"], U._category_frame()["score"], check_names=False)
+    assert guess_kind(("table.xls",), (table,)) == "table"
+    assert read_vectors(data, "download").X.shape == (4, 3)  # found by its first bytes under another name
+
+
 def test_a_workbook_under_another_name_is_found_by_its_bytes():
     v = read_vectors(U.workbook(_frame()), "download")
     assert v.X.shape == (4, 3)
