@@ -21,6 +21,7 @@ partitions are kept); the counting steps start over.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import sys
 import time
@@ -79,13 +80,25 @@ def _common(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--traceback", action="store_true", help="show the full traceback of an error")
 
 
+def _step(sub, name: str, run, summary: str, *aliases: str) -> argparse.ArgumentParser:
+    """A step's parser: ``summary`` in the list of steps, ``run``'s docstring as its description; the step's
+    own options follow, then the ones every step takes (:func:`_common`)."""
+    p = sub.add_parser(name, aliases=list(aliases), help=summary, description=inspect.cleandoc(run.__doc__))
+    p.set_defaults(run=run)
+    return p
+
+
+def _table_options(p: argparse.ArgumentParser, rows: str, partition_rows: int) -> None:
+    """How a step reads a table: its format, and how it is cut into partitions (``rows`` names a row)."""
+    p.add_argument("--format", choices=["parquet", "csv"], help="input format (default: from the file names)")
+    p.add_argument("--blocksize", default="64MB", help="CSV text per partition (default 64MB)")
+    p.add_argument("--partition-rows", type=int, default=partition_rows, metavar="N",
+                   help=f"{rows} per partition of a Parquet file: row groups are merged up to N or split into "
+                   f"ranges of at most N rows, so one large file keeps every worker busy (default {partition_rows})")
+
+
 def _sketch_parser(sub) -> None:
-    p = sub.add_parser("sketch", help="EMDE sketches of sets in Parquet or CSV files",
-                       description="Fit EMDE on the item vectors in memory, then sketch every set of the "
-                       "partitioned input on the cluster: each task reads its partition and writes one shard, "
-                       "listed with its rows, bytes and SHA-256 in manifest.json. The output is built in "
-                       ".OUT.partial beside --out and renamed when complete. Run again to finish an "
-                       "interrupted run: finished partitions are kept.")
+    p = _step(sub, "sketch", _run_sketch, "EMDE sketches of sets in Parquet or CSV files")
     p.add_argument("items", help="item vectors: .npy, Parquet, or CSV/TSV/word2vec text; a text column "
                    "names the items (then set ids are names, otherwise positions 0, 1, ...)")
     p.add_argument("sets", nargs="+", help="Parquet or CSV/TSV files, directories or globs holding the sets")
@@ -93,11 +106,7 @@ def _sketch_parser(sub) -> None:
     p.add_argument("--column", default="items",
                    help="column of item ids: text separated by spaces or commas, or a list column (default items)")
     p.add_argument("--weights", metavar="COLUMN", help="column with one weight per item, laid out like --column")
-    p.add_argument("--format", choices=["parquet", "csv"], help="input format (default: from the file names)")
-    p.add_argument("--blocksize", default="64MB", help="CSV text per partition (default 64MB)")
-    p.add_argument("--partition-rows", type=int, default=100_000, metavar="N",
-                   help="sets per partition of a Parquet file: row groups are merged up to N or split into "
-                   "ranges of at most N rows, so one large file keeps every worker busy (default 100000)")
+    _table_options(p, "sets", 100_000)
     p.add_argument("-K", "--hyperplanes", type=int, default=7, help="K, hyperplanes per partitioning (default 7)")
     p.add_argument("-N", "--partitionings", type=int, default=16, help="N, partitionings (default 16)")
     p.add_argument("--offsets", choices=["data", "quantile"], default="data", help="where hyperplanes cut")
@@ -112,19 +121,11 @@ def _sketch_parser(sub) -> None:
                    help="scipy .npz shards, or Parquet (row, column, value)")
     p.add_argument("--compress", action="store_true", help="compress shards (smaller, slower)")
     p.add_argument("--dry-run", action="store_true", help="sketch and count without writing anything")
-    _common(p)
-    p.set_defaults(run=_run_sketch)
 
+    _common(p)
 
 def _words_parser(sub) -> None:
-    p = sub.add_parser("word-vectors", aliases=["cooccur"], help="PMI word vectors of a text corpus",
-                       description="Count words, then co-occurrences, per partition of a corpus (one document "
-                       "per line, UTF-8), sum them on the cluster, and fit PPMI + SVD on this machine exactly as "
-                       "the Words page does (the one step that runs on one machine: it holds the V x V "
-                       "co-occurrence matrix, about 12 bytes per non-zero, and refuses more than "
-                       "--max-nnz non-zeros before gathering them). Writes word2vec text to --out and a "
-                       "summary (bytes and SHA-256 of --out) to --out.json. Interrupted, it starts over; "
-                       "--doc-vectors resumes.")
+    p = _step(sub, "word-vectors", _run_words, "PMI word vectors of a text corpus", "cooccur")
     p.add_argument("corpus", nargs="+", help="text files, directories or globs (.gz/.bz2/.xz read whole)")
     p.add_argument("--out", required=True, help="word2vec text file to write")
     p.add_argument("--window", type=int, default=2, help="words on each side (default 2)")
@@ -151,17 +152,11 @@ def _words_parser(sub) -> None:
     p.add_argument("--weighting", choices=["count", "tfidf"], default="count",
                    help="document vectors from term counts (default) or counts times the idf learned from the "
                    "corpus, as the Words page's tf-idf document vectors")
-    _common(p)
-    p.set_defaults(run=_run_words)
 
+    _common(p)
 
 def _categories_parser(sub) -> None:
-    p = sub.add_parser("category-kernel", help="spectral category codes learned from a table's target",
-                       description="Learn a category-similarity kernel from the target's distribution within "
-                       "each category (per-partition counts, summed), and the spectral code of every "
-                       "category, as the Categories page does. Writes category,e1..ek to --out, the "
-                       "spectrum and settings to --out.json, and everything (kernel, spectrum, codes, settings) "
-                       "to --out.npz, which the Categories page opens.")
+    p = _step(sub, "category-kernel", _run_categories, "spectral category codes learned from a table's target")
     p.add_argument("table", nargs="+", help="Parquet or CSV/TSV files, directories or globs")
     p.add_argument("--column", required=True, help="the category column")
     p.add_argument("--target", required=True, help="the numeric target column")
@@ -180,16 +175,12 @@ def _categories_parser(sub) -> None:
                    "the exact one, and at most categories x B pairs are gathered); whole-number targets spanning "
                    "at most B values are counted exactly anyway. 'exact': count every distinct value, as the "
                    "Categories page does")
-    p.add_argument("--format", choices=["parquet", "csv"], help="input format (default: from the file names)")
-    p.add_argument("--blocksize", default="64MB", help="CSV text per partition (default 64MB)")
-    p.add_argument("--partition-rows", type=int, default=1_000_000, metavar="N",
-                   help="rows per partition of a Parquet file (default 1000000)")
+    _table_options(p, "rows", 1_000_000)
     p.add_argument("--max-pairs", type=int, default=20_000_000, metavar="N",
                    help="most distinct (category, target value) pairs gathered, checked on the workers while "
                    "summing (default 20000000); past it, use fewer --value-bins")
-    _common(p)
-    p.set_defaults(run=_run_categories)
 
+    _common(p)
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m embedcore`` argument parser: one sub-command per step, each with its defaults.
@@ -253,6 +244,10 @@ def _staged(output) -> None:
 
 
 def _run_sketch(args) -> int:
+    """Fit EMDE on the item vectors in memory, then sketch every set of the partitioned input on the
+    cluster: each task reads its partition and writes one shard, listed with its rows, bytes and SHA-256
+    in manifest.json. The output is built in .OUT.partial beside --out and renamed when complete. Run
+    again to finish an interrupted run: finished partitions are kept."""
     from .batch import BatchError, TableSets, load_items, sketch
     from .batch._outputs import refuse_existing
     from .emde import EMDE
@@ -290,6 +285,12 @@ def _run_sketch(args) -> int:
 
 
 def _run_words(args) -> int:
+    """Count words, then co-occurrences, per partition of a corpus (one document per line, UTF-8), sum
+    them on the cluster, and fit PPMI + SVD on this machine exactly as the Words page does (the one step
+    that runs on one machine: it holds the V x V co-occurrence matrix, about 12 bytes per non-zero, and
+    refuses more than --max-nnz non-zeros before gathering them). Writes word2vec text to --out and a
+    summary (bytes and SHA-256 of --out) to --out.json. Interrupted, it starts over; --doc-vectors
+    resumes."""
     from .batch import (
         BatchError,
         count_corpus,
@@ -361,6 +362,10 @@ def _number(text: str, option: str, kind=float):
 
 
 def _run_categories(args) -> int:
+    """Learn a category-similarity kernel from the target's distribution within each category
+    (per-partition counts, summed), and the spectral code of every category, as the Categories page
+    does. Writes category,e1..ek to --out, the spectrum and settings to --out.json, and everything
+    (kernel, spectrum, codes, settings) to --out.npz, which the Categories page opens."""
     from .batch import BatchError, category_kernel, versions
     from .batch._inputs import open_table
     from .batch.categories import check_kernel_params, write_category_kernel
