@@ -1,7 +1,8 @@
 """Cached stages for the Words page, each keyed on the corpus (a DataRef) and that stage's settings.
 
-Tokens once per corpus, vectors once per PMI setting, maps once per (vectors,
-method, parameters). Everything here is shared by every session: the second
+Tokens once per corpus, co-occurrences once per distance (a window adds them up),
+the PMI once per counting and PMI setting, its SVD once per dimensions and seed,
+maps once per (vectors, method, parameters). Everything here is shared by every session: the second
 visitor with the same settings pays nothing. Results of explicit runs (the
 live t-SNE map, the evaluations) go to a shared store, where a page can look
 them up without starting them.
@@ -28,11 +29,15 @@ from embedcore.words import (
     LabelEmbedding,
     PMIWordVectors,
     build_vocabulary,
+    check_vocabulary,
     compare_document_features,
     compare_word_vectors,
+    cooccurrence_at_distance,
+    cooccurrence_of_distances,
     cooccurrence_of_ids,
     document_coordinates,
     evaluate_word_pairs,
+    pmi_matrix,
     term_counts,
     token_ids,
     tokenize,
@@ -100,28 +105,68 @@ def _vocabulary(ref: data_service.DataRef, min_count: int) -> tuple:
     return counts, ids, offsets, df, time.perf_counter() - t0
 
 
+@st.cache_resource(max_entries=48, show_spinner=False)
+def _at_distance(ref: data_service.DataRef, min_count: int, distance: int) -> tuple:
+    """The pairs exactly ``distance`` apart over one min count's vocabulary, and the seconds they took (shared,
+    read-only): a window's counts are their sum up to the window, so a new window counts only its new
+    distances."""
+    counts, ids, offsets, _, _ = _vocabulary(ref, min_count)
+    t0 = time.perf_counter()
+    D = cooccurrence_at_distance(ids, offsets, len(counts), distance)
+    return D, time.perf_counter() - t0
+
+
 @st.cache_resource(max_entries=12, show_spinner=False)
 def _counted(ref: data_service.DataRef, min_count: int, window: int, context: str, weighted: bool) -> tuple:
     """The vocabulary, co-occurrence counts and document frequencies of one counting setting (shared, read-only).
 
-    The counting stage of PMIWordVectors.fit, kept apart so a change of dimensions, α, shift or p redoes only
-    the PMI and its SVD; the vocabulary and the tokens' ids are kept per min count (:func:`_vocabulary`), so a
-    new window only counts the pairs. The seconds are both stages': what counting from the corpus takes.
+    The counting stage of PMIWordVectors.fit, kept apart so a change of dimensions, α, shift or p does not
+    count again; the vocabulary and the tokens' ids are kept per min count (:func:`_vocabulary`) and the
+    pairs per distance (:func:`_at_distance`), so a new window adds up the distances it spans and counts only
+    those not counted before. The seconds are every stage's: what counting from the corpus takes.
     """
     counts, ids, offsets, df, vocabulary_seconds = _vocabulary(ref, min_count)
+    if context == "window":
+        parts = [_at_distance(ref, min_count, d) for d in range(1, window + 1)]
+        t0 = time.perf_counter()
+        C = cooccurrence_of_distances([D for D, _ in parts], weighted=weighted)
+        seconds = sum(s for _, s in parts) + time.perf_counter() - t0
+    else:
+        t0 = time.perf_counter()
+        C = cooccurrence_of_ids(ids, offsets, len(counts), window=window, context=context, weighted=weighted)
+        seconds = time.perf_counter() - t0
+    return counts, C, df, len(offsets) - 1, vocabulary_seconds + seconds
+
+
+#: The settings of the counts and of the PMI computed from them; the rest (dimensions, p, seed) are the SVD's.
+_PMI_SETTINGS = ("min_count", "window", "context", "weighted", "alpha", "shift", "positive")
+
+
+@st.cache_resource(max_entries=12, show_spinner=False)
+def _pmi(ref: data_service.DataRef, settings: tuple) -> tuple:
+    """The PMI matrix of one counting and PMI setting (``settings``: the sorted items of :data:`_PMI_SETTINGS`),
+    and the seconds it took (shared, read-only): the dimensions and the seed change only the SVD of it."""
+    p = dict(settings)
+    _, C, _, _, _ = _counted(ref, p["min_count"], p["window"], p["context"], p["weighted"])
     t0 = time.perf_counter()
-    C = cooccurrence_of_ids(ids, offsets, len(counts), window=window, context=context, weighted=weighted)
-    return counts, C, df, len(offsets) - 1, vocabulary_seconds + time.perf_counter() - t0
+    P = pmi_matrix(C, alpha=p["alpha"], shift=p["shift"], positive=p["positive"])
+    return P, time.perf_counter() - t0
+
+
+def _pmi_settings(params: tuple) -> tuple:
+    return tuple((k, v) for k, v in params if k in _PMI_SETTINGS)
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)
 def _decomposed(ref: data_service.DataRef, params: tuple) -> tuple[PMIWordVectors, float]:
-    """The PMI and its SVD for every setting but p (``params`` holds p = 0), and the seconds they took: shared,
-    never mutated."""
+    """The SVD of the cached PMI (:func:`_pmi`) for every setting but p (``params`` holds p = 0), and the
+    seconds it took: shared, never mutated."""
     p = dict(params)
     counts, C, df, n_docs, _ = _counted(ref, p["min_count"], p["window"], p["context"], p["weighted"])
+    check_vocabulary(counts, p["min_count"], p["n_components"])  # its message before any about the PMI
+    P, _ = _pmi(ref, _pmi_settings(params))
     t = time.perf_counter()
-    wv = PMIWordVectors.from_counts(counts, C, document_frequency=df, n_documents=n_docs, **p)
+    wv = PMIWordVectors.from_counts(counts, C, document_frequency=df, n_documents=n_docs, pmi=P, **p)
     return wv, time.perf_counter() - t
 
 
@@ -130,10 +175,10 @@ def _without_p(params: tuple) -> tuple:
 
 
 def fit_seconds(ref: data_service.DataRef, params: tuple) -> float:
-    """What a fit from the corpus takes: counting (once per counting setting) plus the PMI and its SVD."""
+    """What a fit from the corpus takes: counting (once per counting setting), the PMI and its SVD."""
     p = dict(params)
-    return _decomposed(ref, _without_p(params))[1] + _counted(ref, p["min_count"], p["window"], p["context"],
-                                                               p["weighted"])[-1]
+    return (_decomposed(ref, _without_p(params))[1] + _pmi(ref, _pmi_settings(params))[1]
+            + _counted(ref, p["min_count"], p["window"], p["context"], p["weighted"])[-1])
 
 
 @st.cache_resource(max_entries=12, show_spinner=False)

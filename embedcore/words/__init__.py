@@ -11,7 +11,8 @@ Modules
 -------
 ==========  ==================================================================
 counting    the vocabulary (``build_vocabulary``, ``prune_vocabulary``),
-            co-occurrence counts, document frequencies and ``pmi_matrix``
+            co-occurrence counts (a window's are the sum of each distance's),
+            document frequencies and ``pmi_matrix``
 pmi         :class:`PMIWordVectors` (fitted from documents or from counts),
             the documents-as-input mixins, word clusters, document maps
 evaluation  word-pair scores, Word2Vec as the baseline, and the tuned
@@ -27,6 +28,8 @@ from .counting import (
     build_vocabulary,
     check_vocabulary,
     cooccurrence,
+    cooccurrence_at_distance,
+    cooccurrence_of_distances,
     cooccurrence_of_ids,
     pmi_matrix,
     prune_vocabulary,
@@ -59,6 +62,8 @@ __all__ = [
     "cooccurrence",
     "token_ids",
     "cooccurrence_of_ids",
+    "cooccurrence_at_distance",
+    "cooccurrence_of_distances",
     "pmi_matrix",
     "smooth_idf",
     "term_counts",

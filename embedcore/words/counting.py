@@ -111,20 +111,66 @@ def cooccurrence_of_ids(ids, offsets, n_words: int, *, window: int = 2, context:
         raise ValueError(f"context must be 'window' or 'document', got {context!r}.")
     if not isinstance(window, Integral) or window < 1:
         raise ValueError(f"window must be a positive integer, got {window!r}.")
-    doc = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    rows, cols, vals = [], [], []
-    for d in range(1, window + 1):  # a loop over offsets only
-        a, b = ids[:-d], ids[d:]
-        ok = (doc[:-d] == doc[d:]) & (a >= 0) & (b >= 0)
-        rows += [a[ok], b[ok]]
-        cols += [b[ok], a[ok]]
-        w = 1.0 / d if weighted else 1.0
-        vals += [np.full(int(ok.sum()), w)] * 2
-    if not rows:
-        return sp.csr_array((V, V))
-    C = sp.coo_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(V, V)).tocsr()
-    C.sum_duplicates()
-    return C
+    doc = _document_of(offsets)
+    parts = [_at_distance(ids, doc, V, d) for d in range(1, window + 1)]  # a loop over offsets only
+    return cooccurrence_of_distances(parts, weighted=weighted)
+
+
+def _document_of(offsets: np.ndarray) -> np.ndarray:
+    """The document of every token, from the documents' offsets."""
+    return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+
+
+def _at_distance(ids: np.ndarray, doc: np.ndarray, V: int, distance: int) -> sp.csr_array:
+    a, b = ids[:-distance], ids[distance:]
+    ok = (doc[:-distance] == doc[distance:]) & (a >= 0) & (b >= 0)
+    a, b = a[ok], b[ok]
+    # each pair once in reading order (summed by the conversion), then the other direction by the transpose
+    once = sp.coo_array((np.ones(a.size), (a, b)), shape=(V, V)).tocsr()
+    once.sum_duplicates()
+    return sp.csr_array(once + once.T)
+
+
+def cooccurrence_at_distance(ids, offsets, n_words: int, distance: int) -> sp.csr_array:
+    """Pairs of vocabulary words exactly ``distance`` positions apart in the same document, counted in both
+    directions (a symmetric sparse matrix): the window counts of :func:`cooccurrence_of_ids` are their sum
+    over distances 1 to the window (:func:`cooccurrence_of_distances`), so each distance is counted once for
+    every window that needs it.
+
+    Examples
+    --------
+    >>> D = cooccurrence_at_distance([0, 1, 2, 0, -1], [0, 3, 5], 3, distance=2)  # "the cat sat", "the <unknown>"
+    >>> D.toarray().tolist()  # only 'the' and 'sat' are two apart
+    [[0.0, 0.0, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
+    """
+    if not isinstance(distance, Integral) or distance < 1:
+        raise ValueError(f"distance must be a positive integer, got {distance!r}.")
+    ids, offsets = np.asarray(ids), np.asarray(offsets)
+    return _at_distance(ids, _document_of(offsets), n_words, int(distance))
+
+
+def cooccurrence_of_distances(parts, *, weighted: bool = False) -> sp.csr_array:
+    """Window co-occurrence counts from the counts at each distance: ``parts[d - 1]`` holds the pairs d apart
+    (:func:`cooccurrence_at_distance`), and the window is ``len(parts)``. ``weighted`` counts a pair at
+    distance d as 1/d.
+
+    Examples
+    --------
+    >>> ids, offsets = [0, 1, 2, 0, -1], [0, 3, 5]
+    >>> parts = [cooccurrence_at_distance(ids, offsets, 3, d) for d in (1, 2)]
+    >>> C = cooccurrence_of_distances(parts, weighted=True)
+    >>> C.toarray()[0].tolist(), (C != cooccurrence_of_ids(ids, offsets, 3, window=2, weighted=True)).nnz
+    ([0.0, 1.0, 0.5], 0)
+    """
+    if len(parts) == 0:
+        raise ValueError("Give the counts of at least one distance (distance 1 first).")
+    total = None
+    for d, part in enumerate(parts, start=1):
+        term = sp.csr_array(part, dtype=np.float64)
+        if weighted and d > 1:
+            term = term * (1.0 / d)
+        total = term if total is None else total + term
+    return sp.csr_array(total)
 
 
 def pmi_matrix(C, *, alpha: float = 0.75, shift: float = 1.0, positive: bool = True) -> sp.csr_array:

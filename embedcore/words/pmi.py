@@ -166,7 +166,7 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
 
     @classmethod
     def from_counts(cls, counts: pd.Series, cooccurrence, *, document_frequency=None, n_documents: int | None = None,
-                    **params) -> PMIWordVectors:
+                    pmi=None, **params) -> PMIWordVectors:
         """A fitted model from a corpus's counts: what ``fit`` on that corpus gives.
 
         Parameters
@@ -179,6 +179,13 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
             Documents holding each word, and documents in the corpus: the idf
             of the tf-idf weighting (``idf_``). Without them ``transform``
             offers only ``weighting="count"``.
+        pmi : sparse (V, V) array, optional
+            The PMI of ``cooccurrence`` under these parameters, as
+            :func:`pmi_matrix` gives it with their ``alpha``, ``shift`` and
+            ``positive``: computed once and passed to every fit that differs
+            only in ``n_components``, ``eig_weight`` or ``random_state``, so
+            only the SVD is done again. It is taken as given, not checked
+            against the counts.
         **params
             The estimator's parameters (``n_components``, ``alpha``, ...); the
             counting ones (``window``, ``min_count``, ...) are recorded as given.
@@ -192,6 +199,10 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         >>> wv = PMIWordVectors.from_counts(counts, C, n_components=3, random_state=0)
         >>> bool(np.allclose(wv.vectors_, PMIWordVectors(n_components=3, random_state=0).fit(docs).vectors_))
         True
+        >>> P = pmi_matrix(C)  # the defaults' alpha, shift and positive
+        >>> wider = PMIWordVectors.from_counts(counts, C, pmi=P, n_components=4, random_state=0)
+        >>> wider.pmi_ is P, wider.vectors_.shape
+        (True, (7, 4))
         """
         wv = cls(**params)
         wv._validate_params()
@@ -205,14 +216,21 @@ class PMIWordVectors(DocumentInput, TransformerMixin, BaseEstimator):
         if document_frequency is not None and np.shape(document_frequency) != (len(counts),):
             raise ValueError(f"document_frequency has {np.size(document_frequency)} entries, but the vocabulary "
                              f"has {len(counts)} words.")
-        wv._fit_counts(counts, C, document_frequency, n_documents)
+        if pmi is not None:
+            pmi = pmi if isinstance(pmi, sp.csr_array) else sp.csr_array(pmi)  # shared, not copied
+            if pmi.shape != C.shape:
+                raise ValueError(f"The PMI matrix is {pmi.shape[0]} x {pmi.shape[1]}, but the vocabulary has "
+                                 f"{len(counts)} words; compute it from the same counts.")
+        wv._fit_counts(counts, C, document_frequency, n_documents, pmi)
         return wv
 
-    def _fit_counts(self, counts: pd.Series, C, document_frequency, n_documents) -> None:
-        """Every fitted attribute from the vocabulary, its co-occurrences and document frequencies."""
+    def _fit_counts(self, counts: pd.Series, C, document_frequency, n_documents, P=None) -> None:
+        """Every fitted attribute from the vocabulary, its co-occurrences and document frequencies (and the PMI,
+        when it was computed before)."""
         index = pd.Index(counts.index, dtype=object)
         self.cooccurrence_ = C
-        P = pmi_matrix(C, alpha=self.alpha, shift=self.shift, positive=self.positive)
+        if P is None:
+            P = pmi_matrix(C, alpha=self.alpha, shift=self.shift, positive=self.positive)
         if P.nnz == 0:
             raise ValueError("Every PMI value is clipped to zero; lower the shift or enlarge the corpus.")
         self.pmi_ = P

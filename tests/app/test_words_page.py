@@ -308,3 +308,36 @@ def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
     monkeypatch.setattr(app.services.words, "embed", lambda *a, **k: calls.append(a[1]))
     second = open_tab(open_page(PAGE), "words.tab", "Word map")
     assert calls == [] and _map_title(second) == title and _job(second) is None
+
+
+def test_dimensions_redo_only_the_svd_and_a_new_window_counts_only_its_new_distance(monkeypatch):
+    """Each stage is cached on its own inputs: the counts per distance, the PMI per counting and PMI setting,
+    the SVD per dimensions. A new seed gives a corpus reference no other test has computed with."""
+    import app.services.words as svc
+
+    calls = []
+    real_distance, real_pmi, real_svd = svc.cooccurrence_at_distance, svc.pmi_matrix, svc.PMIWordVectors._svd
+    monkeypatch.setattr(svc, "cooccurrence_at_distance",
+                        lambda *a, **k: calls.append(("distance", a[3])) or real_distance(*a, **k))
+    monkeypatch.setattr(svc, "pmi_matrix", lambda *a, **k: calls.append(("pmi",)) or real_pmi(*a, **k))
+    monkeypatch.setattr(svc.PMIWordVectors, "_svd",
+                        lambda self, P: calls.append(("svd", self.n_components)) or real_svd(self, P))
+    at = open_page(PAGE)
+    calls.clear()
+    at.session_state["global.seed"] = 424242
+    at.run()
+    assert calls == [("distance", d) for d in range(1, 6)] + [("pmi",), ("svd", 100)]
+    calls.clear()
+    at.slider(key="words.dims").set_value(60).run()
+    assert not at.exception and calls == [("svd", 60)]
+    calls.clear()
+    at.slider(key="words.window").set_value(6).run()
+    assert not at.exception and calls == [("distance", 6), ("pmi",), ("svd", 60)]
+    calls.clear()
+    at.slider(key="words.window").set_value(3).run()  # distances 1-3 are counted already
+    assert calls == [("pmi",), ("svd", 60)]
+    calls.clear()
+    at.slider(key="words.eig").set_value(1.0).run()  # p rescales the SVD's columns
+    assert calls == []
+    seconds = float(metric(at, "fit time").split()[0])
+    assert seconds > 0

@@ -16,11 +16,14 @@ from embedcore.words import (
     compare_word_vectors,
     word_vector_similarities,
     cooccurrence,
+    cooccurrence_at_distance,
+    cooccurrence_of_distances,
     document_coordinates,
     evaluate_word_pairs,
     pmi_matrix,
     smooth_idf,
     term_counts,
+    token_ids,
     tokenize,
     word_clusters,
 )
@@ -50,6 +53,29 @@ def test_window_cooccurrence_matches_loops(window, weighted):
     vocab = {w: i for i, w in enumerate(counts.index)}
     C = cooccurrence(docs, pd.Index(counts.index), window=window, weighted=weighted).toarray()
     np.testing.assert_allclose(C, _direct_window_counts(docs, vocab, window, weighted))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_window_is_the_sum_of_its_distances_and_each_distance_counts_pairs_that_far_apart(weighted):
+    docs = [tokenize(d) for d in TOY * 2]
+    counts = build_vocabulary(docs)
+    index = pd.Index(counts.index)
+    vocab = {w: i for i, w in enumerate(index)}
+    ids, offsets = token_ids(docs, index)
+    parts = [cooccurrence_at_distance(ids, offsets, len(index), d) for d in (1, 2, 3)]
+    # distance d alone: the pairs within d minus those within d - 1
+    for d, part in enumerate(parts, start=1):
+        within = _direct_window_counts(docs, vocab, d, False) - _direct_window_counts(docs, vocab, d - 1, False)
+        assert np.array_equal(part.toarray(), within), d
+        assert (part != part.T).nnz == 0
+    for window in (1, 2, 3):
+        summed = cooccurrence_of_distances(parts[:window], weighted=weighted)
+        assert (summed != cooccurrence(docs, index, window=window, weighted=weighted)).nnz == 0
+        np.testing.assert_allclose(summed.toarray(), _direct_window_counts(docs, vocab, window, weighted))
+    with pytest.raises(ValueError, match="distance must be a positive integer, got 0"):
+        cooccurrence_at_distance(ids, offsets, len(index), 0)
+    with pytest.raises(ValueError, match="at least one distance"):
+        cooccurrence_of_distances([])
 
 
 def test_document_cooccurrence_is_the_binary_doc_term_product():
@@ -430,6 +456,22 @@ def test_vectors_from_counts_equal_the_fit_on_the_corpus():
     assert np.array_equal(bare.vectors_, wv.vectors_)
     with pytest.raises(ValueError, match="no idf, so weighting='tfidf' is not available"):
         bare.transform(["a b"], weighting="tfidf")
+
+
+def test_vectors_from_a_pmi_computed_once_equal_the_fit_at_every_dimension():
+    docs = _planted_corpus(n=400)
+    params = dict(window=2, min_count=2, shift=2.0, alpha=0.75, random_state=0)
+    counts = build_vocabulary(docs, min_count=2)
+    C = cooccurrence(docs, pd.Index(counts.index), window=2)
+    P = pmi_matrix(C, alpha=0.75, shift=2.0)
+    for k in (4, 7):
+        wv = PMIWordVectors(n_components=k, **params).fit(docs)
+        got = PMIWordVectors.from_counts(counts, C, pmi=P, n_components=k, **params)
+        assert got.pmi_ is P  # shared, not computed again
+        for name in ("vectors_", "singular_values_"):
+            assert np.array_equal(getattr(got, name), getattr(wv, name)), (k, name)
+    with pytest.raises(ValueError, match="The PMI matrix is 2 x 2, but the vocabulary has"):
+        PMIWordVectors.from_counts(counts, C, pmi=np.eye(2), n_components=4, **params)
 
 
 def test_reweighted_is_the_fit_with_that_eigenvalue_weight_without_a_new_svd():
