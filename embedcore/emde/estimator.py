@@ -8,7 +8,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context, clone
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.validation import (
     check_array,
@@ -516,45 +516,39 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
     ----------
     item_vectors : mapping of item name -> vector
         The embedding of every item a set may contain.
-    n_hyperplanes, n_partitions, offsets, norm, norm_scope, drop_empty, dtype, n_jobs, random_state :
-        As in :class:`EMDE`.
-    weighting : {"counts", "binary", "tfidf"}, default="counts"
-        ``"tfidf"`` learns item frequencies from the sets passed to ``fit``.
+    emde : EMDE, optional
+        The sketch's settings, as an unfitted :class:`EMDE` (cloned by
+        ``fit``; None: ``EMDE()``). Its ``weighting="tfidf"`` learns item
+        frequencies from the sets passed to ``fit``. In a pipeline or a grid
+        search its settings are ``emde__n_hyperplanes`` and so on.
     unknown : {"error", "skip"}, default="error"
         What to do with an item that has no vector: stop with a message naming
         it, or skip it and count it in ``n_unknown_`` (and ``unknown_items_``).
 
+    Attributes
+    ----------
+    emde_ : EMDE
+        The fitted model that sketches the sets.
+    vocabulary_index_ : pandas Index
+        The item names, in the order of the fitted items.
+
     Examples
     --------
     >>> vecs = {"chorizo": [0.2, -0.4, 0.15], "banana": [0.7, -1.2, 2.56], "sourdough": [0.9, 0.1, 0.04]}
-    >>> v = EMDEVectorizer(item_vectors=vecs, n_hyperplanes=3, n_partitions=2, random_state=0)
+    >>> v = EMDEVectorizer(item_vectors=vecs, emde=EMDE(n_hyperplanes=3, n_partitions=2, random_state=0))
     >>> X = v.fit_transform([["chorizo", "banana"], ["sourdough"], ["banana"] * 3])
     >>> X.sum(axis=1).tolist()
     [4.0, 2.0, 6.0]
     """
 
     _parameter_constraints: dict = {
-        **EMDE._parameter_constraints,
         "item_vectors": [Mapping, None],
+        "emde": [EMDE, None],
         "unknown": [StrOptions({"error", "skip"})],
     }
 
-    def __init__(
-        self,
-        *,
-        item_vectors: Mapping[str, Sequence[float]] | None = None,
-        n_hyperplanes: int = 7,
-        n_partitions: int = 16,
-        offsets: str = "data",
-        weighting: str = "counts",
-        norm: str | None = None,
-        norm_scope: str = "row",
-        drop_empty: bool = False,
-        unknown: str = "error",
-        dtype=np.float32,
-        n_jobs: int | None = None,
-        random_state=None,
-    ):
+    def __init__(self, *, item_vectors: Mapping[str, Sequence[float]] | None = None, emde: EMDE | None = None,
+                 unknown: str = "error"):
         keep_parameters(self, locals())
 
     def _indices(self, X) -> sp.csr_array:
@@ -586,10 +580,8 @@ class EMDEVectorizer(TransformerMixin, BaseEstimator):
             raise ValueError("item_vectors has repeated item names.")
         # no cast here: EMDE.fit checks the vectors (numeric, not complex, finite)
         vectors = np.vstack([np.atleast_1d(np.asarray(self.item_vectors[k])) for k in names])
-        # every EMDE parameter is also one of ours: pass them through by name
-        shared = EMDE._get_param_names()
-        self.emde_ = EMDE(**{k: v for k, v in self.get_params(deep=False).items() if k in shared})
-        sets = self._indices(X) if self.weighting == "tfidf" else None
+        self.emde_ = EMDE() if self.emde is None else clone(self.emde)
+        sets = self._indices(X) if self.emde_.weighting == "tfidf" else None
         self.emde_.fit(vectors, sets=sets)
         return self
 

@@ -111,7 +111,7 @@ def test_no_thread_is_started_unless_n_jobs_asks(monkeypatch):
     assert started == []
     fitted(n_jobs=2).sketch(W)
     assert started == [2]
-    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, n_jobs=2).fit(BASKETS)
+    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, emde=EMDE(n_jobs=2)).fit(BASKETS)
     assert v.emde_.n_jobs == 2
 
 
@@ -192,7 +192,7 @@ def test_decode_prefers_the_sets_region():
 
 
 def test_seed_example_baskets_with_vectorizer():
-    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, n_hyperplanes=3, n_partitions=2, random_state=0)
+    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, emde=EMDE(n_hyperplanes=3, n_partitions=2, random_state=0))
     S = v.fit_transform(BASKETS).toarray()
     # rows are additive in the items: basket 3 = 3 x banana; basket 4 = chorizo + banana + 2 x sourdough
     single = {k: v.transform([[k]]).toarray()[0] for k in BASKET_ITEMS}
@@ -209,13 +209,19 @@ def test_vectorizer_in_a_pipeline_and_tfidf():
     # class 1 sets draw from items with positive first coordinate
     pos, neg = np.flatnonzero(ITEMS[:, 0] > 0), np.flatnonzero(ITEMS[:, 0] <= 0)
     sets = [[names[j] for j in r.choice(pos if c else neg, 8)] for c in y]
-    pipe = make_pipeline(EMDEVectorizer(item_vectors=vecs, n_hyperplanes=4, n_partitions=16, weighting="tfidf", norm="l2", random_state=0), LogisticRegression(max_iter=500))
+    emde = EMDE(n_hyperplanes=4, n_partitions=16, weighting="tfidf", norm="l2", random_state=0)
+    pipe = make_pipeline(EMDEVectorizer(item_vectors=vecs, emde=emde), LogisticRegression(max_iter=500))
     pipe.fit(sets[:150], y[:150])
     assert pipe.score(sets[150:], y[150:]) > 0.9
+    assert pipe[0].emde_.idf_ is not None and emde.__dict__.get("idf_") is None  # a clone learned the idf
+    # the sketch's settings are tuned through the pipeline, as a grid search sets them
+    pipe.set_params(emdevectorizer__emde__n_hyperplanes=3).fit(sets[:150], y[:150])
+    assert pipe[0].emde_.n_features_out_ == 16 * 2**3
 
 
 def test_vectorizer_unknown_items():
-    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, n_hyperplanes=3, n_partitions=2, random_state=0).fit(BASKETS)
+    v = EMDEVectorizer(item_vectors=BASKET_ITEMS, emde=EMDE(n_hyperplanes=3, n_partitions=2, random_state=0))
+    v.fit(BASKETS)
     with pytest.raises(ValueError, match=r"Item 'kale' \(in set 1\) has no vector"):
         v.transform([["banana"], ["kale", "kale"]])
     v.set_params(unknown="skip")
