@@ -307,20 +307,20 @@ def planted_section(normalized):
     eps = c[3].select_slider("ε between any two", [0.0, 0.01, 0.02, 0.05, 0.1, 0.2], 0.02, key="graphs.agm_eps", bind="query-params")
     overlap = c[4].select_slider("Share in a second community", [0.0, 0.05, 0.1, 0.2], 0.05, key="graphs.agm_overlap", bind="query-params")
     view = svc.planted(int(n), int(k), float(p), float(eps), float(overlap), normalized, data_service.seed())
-    g = view["graph"]
-    lab_map.draw(st, view["positions"], key="graphs.map.agm", **charts.graph(
-        view["positions"], view["edges"], g.nodes, view["labels"], [f"part {j + 1}" for j in range(int(k))],
-        cut_edges=view["cut_edges"], groups=g.groups, cut_label="edges between parts",
+    g = view.graph
+    lab_map.draw(st, view.positions, key="graphs.map.agm", **charts.graph(
+        view.positions, view.edges, g.nodes, view.labels, [f"part {j + 1}" for j in range(int(k))],
+        cut_edges=view.cut_edges, groups=g.groups, cut_label="edges between parts",
         title=f"{k} parts by recursive bisection (best sweep cut, {lap_name}); shapes: the planted communities"))
     m = st.columns(3)
-    m[0].metric("nodes on their community's part", f"{view['accuracy']:.1%}",
-                help=f"Of the {view['scored']} nodes in one community only, under the best matching of parts to "
+    m[0].metric("nodes on their community's part", f"{view.accuracy:.1%}",
+                help=f"Of the {view.scored} nodes in one community only, under the best matching of parts to "
                 "communities.")
-    m[1].metric("the same by chance", f"{view['chance']:.1%}",
+    m[1].metric("the same by chance", f"{view.chance:.1%}",
                 help="The parts against the communities shuffled (200 shuffles): what a split that knows nothing "
                 "scores under the best matching.")
-    m[2].metric("adjusted Rand index", f"{view['ari']:.3f}", help="1: the plant found exactly; 0: chance.")
-    st.dataframe(view["crosstab"], hide_index=True, key="graphs.agm_crosstab")
+    m[2].metric("adjusted Rand index", f"{view.ari:.3f}", help="1: the plant found exactly; 0: chance.")
+    st.dataframe(view.crosstab, hide_index=True, key="graphs.agm_crosstab")
     st.caption(md_escape(g.description) + " Raise ε towards p and the blocks dissolve: the score falls to the "
                "chance level, since a cut can only find structure that is there. Nodes in several communities are "
                "drawn but not scored: either part is right for them.")

@@ -309,12 +309,12 @@ with tabs[3]:
                                         "state needs its own distribution over every song.")
             _keep("pl.hmm_states", n_states)
             hmm = svc.hmm_baseline(ref, test_size, int(n_states))
-            if hmm["problem"] is not None:
-                st.info(hmm["problem"])
+            if hmm.problem is not None:
+                st.info(hmm.problem)
             else:
                 st.dataframe(svc.hmm_table(key, int(n_states)), hide_index=True, key="pl.hmm_table",
                              column_config={"held-out log-likelihood": st.column_config.NumberColumn(format="%.4f")})
-                st.caption(f"Baum-Welch ran {hmm['iterations']} rounds. The HMM is scored on the same held-out "
+                st.caption(f"Baum-Welch ran {hmm.iterations} rounds. The HMM is scored on the same held-out "
                            "transitions: each song's probability given every song before it in its playlist, back to "
                            "any song left out (the forward pass), where the LME looks at the last song only. Its weakness is the lecture's: "
                            "each state needs b(s | z) for every song, learned from the few plays a song has, so "

@@ -10,6 +10,7 @@ shared by every session and never mutated.
 from __future__ import annotations
 
 import textwrap
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -255,8 +256,23 @@ def bisection(data: data_service.DataRef, weighted: bool, normalized: bool, rule
 # ---------------------------------------------------------------- a graph with planted communities
 
 
+class PlantedView(NamedTuple):
+    """An AGM graph with its layout, and the parts recursive bisection found, scored against the plant."""
+
+    graph: GraphData
+    positions: np.ndarray  # (n, 2) layout
+    edges: np.ndarray  # (e, 2) node pairs
+    cut_edges: np.ndarray  # the pairs whose ends lie in different parts
+    labels: np.ndarray  # each node's part
+    accuracy: float  # nodes of one community on its part, under the best matching
+    chance: float  # the same for the communities shuffled
+    ari: float  # adjusted Rand index of parts against communities
+    scored: int  # nodes in exactly one community (the ones scored)
+    crosstab: pd.DataFrame  # parts against communities
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
-def planted(n: int, k: int, p: float, eps: float, overlap: float, normalized: bool, seed: int) -> dict:
+def planted(n: int, k: int, p: float, eps: float, overlap: float, normalized: bool, seed: int) -> PlantedView:
     """An AGM graph drawn with the seed, its positions and edges, and its best-sweep bisection scored against the plant."""
     g, F = make_agm(n, k, p, eps, overlap, random_state=seed)
     found = planted_recovery(g, F, normalized, "sweep", random_state=seed)
@@ -264,9 +280,8 @@ def planted(n: int, k: int, p: float, eps: float, overlap: float, normalized: bo
     i, j = np.nonzero(np.triu(A, 1))
     pairs = np.column_stack([i, j])
     labels = found.labels
-    return {"graph": g, "positions": graphs.layout(A, random_state=seed), "edges": pairs,
-            "cut_edges": pairs[labels[i] != labels[j]], "labels": labels, "accuracy": found.accuracy,
-            "chance": found.chance, "ari": found.ari, "scored": found.scored, "crosstab": found.crosstab}
+    return PlantedView(g, graphs.layout(A, random_state=seed), pairs, pairs[labels[i] != labels[j]], labels,
+                       found.accuracy, found.chance, found.ari, found.scored, found.crosstab)
 
 
 def max_parts(data: data_service.DataRef) -> int:

@@ -189,21 +189,29 @@ def model_info(key: ModelKey) -> dict:
 HMM_MAX_CELLS = 6_000_000
 
 
+class HMMBaseline(NamedTuple):
+    """The hidden Markov model beside the LME: why it was not trained (``problem``), or how it scored."""
+
+    problem: str | None  # too large for the page; then nothing else is filled in
+    held_out: float | None = None  # held-out log-likelihood per transition (None: nothing held out)
+    parameters: int | None = None  # free parameters
+    iterations: int | None = None  # Baum-Welch rounds run
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
-def hmm_baseline(data: DataRef, test_size: float, n_states: int) -> dict:
+def hmm_baseline(data: DataRef, test_size: float, n_states: int) -> HMMBaseline:
     """A hidden Markov model with ``n_states`` states trained on the training playlists, scored on the held-out
     transitions every other model is scored on. ``problem`` says why it was not trained (too large), else None."""
     train, _ = split(data, test_size)
     cells = len(train) * max(map(len, train)) * n_states
     if cells > HMM_MAX_CELLS:
-        return {"problem": f"{len(train):,} training playlists (the longest has {max(map(len, train)):,} songs) with "
-                           f"{n_states} states would hold {cells:,} cells per pass; the page allows "
-                           f"{HMM_MAX_CELLS:,}. Fewer states, or shorter playlists."}
+        return HMMBaseline(f"{len(train):,} training playlists (the longest has {max(map(len, train)):,} songs) "
+                           f"with {n_states} states would hold {cells:,} cells per pass; the page allows "
+                           f"{HMM_MAX_CELLS:,}. Fewer states, or shorter playlists.")
     held = held_out_set(data, test_size)
-    started = time.perf_counter()
     model = PlaylistHMM(n_states=n_states, random_state=data.seed).fit(train)
-    return {"problem": None, "held-out": None if held.n_scored == 0 else model.log_likelihood(held.playlists),
-            "parameters": model.n_parameters_, "iterations": model.n_iter_, "seconds": time.perf_counter() - started}
+    return HMMBaseline(None, None if held.n_scored == 0 else model.log_likelihood(held.playlists),
+                       model.n_parameters_, model.n_iter_)
 
 
 def hmm_table(key: ModelKey, n_states: int) -> pd.DataFrame:
@@ -214,7 +222,7 @@ def hmm_table(key: ModelKey, n_states: int) -> pd.DataFrame:
     base = baselines(spec.data, spec.test_size)
     points = (1 if spec.model == "single" else 2) * S * spec.n_components
     rows = [("uniform", 0, base["uniform"]),
-            (f"hidden Markov model, K = {n_states}", hmm.get("parameters"), hmm.get("held-out")),
+            (f"hidden Markov model, K = {n_states}", hmm.parameters, hmm.held_out),
             ("bigram (Witten-Bell)", S * (S - 1), base["bigram (Witten-Bell)"]),
             (f"LME ({spec.model}-point, d = {spec.n_components})", points, trained(key).held_out)]
     return pd.DataFrame(rows, columns=["model", "free parameters", "held-out log-likelihood"])
