@@ -87,7 +87,8 @@ def _move_sliders(page) -> list[str]:
 
 
 def _choose_radio(page) -> list[str]:
-    """On a page whose first view has no slider: pick another option of the first radio in the main area."""
+    """On a page whose first view has no enabled slider: pick another option of the first radio in the main area
+    (its second option, or its first when the second is the one chosen: clicking the chosen one changes nothing)."""
     radios = page.locator('[data-testid="stMain"] [data-testid="stRadio"]')
     for i in range(radios.count()):
         r = radios.nth(i)
@@ -95,7 +96,10 @@ def _choose_radio(page) -> list[str]:
         if not r.is_visible() or options.count() < 2:
             continue
         address = page.evaluate("window.location.href")
-        options.nth(1).click()
+        other = options.nth(1)
+        if other.locator("input").is_checked():
+            other = options.nth(0)
+        other.click()
         page.wait_for_function("(a) => window.location.href !== a", arg=address, timeout=30_000)
         wait_idle(page)
         return [r.locator('[data-testid="stWidgetLabel"]').first.inner_text().strip()]
@@ -113,13 +117,7 @@ def _controls_once_drawn(page, expected: dict, timeout_s: float = 20.0) -> dict:
         page.wait_for_timeout(200)
 
 
-#: Known gaps, open: on Sets a link with "Partitioning to draw" moved opens at partitioning 0; on Categories the
-#: first enabled slider's move does not reach the address in the browser.
-LINK_GAPS = {"sets", "categories"}
-
-
-@pytest.mark.parametrize("spec", [pytest.param(p, marks=pytest.mark.xfail(reason="known link gap, see LINK_GAPS"))
-                                  if p.url in LINK_GAPS else p for p in PAGES if not p.default], ids=lambda p: p.url)
+@pytest.mark.parametrize("spec", [p for p in PAGES if not p.default], ids=lambda p: p.url)
 def test_a_copied_link_restores_controls_and_charts(server, browser, spec):  # noqa: F811 (fixtures)
     url, _ = server
     first = browser.new_context(viewport={"width": 1440, "height": 1000})
