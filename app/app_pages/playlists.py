@@ -8,6 +8,7 @@ from app.services import playlists as svc
 from app.services import reproduce
 from app.ui import playlists_charts as pcharts
 from app.ui import plots, runs, share
+from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
@@ -66,6 +67,20 @@ source, _ = data_source("playlists", "pl", default="planted_single")
 ref = data_service.ref("playlists", source)
 main, knobs = instrument("pl")
 sb = knobs
+whole = svc.one_playlist(ref)
+if whole is not None:
+    # one playlist cannot be split into training and held-out playlists: cut it into sessions, at a length chosen here
+    session = ranged_slider("Session length (songs)", 2, max(2, whole // 2), svc.default_session_length(whole),
+                            key="pl.session", where=knobs, bind="query-params",
+                            why=f"a playlist of {whole} songs makes two sessions at most",
+                            help="Consecutive songs of your one playlist make one session; each session is a playlist "
+                            "on this page. Shorter sessions make more playlists to hold out, but cut more transitions "
+                            "at their ends.")
+    ref = svc.sessions_ref(ref, session)
+    main.info(f"Your upload is one playlist of {whole:,} songs. A held-out split needs at least two playlists, so the "
+              f"page cuts it into sessions of {session} consecutive songs ({-(-whole // session):,} sessions, each a "
+              "playlist here; *Session length* beside the map changes the cut). Songs that follow each other across a "
+              "cut are not counted as a transition.")
 model_kind = sb.radio("Model", ["single", "dual"], key="pl.model", horizontal=True, bind="query-params",
                       help="single: one point per song. dual: an entry and an exit point per song.")
 dim = sb.slider("Dimensions", 2, 5, 2, key="pl.dim", help="The map shows the first two.", bind="query-params")
@@ -112,7 +127,14 @@ def controls_text() -> None:
     )
 
 if not facts["trainable"]:
-    st.error("After the split no training playlist has two songs. Lower the held-out share or upload longer playlists.")
+    if whole is not None and whole < 4:
+        st.error(f"Your upload is one playlist of {whole} songs: too short to hold out a session and keep one of two "
+                 "songs to train on. Upload a playlist of at least 4 songs, or two playlists or more.")
+    elif whole is not None:
+        st.error("After the split no training session has two songs. Lower the held-out share or the session length.")
+    else:
+        st.error("After the split no training playlist has two songs. Lower the held-out share or upload longer "
+                 "playlists.")
     st.stop()
 spec = svc.ModelSpec(ref, test_size, model_kind, dim, reg, iters, z_approx)
 

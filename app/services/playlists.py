@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from typing import NamedTuple
 
@@ -24,6 +24,7 @@ from app.services import shared
 from app.services.jobs import BackgroundJob, session_alive, session_job
 from app.services.data import DataRef
 from app.services.reproduce import Recipe
+from embedcore.io.sets import cut_into_sessions, session_length
 from embedcore.playlists import (  # noqa: F401  (MAX_EXACT_Z_SONGS and partition_cost are for the page)
     LME,
     MAX_EXACT_Z_SONGS,
@@ -51,16 +52,56 @@ TAG_WEIGHT = LME().tag_weight
 # --------------------------------------------------------------------------- the data and its split
 
 
+#: How a data reference names an upload of one playlist cut into sessions of a chosen length.
+_SESSIONS = ":sessions="
+
+
+def sessions_ref(data: DataRef, length: int) -> DataRef:
+    """The reference to ``data`` (an upload of one playlist) cut into sessions of ``length`` songs."""
+    return DataRef(f"{data.kind.partition(_SESSIONS)[0]}{_SESSIONS}{int(length)}", data.source, data.seed)
+
+
+def base_ref(data: DataRef) -> DataRef:
+    """The reference to the file as read, without a session cut (what a reproduce script loads)."""
+    return DataRef(data.kind.partition(_SESSIONS)[0], data.source, data.seed)
+
+
+def session_cut(data: DataRef) -> int | None:
+    """The session length ``data`` is cut at, or None when it is read as it is."""
+    length = data.kind.partition(_SESSIONS)[2]
+    return int(length) if length else None
+
+
+def load(data: DataRef):
+    """The playlists ``data`` names: the file as read, or its one playlist cut into sessions (in their order)."""
+    pdata = data_service.load(base_ref(data))
+    length = session_cut(data)
+    if length is None or not pdata.one_playlist:
+        return pdata
+    whole = list(chain.from_iterable(pdata.playlists))  # the reader's own cut keeps the order
+    return replace(pdata, playlists=cut_into_sessions(whole, length))
+
+
+def one_playlist(data: DataRef) -> int | None:
+    """Songs in the upload's single playlist when it held only one, else None (bundled sets hold many)."""
+    return data_service.load(base_ref(data)).one_playlist
+
+
+def default_session_length(n_songs: int) -> int:
+    """The session length a single playlist of ``n_songs`` is cut at when read."""
+    return session_length(n_songs)
+
+
 @st.cache_resource(max_entries=8, show_spinner=False)
 def split(data: DataRef, test_size: float):
     """Training and held-out playlists (split by playlist with the data's seed); shared, never mutated."""
-    return split_playlists(data_service.load(data).playlists, test_size, random_state=data.seed)
+    return split_playlists(load(data).playlists, test_size, random_state=data.seed)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def facts(data: DataRef, test_size: float) -> dict:
     """What the page says about the data before any training: counts, description, what it ships with."""
-    pdata = data_service.load(data)
+    pdata = load(data)
     train, test = split(data, test_size)
     return {
         "songs": len(song_index(pdata.playlists)),
@@ -105,14 +146,14 @@ def held_out_set(data: DataRef, test_size: float) -> ScoredTransitions:
 @st.cache_data(max_entries=16, show_spinner=False)
 def true_model_score(data: DataRef, test_size: float) -> float | None:
     """The true model's held-out log-likelihood, for data generated from one (None otherwise)."""
-    truth = getattr(data_service.load(data), "truth", None)
+    truth = getattr(load(data), "truth", None)
     return None if truth is None else held_out(truth, held_out_set(data, test_size))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def song_info(data: DataRef) -> pd.DataFrame:
     """Plays and tags of every song, indexed by song id."""
-    pdata = data_service.load(data)
+    pdata = load(data)
     songs = song_index(pdata.playlists)
     return pd.DataFrame({"plays": play_counts(pdata.playlists, songs),
                          "tags": song_tag_labels(songs, getattr(pdata, "tags", None))}, index=songs)
@@ -369,7 +410,7 @@ def current_job(spec: ModelSpec) -> TrainingJob | None:
 
 def _job(spec: ModelSpec, **kwargs) -> TrainingJob:
     train, _ = split(spec.data, spec.test_size)
-    tags = getattr(data_service.load(spec.data), "tags", None)
+    tags = getattr(load(spec.data), "tags", None)
     return TrainingJob(spec, train, tags, held_out_set(spec.data, spec.test_size), **kwargs)
 
 
@@ -511,7 +552,7 @@ def selection_summary(key: ModelKey, songs: tuple[str, ...], top: int = 10) -> d
 def truth_alignment(key: ModelKey):
     """The learned map aligned to the true one: ``(aligned, true_points, disparity, songs)`` (``songs``: the ids
     of the songs both models know, in the rows' order), or None without truth."""
-    truth = getattr(data_service.load(key.spec.data), "truth", None)
+    truth = getattr(load(key.spec.data), "truth", None)
     if truth is None:
         return None
     model = trained(key).model
@@ -619,7 +660,7 @@ def cold_start_result(spec: ColdStartSpec) -> pd.DataFrame | None:
 
 def run_cold_start(spec: ColdStartSpec) -> pd.DataFrame:
     """Hold songs out, train, place them three ways and score them (seconds); stored for every session."""
-    pdata = data_service.load(spec.data)
+    pdata = load(spec.data)
     table = cold_start_scores(pdata.playlists, getattr(pdata, "tags", None), held_share=spec.held_share,
                               tag_weight=spec.tag_weight, model=spec.model, n_components=spec.n_components,
                               reg=spec.reg, max_iter=spec.max_iter, z_approx=spec.z_approx,
@@ -640,9 +681,18 @@ def recipe(key: ModelKey) -> Recipe:
     # stopped: the same schedule (max_iter sets it), ended after the step it was stopped at
     stop = "" if key.stopped_at is None else f", callback=lambda model, iteration, ll: iteration >= {key.stopped_at}"
     songs = np.array([str(s) for s in model.songs_])
+    length = session_cut(spec.data)
+    cut = "" if length is None else f"""
+        from itertools import chain
+
+        from embedcore.io.sets import cut_into_sessions
+
+        # the file's one playlist, cut into sessions of {length} songs as the page cut it
+        data.playlists = cut_into_sessions(list(chain.from_iterable(data.playlists)), {length})
+"""
     code = f"""
         from embedcore.playlists import LME, split_playlists
-
+{cut}
         train, _ = split_playlists(data.playlists, {spec.test_size!r}, random_state={spec.data.seed})
         model = LME(**{params!r}).fit(train, tags=getattr(data, "tags", None){stop})
         result = {{"embedding": model.embedding_, "songs": np.array([str(s) for s in model.songs_]),
@@ -651,6 +701,7 @@ def recipe(key: ModelKey) -> Recipe:
     return Recipe("playlists", f"{spec.model}-point LME song map ({spec.n_components} dimensions)",
                   {"embedding": model.embedding_, "songs": songs,
                    "log_likelihood_curve": np.asarray(model.log_likelihood_curve_)},
-                  {**params, "test_size": spec.test_size, "stopped_at": key.stopped_at}, spec.data, code,
+                  {**params, "test_size": spec.test_size, "stopped_at": key.stopped_at,
+                   **({} if length is None else {"session length": length})}, base_ref(spec.data), code,
                   compare={"embedding": "close", "songs": "exact", "log_likelihood_curve": "close"},
                   rtol=1e-7, atol=1e-10)

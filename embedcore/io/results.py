@@ -112,6 +112,9 @@ class PlaylistData(Parsed):
     tags: dict | None = None
     truth: Any = None
     description: str = ""
+    #: Songs in the file's one playlist when it held only one (then cut into sessions if long), else None:
+    #: a held-out split needs two playlists, so a page may cut it again (:func:`.sets.cut_into_sessions`).
+    one_playlist: int | None = None
 
     def __len__(self) -> int:
         return len(self.playlists)

@@ -55,16 +55,32 @@ SESSION_FROM = 20
 SESSION_SONGS = 50
 
 
-def cut_into_sessions(playlist: list[str]) -> list[list[str]]:
-    """One long playlist as consecutive sessions of equal length (the last may be shorter): at least ten
-    of at least two songs, at most :data:`SESSION_SONGS` songs each.
+def session_length(n_songs: int) -> int:
+    """The session length a playlist of ``n_songs`` is cut at by default: a tenth of it, at least two songs
+    and at most :data:`SESSION_SONGS`.
+
+    Examples
+    --------
+    >>> session_length(45), session_length(10), session_length(10_000)
+    (4, 2, 50)
+    """
+    return max(2, min(SESSION_SONGS, int(n_songs) // 10))
+
+
+def cut_into_sessions(playlist: list[str], size: int | None = None) -> list[list[str]]:
+    """One long playlist as consecutive sessions of ``size`` songs (the last may be shorter); by default
+    :func:`session_length`: at least ten of at least two songs, at most :data:`SESSION_SONGS` songs each.
 
     Examples
     --------
     >>> [len(s) for s in cut_into_sessions([str(i) for i in range(45)])]
     [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1]
+    >>> cut_into_sessions(list("abcde"), 2)
+    [['a', 'b'], ['c', 'd'], ['e']]
     """
-    size = max(2, min(SESSION_SONGS, len(playlist) // 10))
+    size = session_length(len(playlist)) if size is None else int(size)
+    if size < 1:
+        raise ValueError(f"A session needs at least one song; got size={size}.")
     return [playlist[i:i + size] for i in range(0, len(playlist), size)]
 
 
@@ -151,6 +167,7 @@ def read_playlists(
     quoted = _quoted_notice(kept, numbers, name, "song ids")
     if quoted:
         notices.append(quoted)
+    one = len(playlists[0]) if len(playlists) == 1 else None
     if len(playlists) == 1 and len(playlists[0]) >= SESSION_FROM:
         whole = len(playlists[0])
         playlists = cut_into_sessions(playlists[0])
@@ -158,7 +175,7 @@ def read_playlists(
         notices.append(f"{name} holds one playlist of {whole:,} songs. A held-out split needs at least two "
                        f"playlists, so it is cut into {len(playlists):,} sessions of {len(playlists[0]):,} songs "
                        "in their order. Put one session per line to choose the cut yourself.")
-    result = PlaylistData(name, playlists=playlists, notices=notices)
+    result = PlaylistData(name, playlists=playlists, notices=notices, one_playlist=one)
     short = [numbers[i] for i, p in enumerate(playlists) if len(p) < 2]
     if len(short) == len(playlists):
         raise DataError(

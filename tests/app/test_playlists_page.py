@@ -553,3 +553,34 @@ def test_the_hidden_markov_model_is_scored_between_uniform_and_the_lme_with_its_
     assert not at.exception
     more = next(d.value for d in at.dataframe if "free parameters" in d.value.columns).set_index("model")
     assert more.loc["hidden Markov model, K = 32", "held-out log-likelihood"] > ll["hidden Markov model, K = 8"]
+
+
+def test_one_short_playlist_is_cut_into_sessions_at_a_length_the_page_offers():
+    """A file of one playlist used to end in 'lower the held-out share or upload longer playlists', advice that
+    cannot work: a held-out split needs two playlists. The page says so and cuts it into sessions instead."""
+    at = open_page(PAGE)
+    one = " ".join(f"s{i % 5}" for i in range(12))
+    at = after_training(at.sidebar.file_uploader[0].set_value(("mine.txt", one.encode(), "text/plain")).run())
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    said = [i.value for i in at.info if "one playlist of 12 songs" in i.value]
+    assert said and "A held-out split needs at least two playlists" in said[0] and "6 sessions" in said[0]
+    assert at.slider(key="pl.session").value == 2
+    assert metric(at, "playlists (train / test)") == "5 / 1"
+    at.slider(key="pl.session").set_value(4).run()
+    at = after_training(at)
+    assert not at.error and metric(at, "playlists (train / test)") == "2 / 1"
+    assert any("3 sessions" in i.value for i in at.info)
+
+
+def test_one_long_playlist_is_cut_at_the_readers_length_and_the_control_changes_it():
+    from tests.app.uploads import one_long_playlist
+
+    at = open_page(PAGE)
+    at = after_training(at.sidebar.file_uploader[0].set_value(
+        ("history.txt", one_long_playlist(400, songs=30), "text/plain")).run())
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.slider(key="pl.session").value == 40 and metric(at, "playlists (train / test)") == "8 / 2"
+    at.slider(key="pl.session").set_value(20).run()
+    at = after_training(at)
+    assert not at.error and metric(at, "playlists (train / test)") == "16 / 4"
+    assert metric(at, "songs") == "30"

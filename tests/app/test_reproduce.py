@@ -159,6 +159,24 @@ def test_playlists_export_reproduces(tmp_path, source, model, stop_after):
     _reproduces(playlists.recipe(key), tmp_path)
 
 
+def test_one_uploaded_playlist_cut_into_sessions_reproduces_from_its_file(tmp_path, monkeypatch):
+    from embedcore.io.sets import cut_into_sessions
+    from embedcore.playlists import LME
+    from tests.app.uploads import one_long_playlist
+
+    blob = one_long_playlist(400, songs=30)
+    up = data_service.Upload(("history.txt",), (blob,), io_upload_digest(["history.txt"], [blob]), "playlists")
+    monkeypatch.setattr(data_service, "current_upload", lambda: up)
+    ref = playlists.sessions_ref(data_service.DataRef("playlists", f"upload:{up.digest}", 2), 25)
+    assert [len(p) for p in playlists.load(ref).playlists] == [len(p) for p in cut_into_sessions(["s"] * 400, 25)]
+    spec = playlists.ModelSpec(ref, 0.25, "single", 2, 0.05, 30, None)
+    train, _ = playlists.split(spec.data, spec.test_size)
+    key = playlists.ModelKey(spec, None)
+    playlists._models().put(key, playlists.Trained(LME(**spec.params()).fit(train), None))
+    (tmp_path / "history.txt").write_bytes(blob)
+    _reproduces(playlists.recipe(key), tmp_path / "a", tmp_path / "history.txt")
+
+
 @pytest.mark.parametrize("source,min_count,weighting,k", [("lee", 2, "tfidf", 6)])
 def test_text_export_reproduces(tmp_path, source, min_count, weighting, k):
     _reproduces(text.recipe(data_service.DataRef("documents", source, 1), min_count, weighting, k), tmp_path)
