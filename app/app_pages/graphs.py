@@ -197,7 +197,6 @@ def fiedler_split(ref, weighted, normalized):
                "cut, allowed any values instead of two.")
 
 
-@st.fragment
 def rayleigh_section(ref, weighted, normalized):
     if len(names) < 3:
         st.info("With two nodes the constant vector and the Fiedler vector span every direction: there is nothing "
@@ -205,13 +204,29 @@ def rayleigh_section(ref, weighted, normalized):
         return
     # the normalised quotient x^T L x / x^T D x is minimised over x with x^T D 1 = 0: orthogonality weighted by degree
     perp = "D-orthogonal to 1 (xᵀD1 = 0)" if normalized else "orthogonal to 1"
+    turn_section(ref, weighted, normalized, perp)
+    # The random vectors do not depend on the angle: drawn by the page's run, not again at each turn.
+    _, random_q = svc.rayleigh(ref, weighted, normalized)
+    lam2 = svc.fiedler(ref, weighted, normalized).value
+    spec = svc.spectra(ref, weighted)["normalised" if normalized else "unnormalised"].to_numpy()
+    plots.show(st, charts.quotient_histogram(random_q, lam2, float(spec[-1]),
+                                             f"{len(random_q)} random vectors {perp}: none below λ₂"),
+               key="graphs.chart.random")
+    st.caption(f"A random vector {perp} scores about the average eigenvalue, far above λ₂: smooth "
+               "numberings of a graph are rare, and the Fiedler vector is the smoothest there is."
+               + (" Under the normalised Laplacian the quotient is xᵀLx / xᵀDx, and the vectors are made orthogonal "
+                  "to 1 in the degree-weighted inner product, as the Fiedler vector is." if normalized else ""))
+
+
+@st.fragment
+def turn_section(ref, weighted, normalized, perp):
+    """The angle and what it moves: a new angle reruns and redraws only this."""
     angle = st.slider("Turn away from the Fiedler vector (degrees)", 0, 90, 30, 1, key="graphs.angle",
                       bind="query-params", help="x = cos θ · f + sin θ · r, with r a random direction "
                       f"orthogonal to f and {perp} (the seed picks it). θ = 0 is the Fiedler vector itself.")
-    profile, random_q = svc.rayleigh(ref, weighted, normalized)
+    profile, _ = svc.rayleigh(ref, weighted, normalized)
     t = svc.turned(ref, weighted, normalized, float(angle))
     lam2 = svc.fiedler(ref, weighted, normalized).value
-    spec = svc.spectra(ref, weighted)["normalised" if normalized else "unnormalised"].to_numpy()
     m = st.columns(3)
     m[0].metric("R(x) at this angle", f"{t['quotient']:.4g}")
     m[1].metric("λ₂ (the minimum)", f"{lam2:.4g}")
@@ -221,15 +236,8 @@ def rayleigh_section(ref, weighted, normalized):
     plots.show(c1, charts.rayleigh_curve(profile, angle, t["quotient"], lam2,
                                          "The quotient rises as x turns away: cos²θ·λ₂ + sin²θ·R(r)"),
                key="graphs.chart.rayleigh")
-    plots.show(c2, charts.quotient_histogram(random_q, lam2, float(spec[-1]),
-                                             f"{len(random_q)} random vectors {perp}: none below λ₂"),
-               key="graphs.chart.random")
-    plots.show(st, charts.two_vectors(names, t["fiedler"], t["vector"], f"The Fiedler vector and the vector turned "
+    plots.show(c2, charts.two_vectors(names, t["fiedler"], t["vector"], f"The Fiedler vector and the vector turned "
                                       f"{angle}°"), key="graphs.chart.turned")
-    st.caption(f"A random vector {perp} scores about the average eigenvalue, far above λ₂: smooth "
-               "numberings of a graph are rare, and the Fiedler vector is the smoothest there is."
-               + (" Under the normalised Laplacian the quotient is xᵀLx / xᵀDx, and the vectors are made orthogonal "
-                  "to 1 in the degree-weighted inner product, as the Fiedler vector is." if normalized else ""))
 
 
 @st.fragment
