@@ -120,8 +120,32 @@ def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str,
     share = _word_share(tokens)
     if share >= 0.7:
         return "documents", f"{share:.0%} of the tokens with letters or digits in {name}'s first lines are words: text."
-    return "playlists", (f"only {share:.0%} of the tokens with letters or digits in {name}'s first lines are words; "
-                         "the rest look like ids: playlists (one per line).")
+    why = (f"only {share:.0%} of the tokens in {name}'s first lines are words, the rest look like ids: playlists, "
+           "one per line. Ids can also be a corpus (for Words and Text): then choose Text.")
+    head = _leading_id(lines)
+    if head is not None:
+        why += f" Each line opens with another kind of id ({head}), read as an item too."
+    return "playlists", why
+
+
+def _prefix(token: str) -> str:
+    """What an id has before its digits: ``u`` for ``u123``."""
+    return re.sub(r"\d.*$", "", token)
+
+
+def _leading_id(lines: list[str]) -> str | None:
+    """When the first token of (nearly) every line has a prefix no other token of its line has (``u12 i4 i9``),
+    that first line's first two tokens quoted, else None."""
+    pairs = [ln.split() for ln in lines[:50]]
+    pairs = [t for t in pairs if len(t) >= 2 and _prefix(t[0])]
+    if len(pairs) < 3:
+        return None
+    heads = {_prefix(t[0]) for t in pairs}
+    apart = sum(_prefix(t[0]) not in {_prefix(x) for x in t[1:]} for t in pairs)
+    if len(heads) != 1 or apart < 0.9 * len(pairs):
+        return None
+    first = pairs[0]
+    return f"'{first[0][:12]}' before '{first[1][:12]}'"
 
 
 def _word_share(tokens: list[str]) -> float:

@@ -107,6 +107,27 @@ def test_the_guess_and_its_reason_are_shown_and_can_be_overridden():
     assert not at.error and not at.exception and metrics(at)["rows"] == "60"
 
 
+def test_a_corpus_of_ids_is_guessed_as_playlists_says_it_may_be_text_and_reads_as_text_when_told():
+    """Lines such as 'u123 i45 i46' are playlists or a corpus of id tokens: the reason says both and the override
+    reads the same file as documents, which Words then takes."""
+    rng = np.random.default_rng(0)
+    lines = [f"u{rng.integers(1000)} " + " ".join(f"i{j}" for j in rng.integers(0, 60, 6)) for _ in range(150)]
+    at = open_page("app_pages/data.py")
+    upload(at, "events.txt", ("\n".join(lines) + "\n").encode())
+    assert at.radio(key="data.kind").value == "playlists"
+    why = next(m.value for m in at.markdown if m.value.startswith("**Guessed: playlists.**"))
+    assert "look like ids" in why and "Ids can also be a corpus" in why and "choose Text" in why
+    assert "another kind of id" in why and "'u850' before" in why  # the user id in front of each line is named
+    at.radio(key="data.kind").set_value("documents").run()
+    assert not at.error and not at.exception, [e.value for e in at.error]
+    assert metrics(at)["documents"] == "150"
+    at.switch_page("app_pages/words.py").run()
+    at.session_state["words.dataset"] = "upload"
+    at.run()
+    assert not at.error and not at.exception, [e.value for e in list(at.error) + list(at.exception)]
+    assert at.session_state["words.dataset"] == "upload"  # Words reads the ids as its corpus
+
+
 def test_a_workbook_and_a_european_csv_are_read_with_their_notices():
     from tests.app.uploads import DISK_FILES
 

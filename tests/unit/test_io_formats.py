@@ -251,3 +251,13 @@ def test_a_long_bad_cell_is_quoted_cut_to_80_characters():
     with pytest.raises(DataError) as info:
         read_edge_list(("a b\n" + "x" * 500 + "\n").encode(), "edges.txt")
     assert len(str(info.value)) <= 300 and "line 2" in str(info.value)
+
+
+def test_ids_are_guessed_as_playlists_with_a_reason_that_names_the_corpus_reading_and_a_leading_user_id():
+    kind, why = explain_kind(("events.txt",), (b"u1 i2 i3\nu2 i4 i5 i6\nu3 i1 i2\nu4 i9 i2\n",))
+    assert kind == "playlists" and "Ids can also be a corpus" in why and "choose Text" in why
+    assert "another kind of id ('u1' before 'i2')" in why and len(why) <= 300
+    kind, why = explain_kind(("lists.txt",), (b"s1 s2 s3\ns2 s4 s5\ns9 s1 s3\n",))
+    assert kind == "playlists" and "another kind of id" not in why  # songs all alike: no id in front
+    d = read_documents(b"u1 i2 i3\nu2 i4 i5 i6\n", "events.txt")  # the override: the same lines as documents
+    assert len(d.documents) == 2
