@@ -110,24 +110,52 @@ PROBE_JS = """
   if (window.__bench) return;
   const b = window.__bench = {log: [], t0: null, armed: false, spinnerSeen: false, idleWait: IDLE_WAIT_MS};
   const ATTR = 'data-test-script-state';
+  const note = (s) => {
+    const last = b.log[b.log.length - 1];
+    if (!s || (last && last.s === s)) return;
+    const entry = {t: performance.now(), s};
+    b.log.push(entry);
+    // The run's end as the user sees it: the browser idle again, the charts the last messages brought drawn.
+    // (at most IDLE_WAIT_MS later: a page that never idles is cut there, and the sample says so)
+    if (s !== 'running') requestIdleCallback((d) => { entry.idle = performance.now(); entry.busy = d.didTimeout; },
+                                            {timeout: b.idleWait});
+  };
+  // The state attribute changes on the app's element; a page switch can also put a new element in its place
+  // (its state set as it is created, which is no attribute change), so added nodes are checked too.
+  // A quick run can go to 'running' and back before the observer is called: each change's new value is the
+  // next change's old value (the last one's is the value now), so no state is missed.
   new MutationObserver((records) => {
-    for (const r of records) {
-      if (r.attributeName !== ATTR) continue;
-      const s = r.target.getAttribute(ATTR);
-      const last = b.log[b.log.length - 1];
-      if (!last || last.s !== s) {
-        const entry = {t: performance.now(), s};
-        b.log.push(entry);
-        // The run's end as the user sees it: the browser idle again, the charts the last messages brought drawn.
-        // (at most IDLE_WAIT_MS later: a page that never idles is cut there, and the sample says so)
-        if (s !== 'running') requestIdleCallback((d) => { entry.idle = performance.now(); entry.busy = d.didTimeout; },
-                                                {timeout: b.idleWait});
+    records.forEach((r, k) => {
+      if (r.type === 'attributes' && r.attributeName === ATTR) {
+        const next = records.slice(k + 1).find((q) => q.type === 'attributes' && q.target === r.target);
+        note(next ? next.oldValue : r.target.getAttribute(ATTR));
+      } else if (r.type === 'childList' && r.addedNodes.length) {
+        const app = document.querySelector('[data-testid="stApp"]');
+        if (app) note(app.getAttribute(ATTR));
       }
-    }
-  }).observe(document, {attributes: true, attributeFilter: [ATTR], subtree: true});
+    });
+  }).observe(document, {attributes: true, attributeOldValue: true, attributeFilter: [ATTR], childList: true,
+                        subtree: true});
+  // Every message from the server, with the moment the browser was idle after it: a run quick enough that
+  // the app never shows 'running' (both states land in one render) still ends at its last message.
+  b.messages = [];
+  const Socket = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Socket(...args);
+    ws.addEventListener('message', () => {
+      const m = {t: performance.now()};
+      b.messages.push(m);
+      requestIdleCallback(() => { m.idle = performance.now(); }, {timeout: b.idleWait});
+    });
+    return ws;
+  };
+  window.WebSocket.prototype = Socket.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
   const stamp = () => { if (b.armed) { b.t0 = performance.now(); b.armed = false; } };
   for (const type of ['keydown', 'pointerdown', 'mousedown', 'pointerup']) window.addEventListener(type, stamp, true);
-  b.arm = () => { b.armed = true; b.t0 = null; b.spinnerSeen = false; };
+  b.arm = (titleFrom = null) => {
+    b.armed = true; b.t0 = null; b.spinnerSeen = false; b.titleFrom = titleFrom; b.titleSeen = null; b.titleIdle = null;
+  };
 })();
 """
 PROBE_JS = PROBE_JS.replace("IDLE_WAIT_MS = %d", f"IDLE_WAIT_MS = {round(IDLE_WAIT_S * 1000)}")
@@ -144,6 +172,23 @@ DONE_JS = """
   const after = b.log.filter((e) => e.t >= b.t0);
   const runs = after.filter((e) => e.s === 'running').length;
   if (runs === 0 && !after.some((e) => e.s !== 'notRunning')) {
+    // A page switch the app shows without a 'running' state (Home, here): done once the new page's title is
+    // in place and the browser idle.
+    const h1 = document.querySelector('[data-testid="stMain"] h1');
+    if (b.titleFrom != null && h1 && h1.textContent !== b.titleFrom) {
+      if (b.titleSeen == null) {
+        b.titleSeen = now;
+        requestIdleCallback(() => { b.titleIdle = performance.now(); }, {timeout: b.idleWait});
+      }
+      if (b.titleIdle == null || now - b.titleSeen < quietMs) return false;
+      return {t0: b.t0, start: b.t0, end: b.titleIdle, ran: true, runs: 0, busy: false};
+    }
+    const got = b.messages.filter((m) => m.t >= b.t0);
+    if (got.length) {
+      const lastMsg = got[got.length - 1];
+      if (now - lastMsg.t < quietMs || lastMsg.idle === undefined) return false;
+      return {t0: b.t0, start: got[0].t, end: lastMsg.idle, ran: true, runs: 0, busy: false};
+    }
     return now - b.t0 >= noRunMs ? {t0: b.t0, end: now, ran: false, runs: 0} : false;
   }
   const last = after[after.length - 1];
@@ -324,9 +369,14 @@ class Bench:
             raise NotFound(f"the app did not become idle within {timeout_s:g} s") from err
 
     @staticmethod
-    def timed(page, action) -> Sample:
-        """Stamp the next input event, run ``action`` (which dispatches it) and wait until idle."""
-        page.evaluate("window.__bench.arm()")
+    def timed(page, action, new_page: bool = False) -> Sample:
+        """Stamp the next input event, run ``action`` (which dispatches it) and wait until idle. ``new_page``: the
+        action opens another page, which is also done when its title has replaced this one's and the browser is
+        idle (a switch the app shows without a 'running' state)."""
+        if new_page:
+            page.evaluate("window.__bench.arm(document.querySelector('[data-testid=\"stMain\"] h1')?.textContent ?? '')")
+        else:
+            page.evaluate("window.__bench.arm()")
         action()
         try:
             done = page.wait_for_function(DONE_JS, arg={"noRunMs": NO_RUN_S * 1000, "quietMs": QUIET_S * 1000},
@@ -454,7 +504,7 @@ class Bench:
             if link.count() == 0:
                 raise NotFound(f"no sidebar link to /{spec.url}")
             page.evaluate(f"window.__bench.idleWait = {round(FIRST_VISIT_IDLE_WAIT_S * 1000)}")
-            row.samples.append(self.timed(page, link.click))
+            row.samples.append(self.timed(page, link.click, new_page=True))
             if spec.url == WARM_UP_PAGE or spec.default:
                 row.note = "served once in the warm-up"
             if row.samples[-1].exception:
