@@ -33,8 +33,7 @@ estimator      :class:`EMDE` and :class:`EMDEVectorizer`; ``sets_to_matrix``
 evaluation     bucket statistics; the benchmark under the lab's protocol
                (``SetBenchmark``, ``benchmark_sides``, ``width_sides``,
                ``norm_sides``, item vectors learned in fold by
-               ``item_vector_makers``); and the older single-loop classifiers
-               (``compare_set_encodings``, C chosen on the scored folds)
+               ``item_vector_makers``)
 views          what a page shows of a fitted EMDE: ``item_view``, ``partition_view``,
                ``hyperplanes_in_view``, ``sketch_grid``, ``occupied_grid``,
                ``occupied_buckets``, ``additivity``
@@ -51,7 +50,6 @@ from .estimator import (
     sets_to_matrix,
 )
 from .evaluation import (
-    C_GRID,
     NORMS,
     PROTOCOL_C_GRID,
     SEED_GRID,
@@ -63,12 +61,8 @@ from .evaluation import (
     norm_sides,
     pmi_item_vectors,
     width_sides,
-    benchmark_table,
     bucket_statistics,
-    compare_set_encodings,
     encoding_name,
-    evaluate_features,
-    evaluate_set_encoding,
     set_encodings,
     statistics_grid,
     word2vec_item_vectors,
@@ -94,11 +88,8 @@ __all__ = [
     "stack_rows",
     "bucket_statistics",
     "statistics_grid",
-    "compare_set_encodings",
     "set_encodings",
     "encoding_name",
-    "evaluate_set_encoding",
-    "evaluate_features",
     "SetBenchmark",
     "benchmark_sides",
     "item_vector_makers",
@@ -123,8 +114,6 @@ __all__ = [
     "sketches_csv",
     "MAX_HYPERPLANES",
     "MAX_OCCUPIED_HYPERPLANES",
-    "C_GRID",
     "SEED_GRID",
     "word2vec_item_vectors",
-    "benchmark_table",
 ]

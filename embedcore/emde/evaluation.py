@@ -1,4 +1,4 @@
-"""EMDE against other encodings of sets: bucket statistics as K and N vary, and cross-validated classifiers on the sketches, the bag of items and the mean vector."""
+"""EMDE against other encodings of sets: bucket statistics as K and N vary, and a benchmark of classifiers on the sketches, the bag of items and the mean vector under the lab's protocol (:func:`embedcore.evaluation.compare`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sklearn.utils.validation import (
     check_random_state,
 )
 
-from .estimator import EMDE, as_vectors, sets_to_matrix
+from .estimator import EMDE, as_vectors
 
 
 def bucket_statistics(
@@ -152,166 +152,8 @@ def _encode(items: np.ndarray, W: sp.csr_array, encoding: tuple, norm: str | Non
     return (W @ items) / totals[:, None]
 
 
-#: The regularisation strengths every encoding's classifier is tuned over (the same grid for every encoding).
-C_GRID: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0)
 #: The post's grid of (K, N): sketch widths from 2 x 2000 buckets to one partitioning of 2**30.
 SEED_GRID: tuple[tuple[int, int], ...] = ((1, 2000), (1, 1000), (8, 10), (8, 30), (10, 10), (10, 30), (30, 1))
-
-
-def _cross_validated(F, labels, cv: int, random_state, Cs: Sequence[float] = C_GRID) -> dict:
-    """Logistic regression at every C of ``Cs`` on the same stratified folds; the best C's scores.
-
-    The folds are shuffled with ``random_state`` and shared by every C and
-    every encoding. C runs from small to large with a warm start, each fit
-    starting from the last one's coefficients (the same optimum, fewer
-    iterations). Every encoding's features are cast to float32 (the
-    sketches' type), so the solver works to the same precision for all. The
-    C is chosen on these folds, which flatters every encoding alike;
-    ``accuracy_at_1`` is the untuned default beside it.
-    """
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold
-
-    y = np.asarray(labels)
-    # one precision for every encoding: EMDE's sketches are float32, and lbfgs stops at a tolerance relative to it
-    F = F.astype(np.float32)
-    Cs = sorted(float(c) for c in Cs)
-    folds = StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state).split(np.zeros(len(y)), y)
-    acc = np.zeros((len(Cs), cv))
-    for j, (train, test) in enumerate(folds):
-        model = LogisticRegression(max_iter=2000, warm_start=True)
-        for i, C in enumerate(Cs):
-            acc[i, j] = model.set_params(C=C).fit(F[train], y[train]).score(F[test], y[test])
-    means = acc.mean(axis=1)
-    best = int(np.argmax(means))  # ties go to the smaller C, the stronger regularisation
-    at_1 = float(means[Cs.index(1.0)]) if 1.0 in Cs else float("nan")
-    return {"accuracy": float(means[best]), "accuracy_std": float(acc[best].std()), "C": Cs[best],
-            "accuracy_at_1": at_1}
-
-
-def evaluate_set_encoding(
-    item_vectors,
-    W,
-    labels,
-    encoding: tuple,
-    *,
-    norm: str = "l2",
-    cv: int = 5,
-    Cs: Sequence[float] = C_GRID,
-    random_state=0,
-) -> dict:
-    """Logistic regression with ``cv``-fold cross-validation on one encoding of the sets, its C tuned.
-
-    ``encoding`` is one of :func:`set_encodings`. Folds are stratified and
-    shuffled with ``random_state``, which also seeds EMDE's hyperplanes
-    (L2-normalised sketches of occupied buckets by default, so any K up to
-    48 works). Every encoding gets the same classifier, the same folds and
-    the same search over ``Cs`` (:data:`C_GRID`). Returns one benchmark row:
-    ``features`` (the encoding's name), ``accuracy`` and ``accuracy_std``
-    over the folds at the best ``C``, ``accuracy_at_1`` (the default C=1),
-    ``dim`` and ``seconds`` (encoding plus cross-validation).
-
-    Examples
-    --------
-    Six items in two clusters; each set holds items of one cluster, its label:
-
-    >>> items = np.array([[1.0, 0.1], [0.9, -0.1], [1.1, 0.0], [0.0, 1.0], [0.1, 0.9], [-0.1, 1.1]])
-    >>> sets = [[0, 1], [1, 2, 2], [0, 2], [3, 4], [4, 5, 5], [3, 5]] * 4
-    >>> row = evaluate_set_encoding(items, sets, [0, 0, 0, 1, 1, 1] * 4, ("mean",), cv=3)
-    >>> row["features"], row["accuracy"], row["dim"]
-    ('mean vector', 1.0, 2)
-    """
-    import time
-
-    name = encoding_name(encoding)
-    items = as_vectors(item_vectors, "item_vectors")
-    W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
-    t = time.perf_counter()
-    F = _encode(items, W, encoding, norm, random_state)
-    scores = _cross_validated(F, labels, cv, random_state, Cs)
-    return {"features": name, **scores, "dim": int(F.shape[1]), "seconds": time.perf_counter() - t}
-
-
-def evaluate_features(F, labels, name: str, *, norm: str | None = "l2", cv: int = 5, random_state=0) -> dict:
-    """The benchmark row of features made elsewhere (sketches from a batch run): same classifier, folds and C search.
-
-    ``F`` is a (n_sets x width) matrix, sparse or dense, rows in the sets'
-    order. Rows are normalised by ``norm`` (as the in-memory encodings are)
-    and columns no set touches are dropped, as the in-memory EMDE drops
-    buckets no item falls in: a column of zeros changes no prediction but
-    would cost a coefficient per class. ``dim`` counts the columns kept,
-    ``seconds`` the cross-validation alone.
-
-    Examples
-    --------
-    >>> F = sp.csr_array(np.array([[1.0, 0, 0], [0, 0, 2], [1, 0, 0], [0, 0, 3]] * 5))
-    >>> row = evaluate_features(F, [0, 1] * 10, "batch sketches")
-    >>> row["features"], row["accuracy"], row["dim"]
-    ('batch sketches', 1.0, 2)
-    """
-    import time
-
-    from sklearn.preprocessing import normalize
-
-    F = sp.csr_array(check_array(F, accept_sparse="csr", dtype=np.float64, input_name="F"))
-    if F.shape[0] != len(labels):
-        raise ValueError(f"The features have {F.shape[0]} rows but there are {len(labels)} labels; "
-                         "give one row per set, in the sets' order.")
-    used, inverse = np.unique(F.indices, return_inverse=True)
-    F = sp.csr_array((F.data, inverse.reshape(-1), F.indptr), shape=(F.shape[0], used.size))
-    t = time.perf_counter()
-    scores = _cross_validated(normalize(F, norm=norm) if norm else F, labels, cv, random_state)
-    return {"features": name, **scores, "dim": int(used.size), "seconds": time.perf_counter() - t}
-
-
-def compare_set_encodings(
-    item_vectors,
-    W,
-    labels,
-    grid: Sequence[tuple[int, int]],
-    *,
-    norm: str = "l2",
-    cv: int = 5,
-    random_state=0,
-    progress=None,
-) -> pd.DataFrame:
-    """Logistic regression with ``cv``-fold cross-validation on several set encodings.
-
-    Encodings: EMDE sketches for every (K, N) in ``grid``, the bag of items
-    (one-hot counts of ``W``), and the weighted mean item vector (see
-    :func:`evaluate_set_encoding`). Returns one row per encoding, best
-    first: features, accuracy (mean and std over folds), dimension and
-    seconds. ``progress(fraction, text)`` is called after each encoding.
-
-    Examples
-    --------
-    >>> items = np.array([[1.0, 0.1], [0.9, -0.1], [1.1, 0.0], [0.0, 1.0], [0.1, 0.9], [-0.1, 1.1]])
-    >>> sets = [[0, 1], [1, 2, 2], [0, 2], [3, 4], [4, 5, 5], [3, 5]] * 4
-    >>> table = compare_set_encodings(items, sets, [0, 0, 0, 1, 1, 1] * 4, [(2, 4)], cv=3)
-    >>> table[["features", "accuracy", "dim"]].values.tolist()
-    [['EMDE K=2 N=4', 1.0, 10], ['one-hot (bag of items)', 1.0, 6], ['mean vector', 1.0, 2]]
-    """
-    items = as_vectors(item_vectors, "item_vectors")
-    W = sp.csr_array(W, dtype=np.float64) if sp.issparse(W) else sets_to_matrix(list(W), len(items))
-    jobs = set_encodings(grid)
-    rows = []
-    for i, encoding in enumerate(jobs):
-        rows.append(evaluate_set_encoding(items, W, labels, encoding, norm=norm, cv=cv, random_state=random_state))
-        if progress is not None:
-            progress((i + 1) / len(jobs), rows[-1]["features"])
-    return benchmark_table(rows)
-
-
-def benchmark_table(rows: Sequence[dict]) -> pd.DataFrame:
-    """Benchmark rows (from :func:`evaluate_set_encoding`) as a table, best accuracy first.
-
-    Examples
-    --------
-    >>> rows = [{"features": "mean vector", "accuracy": 0.6}, {"features": "EMDE K=7 N=32", "accuracy": 0.9}]
-    >>> benchmark_table(rows)["features"].tolist()
-    ['EMDE K=7 N=32', 'mean vector']
-    """
-    return pd.DataFrame(list(rows)).sort_values("accuracy", ascending=False, ignore_index=True)
 
 
 def statistics_grid(n_items: int) -> list[int]:

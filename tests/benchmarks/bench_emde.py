@@ -79,45 +79,24 @@ def occupied_bucket_results(X: np.ndarray) -> list[Result]:
 # --------------------------------------------------------------------------- the post's accuracy table
 
 
-def sets_benchmark(names=("hotdog", "newsgroup_words", "digit_ink"), seed: int = 0, progress=print):
-    """The Sets page's benchmark on the bundled labelled data sets, as the page's Run button computes it.
+def sets_benchmark(names=("hotdog", "newsgroup_words", "digit_ink"), progress=print):
+    """The Sets page's benchmark on the bundled labelled data sets, under the lab's protocol.
 
     EMDE at the post's grid points and the mean vector, each on the data's own item vectors and on Word2Vec
-    vectors trained on the sets, and the bag of items once; every encoding with the same logistic regression,
-    the same 5 folds and the same search over C. Returns one table per data set, best first.
+    vectors trained inside each training fold, and the bag of items once; every encoding with the same
+    logistic regression, the same folds and the same search over C (:func:`tests.benchmarks.results.set_benchmark`).
+    Returns one ranking per data set, best first.
     """
     import pandas as pd
 
-    from embedcore import datasets
-    from embedcore.emde import (
-        SEED_GRID,
-        benchmark_table,
-        evaluate_set_encoding,
-        set_encodings,
-        word2vec_item_vectors,
-    )
+    from tests.benchmarks.results import set_benchmark
 
     tables = {}
     for name in names:
-        d = datasets.load(name, seed=seed)
-        W = d.weight_matrix()
-        own = "PMI-SVD" if name == "newsgroup_words" else "as given"
         t = time.perf_counter()
-        vectors = {own: d.vectors, "Word2Vec": word2vec_item_vectors(d.items, d.sets, random_state=seed)}
-        progress(f"{name}: Word2Vec trained in {time.perf_counter() - t:.1f} s")
-        rows = []
-        for label, X in vectors.items():
-            for enc in set_encodings(SEED_GRID):
-                if enc[0] == "one-hot" and rows and any(r["item vectors"] == "none" for r in rows):
-                    continue
-                row = evaluate_set_encoding(X, W, d.labels, enc, random_state=seed)
-                row["item vectors"] = "none" if enc[0] == "one-hot" else label
-                rows.append(row)
-                progress(f"{name}: {row['features']} ({row['item vectors']}) {row['accuracy']:.4f} "
-                         f"C={row['C']:g} in {row['seconds']:.1f} s")
-        table = benchmark_table(rows)
-        tables[name] = table[["features", "item vectors", "accuracy", "accuracy_std", "C", "accuracy_at_1", "dim",
-                              "seconds"]]
+        result, ranked = set_benchmark(name)
+        progress(f"{name}: {len(ranked)} encodings in {time.perf_counter() - t:.1f} s. {result.protocol}")
+        tables[name] = ranked[["rank", "side", "held-out", "low", "high", "chosen", "vs best"]]
     return pd.concat(tables, names=["data"]).reset_index(level=0)
 
 
@@ -125,4 +104,4 @@ if __name__ == "__main__":
     import sys
 
     out = sets_benchmark(tuple(sys.argv[1:]) or ("hotdog", "newsgroup_words", "digit_ink"))
-    print(out.round({"accuracy": 4, "accuracy_std": 4, "accuracy_at_1": 4, "seconds": 1}).to_string(index=False))
+    print(out.round({"held-out": 4, "low": 4, "high": 4}).to_string(index=False))

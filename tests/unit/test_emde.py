@@ -309,14 +309,17 @@ def test_quantile_offsets_pass_the_subset_check():
 
 def test_digit_ink_sets_emde_beats_the_mean_vector_by_0_3():
     from embedcore.datasets import load_digit_ink
-    from embedcore.emde import evaluate_set_encoding
+    from embedcore.emde import SetBenchmark
+    from embedcore.evaluation import compare
 
     d = load_digit_ink()
-    W, y = d.weight_matrix(), d.labels
-    # at the default C alone (the C search is tested on its own; here it would multiply the time by four)
-    emde = evaluate_set_encoding(d.vectors, W, y, ("emde", 6, 32), Cs=(1.0,), random_state=0)
-    mean = evaluate_set_encoding(d.vectors, W, y, ("mean",), Cs=(1.0,), random_state=0)
-    assert emde["accuracy"] - mean["accuracy"] >= 0.3, (emde, mean)
+    bench = SetBenchmark(d.weight_matrix(), d.labels, {"given": lambda rows: d.vectors})
+    # at the default C alone (the protocol's C search is tested in test_evaluation; here it would multiply the time)
+    sides = [bench.side("EMDE", ("emde", 6, 32), "given", Cs=(1.0,)),
+             bench.side("mean", ("mean",), "given", Cs=(1.0,))]
+    out = compare(sides, len(d.labels), y=d.labels, n_splits=5, inner_splits=1, random_state=0)
+    held = dict(zip(out.sides["side"], out.sides["held-out"]))
+    assert held["EMDE"] - held["mean"] >= 0.3, held
 
 
 def test_bucket_statistics_near_pairs_share_more_than_random_pairs():
@@ -419,30 +422,20 @@ def test_additivity_of_raw_sketches_bucket_by_bucket():
         additivity(e, W, 0, 3)
 
 
-def test_each_benchmark_row_is_the_comparison_row_of_its_encoding():
-    from embedcore.emde import (
-        compare_set_encodings,
-        encoding_name,
-        evaluate_set_encoding,
-        set_encodings,
-    )
+def test_the_benchmark_has_a_side_per_encoding_and_emde_separates_the_clusters():
+    from embedcore.emde import SetBenchmark, benchmark_sides, encoding_name
+    from embedcore.evaluation import compare
 
     r = np.random.default_rng(5)
     y = r.integers(0, 2, 60)
     pos, neg = np.flatnonzero(ITEMS[:, 0] > 0.5), np.flatnonzero(ITEMS[:, 0] < -0.5)
     W = sets_to_matrix([r.choice(pos if c else neg, 6).tolist() for c in y], 500)
-    grid = [(3, 8)]
-    seen = []
-    table = compare_set_encodings(ITEMS, W, y, grid, random_state=0, progress=lambda f, name: seen.append((f, name)))
-    assert [n for _, n in seen] == [encoding_name(e) for e in set_encodings(grid)]
-    assert seen[-1][0] == 1.0
-    for enc in set_encodings(grid):
-        row = evaluate_set_encoding(ITEMS, W, y, enc, random_state=0)
-        mine = table.set_index("features").loc[row["features"]]
-        assert row["accuracy"] == mine["accuracy"] and row["dim"] == mine["dim"]
-    acc = dict(zip(table["features"], table["accuracy"]))
-    assert acc["EMDE K=3 N=8"] > 0.9
-    assert table["accuracy"].is_monotonic_decreasing
+    bench = SetBenchmark(W, y, {"given": lambda rows: ITEMS})
+    sides = benchmark_sides(bench, [(3, 8)], ["given"])
+    assert [s.name for s in sides] == ["EMDE K=3 N=8 · given", "mean vector · given", "one-hot (bag of items)"]
+    out = compare(sides, len(y), y=y, n_splits=3, inner_splits=1, random_state=0)
+    held = dict(zip(out.sides["side"], out.sides["held-out"]))
+    assert held["EMDE K=3 N=8 · given"] > 0.9
     with pytest.raises(ValueError, match="Unknown set encoding"):
         encoding_name(("bag",))
 
@@ -579,21 +572,3 @@ def test_word2vec_item_vectors_follow_the_items_and_the_seed():
                                                        epochs=3, random_state=5))
     with pytest.raises(ValueError, match="every set is empty"):
         word2vec_item_vectors(["a"], [[], []])
-
-
-def test_the_c_search_gives_every_encoding_the_same_grid_and_reports_the_default():
-    from embedcore.emde.evaluation import C_GRID, _cross_validated
-
-    r = np.random.default_rng(1)
-    y = np.repeat([0, 1], 40)
-    F = r.standard_normal((80, 5)) + y[:, None] * 0.6
-    got = _cross_validated(F, y, 5, 0)
-    assert got["C"] in C_GRID and got["accuracy"] >= got["accuracy_at_1"]
-    # the search is a max over plain cross-validation runs: each C scored alone gives the same numbers
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
-
-    folds = StratifiedKFold(5, shuffle=True, random_state=0)
-    F32 = F.astype(np.float32)  # every encoding is scored in float32, the sketches' type
-    plain = {C: cross_val_score(LogisticRegression(C=C, max_iter=2000), F32, y, cv=folds).mean() for C in C_GRID}
-    assert got["accuracy"] == pytest.approx(max(plain.values()), abs=1e-9)
-    assert got["accuracy_at_1"] == pytest.approx(plain[1.0], abs=1e-9)
