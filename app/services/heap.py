@@ -1,15 +1,17 @@
-"""Keep Streamlit's after-run garbage collection to the objects a run made.
+"""Keep full garbage collections to the objects the runs made.
 
-After every script run Streamlit calls ``gc.collect(2)``, a full pass over
+Streamlit can call ``gc.collect(2)`` after every script run, a full pass over
 every object the server holds: with scikit-learn, SciPy, Plotly and the rest
-imported that is 180,000-290,000 objects and 0.07-0.11 s, paid by every rerun
-before the browser hears that the run is over. Most of those objects are
-modules, classes and functions that live as long as the process. ``settle``
-collects once and moves what is alive into the collector's permanent
-generation (``gc.freeze``) whenever new modules have been imported since the
-last time (a page's first use of UMAP, gensim, ...), so the after-run pass only
-looks at objects made since. Between imports nothing is frozen, so the objects
-of a session and of its runs stay collectable.
+imported that is 180,000-290,000 objects and 0.07-0.11 s (0.25-0.5 s on a busy
+machine), paid before the browser hears that the run is over. The lab turns
+that pass off (``runner.postScriptGC = false`` in .streamlit/config.toml), and
+Python's own collector still makes full passes when enough objects have been
+made. Most of the objects are modules, classes and functions that live as long
+as the process: ``settle`` collects once and moves what is alive into the
+collector's permanent generation (``gc.freeze``) whenever new modules have
+been imported since the last time (a page's first use of UMAP, gensim, ...),
+so later passes only look at objects made since. Between imports nothing is
+frozen, so the objects of a session and of its runs stay collectable.
 """
 
 from __future__ import annotations
