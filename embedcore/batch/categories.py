@@ -470,10 +470,14 @@ def write_category_kernel(ck: CategoryKernel, path: str, *, versions: dict | Non
     ...     os.path.join(folder, "tips.csv"), index=False)
     >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
     ...     ck = category_kernel(os.path.join(folder, "tips.csv"), "day", "tip", client=client, progress=False)
-    >>> [os.path.basename(p) for p in write_category_kernel(ck, os.path.join(folder, "codes.csv"))]
+    >>> paths = write_category_kernel(ck, os.path.join(folder, "codes.csv"))
+    >>> [os.path.basename(p) for p in paths]
     ['codes.csv', 'codes.csv.json', 'codes.csv.npz']
     >>> print(open(os.path.join(folder, "codes.csv")).readline().strip())
     category,e1
+    >>> back = read_category_kernel(paths[0])  # the codes CSV: the summary and kernel beside it are read too
+    >>> back.categories.tolist(), bool(np.allclose(back.embedding, ck.embedding)), back.manifest["step"]
+    (['Mon', 'Sat', 'Sun'], True, 'category-kernel')
     >>> write_category_kernel(ck, os.path.join(folder, "codes.csv"), overwrite=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -530,17 +534,14 @@ def read_category_kernel(source) -> CategoryKernel:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from distributed import Client
-    >>> folder = tempfile.mkdtemp()
-    >>> pd.DataFrame({"day": ["Mon", "Mon", "Sat", "Sat", "Sun"], "tip": [1.0, 2.0, 4.0, 5.0, 4.5]}).to_csv(
-    ...     os.path.join(folder, "tips.csv"), index=False)
-    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-    ...     ck = category_kernel(os.path.join(folder, "tips.csv"), "day", "tip", client=client, progress=False)
-    >>> paths = write_category_kernel(ck, os.path.join(folder, "codes.csv"))
-    >>> back = read_category_kernel(paths[0])  # the codes CSV: the summary and kernel beside it are read too
-    >>> back.categories.tolist(), bool(np.allclose(back.embedding, ck.embedding)), back.manifest["step"]
-    (['Mon', 'Sat', 'Sun'], True, 'category-kernel')
+    A run's files read back in :func:`write_category_kernel`'s example. The codes alone
+    do not hold the kernel; the message says which file to upload:
+
+    >>> try:
+    ...     read_category_kernel([("codes.csv", b"category,e1\\nMon,0.5\\n")])
+    ... except DataError as err:
+    ...     print(str(err).split(";")[0])
+    codes.csv: the kernel file (.npz) is missing
     """
     files = _expand_zips(_named_files(source))
     kernels = [f for f in files if f[0].lower().endswith(".npz")]
