@@ -456,9 +456,9 @@ with t_spectrum:
         plots.show(st, cat_charts.spectrum(table, gap_after, k_gap, n_labels), key="cat.chart.spectrum")
         if len(table) < n_labels:
             st.caption(f"The page computes the smallest {len(table)} of the {n_labels:,} eigenvalues: every zero, "
-                       f"then the {svc.EIGENGAP_WINDOW + 1} after them that the eigengap rule compares (it looks for the "
-                       f"largest gap among at most {svc.EIGENGAP_WINDOW} past the zeros; a code wider than that is no "
-                       "longer short). Every code, cut and cluster on the page uses only these.")
+                       f"then the {svc.EIGENGAP_WINDOW + 1} after them that the eigengap rule compares (it looks for "
+                       f"the largest gap among at most {svc.EIGENGAP_WINDOW} past the zeros; a code wider than that is "
+                       "no longer short). Every code, cut and cluster on the page uses only these.")
         st.dataframe(table, hide_index=True, height=220, key="cat.eigen_table")
         printed = svc.reference_spectrum(graph)
         if not printed.empty:

@@ -66,7 +66,8 @@ def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total:
     if gap_after is not None:
         fig.add_vrect(x0=gap_after + 0.1, x1=gap_after + 0.9, fillcolor="#ffd43b", opacity=0.35, line_width=0,
                       annotation_text=f"largest gap: keep {eigengap_k}")
-    fig.update_xaxes(title="index (ascending)", dtick=1 if n <= 20 else None)
+    pad = 0.5 + 0.03 * n  # a fixed range: the gap's label does not stretch the axis to negative indices
+    fig.update_xaxes(title="index (ascending)", dtick=1 if n <= 20 else None, range=[1 - pad, n + pad])
     top = max(2.0, vals.max() + 0.05) if n < 8 else vals.max() + 0.1
     fig.update_yaxes(title="eigenvalue of L", range=[-0.05, float(top)])
     title = "The spectrum: kept eigenvalues in orange"
