@@ -139,7 +139,19 @@ def manifest_file(path: str, what: str) -> str:
 
 
 def refuse_unlisted(folder: str, partitions: dict, what: str) -> None:
-    """Refuse an output directory holding shards its manifest's ``partitions`` do not list (two runs mixed)."""
+    """Refuse an output directory holding shards its manifest's ``partitions`` do not list (two runs mixed).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("part-00000.npz", "part-00001.npz"):
+    ...     open(os.path.join(folder, name), "wb").close()
+    >>> refuse_unlisted(folder, {"0": {"file": "part-00000.npz"}}, "sketches")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: ... holds shards its manifest does not list (part-00001.npz): the files of two runs are mixed; write the sketches again into a new directory.
+    """
     extra = extra_shards(folder, (v["file"] for v in partitions.values()))
     if extra:
         raise BatchError(f"{folder} holds shards its manifest does not list ({', '.join(extra[:3])}): the files of "
