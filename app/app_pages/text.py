@@ -124,9 +124,9 @@ def counts_view(ref, min_count):
         n_terms = ranged_slider("Terms shown", 1, min(40, V), 20, key="text.cols", bind="query-params",
                                 why="the vocabulary has one word")
     table = svc.counts_slice(ref, min_count, first, rows, n_terms)
-    plots.show(st, charts.counts_heatmap(table, f"Counts of documents {table.index[0].split()[1]}–"
-                                                f"{table.index[-1].split()[1]} over the {table.shape[1]} most "
-                                                "frequent terms"), key="text.chart.counts")
+    st.markdown(f"**Counts of documents {table.index[0].split()[1]}–{table.index[-1].split()[1]} over the "
+                f"{table.shape[1]} most frequent terms** (the deeper the blue, the larger the count; 0 is left blank)")
+    st.dataframe(charts.counts_table(table), key="text.counts", height=35 * (len(table) + 1) + 3)
     nonzero = int((table.to_numpy() > 0).sum())
     st.caption(f"This slice: {nonzero} of {table.size} cells are non-zero ({nonzero / table.size:.0%}); the whole "
                f"matrix: {svc.facts(ref, min_count)['density']:.3%}.")

@@ -29,18 +29,43 @@ def _figure(at, title_start: str) -> dict:
     raise AssertionError(f"no chart titled {title_start!r}")
 
 
+def _counts(at):
+    """The slice of the document-term matrix the page shows (its table under the sliders)."""
+    return next(d.value for d in at.dataframe if str(d.value.index[0]).startswith("doc "))
+
+
+def test_the_slice_writes_each_count_on_a_blue_as_deep_as_it_and_leaves_zeros_blank():
+    import pandas as pd
+
+    from app.ui.text_charts import counts_table
+
+    table = pd.DataFrame([[0, 1, 4], [2, 0, 8]], index=["doc 0", "doc 1"], columns=["a", "b", "c"])
+    styled = counts_table(table)
+    styled._compute()
+    shown = [[styled._display_funcs[(i, j)](v) for j, v in enumerate(row)] for i, row in enumerate(table.to_numpy())]
+    assert shown == [["", "1", "4"], ["2", "", "8"]]
+    css = {(i, j): dict(styled.ctx[(i, j)]) for i in range(2) for j in range(3)}
+    assert css[(0, 0)] == {} and css[(1, 1)] == {}  # a zero has no colour
+    alpha = {k: float(v["background-color"].rsplit(",", 1)[1].rstrip(")")) for k, v in css.items() if v}
+    assert alpha[(1, 2)] == 1.0 and alpha[(0, 1)] < alpha[(1, 0)] < alpha[(0, 2)] < 1.0  # deeper for larger counts
+    assert css[(1, 2)]["color"] == "white" and css[(0, 1)]["color"] != "white"  # the text stays readable
+
+
 def test_renders_the_bag_of_words_and_its_controls_change_the_slice():
     at = open_page(PAGE)
     _ok(at)
     assert at.title[0].value == "Words: bag of words, TF-IDF and LSA"
     assert metric(at, "documents n") == "300" and metric(at, "vocabulary V") == "7,381"
-    heat = _figure(at, "Counts of documents 0–9 over the 20 most frequent terms")["data"][0]
-    assert heat["x"][:3] == ["the", "to", "of"] and len(heat["y"]) == 10
+    assert any(m.value.startswith("**Counts of documents 0–9 over the 20 most frequent terms**") for m in at.markdown)
+    counts = _counts(at)
+    assert list(counts.columns[:3]) == ["the", "to", "of"] and counts.shape == (10, 20)
     at.slider(key="text.rows").set_value(4).run()
     at.slider(key="text.cols").set_value(7).run()
     at.slider(key="text.first").set_value(100).run()
-    heat = _figure(at, "Counts of documents 100–103 over the 7 most frequent terms")["data"][0]
-    assert len(heat["x"]) == 7 and heat["y"] == ["doc 100", "doc 101", "doc 102", "doc 103"]
+    assert any(m.value.startswith("**Counts of documents 100–103 over the 7 most frequent terms**")
+               for m in at.markdown)
+    counts = _counts(at)
+    assert counts.shape == (4, 7) and list(counts.index) == ["doc 100", "doc 101", "doc 102", "doc 103"]
     at.slider(key="text.min_count").set_value(3).run()
     _ok(at)
     assert int(metric(at, "vocabulary V").replace(",", "")) < 7381 / 2
