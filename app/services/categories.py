@@ -433,7 +433,7 @@ def heatmaps(graph: Graph, gamma: float | None, by_fiedler: bool) -> dict:
     A, L, _, vecs = spectrum(graph, gamma)
     labels = base(graph).labels
     order = spectral.fiedler_order(A, vecs) if by_fiedler else np.arange(len(labels))
-    off = float(np.abs(L - np.diag(np.diag(L))).max())
+    off = max(0.0, -float(L.min()))  # the diagonal is >= 0 and every other entry <= 0: the largest off-diagonal |L|
     order = order[drawn_rows(len(order))]
     A_o, L_o = _frozen(A[np.ix_(order, order)].astype(np.float32), L[np.ix_(order, order)].astype(np.float32))
     return {"names": [labels[i] for i in order], "A": A_o, "L": L_o, "lmax": off if off > 0 else None,
@@ -711,8 +711,6 @@ def command_line(graph: Graph, gamma: float, n_components, keep_trivial: bool) -
              "--components", str(n_components)]
     if graph.kernel == "kl":
         words += ["--bins", str(graph.bins), "--smoothing", repr(float(graph.smoothing))]
-    else:  # every distinct target value, as the page counts them (the command bins by default)
-        words += ["--value-bins", "exact"]
     words += ["--keep-trivial"] * bool(keep_trivial) + ["--log1p"] * (graph.transform == "log1p")
     return " ".join(shlex.quote(w) for w in words + ["--out", "codes.csv"])
 
