@@ -711,6 +711,8 @@ def command_line(graph: Graph, gamma: float, n_components, keep_trivial: bool) -
              "--components", str(n_components)]
     if graph.kernel == "kl":
         words += ["--bins", str(graph.bins), "--smoothing", repr(float(graph.smoothing))]
+    else:  # every distinct target value, as the page counts them (the command bins by default)
+        words += ["--value-bins", "exact"]
     words += ["--keep-trivial"] * bool(keep_trivial) + ["--log1p"] * (graph.transform == "log1p")
     return " ".join(shlex.quote(w) for w in words + ["--out", "codes.csv"])
 
