@@ -153,17 +153,13 @@ class CorpusCounts:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from distributed import Client
-    >>> corpus = os.path.join(tempfile.mkdtemp(), "corpus.txt")
-    >>> with open(corpus, "w") as f:
-    ...     _ = f.write("the cat sat on the mat\\nthe dog sat on the log\\n\\na cat and a dog\\n")
-    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-    ...     counts = count_corpus(corpus, blocksize=30, client=client, progress=False)
-    >>> counts.n_documents, counts.n_tokens, counts.n_partitions, counts.cooccurrence.shape
-    (3, 17, 3, (9, 9))
-    >>> counts.counts.head(3).to_dict(), int(counts.document_frequency[0])  # "the": 4 times, in 2 lines
-    ({'the': 4, 'a': 2, 'cat': 2}, 2)
+    Two blocks' counts over the same two-word vocabulary add up (:func:`count_corpus` sums them on the workers):
+
+    >>> first = CorpusCounts(sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]])), np.array([1, 1]), n_documents=1)
+    >>> second = CorpusCounts(sp.csr_array(np.array([[0.0, 2.0], [2.0, 0.0]])), np.array([1, 0]), n_documents=2)
+    >>> both = first + second
+    >>> both.cooccurrence.toarray().tolist(), both.document_frequency.tolist(), both.n_documents
+    ([[0.0, 3.0], [3.0, 0.0]], [2, 1], 3)
     """
 
     cooccurrence: sp.csr_array
@@ -366,15 +362,16 @@ def vectors_from_counts(counts: CorpusCounts, **params):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from distributed import Client
-    >>> from embedcore.words import PMIWordVectors
+    The counts need not come from a cluster: the lab's in-memory counters give the same numbers, and
+    the same vectors as ``fit``:
+
+    >>> from embedcore.tokens import tokenize
+    >>> from embedcore.words import PMIWordVectors, build_vocabulary, cooccurrence
     >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
-    >>> corpus = os.path.join(tempfile.mkdtemp(), "corpus.txt")
-    >>> with open(corpus, "w") as f:
-    ...     _ = f.write("\\n".join(lines) + "\\n")
-    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-    ...     counts = count_corpus(corpus, client=client, progress=False)
+    >>> docs = [tokenize(line) for line in lines]
+    >>> vocabulary = build_vocabulary(docs)
+    >>> holding = np.array([sum(w in d for d in docs) for w in vocabulary.index])  # documents holding each word
+    >>> counts = CorpusCounts(cooccurrence(docs, pd.Index(vocabulary.index)), holding, len(docs), vocabulary)
     >>> wv = vectors_from_counts(counts, n_components=2, random_state=0)
     >>> in_memory = PMIWordVectors(n_components=2, random_state=0).fit(lines)
     >>> wv.vectors_.shape, bool(np.allclose(wv.idf_, in_memory.idf_))
@@ -412,15 +409,19 @@ def word_vectors(corpus, *, client=None, retries: int = 2, progress: bool = True
 
     Examples
     --------
+    A corpus may be a directory of text files, read in the order of their names:
+
     >>> import tempfile
     >>> from distributed import Client
     >>> from embedcore.words import PMIWordVectors
-    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
-    >>> corpus = os.path.join(tempfile.mkdtemp(), "corpus.txt")
-    >>> with open(corpus, "w") as f:
-    ...     _ = f.write("\\n".join(lines) + "\\n")
+    >>> corpus = tempfile.mkdtemp()
+    >>> files = {"a.txt": "the cat sat on the mat\\nthe dog sat on the log\\n", "b.txt": "a cat and a dog\\n"}
+    >>> for name, text in files.items():
+    ...     with open(os.path.join(corpus, name), "w") as f:
+    ...         _ = f.write(text)
     >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-    ...     wv = word_vectors(corpus, n_components=2, random_state=0, blocksize=30, client=client, progress=False)
+    ...     wv = word_vectors(corpus, n_components=2, random_state=0, client=client, progress=False)
+    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
     >>> in_memory = PMIWordVectors(n_components=2, random_state=0).fit(lines)
     >>> list(wv.words_[:4]), bool(np.allclose(np.abs(wv.vectors_), np.abs(in_memory.vectors_)))
     (['the', 'a', 'cat', 'dog'], True)
@@ -525,9 +526,12 @@ def document_vectors(corpus, wv, out: str, *, weighting: str = "count", dtype=np
     >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(lines)
     >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
     ...     manifest = document_vectors(os.path.join(folder, "corpus.txt"), wv, os.path.join(folder, "docs"),
-    ...                                 client=client, progress=False)
+    ...                                 blocksize=30, client=client, progress=False)
     >>> manifest["rows"], manifest["dim"], manifest["weighting"], manifest["complete"]
     (3, 2, 'count', True)
+    >>> D = read_document_vectors(os.path.join(folder, "docs"))  # the rows equal the in-memory vectors
+    >>> D.shape, D.dtype, bool(np.allclose(D, wv.transform(lines), atol=1e-6))
+    ((3, 2), dtype('float32'), True)
     """
     from dask import delayed
     from sklearn.utils.validation import check_is_fitted
@@ -580,22 +584,12 @@ def read_document_vectors(path: str) -> np.ndarray:
 
     Examples
     --------
-    The rows equal the in-memory document vectors of the same lines:
+    A run read back is in :func:`document_vectors`'s example; a directory without a manifest is refused:
 
-    >>> import tempfile
-    >>> from distributed import Client
-    >>> from embedcore.words import PMIWordVectors
-    >>> folder = tempfile.mkdtemp()
-    >>> lines = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
-    >>> with open(os.path.join(folder, "corpus.txt"), "w") as f:
-    ...     _ = f.write("\\n".join(lines) + "\\n")
-    >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(lines)
-    >>> with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-    ...     _ = document_vectors(os.path.join(folder, "corpus.txt"), wv, os.path.join(folder, "docs"),
-    ...                          blocksize=30, client=client, progress=False)
-    >>> D = read_document_vectors(os.path.join(folder, "docs"))
-    >>> D.shape, D.dtype, bool(np.allclose(D, wv.transform(lines), atol=1e-6))
-    ((3, 2), dtype('float32'), True)
+    >>> read_document_vectors("no/such/dir")
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: no/such/dir holds no document vectors: there is no manifest.json.
     """
     file = manifest_file(path, "document vectors")
     folder = os.path.dirname(file)
@@ -678,6 +672,16 @@ def publish_word2vec(wv, path: str, summary: dict, *, dtype=np.float32) -> dict:
     >>> body = publish_word2vec(wv, path, {"step": "word-vectors", "window": 2})
     >>> body["complete"], body["files"]["vectors.txt"]["rows"], sorted(os.listdir(os.path.dirname(path)))
     (True, 7, ['vectors.txt', 'vectors.txt.json'])
+    >>> words, X = read_word_vectors(path)  # read back, checked against the summary
+    >>> list(words[:3]), X.shape
+    (['the', 'on', 'sat'], (7, 2))
+    >>> with open(path, "a") as f:
+    ...     _ = f.write("extra 0 0\\n")
+    >>> read_word_vectors(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    embedcore.exceptions.BatchError: vectors.txt is not the file its summary lists (... bytes, summary: ...; \
+checksums differ): it was changed or comes from another run. Run the step again.
     """
     from ._outputs import temporary_beside, write_json
 
@@ -703,21 +707,18 @@ def read_word_vectors(path: str):
 
     Examples
     --------
+    A file read back (and one changed afterwards, refused) is in :func:`publish_word2vec`'s example;
+    a word2vec file without the summary the step writes beside it is refused:
+
     >>> import tempfile
-    >>> from embedcore.words import PMIWordVectors
-    >>> wv = PMIWordVectors(n_components=2, random_state=0).fit(["the cat sat on the mat", "the dog sat on the log"])
     >>> path = os.path.join(tempfile.mkdtemp(), "vectors.txt")
-    >>> _ = publish_word2vec(wv, path, {"step": "word-vectors"})
-    >>> words, X = read_word_vectors(path)
-    >>> list(words[:3]), X.shape
-    (['the', 'on', 'sat'], (7, 2))
-    >>> with open(path, "a") as f:
-    ...     _ = f.write("extra 0 0\\n")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("1 2\\ncat 0.5 0.25\\n")
     >>> read_word_vectors(path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    embedcore.exceptions.BatchError: vectors.txt is not the file its summary lists (... bytes, summary: ...; \
-checksums differ): it was changed or comes from another run. Run the step again.
+    embedcore.exceptions.BatchError: ...vectors.txt has no summary vectors.txt.json beside it: the run did not \
+finish; run the step again.
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
