@@ -62,9 +62,12 @@ def check_affinity(A, labels=None):
             f"The affinity between {names[i]!r} and {names[j]!r} is {A[i, j]:g}; affinities must be >= 0 "
             "(a similarity, not a correlation). Shift or clip them first."
         )
-    asym = abs(A - A.T)
-    worst = asym.max() if not is_sparse else (asym.max() if asym.nnz else 0.0)
-    scale = max(float(abs(A).max()) if (not is_sparse or A.nnz) else 1.0, 1e-300)
+    if not is_sparse and np.array_equal(A, A.T):  # the common case, without a float copy of the matrix
+        worst, scale = 0.0, 1.0
+    else:
+        asym = abs(A - A.T)
+        worst = asym.max() if not is_sparse else (asym.max() if asym.nnz else 0.0)
+        scale = max(float(A.max()) if (not is_sparse or A.nnz) else 1.0, 1e-300)  # A >= 0 here
     if worst > 1e-8 * scale:
         if is_sparse:
             asym = asym.toarray()
