@@ -205,11 +205,8 @@ def trained_labels_section(seed: int) -> None:
 with tabs[0]:
     if tabs[0].open:
         spec, k80 = svc.spectrum(ref, params)
-        sv_fig, energy_fig = wcharts.spectrum(spec, k80)
-        c1, c2 = st.columns(2)
-        main_chart("words.chart.sv", "words.chart.energy")  # the spectrum and its energy, side by side
-        plots.show(c1, sv_fig, key="words.chart.sv")
-        plots.show(c2, energy_fig, key="words.chart.energy")
+        main_chart("words.chart.spectrum")  # the spectrum and its energy, side by side in one figure
+        plots.show(st, wcharts.spectrum(spec, k80), key="words.chart.spectrum")
         if k80 is None:
             st.caption(f"{dims} dimensions keep {spec['energy'].iloc[-1]:.1%} of the matrix's energy: the 80% rule "
                        "would need more dimensions than computed. PMI matrices have long, flat spectra; for word "

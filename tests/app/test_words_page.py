@@ -291,8 +291,8 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
     at = open_page(PAGE)
     at.slider(key="words.window").set_value(2).run()
     assert not at.exception and calls == []
-    assert {json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")} == {
-        "Singular values", "Cumulative energy (share of the whole PMI matrix)"}
+    assert [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")] == [
+        "Singular values σ_k (left) and their cumulative energy, the share of the whole PMI matrix (right)"]
     open_tab(at, "words.tab", "Word map")
     _job(at).wait(300)  # the map is computed in a thread of its own
     assert set(calls) <= {"tsne", "pca"} and calls.count("tsne") == 1  # pca: the start drawn before the 1st layout
