@@ -1,6 +1,6 @@
-"""Files as people have them, dropped on the sidebar's uploader in Chromium: an Excel workbook, a CSV a
-spreadsheet in a European locale wrote (';' between fields, decimal commas) and GloVe word vectors. Each
-is read as the right kind, says how, and raises nothing."""
+"""Files as people have them, dropped on the sidebar's uploader in Chromium: Excel workbooks (.xlsx and the
+old .xls), a CSV a spreadsheet in a European locale wrote (';' between fields, decimal commas) and GloVe word
+vectors. Each is read as the right kind, says how, and raises nothing."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from tests.e2e.test_browser import assert_no_exception, browser, server, wait_id
 
 #: The MIME type a browser gives each file, as it would on a person's machine.
 MIME = {".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ".csv": "text/csv",
-        ".txt": "text/plain"}
+        ".txt": "text/plain", ".xls": "application/vnd.ms-excel"}
 
 
 @pytest.mark.parametrize("case, kind, label, said", [
     ("vectors-xlsx", "vectors", "Vectors", "read its first sheet, 'Measurements'"),
+    ("table-xls", "table", "Table", "read its first sheet, 'Measurements'"),
     ("table-semicolon-decimal-comma", "table", "Table", "decimal comma"),
     ("vectors-glove", "vectors", "Vectors", "a word and 5 numbers on every line"),
 ])
