@@ -8,6 +8,7 @@ import csv
 import io
 import os
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -274,9 +275,12 @@ def spreadsheet_text(data: bytes, name: str, max_rows: int | None = None) -> tup
         return None
     engine = SPREADSHEETS[ext]
     try:
-        book = pd.ExcelFile(io.BytesIO(data), engine=engine)
-        sheets = [str(s) for s in book.sheet_names]
-        frame = pd.read_excel(book, sheet_name=sheets[0], header=None, dtype=object, nrows=max_rows)
+        with warnings.catch_warnings():
+            # pandas marks its xlrd engine for removal (in favour of calamine); xlrd reads .xls files today
+            warnings.filterwarnings("ignore", message="The xlrd engine is deprecated")
+            book = pd.ExcelFile(io.BytesIO(data), engine=engine)
+            sheets = [str(s) for s in book.sheet_names]
+            frame = pd.read_excel(book, sheet_name=sheets[0], header=None, dtype=object, nrows=max_rows)
     except ImportError:
         module = {"openpyxl": "openpyxl", "xlrd": "xlrd", "odf": "odfpy"}[engine]
         raise DataError(f"{name} is a {ext} workbook; reading it needs {module}: pip install {module} "
