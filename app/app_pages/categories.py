@@ -497,7 +497,13 @@ with t_sweep:
         if gamma is None:
             st.info("This matrix is a given affinity: there is no γ to sweep. Pick the liquor KL distances or a table.")
         else:
-            plots.show(st, cat_charts.gamma_sweep(svc.gamma_sweep(graph, gamma), n_labels), key="cat.chart.sweep")
+            sweep = svc.gamma_sweep(graph, gamma)
+            plots.show(st, cat_charts.gamma_sweep(sweep, n_labels), key="cat.chart.sweep")
+            drawn = sweep.groupby("factor").size()
+            if drawn.max() < n_labels:
+                count = str(drawn.min()) if drawn.min() == drawn.max() else f"{drawn.min()} to {drawn.max()}"
+                st.caption(f"Each spectrum is the smallest {count} of the {n_labels:,} eigenvalues (every zero, then "
+                           f"the {svc.EIGENGAP_WINDOW + 1} after them, as in the Spectrum tab).")
             st.caption("Small γ: one zero, the rest bunched near n/(n-1). Large γ: the spectrum spreads over [0, 2] "
                        "and, when affinities underflow, extra zeros appear as the graph splits. The useful γ shows a "
                        "few small eigenvalues, then a gap.")

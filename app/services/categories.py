@@ -523,8 +523,9 @@ def selection_affinity(graph: Graph, gamma: float | None, rows: tuple) -> pd.Dat
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def gamma_sweep(graph: Graph, gamma: float) -> pd.DataFrame:
-    """Spectra at γ times each of :data:`SWEEP_FACTORS`."""
-    return spectral.gamma_sweep(base(graph).matrix, gamma, SWEEP_FACTORS)
+    """Spectra at γ times each of :data:`SWEEP_FACTORS`: past 300 categories, the smallest eigenvalues of each
+    (those a code can use), as the spectrum tab shows them."""
+    return spectral.gamma_sweep(base(graph).matrix, gamma, SWEEP_FACTORS, smallest=True)
 
 
 # ---------------------------------------------------------------- the target behind a learned kernel

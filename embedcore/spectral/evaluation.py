@@ -12,12 +12,15 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._params import keep_parameters
 from .encoder import SpectralCategoryEncoder
-from .graph import normalized_laplacian
+from .graph import code_spectrum, normalized_laplacian
 from .kernels import kernel_from_distances, median_distance
 
 
-def gamma_sweep(D, gamma: float, factors=(0.01, 0.1, 1.0, 10.0, 100.0)) -> pd.DataFrame:
+def gamma_sweep(D, gamma: float, factors=(0.01, 0.1, 1.0, 10.0, 100.0), smallest: bool = False) -> pd.DataFrame:
     """The Laplacian's spectrum of ``exp(-gamma * f * D)`` for each factor ``f``.
+
+    ``smallest``: only the eigenvalues a code can use (:func:`.graph.code_spectrum`; every one up to 300
+    categories), for a large graph.
 
     Shows what γ does to the spectrum: a small γ bunches every eigenvalue but
     the first near ``n/(n-1)``, a large one spreads them over [0, 2] and, once
@@ -39,8 +42,11 @@ def gamma_sweep(D, gamma: float, factors=(0.01, 0.1, 1.0, 10.0, 100.0)) -> pd.Da
     frames = []
     for f in factors:
         A = kernel_from_distances(D, gamma * f)
-        L = normalized_laplacian(A)
-        vals = np.clip(eigvalsh((L + L.T) / 2), 0.0, 2.0)
+        if smallest:
+            vals = code_spectrum(A)[0]
+        else:
+            L = normalized_laplacian(A)
+            vals = np.clip(eigvalsh((L + L.T) / 2), 0.0, 2.0)
         frames.append(pd.DataFrame({"factor": float(f), "index": np.arange(1, vals.size + 1), "eigenvalue": vals}))
     return pd.concat(frames, ignore_index=True)
 

@@ -591,3 +591,5 @@ def test_a_table_of_many_categories_shows_the_full_spectrums_figures_and_says_wh
     assert table["kept"].sum() == len(choice.columns)
     assert any("smallest 52 of the 400 eigenvalues" in c.value for c in at.caption)
     assert any("The smallest 52 of 400 eigenvalues" in c.proto.spec for c in at.get("plotly_chart"))
+    open_tab(at, "cat.tab", "γ sweep")
+    assert not at.exception and any("Each spectrum is the smallest 52 of the 400" in c.value for c in at.caption)
