@@ -13,7 +13,8 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .results import DataError, Parsed
-from .text import decode_bytes, plural, quote, quoted_rows, source_bytes
+from .files import decode_bytes, plural, quote, source_bytes
+from .text import quoted_rows
 
 #: First-line words that make it a header rather than an edge between two nodes of those names.
 _HEADER_WORDS = frozenset({"source", "target", "from", "to", "node", "node1", "node2", "node_1", "node_2", "u", "v",

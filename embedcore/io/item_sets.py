@@ -10,7 +10,7 @@ import pandas as pd
 
 from .results import MAX_VECTOR_ROWS, DataError, ItemSets
 from .sets import read_sets
-from .text import plural, quote
+from .files import plural, quote
 from .vectors import read_vectors
 
 

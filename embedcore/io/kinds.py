@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from .results import DataError
-from .text import trailing_separator, decimal_commas, sniff_separator, spreadsheet_kind, spreadsheet_text
+from .files import spreadsheet_kind, spreadsheet_text
+from .text import trailing_separator, decimal_commas, sniff_separator
 
 _BY_SUFFIX = {
     "npy": ("vectors", "a .npy file holds an array of numbers"),

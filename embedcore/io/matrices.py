@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .results import DataError, Parsed
-from .text import decode_bytes, plural, source_bytes, quote
+from .files import decode_bytes, plural, source_bytes, quote
 
 _EXPECTED = ("an affinity matrix (a CSV with the category names across the first line and down the first column, "
              "and a similarity >= 0 in every other cell)")

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from .results import DataError, PlaylistData, SetData
-from .text import decode_bytes, plural, text_lines, sample_lines, source_bytes, sample_list_into, quote
+from .files import decode_bytes, plural, text_lines, source_bytes, quote
+from .text import sample_lines, sample_list_into
 
 _ITEM_SPLIT = re.compile(r"[,\s]+")
 _SET_HEADERS = {("label", "items"), ("label", "set"), ("class", "items"), ("y", "items")}

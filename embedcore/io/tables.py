@@ -11,21 +11,8 @@ import pandas as pd
 
 from ..tokens import check_word_spacing
 from .results import DataError, DocumentData, TableData
-from .text import (
-    decode_bytes,
-    file_extension,
-    find_header,
-    text_lines,
-    number_cells,
-    sample_lines,
-    source_bytes,
-    text_grid,
-    typed_columns,
-    unique_names,
-    sample_list_into,
-    quote,
-    plural,
-)
+from .files import decode_bytes, file_extension, text_lines, source_bytes, quote, plural
+from .text import find_header, number_cells, sample_lines, text_grid, typed_columns, unique_names, sample_list_into
 
 
 def read_table(

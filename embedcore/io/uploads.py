@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from .item_sets import read_item_sets
-from .text import quote
+from .files import quote
 from .results import DataError
 from .sets import read_playlists, read_sets, read_song_tags
 from .tables import read_documents, read_table

@@ -10,21 +10,8 @@ import numpy as np
 import pandas as pd
 
 from .results import MAX_VECTOR_ROWS, DataError, VectorData
-from .text import (
-    number_cells,
-    decode_bytes,
-    drop_invalid_rows,
-    file_extension,
-    find_header,
-    text_lines,
-    sample_lines,
-    sniff_binary,
-    source_bytes,
-    text_grid,
-    typed_columns,
-    unique_names,
-    quote,
-)
+from .files import decode_bytes, file_extension, text_lines, sniff_binary, source_bytes, quote
+from .text import number_cells, drop_invalid_rows, find_header, sample_lines, text_grid, typed_columns, unique_names
 
 _W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
 

@@ -156,7 +156,7 @@ def test_row_limit_samples_with_notice_and_seed():
 
 
 def test_size_limit_refuses(monkeypatch):
-    import embedcore.io.text as eio
+    import embedcore.io.files as eio
 
     monkeypatch.setattr(eio, "MAX_BYTES", 10)
     assert "reads files up to" in err(read_vectors, b"1,2,3,4,5,6,7\n", "big.csv")
