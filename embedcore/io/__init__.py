@@ -9,8 +9,8 @@ Nothing is dropped or shortened silently: every reader returns its result
 with ``notices`` (sentences for a person) and ``dropped`` (reason -> count).
 
 The package splits the work by kind of file: ``results`` (result types and
-:class:`DataError`), ``text`` (bytes, encodings and the grid of typed fields
-every text reader shares), ``vectors``, ``sets`` (sets, playlists, song tags),
+:class:`DataError`), ``files`` (bytes to text: sources, size limit, encodings, spreadsheets), ``text`` (the grid of typed
+fields every text reader shares), ``vectors``, ``sets`` (sets, playlists, song tags),
 ``tables`` (tables and documents), ``item_sets``, ``matrices`` (affinity matrices), ``kinds`` (which kind of
 data a file holds) and ``uploads`` (one upload, a file or a pair, read as a kind).
 """
