@@ -232,12 +232,8 @@ def turn_section(ref, weighted, normalized, perp):
     m[1].metric("λ₂ (the minimum)", f"{lam2:.4g}")
     m[2].metric("cut of x's sign", "—" if math.isnan(t["cut"]) else f"{t['cut']:.4g}",
                 help="The weight of the edges between x < 0 and x ≥ 0.")
-    c1, c2 = st.columns(2)
-    plots.show(c1, charts.rayleigh_curve(profile, angle, t["quotient"], lam2,
-                                         "The quotient rises as x turns away: cos²θ·λ₂ + sin²θ·R(r)"),
-               key="graphs.chart.rayleigh")
-    plots.show(c2, charts.two_vectors(names, t["fiedler"], t["vector"], f"The Fiedler vector and the vector turned "
-                                      f"{angle}°"), key="graphs.chart.turned")
+    plots.show(st, charts.turn(profile, angle, t["quotient"], lam2, names, t["fiedler"], t["vector"]),
+               key="graphs.chart.turn")
 
 
 @st.fragment

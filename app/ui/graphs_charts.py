@@ -115,19 +115,6 @@ def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], titl
     return charts.layout(fig, title, 380)
 
 
-def rayleigh_curve(profile: pd.DataFrame, angle: float, quotient: float, lam2: float, title: str) -> go.Figure:
-    fig = go.Figure(go.Scatter(x=profile["angle"], y=_f32(profile["quotient"]), mode="lines", name="R(x)",
-                               line=dict(color=charts.PALETTE[0], width=2.5),
-                               hovertemplate="%{x}°<br>R = %{y:.4f}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=[angle], y=[quotient], mode="markers", name=f"your turn: {angle:g}°",
-                             marker=dict(size=14, color=charts.PALETTE[1], symbol="star")))
-    fig.add_hline(y=lam2, line=dict(color="#212529", dash="dash"), annotation_text=f"λ₂ = {lam2:.4g}",
-                  annotation_position="bottom right")
-    fig.update_xaxes(title="angle away from the Fiedler vector (degrees)", range=[0, 90])
-    fig.update_yaxes(title="Rayleigh quotient")
-    return charts.layout(fig, title, 380)
-
-
 def quotient_histogram(quotients: np.ndarray, lam2: float, lam_max: float, title: str) -> go.Figure:
     fig = go.Figure(go.Histogram(x=_f32(quotients), nbinsx=40, marker_color=charts.PALETTE[5], name="random vectors"))
     fig.add_vline(x=lam2, line=dict(color=charts.PALETTE[1], width=2.5), annotation_text="λ₂ (Fiedler)",
@@ -139,25 +126,49 @@ def quotient_histogram(quotients: np.ndarray, lam2: float, lam_max: float, title
     return charts.layout(fig, title, 380, showlegend=False)
 
 
-def two_vectors(names, fiedler: np.ndarray, turned: np.ndarray, title: str) -> go.Figure:
-    """The Fiedler vector and the turned vector, nodes in Fiedler order."""
+def turn(profile: pd.DataFrame, angle: float, quotient: float, lam2: float, names, fiedler: np.ndarray,
+         turned: np.ndarray) -> go.Figure:
+    """What turning by ``angle`` does, as two panels of one figure: left, the quotient against the angle with this
+    angle starred and λ₂ dashed; right, the Fiedler vector and the turned vector, nodes in Fiedler order. One
+    figure, not two: each move of the angle redraws one chart in the browser."""
     order = np.argsort(fiedler, kind="stable")
     hover = [html_escape(names[i]) for i in order]
     x = np.arange(1, len(order) + 1)
-    fig = go.Figure()
     marked = len(x) <= MARKED_POINTS
-    fig.add_trace(go.Scatter(x=x, y=_f32(fiedler[order]), mode="lines+markers" if marked else "lines",
-                             name="Fiedler vector",
-                             marker=dict(size=5), line=dict(color=charts.PALETTE[0]), hovertext=hover,
-                             hovertemplate="%{hovertext}<br>%{y:.4f}<extra>Fiedler</extra>"))
-    fig.add_trace(go.Scatter(x=x, y=_f32(turned[order]), mode="markers" if marked else "lines",
-                             name="turned vector",
-                             marker=dict(size=6, color=charts.PALETTE[1]), hovertext=hover,
-                             hovertemplate="%{hovertext}<br>%{y:.4f}<extra>turned</extra>"))
-    fig.add_hline(y=0, line=dict(color="#adb5bd", width=1))
-    fig.update_xaxes(title="nodes, sorted by the Fiedler vector")
-    fig.update_yaxes(title="value")
-    return charts.layout(fig, title, 380)
+    grid = "#e9ecef"
+    fig = go.Figure([
+        go.Scatter(x=profile["angle"], y=_f32(profile["quotient"]), mode="lines", name="R(x) against the angle",
+                   line=dict(color=charts.PALETTE[0], width=2.5), hovertemplate="%{x}°<br>R = %{y:.4f}<extra></extra>"),
+        go.Scatter(x=[angle], y=[quotient], mode="markers", name=f"your turn: {angle:g}°",
+                   marker=dict(size=14, color=charts.PALETTE[1], symbol="star"),
+                   hovertemplate="%{x}°<br>R = %{y:.4f}<extra></extra>"),
+        go.Scatter(x=x, y=_f32(fiedler[order]), mode="lines+markers" if marked else "lines", name="Fiedler vector",
+                   xaxis="x2", yaxis="y2", marker=dict(size=5), line=dict(color=charts.PALETTE[0]), hovertext=hover,
+                   hovertemplate="%{hovertext}<br>%{y:.4f}<extra>Fiedler</extra>"),
+        go.Scatter(x=x, y=_f32(turned[order]), mode="markers" if marked else "lines", name="turned vector",
+                   xaxis="x2", yaxis="y2", marker=dict(size=6, color=charts.PALETTE[1]), hovertext=hover,
+                   hovertemplate="%{hovertext}<br>%{y:.4f}<extra>turned</extra>"),
+    ])
+    panel = dict(yref="paper", y=1.0, yanchor="bottom", showarrow=False, xanchor="left", font=dict(size=13))
+    fig.update_layout(
+        title=dict(text=f"Turning x {angle:g}° away from the Fiedler vector", x=0.0, xanchor="left",
+                   font=dict(size=15)),
+        height=400, margin=dict(l=10, r=10, t=70, b=30),
+        legend=dict(itemsizing="constant", orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
+        xaxis=dict(domain=[0.0, 0.45], range=[0, 90], title="angle away from the Fiedler vector (degrees)",
+                   gridcolor=grid),
+        yaxis=dict(title="Rayleigh quotient", gridcolor=grid),
+        xaxis2=dict(domain=[0.55, 1.0], anchor="y2", title="nodes, sorted by the Fiedler vector", gridcolor=grid),
+        yaxis2=dict(anchor="x2", title="value", gridcolor=grid),
+        shapes=[dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=lam2, y1=lam2,
+                     line=dict(color="#212529", dash="dash")),
+                dict(type="line", xref="x2 domain", x0=0, x1=1, yref="y2", y0=0, y1=0,
+                     line=dict(color="#adb5bd", width=1))],
+        annotations=[dict(text="The quotient rises: cos²θ·λ₂ + sin²θ·R(r)", xref="paper", x=0.0, **panel),
+                     dict(text="The Fiedler vector and the turned vector", xref="paper", x=0.55, **panel),
+                     dict(text=f"λ₂ = {lam2:.4g}", xref="x domain", x=1.0, yref="y", y=lam2, showarrow=False,
+                          xanchor="right", yanchor="top")])
+    return fig
 
 
 def spectrum(values: np.ndarray, title: str, y_title: str, colour: str) -> go.Figure:
