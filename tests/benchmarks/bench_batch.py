@@ -106,6 +106,7 @@ class Usage:
 
     def __enter__(self):
         self._sample()
+        self.client_start = self.client_peak
         self._start, self._load = time.perf_counter(), os.getloadavg()[0]
         self._thread.start()
         return self
@@ -120,7 +121,9 @@ class Usage:
     def note(self) -> str:
         workers = max(self.worker_peak.values()) / 2**20 if self.worker_peak else 0
         cpu = sum(b - a for a, b in self.cpu.values())
-        return (f"peak RSS client {self.client_peak / 2**20:,.0f} MB, per worker {workers:,.0f} MB; workers used "
+        grew = (self.client_peak - self.client_start) / 2**20
+        return (f"peak RSS client {self.client_peak / 2**20:,.0f} MB ({grew:+,.0f} MB from its start), per worker "
+                f"{workers:,.0f} MB; workers used "
                 f"{cpu / self.seconds:.2f} cores (load average up to {self.load:.1f} on {os.cpu_count()} cores)")
 
 
@@ -213,6 +216,7 @@ def _sketch_results() -> list[Result]:
                 want = wanted[workers] if in_memory else emde.sketch(_read_rows(path, rows))
                 assert (got != want).nnz == 0, "written sketches differ from the in-memory ones"
             del got, want
+            pa.default_memory_pool().release_unused()  # the check's Arrow buffers: the next step starts afresh
             shards = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out)) / 2**30
             _say(f"{workers} worker(s): {rates[workers]:,.0f} sets/s")
             ref = ("in-memory transform", N_SETS / rates["in memory"]) if in_memory else ("", None)
