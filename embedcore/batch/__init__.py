@@ -50,16 +50,8 @@ from .categories import (
     table_csv,
     write_category_kernel,
 )
-from .sketches import (
-    RandomSets,
-    SetBatch,
-    SketchRun,
-    TableSets,
-    load_items,
-    read_manifest,
-    read_sketches,
-    sketch,
-)
+from .sketch_reading import load_items, read_manifest, read_sketches
+from .sketches import RandomSets, SetBatch, SketchRun, TableSets, sketch
 from .words import (
     CorpusCounts,
     count_corpus,

@@ -35,7 +35,8 @@ import scipy.sparse as sp
 
 from ..emde import stack_rows
 from ._cluster import BatchError
-from .sketches import MANIFEST, parse_manifest, stack_shards
+from ._outputs import MANIFEST
+from .sketch_reading import parse_manifest, stack_shards
 
 __all__ = ["SketchFiles", "read_sketch_files", "check_for_sets", "SketchInput", "sketch_input", "items_npy", "sets_csv",
            "needs_weights", "sketch_command", "MAX_UNPACKED"]

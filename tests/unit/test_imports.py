@@ -121,3 +121,12 @@ def test_no_private_name_is_imported_from_another_module(module):
 def test_leaf_modules_import_nothing_above_them(leaf):
     allowed = {"embedcore.exceptions"}
     assert set(GRAPH[leaf]) <= allowed, f"{leaf} imports {GRAPH[leaf]}"
+
+
+#: The longest a module of embedcore may grow: past it, one file holds more than one idea.
+MAX_LINES = 800
+
+
+def test_no_module_is_longer_than_800_lines():
+    long = {m: n for m, path in MODULES.items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"split these modules (lines): {long}"
