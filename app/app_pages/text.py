@@ -8,7 +8,7 @@ from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui import text_charts as charts
 from app.ui.controls import ranged_slider
-from app.ui.layout import instrument, page_header, tab_sections, theory
+from app.ui.layout import instrument, main_height, page_header, tab_sections, theory
 from app.ui.sidebar import data_source
 from app.ui.text import md_escape
 
@@ -126,7 +126,10 @@ def counts_view(ref, min_count):
     table = svc.counts_slice(ref, min_count, first, rows, n_terms)
     st.markdown(f"**Counts of documents {table.index[0].split()[1]}–{table.index[-1].split()[1]} over the "
                 f"{table.shape[1]} most frequent terms** (the deeper the blue, the larger the count; 0 is left blank)")
-    st.dataframe(charts.counts_table(table), key="text.counts", height=35 * (len(table) + 1) + 3)
+    # the page's main chart: in presentation mode it takes the projector's height, its rows spaced to fill it
+    height = main_height("text.counts", 35 * (len(table) + 1) + 3)
+    st.dataframe(charts.counts_table(table), key="text.counts", height=height,
+                 row_height=max(35, (height - 3) // (len(table) + 1)))
     nonzero = int((table.to_numpy() > 0).sum())
     st.caption(f"This slice: {nonzero} of {table.size} cells are non-zero ({nonzero / table.size:.0%}); the whole "
                f"matrix: {svc.facts(ref, min_count)['density']:.3%}.")
