@@ -239,7 +239,7 @@ with tabs[1]:
 
 
 #: Seconds between two frames of a t-SNE drawn while it runs: 300 words take about a second alone, and the
-#: six frames the run is paced to (svc.FRAME_ITERATIONS) should not make the map take much longer.
+#: five frames the run is paced to (svc.FRAME_ITERATIONS) should not make the map take much longer.
 FRAME_S = 0.12
 #: How long a frame glides to the next, in milliseconds (a little less than a frame).
 GLIDE_MS = 100
