@@ -339,5 +339,6 @@ def test_dimensions_redo_only_the_svd_and_a_new_window_counts_only_its_new_dista
     calls.clear()
     at.slider(key="words.eig").set_value(1.0).run()  # p rescales the SVD's columns
     assert calls == []
-    seconds = float(metric(at, "fit time").split()[0])
-    assert seconds > 0
+    # the fit time is still reported after p's change, as seconds (its value is the clock's, not checked here)
+    shown = metric(at, "fit time")
+    assert shown.endswith(" s") and float(shown.split()[0]) >= 0, shown
