@@ -75,8 +75,17 @@ def _measure(page, with_chart: bool = True) -> dict:
     """The first screen once its first chart is drawn (maps draw a moment after the script is idle)."""
     if with_chart:
         page.wait_for_function(f"({MEASURE})().top !== null", timeout=60_000)
-    page.wait_for_timeout(300)
-    return page.evaluate(MEASURE)
+    # a map the run sends last can be drawn a moment after the first chart: measured once the first screen has
+    # held still (three equal readings 0.4 s apart, at most 20 s)
+    last, same = None, 0
+    for _ in range(50):
+        page.wait_for_timeout(400)
+        m = page.evaluate(MEASURE)
+        same = same + 1 if m == last else 0
+        last = m
+        if same >= 2:
+            break
+    return last
 
 
 @pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
