@@ -16,7 +16,7 @@ from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import KDTree, NearestNeighbors
 from sklearn.utils import check_array
 
-__all__ = ["trustworthiness", "continuity", "neighbour_recall", "MapQuality", "map_quality"]
+__all__ = ["DataRanks", "trustworthiness", "continuity", "neighbour_recall", "MapQuality", "map_quality"]
 
 #: Megabytes of distances held at once (a block of rows of the n x n matrix): 512 rows of 5,000 points.
 _WORKING_MEMORY = 20
@@ -43,11 +43,12 @@ def _penalty(space_a, space_b, k: int) -> np.ndarray:
     of a neighbour is where its distance falls in its sorted row, found for all
     rows in one ``searchsorted`` (complex numbers order by (row, distance)).
     """
-    A = np.asarray(space_a, dtype=np.float64)
+    return DataRanks(space_a).penalty(_knn(space_b, k), k)
+
+
+def _penalty_blocks(A, nb, k: int) -> np.ndarray:
+    """:func:`_penalty` for many dimensions, from blocks of rows of the squared distance matrix."""
     n = A.shape[0]
-    nb = _knn(space_b, k)
-    if A.shape[1] <= _DIRECT_DIMS:
-        return _penalty_direct(A, nb, k)
     index = np.arange(n)
 
     def block(d, start):
@@ -82,40 +83,96 @@ def _penalty(space_a, space_b, k: int) -> np.ndarray:
     return np.concatenate(list(chunks))
 
 
-def _penalty_direct(A, nb, k) -> np.ndarray:
-    """:func:`_penalty` for few dimensions, from a k-d tree instead of n x n distances.
+class DataRanks:
+    """The data's side of :func:`trustworthiness`, prepared once for every map of the same points.
 
-    A map neighbour nearer than the point's k-th nearest in ``A`` ranks within k and costs
-    nothing. The others are ranked by counting the points within their distance: among the
-    point's :data:`_RANKED` nearest, found once, or by the tree (it counts whole nodes that lie
-    inside) for the few farther out. Counted just inside and just outside that distance, the two
-    counts differ by the neighbour alone unless others are equally near; those few are ranked
-    exactly from their row's distances, the equally near ordered by index as a stable sort would.
+    Trustworthiness ranks each map neighbour of a point among the data's distances from
+    that point. With few dimensions (at most :data:`_DIRECT_DIMS`) what this needs of the
+    data alone is a k-d tree and each point's :data:`_RANKED` nearest distances; neither
+    changes from one map of the points to the next, so a page that redraws a map for each
+    setting prepares them once (at 20,000 points the nearest distances are most of the cost).
+    With more dimensions the ranks come from blocks of the distance matrix, and nothing is
+    kept.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_points, n_features)
+        The data.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> ranks = DataRanks(X)
+    >>> trustworthiness(X, X[:, :2], 5, ranks=ranks) == trustworthiness(X, X[:, :2], 5)
+    True
     """
-    n = A.shape[0]
-    tree = KDTree(A)
-    near, _ = tree.query(A, k=min(n, max(k + 1, _RANKED)))  # the point itself first (distance 0)
-    d = np.sqrt(((A[:, None, :] - A[nb]) ** 2).sum(axis=2))
-    # a margin of rounding: a neighbour as near as the k-th is ranked, as are ties
-    ri, ci = np.nonzero(d >= near[:, k : k + 1] * (1 - 1e-9))
-    if not ri.size:
-        return np.zeros(n)
-    r = d[ri, ci]
-    lo, hi = r * (1 - 1e-9), r * (1 + 1e-9)
-    rows = near[ri]
-    below = np.count_nonzero(rows <= lo[:, None], axis=1)  # the point itself included
-    within = np.count_nonzero(rows <= hi[:, None], axis=1)
-    far = np.flatnonzero(hi >= rows[:, -1])  # beyond the nearest found: the tree counts
-    if far.size:
-        below[far] = tree.query_radius(A[ri[far]], lo[far], count_only=True)
-        within[far] = tree.query_radius(A[ri[far]], hi[far], count_only=True)
-    rank = below.astype(np.int64)  # 1 + the others nearer
-    for t in np.flatnonzero((within - below != 1) | (r == 0)):  # others as near: rank exactly
-        i, j = ri[t], nb[ri[t], ci[t]]
-        row = ((A - A[i]) ** 2).sum(axis=1)
-        row[i] = np.inf
-        rank[t] = 1 + np.count_nonzero(row < row[j]) + np.count_nonzero(row[:j] == row[j])
-    return np.bincount(ri, weights=np.maximum(rank - k, 0), minlength=n)
+
+    def __init__(self, X):
+        self.X = check_array(X, dtype=np.float64, input_name="X")
+        n = len(self.X)
+        self.direct = self.X.shape[1] <= _DIRECT_DIMS
+        self.tree = KDTree(self.X) if self.direct else None
+        self.near = self.tree.query(self.X, k=min(n, _RANKED))[0] if self.direct else None  # itself first
+        self._keys = None
+
+    def _nearest(self, k: int) -> np.ndarray:
+        if self.near.shape[1] > k or self.near.shape[1] == len(self.X):
+            return self.near
+        return self.tree.query(self.X, k=min(len(self.X), k + 1))[0]
+
+    def _count(self, near, ri, r) -> np.ndarray:
+        """How many of row ``ri``'s nearest distances are at most ``r``, for many (row, distance) pairs at
+        once: the rows are sorted, so one ``searchsorted`` over (row, distance) keys (complex numbers
+        order by real part, then imaginary) finds them all."""
+        width = near.shape[1]
+        if near is self.near:
+            if self._keys is None:
+                keys = np.empty(near.shape, dtype=np.complex128)
+                keys.real, keys.imag = np.arange(len(near))[:, None], near
+                self._keys = keys.ravel()
+            keys = self._keys
+        else:
+            keys = np.empty(near.shape, dtype=np.complex128)
+            keys.real, keys.imag = np.arange(len(near))[:, None], near
+            keys = keys.ravel()
+        q = np.empty(len(ri), dtype=np.complex128)
+        q.real, q.imag = ri, r
+        return np.searchsorted(keys, q, "right") - ri * width
+
+    def penalty(self, nb: np.ndarray, k: int) -> np.ndarray:
+        """Per point: sum over its map neighbours ``nb`` (n, k) that are not among its k nearest in the
+        data of (their rank in the data - k). See :func:`_penalty`."""
+        if not self.direct:
+            return _penalty_blocks(self.X, nb, k)
+        A, tree = self.X, self.tree
+        n = len(A)
+        near = self._nearest(k)
+        d = np.sqrt(((A[:, None, :] - A[nb]) ** 2).sum(axis=2))
+        # A map neighbour nearer than the point's k-th nearest in the data ranks within k and costs nothing;
+        # a margin of rounding: one as near as the k-th is ranked, as are ties.
+        ri, ci = np.nonzero(d >= near[:, k : k + 1] * (1 - 1e-9))
+        if not ri.size:
+            return np.zeros(n)
+        # The others are ranked by counting the points within their distance: among the point's nearest,
+        # found once, or by the tree (it counts whole nodes that lie inside) for the few farther out. Counted
+        # just inside and just outside that distance, the two counts differ by the neighbour alone unless
+        # others are equally near; those few are ranked exactly from their row's distances, the equally near
+        # ordered by index as a stable sort would.
+        r = d[ri, ci]
+        lo, hi = r * (1 - 1e-9), r * (1 + 1e-9)
+        below = self._count(near, ri, lo)  # the point itself included
+        within = self._count(near, ri, hi)
+        far = np.flatnonzero(hi >= near[ri, -1])  # beyond the nearest found: the tree counts
+        if far.size:
+            below[far] = tree.query_radius(A[ri[far]], lo[far], count_only=True)
+            within[far] = tree.query_radius(A[ri[far]], hi[far], count_only=True)
+        rank = below.astype(np.int64)  # 1 + the others nearer
+        for t in np.flatnonzero((within - below != 1) | (r == 0)):  # others as near: rank exactly
+            i, j = ri[t], nb[ri[t], ci[t]]
+            row = ((A - A[i]) ** 2).sum(axis=1)
+            row[i] = np.inf
+            rank[t] = 1 + np.count_nonzero(row < row[j]) + np.count_nonzero(row[:j] == row[j])
+        return np.bincount(ri, weights=np.maximum(rank - k, 0), minlength=n)
 
 
 def _points(X, Y):
@@ -135,12 +192,13 @@ def _check(X, Y, k):
     return X, Y
 
 
-def trustworthiness(X, Y, k: int = 10, per_point: bool = False):
+def trustworthiness(X, Y, k: int = 10, per_point: bool = False, *, ranks: DataRanks | None = None):
     """How far the map's neighbours were in the data (1 = every map neighbour is a true one).
 
     ``T = 1 - 2 / (n k (2n - 3k - 1)) * sum_i sum_{j in U_i} (r(i, j) - k)``, with ``U_i``
     the map's k nearest neighbours of i that are not among its data neighbours and
-    ``r`` the rank in the data. The per-point value drops the sum over i.
+    ``r`` the rank in the data. The per-point value drops the sum over i. ``ranks``:
+    the data's side prepared once (:class:`DataRanks` of these ``X``) for many maps.
 
     Examples
     --------
@@ -150,7 +208,10 @@ def trustworthiness(X, Y, k: int = 10, per_point: bool = False):
     """
     X, Y = _check(X, Y, k)
     n = len(X)
-    t = 1.0 - 2.0 / (k * (2 * n - 3 * k - 1)) * _penalty(X, Y, k)
+    if ranks is not None and ranks.X.shape != X.shape:
+        raise ValueError(f"ranks were prepared for data of shape {ranks.X.shape}, not {X.shape}.")
+    penalty = _penalty(X, Y, k) if ranks is None else ranks.penalty(_knn(Y, k), k)
+    t = 1.0 - 2.0 / (k * (2 * n - 3 * k - 1)) * penalty
     return t if per_point else float(t.mean())
 
 

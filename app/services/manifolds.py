@@ -50,7 +50,7 @@ from embedcore.manifold import (
     weight_invariance,
 )
 from embedcore.maps import METHODS, embed
-from embedcore.metrics import neighbour_recall, trustworthiness
+from embedcore.metrics import DataRanks, neighbour_recall, trustworthiness
 
 GENERATORS = {
     "swiss_roll": datasets.make_swiss_roll,
@@ -282,10 +282,16 @@ def quality_k(p: Points) -> int:
     return allowed_k(len(point_set(p).X), QUALITY_K)
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def data_ranks(p: Points) -> DataRanks:
+    """The points' side of trustworthiness, prepared once for every map of them (shared, never mutated)."""
+    return DataRanks(point_set(p).X)
+
+
 @st.cache_data(max_entries=48, show_spinner=False)
 def trust(p: Points, B: int, reg: float) -> float:
     """Trustworthiness (k = :func:`quality_k`) of the LLE map at (B, reg)."""
-    return trustworthiness(point_set(p).X, lle(p, B, reg).embedding, quality_k(p))
+    return trustworthiness(point_set(p).X, lle(p, B, reg).embedding, quality_k(p), ranks=data_ranks(p))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -71,6 +71,23 @@ def test_eigenvalues_and_embedding_are_the_bottom_of_M():
     np.testing.assert_allclose(lle.embedding_.T @ lle.embedding_, np.eye(2), atol=1e-8)
 
 
+@pytest.mark.parametrize("B", [4, 12])
+def test_the_sparse_solve_finds_the_bottom_of_M_also_when_the_graph_falls_apart(B):
+    """ARPACK's shift-invert on our own symmetric factorisation gives the dense solver's bottom
+    eigenvalues and the same map; at B = 4 the two halves of the data share no neighbour (M has two
+    zero eigenvalues), which needs the shifted factorisation."""
+    rng = np.random.default_rng(3)
+    X = X_ROLL if B == 12 else np.vstack([rng.standard_normal((300, 3)), 100 + rng.standard_normal((300, 3))])
+    ind, _ = nearest_neighbors(X, B)
+    sparse = lle_from_neighbors(X, ind, 2, eigen_solver="arpack", random_state=0, n_eigenvalues=6)
+    dense = lle_from_neighbors(X, ind, 2, eigen_solver="dense", n_eigenvalues=6)
+    np.testing.assert_allclose(sparse.eigenvalues, dense.eigenvalues, rtol=1e-5, atol=1e-10)
+    if B == 12:  # distinct eigenvalues: the same map up to sign
+        assert procrustes(sparse.embedding, dense.embedding)[2] < 1e-8
+    else:
+        assert sparse.eigenvalues[1] < 1e-10  # the second piece's zero
+
+
 def test_good_neighbourhood_unrolls_the_roll_and_extremes_do_not():
     from scipy.stats import spearmanr
 
@@ -268,6 +285,23 @@ def test_trustworthiness_counts_ranks_the_same_in_few_and_many_dimensions(monkey
         monkeypatch.setattr(metrics, "_DIRECT_DIMS", 0)
         np.testing.assert_allclose(trustworthiness(X, Y, 7, per_point=True), expected, atol=1e-12)
         monkeypatch.undo()
+
+
+def test_data_ranks_prepared_once_give_every_map_its_own_figure():
+    """The data's side of trustworthiness prepared once (as the Manifolds page keeps it per data) gives each
+    new map the definition's figure, ties included, also for a k beyond the distances it prepared."""
+    from embedcore import metrics
+    from embedcore.metrics import DataRanks
+
+    rng = np.random.default_rng(4)
+    for X in (rng.standard_normal((400, 3)), rng.integers(0, 3, size=(400, 3)).astype(float)):
+        ranks = DataRanks(X)
+        for noise, k in ((0.1, 5), (1.0, 7), (0.3, metrics._RANKED + 4)):
+            Y = X[:, :2] + noise * rng.standard_normal((400, 2))
+            np.testing.assert_allclose(trustworthiness(X, Y, k, per_point=True, ranks=ranks),
+                                       _stable_rank_penalty(X, Y, k), atol=1e-12)
+    with pytest.raises(ValueError, match="prepared for data of shape"):
+        trustworthiness(X[:100], X[:100, :2], 5, ranks=ranks)
 
 
 def test_a_point_is_never_its_own_neighbour_even_beside_its_duplicate():
