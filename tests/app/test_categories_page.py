@@ -174,7 +174,7 @@ def _tab_charts(at) -> list:
 
 def test_only_the_open_tab_draws():
     at = open_table()
-    assert len(_tab_charts(at)) == 2  # the affinity and the Laplacian
+    assert len(_tab_charts(at)) == 1  # the affinity and the Laplacian, two panels of one figure
     open_tab(at, "cat.tab", "Spectrum")
     assert not at.exception and len(_tab_charts(at)) == 1
     assert [d for d in at.dataframe if "eigenvalue" in d.value.columns]
@@ -184,10 +184,28 @@ def test_only_the_open_tab_draws():
 def test_fiedler_order_puts_the_weekend_together():
     at = open_table()
     at.radio(key="cat.kind").set_value("given matrix").run()
-    x = _traces(at, "cat.chart.affinity")[0]["x"]
+    x = _traces(at, "cat.chart.heatmaps")[0]["x"]
     assert set(x[-2:]) == {"Sat", "Sun"} or set(x[:2]) == {"Sat", "Sun"}, x
     at.radio(key="cat.order").set_value("as given").run()
-    assert _traces(at, "cat.chart.affinity")[0]["x"] == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    assert _traces(at, "cat.chart.heatmaps")[0]["x"] == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+
+def test_the_heatmaps_figure_shows_the_affinity_and_the_laplacian_in_one_order():
+    at = open_table()
+    at.radio(key="cat.kind").set_value("given matrix").run()
+    affinity, laplacian = _traces(at, "cat.chart.heatmaps")
+    assert affinity["x"] == affinity["y"] == laplacian["x"] == laplacian["y"]  # one order, rows and columns
+    A = _array(affinity["z"]).reshape(7, 7)
+    L = _array(laplacian["z"]).reshape(7, 7)
+    assert np.all(np.diag(A) == 0) and np.allclose(A, A.T)
+    np.testing.assert_allclose(np.diag(L), 1.0, atol=1e-6)  # every category has an edge
+    off = -L[~np.eye(7, dtype=bool)].min()
+    # the caption's claim: the Laplacian's colours span its off-diagonal entries, centred on 0
+    assert laplacian["zmin"] == pytest.approx(-off, rel=1e-6) and laplacian["zmax"] == pytest.approx(off, rel=1e-6)
+    assert any("colour scale spans its off-diagonal entries" in c.value for c in at.caption)
+    # D^(-1/2) A D^(-1/2) off the diagonal: L_ij = -A_ij / sqrt(d_i d_j)
+    d = A.sum(axis=1)
+    np.testing.assert_allclose(L, np.eye(7) - A / np.sqrt(np.outer(d, d)), atol=1e-5)
 
 
 def test_eigenvector_bars_follow_the_code_width():
@@ -303,7 +321,7 @@ def test_a_command_line_kernel_is_shown_as_the_page_shows_its_own(command_line_k
         assert metric(at, label) == metric(page, label), label
     assert any("Learned by python -m embedcore category-kernel" in _plain(c.value) for c in at.caption)
     assert not at.warning  # the spectrum computed here is the file's
-    assert len(_tab_charts(at)) == 2  # the kernel's affinity and Laplacian
+    assert len(_tab_charts(at)) == 1 and len(_traces(at, "cat.chart.heatmaps")) == 2  # the kernel's affinity and Laplacian
     open_tab(at, "cat.tab", "Download")
     mine = next(d.value for d in page.dataframe if "category" in d.value.columns)
     theirs = next(d.value for d in at.dataframe if "category" in d.value.columns)
@@ -580,7 +598,7 @@ def test_a_table_of_many_categories_shows_the_full_spectrums_figures_and_says_wh
     assert metric(at, "λ₂ of the normalised L") == f"{full[1]:.3f}"
     assert metric(at, "connected components") == "1"
 
-    heat = _array(_traces(at, "cat.chart.affinity")[0]["z"])
+    heat = _array(_traces(at, "cat.chart.heatmaps")[0]["z"])
     assert heat.size == 300 * 300
     assert any("Drawn: 300 of the 400 categories" in c.value for c in at.caption)
 
