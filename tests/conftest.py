@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import os
 from pathlib import Path
 
@@ -42,8 +44,11 @@ def open_page(path: str, timeout: float = 120):
 
 
 def chart_specs(at) -> list[str]:
-    """The JSON of every Plotly chart on the page, to compare before and after a change."""
-    return [el.proto.spec for el in at.get("plotly_chart")]
+    """The JSON of every Plotly chart and lab bar chart on the page, to compare before and after a change."""
+    from tests.app.maps import bar_charts
+
+    return [el.proto.spec for el in at.get("plotly_chart")] + [
+        json.dumps(d, sort_keys=True) for d in bar_charts(at).values()]
 
 
 def metric(at, label: str) -> str:

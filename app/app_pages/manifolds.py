@@ -5,7 +5,7 @@ from app.services import manifolds as svc
 from app.services import reproduce
 from app.services import selection as picked
 from app.ui import manifolds_charts as charts
-from app.ui import plots, share
+from app.ui import share
 from app.ui.controls import ranged_slider
 from app.ui.layout import chart_height, instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.selection import MapTools
@@ -165,11 +165,11 @@ with tabs[0]:
                         help="Or choose 'click a point' above the 2-D map and click one.", bind="query-params")
         c1, c2 = st.columns(2)
         seen = svc.inspection(pts, B, reg, point)
-        plots.show(c1, charts.weights(seen["neighbors"], seen["weights"], point), key="man.chart.weights")
+        charts.weights(c1, seen["neighbors"], seen["weights"], point, key="man.chart.weights")
         c1.caption(f"Rebuilt from its neighbours, point {point} is off by {seen['error']:.2e}, against a mean "
                    f"neighbour distance of {seen['spread']:.3f} ({seen['relative']:.1%}). Negative weights are "
                    "allowed: the point may lie outside its neighbours' hull.")
-        plots.show(c2, charts.eigenvalues(result.eigenvalues), key="man.chart.eigs")
+        charts.eigenvalues(c2, result.eigenvalues, key="man.chart.eigs")
         c2.caption("λ0 ≈ 0 belongs to the constant vector and is skipped; the next two (orange) give the map. When "
                    "λ3 is close to λ2 a third direction is almost as good, and the 2-D map may mix them.")
         st.markdown(

@@ -14,13 +14,12 @@ import json
 import numpy as np
 import pandas as pd
 import plotly.colors as pcolors
-import plotly.graph_objects as go
 import pydeck as pdk
 import streamlit as st
 from pydeck.bindings.json_tools import default_serialize
 
 from app.services import selection as sel
-from app.ui import charts
+from app.ui import bars as lab_bars
 from app.ui import map as lab_map
 
 NEIGHBOUR = "#e03131"
@@ -122,18 +121,19 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
                     map_style=None, tooltip={"text": "point {i}"}, height=height)
 
 
-def weights(nbrs, w, point: int) -> go.Figure:
-    """The weights that rebuild a point from its neighbours."""
-    return charts.bars([f"#{j}" for j in nbrs], np.asarray(w), y_title="weight", text_format="{:.2f}",
-                       title=f"Weights rebuilding point {point} (they sum to {float(np.sum(w)):.3f})")
+def weights(where, nbrs, w, point: int, *, key: str) -> dict:
+    """The weights that rebuild a point from its neighbours, one bar per neighbour (the lab's bar chart)."""
+    return lab_bars.draw(where, [f"#{j}" for j in nbrs], np.asarray(w), key=key, y_title="weight",
+                         text_format="{:.2f}",
+                         title=f"Weights rebuilding point {point} (they sum to {float(np.sum(w)):.3f})")
 
 
-def eigenvalues(vals) -> go.Figure:
+def eigenvalues(where, vals, *, key: str) -> dict:
     """The bottom eigenvalues of M on a log scale, the two that give the map highlighted."""
     vals = np.asarray(vals)
-    return charts.bars([f"λ{i}" for i in range(len(vals))], np.maximum(vals, 1e-16),
-                       title="Bottom eigenvalues of M (log scale)", y_title="eigenvalue", text_format="{:.1e}",
-                       log_y=True, highlight=lambda lab: lab in ("λ1", "λ2"))
+    return lab_bars.draw(where, [f"λ{i}" for i in range(len(vals))], np.maximum(vals, 1e-16), key=key,
+                         title="Bottom eigenvalues of M (log scale)", y_title="eigenvalue", text_format="{:.1e}",
+                         log_y=True, highlight=lambda lab: lab in ("λ1", "λ2"))
 
 
 def colour(values, categorical: bool, label: str, rows=None) -> dict:

@@ -17,20 +17,27 @@ from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
 COMPONENT = "embedding_lab.map"
+BARS = "embedding_lab.bars"
 
 
 def _decode(value, dtype=np.float32):
     return np.frombuffer(base64.b64decode(value), dtype=np.dtype(dtype).newbyteorder("<"))
 
 
-def _walk(node):
+def _walk(node, name: str = COMPONENT):
     children = getattr(node, "children", None)
     if children:
         for child in children.values():
-            yield from _walk(child)
+            yield from _walk(child, name)
     proto = getattr(node, "proto", None)
-    if proto is not None and getattr(proto, "component_name", None) == COMPONENT:
+    if proto is not None and getattr(proto, "component_name", None) == name:
         yield node
+
+
+def bar_charts(at) -> dict[str, dict]:
+    """Every lab bar chart (app/ui/bars) the last run drew, by its key: the data sent (labels, values,
+    text, colors, title, yTitle, logY)."""
+    return {d["chartId"]: d for d in (json.loads(el.proto.json) for el in _walk(at._tree, BARS))}
 
 
 def lab_maps(at) -> dict[str, dict]:

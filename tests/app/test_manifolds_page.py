@@ -9,21 +9,21 @@ import time
 
 import numpy as np
 
-from tests.app.maps import lab_map, lab_maps
+from tests.app.maps import bar_charts, lab_map, lab_maps
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/manifolds.py"
 
 
 def _chart(at, key: str) -> dict:
-    """The Plotly spec of the chart drawn under ``key``."""
-    found = [el for el in at.get("plotly_chart") if el.proto.id and key in el.proto.id]
-    assert found, f"no chart {key}"
-    return json.loads(found[0].proto.spec)
+    """The lab bar chart drawn under ``key``: its labels, values, title."""
+    found = bar_charts(at)
+    assert key in found, f"no chart {key}; charts: {sorted(found)}"
+    return found[key]
 
 
 def _has_chart(at, key: str) -> bool:
-    return any(key in el.proto.id for el in at.get("plotly_chart"))
+    return key in bar_charts(at)
 
 
 def _has_map(at, key: str) -> bool:
@@ -53,15 +53,6 @@ def _deck_layer(at, layer: str) -> dict | None:
     decks = [json.loads(el.proto.json) for el in at.get("deck_gl_json_chart")]
     assert len(decks) == 1, "one 3-D input"
     return next((lay for lay in decks[0]["layers"] if lay["id"] == layer), None)
-
-
-def _array(value) -> np.ndarray:
-    """A trace array from a spec: a list, or Plotly's typed binary (dtype + base64)."""
-    if isinstance(value, dict) and "bdata" in value:
-        import base64
-
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-    return np.asarray(value)
 
 
 def test_b_change_redraws_the_map():
@@ -143,8 +134,8 @@ def test_the_inspected_point_is_rebuilt_from_its_neighbours():
     at = open_page(PAGE)
     at.number_input(key="man.point").set_value(42).run()
     weights = _chart(at, "man.chart.weights")
-    assert "point 42" in weights["layout"]["title"]["text"] and "sum to 1.000" in weights["layout"]["title"]["text"]
-    assert len(weights["data"][0]["x"]) == 12  # B bars
+    assert "point 42" in weights["title"] and "sum to 1.000" in weights["title"]
+    assert len(weights["labels"]) == 12 and weights["text"] == [f"{v:.2f}" for v in weights["values"]]  # B bars
     caption = next(c.value for c in at.caption if c.value.startswith("Rebuilt from its neighbours, point 42"))
     assert "mean neighbour distance" in caption
     assert _ring(at, "man.map.lle", "point 42") == [42]
@@ -159,7 +150,7 @@ def test_the_inspected_point_is_rebuilt_from_its_neighbours():
     open_tab(at, "man.tab", "Inside LLE")
     assert at.number_input(key="man.point").value == 42
     at.slider(key="man.B").set_value(5).run()
-    assert len(_chart(at, "man.chart.weights")["data"][0]["x"]) == 5
+    assert len(_chart(at, "man.chart.weights")["values"]) == 5
     assert len(_deck_layer(at, "neighbours")["data"]) == 5
 
 
@@ -172,7 +163,7 @@ def test_the_closed_form_weights_sit_beside_the_fitted_ones_and_follow_the_point
     at.number_input(key="man.point").set_value(42).run()
     table = _closed_form(at)
     weights = _chart(at, "man.chart.weights")
-    np.testing.assert_allclose(table["weight in the LLE fit"], _array(weights["data"][0]["y"]), rtol=1e-5)
+    np.testing.assert_allclose(table["weight in the LLE fit"], weights["values"], rtol=1e-12)
     np.testing.assert_allclose(table["closed form C⁻¹1 / 1ᵀC⁻¹1"], table["weight in the LLE fit"], atol=1e-9)
     assert len(table) == 12 and (table["difference"].abs() < 1e-9).all()
     caption = next(c.value for c in at.caption if c.value.startswith("Largest difference"))

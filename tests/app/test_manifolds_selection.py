@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.app.maps import click_on_map, lab_map, lab_maps, select_on_map
+from tests.app.maps import bar_charts, click_on_map, lab_map, lab_maps, select_on_map
 from tests.app.test_manifolds_page import _wait_for_methods
 from tests.conftest import open_page, open_tab, table_holding, tables_holding
 
@@ -103,9 +103,7 @@ def test_a_click_on_the_lle_map_inspects_the_point_with_its_neighbours_side_by_s
     assert lab_map(at, "man.map.lle")["mode"] == "click"
     at = click_on_map(at, "man.map.lle", 42)
     assert not at.exception
-    assert "point 42" in json.loads(
-        next(el for el in at.get("plotly_chart") if "man.chart.weights" in el.proto.id).proto.spec
-    )["layout"]["title"]["text"]
+    assert "point 42" in bar_charts(at)["man.chart.weights"]["title"]
     assert [r["i"] for r in _deck_layer(at, "point")["data"]] == [42]
     in_data, on_map = _frame(at, "man.map.near_data"), _frame(at, "man.map.near_map")
     assert len(in_data) == len(on_map) == 12  # B

@@ -1,0 +1,74 @@
+"""The lab's bar chart: a few bars that move with a control, drawn by :func:`draw`.
+
+Plotly draws a bar chart in the browser in 40-80 ms (its axes measure every tick and bar label
+and then lay the chart out again to fit them); on a page where a slider redraws two such charts
+that was most of what the person waited for. This component (Components v2, no iframe; ``bars.js``
+on top of the pure ``logic.js``, both in this folder, sent inline, no build step) draws the same
+bars on a plain canvas in a few milliseconds: a linear or log value axis, a value over each bar
+when they all fit, category labels thinned so that none overlaps the next, highlighted bars in
+their own colour, and a tooltip with the label, the value and the page's own fields. Charts that
+explain rather than respond (heatmaps, curves with many traces) stay with Plotly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from app.ui.layout import main_height
+
+HERE = Path(__file__).parent
+#: The lab's bar colour and its highlight (the map's first two palette colours).
+COLOUR, HIGHLIGHT = "#3b5bdb", "#e8590c"
+
+
+def _script() -> str:
+    """logic.js (its ``export`` words dropped) followed by bars.js: one ES module."""
+    logic = (HERE / "logic.js").read_text(encoding="utf-8").replace("export function", "function")
+    return logic + "\n" + (HERE / "bars.js").read_text(encoding="utf-8")
+
+
+_COMPONENT = st.components.v2.component(
+    "embedding_lab.bars", js=_script(), css=(HERE / "bars.css").read_text(encoding="utf-8"))
+
+
+def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,
+         text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320) -> dict:
+    """What the browser is sent for one chart (see :func:`draw`)."""
+    labels = [str(v) for v in labels]
+    vals = [float(v) for v in np.asarray(values, dtype=np.float64).ravel()]
+    if len(vals) != len(labels):
+        raise ValueError(f"{len(labels)} labels for {len(vals)} values.")
+    colours = [HIGHLIGHT if highlight is not None and highlight(lab) else COLOUR for lab in labels]
+    data = {
+        "chartId": key, "labels": labels, "values": [v if math.isfinite(v) else None for v in vals],
+        "text": None if text_format is None else [text_format.format(v) for v in vals], "colors": colours,
+        "title": title, "yTitle": y_title, "logY": bool(log_y), "height": main_height(key, int(height)),
+        "hover": [{"name": str(k), "values": [str(v) for v in vs]} for k, vs in (hover or {}).items()],
+    }
+    data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+    return data
+
+
+def draw(where, labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,
+         text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320) -> dict:
+    """Bars of ``values`` (one per label) in ``where`` (a container or column; None: here).
+
+    ``log_y`` puts the values on a log axis (values at or below 0 sit on its bottom); ``text_format``
+    writes each value over its bar (None: no value text); ``highlight(label)`` picks the bars drawn in
+    the highlight colour; ``hover`` maps a field name to one value per bar for the tooltip. Returns the
+    data sent, as tests read it.
+    """
+    data = spec(labels, values, key=key, title=title, y_title=y_title, log_y=log_y, text_format=text_format,
+                highlight=highlight, hover=hover, height=height)
+    if where is None or where is st:
+        _COMPONENT(key=key, data=data, height="content")
+    else:
+        with where:
+            _COMPONENT(key=key, data=data, height="content")
+    return data

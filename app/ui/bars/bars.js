@@ -1,0 +1,150 @@
+// The lab's bar chart: a few bars on a plain canvas, redrawn in place when a control changes them,
+// with a linear or log value axis, value labels, category labels that never overlap, and a tooltip.
+// The pure parts live in logic.js (inlined above this file by app/ui/bars/__init__.py).
+
+const BAR_FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+const VALUE_FONT = "11px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+const barRegistry = (globalThis.__labCharts = globalThis.__labCharts || {});
+
+function node(tag, cls, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+class LabBars {
+  constructor(root) {
+    this.box = node("div", "lab-bars", root);
+    this.title = node("div", "lab-bars-title", this.box);
+    this.stage = node("div", "lab-bars-stage", this.box);
+    this.canvas = node("canvas", "lab-bars-canvas", this.stage);
+    this.tip = node("div", "lab-bars-tip", this.stage);
+    this.data = null;
+    this.slots = [];
+    this.drawn = [];
+    this.canvas.addEventListener("mousemove", (e) => this.hover(e));
+    this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
+  }
+
+  update(data) {
+    if (this.data && this.data.sig === data.sig) return;
+    this.data = data;
+    this.title.textContent = data.title || "";
+    this.title.style.display = data.title ? "" : "none";
+    if (data.chartId) barRegistry[data.chartId] = this;
+    this.draw();
+  }
+
+  draw() {
+    const d = this.data;
+    if (!d) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(120, this.box.clientWidth || 400);
+    const h = Math.max(80, (d.height || 320) - (d.title ? 26 : 0));
+    this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
+    this.canvas.style.width = `${w}px`; this.canvas.style.height = `${h}px`;
+    this.stage.style.height = `${h}px`;
+    const ctx = this.canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    const values = d.values.map((v) => (v === null ? NaN : v));
+    const axis = d.logY ? logAxis(values) : linearAxis(values);
+    ctx.font = BAR_FONT;
+    const tickTexts = axis.ticks.map((t) => tickText(axis, t));
+    const tickW = tickTexts.reduce((m, t) => Math.max(m, ctx.measureText(t).width), 0);
+    const left = (d.yTitle ? 18 : 0) + tickW + 10, right = 8, top = 16, bottom = 22;
+    const plotW = Math.max(20, w - left - right), plotH = Math.max(20, h - top - bottom);
+    const yOf = (v) => top + plotH * (1 - fraction(axis, v));
+    // grid and tick text
+    ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    axis.ticks.forEach((t, k) => {
+      const y = yOf(t);
+      ctx.strokeStyle = t === 0 && !axis.log ? "#adb5bd" : "#e9ecef"; ctx.lineWidth = 1;
+      ctx.beginPath(); ctx.moveTo(left, Math.round(y) + 0.5); ctx.lineTo(left + plotW, Math.round(y) + 0.5); ctx.stroke();
+      ctx.fillStyle = "#495057"; ctx.fillText(tickTexts[k], left - 6, y);
+    });
+    if (d.yTitle) {
+      ctx.save(); ctx.translate(11, top + plotH / 2); ctx.rotate(-Math.PI / 2);
+      ctx.textAlign = "center"; ctx.fillStyle = "#495057"; ctx.fillText(d.yTitle, 0, 0); ctx.restore();
+    }
+    // bars, from 0 (or a log axis's bottom) to each value
+    this.slots = barSlots(values.length, left, plotW);
+    const base = axis.log ? top + plotH : yOf(0);
+    this.drawn = [];
+    values.forEach((v, i) => {
+      const s = this.slots[i];
+      const y = Number.isFinite(v) ? yOf(v) : base;
+      ctx.fillStyle = (d.colors && d.colors[i]) || "#3b5bdb";
+      ctx.fillRect(s.x - s.w / 2, Math.min(y, base), s.w, Math.max(Math.abs(base - y), Number.isFinite(v) ? 1 : 0));
+      this.drawn.push({ i, x: s.x - s.w / 2, y: Math.min(y, base), w: s.w, h: Math.abs(base - y) });
+    });
+    // value text over (or under) each bar, when every one fits its slot
+    const texts = d.text || [];
+    ctx.font = VALUE_FONT;
+    const fits = texts.length && texts.every((t) => ctx.measureText(t).width <= (this.slots[0]?.slot ?? 0) - 2);
+    this.valuesShown = !!fits;
+    if (fits) {
+      ctx.textAlign = "center"; ctx.fillStyle = "#212529";
+      values.forEach((v, i) => {
+        if (!Number.isFinite(v)) return;
+        const below = !axis.log && v < 0;
+        ctx.textBaseline = below ? "top" : "bottom";
+        ctx.fillText(texts[i], this.slots[i].x, yOf(v) + (below ? 2 : -2));
+      });
+    }
+    // category labels: every k-th, so none overlaps the next
+    ctx.font = BAR_FONT; ctx.fillStyle = "#31333f"; ctx.textAlign = "center"; ctx.textBaseline = "top";
+    const labels = d.labels || [];
+    const every = labelEvery(labels.map((t) => ctx.measureText(t).width), this.slots[0]?.slot ?? 1);
+    this.labelBoxes = [];
+    labels.forEach((t, i) => {
+      if (i % every) return;
+      ctx.fillText(t, this.slots[i].x, top + plotH + 5);
+      const tw = ctx.measureText(t).width;
+      this.labelBoxes.push({ i, text: t, box: [this.slots[i].x - tw / 2, top + plotH + 5, tw, 14] });
+    });
+    ctx.strokeStyle = "#868e96"; ctx.beginPath();
+    ctx.moveTo(left, Math.round(top + plotH) + 0.5); ctx.lineTo(left + plotW, Math.round(top + plotH) + 0.5); ctx.stroke();
+    this.draws = (this.draws || 0) + 1;
+  }
+
+  hover(e) {
+    const d = this.data;
+    if (!d) return;
+    const r = this.canvas.getBoundingClientRect();
+    const i = barAt(this.slots, e.clientX - r.left);
+    if (i < 0) { this.tip.style.display = "none"; return; }
+    this.tip.replaceChildren();
+    const head = node("div", "lab-bars-tip-head", this.tip);
+    head.textContent = `${d.labels[i]}: ${(d.text && d.text[i]) || d.values[i]}`;
+    for (const f of d.hover || []) node("div", "", this.tip).textContent = `${f.name}: ${f.values[i]}`;
+    this.tip.style.display = "block";
+    const x = Math.min(e.clientX - r.left + 12, r.width - this.tip.offsetWidth - 4);
+    this.tip.style.left = `${Math.max(0, x)}px`; this.tip.style.top = `${Math.max(0, e.clientY - r.top - 30)}px`;
+  }
+
+  // for tests: the bars and category labels as drawn, in canvas pixels
+  state() {
+    return { bars: this.drawn, labels: this.labelBoxes, valuesShown: this.valuesShown, draws: this.draws,
+             canvas: this.canvas.getBoundingClientRect().toJSON() };
+  }
+}
+
+export default function (component) {
+  const { data, parentElement } = component;
+  let chart = parentElement.__labBars;
+  if (!chart) {
+    for (const stale of parentElement.querySelectorAll(".lab-bars")) stale.remove();
+    chart = parentElement.__labBars = new LabBars(parentElement);
+    chart.ro = new ResizeObserver(() => chart.draw());
+    chart.ro.observe(parentElement.host || chart.box);
+  }
+  if (data) chart.update(data);
+  return () => setTimeout(() => {
+    if (parentElement.isConnected || parentElement.__labBars !== chart) return;
+    chart.ro.disconnect();
+    if (chart.data && barRegistry[chart.data.chartId] === chart) delete barRegistry[chart.data.chartId];
+    delete parentElement.__labBars;
+  }, 0);
+}
