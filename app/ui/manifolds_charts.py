@@ -63,10 +63,46 @@ PIXELS = pdk.types.String("pixels")
 
 
 class CompactDeck(pdk.Deck):
-    """A pydeck Deck whose JSON has no indentation: the data records are a third of the size."""
+    """A pydeck Deck whose JSON has no indentation: the data records are a third of the size. ``spliced`` maps a
+    layer's placeholder data string to the JSON of its records, written in as they are (see :func:`_cloud`)."""
+
+    spliced: dict[str, str] = {}
 
     def to_json(self) -> str:
-        return json.dumps(self, sort_keys=True, default=default_serialize, separators=(",", ":"))
+        spliced = vars(self).pop("spliced", None) or {}  # pydeck would write every attribute into the JSON
+        try:
+            out = json.dumps(self, sort_keys=True, default=default_serialize, separators=(",", ":"))
+        finally:
+            if spliced:
+                self.spliced = spliced
+        for placeholder, records in spliced.items():
+            out = out.replace(json.dumps(placeholder), records, 1)
+        return out
+
+
+#: The point cloud's records as JSON, for the last few inputs: (P3, colour, shown, categorical, the arrays
+#: themselves) -> JSON. The inputs are the services' shared, read-only arrays, so the same data comes back as
+#: the same objects; the entry holds them, so a match by identity is a match of contents.
+_CLOUDS: list[tuple[tuple, str]] = []
+_CLOUD_SLOTS = 8
+
+
+def _cloud(P3, colour, categorical: bool, shown, Q, keep) -> str:
+    """The JSON records of the 3-D view's points (position and colour), built once per data: a new B or point
+    changes only the small layers drawn over them."""
+    key = (P3, colour, shown, bool(categorical))
+    for i, (k, records) in enumerate(_CLOUDS):
+        if all(a is b for a, b in zip(k[:3], key[:3])) and k[3] == key[3]:
+            _CLOUDS.insert(0, _CLOUDS.pop(i))
+            return records
+    every = rgb(colour, categorical)
+    shade = np.tile(_hex_rgb(lab_map.PALETTE[0]), (len(keep), 1)) if every is None else every[keep]
+    cloud = pd.DataFrame({"x": Q[keep, 0], "y": Q[keep, 1], "z": Q[keep, 2], "r": shade[:, 0], "g": shade[:, 1],
+                          "b": shade[:, 2]})
+    records = json.dumps(cloud.to_dict("records"), default=default_serialize, separators=(",", ":"))
+    _CLOUDS.insert(0, (key, records))
+    del _CLOUDS[_CLOUD_SLOTS:]
+    return records
 
 
 def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, shown=None,
@@ -85,14 +121,12 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
     extent = float(np.linalg.norm(np.ptp(P, axis=0))) or 1.0
     Q = _rounded(P - centre, extent)
     keep = np.arange(len(P)) if shown is None else np.asarray(shown)
-    every = rgb(colour, categorical)
-    shade = np.tile(_hex_rgb(lab_map.PALETTE[0]), (len(keep), 1)) if every is None else every[keep]
-    cloud = pd.DataFrame({"x": Q[keep, 0], "y": Q[keep, 1], "z": Q[keep, 2], "r": shade[:, 0], "g": shade[:, 1],
-                          "b": shade[:, 2]})
+    placeholder = "lab:points-records"
+    records = _cloud(P3, colour, categorical, shown, Q, keep)
     nbrs = np.asarray(nbrs)
     marks = pd.DataFrame({"x": Q[nbrs, 0], "y": Q[nbrs, 1], "z": Q[nbrs, 2], "i": nbrs})
     on_top = {"depthCompare": "always"}  # the marks stay visible inside the cloud
-    layers = [pdk.Layer("ScatterplotLayer", cloud, id="points", get_position=["x", "y", "z"],
+    layers = [pdk.Layer("ScatterplotLayer", placeholder, id="points", get_position=["x", "y", "z"],
                         get_fill_color=["r", "g", "b"], get_radius=2.2, radius_units=PIXELS, billboard=True)]
     if segments is not None:
         S = _rounded(np.asarray(segments, dtype=np.float64) - centre, extent)
@@ -117,8 +151,10 @@ def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, sho
     ]
     view = pdk.ViewState(target=[0, 0, 0], rotation_orbit=30, rotation_x=20,
                          zoom=float(np.log2(0.8 * height / extent)))
-    return CompactDeck(layers=layers, views=[pdk.View(type="OrbitView", controller=True)], initial_view_state=view,
-                    map_style=None, tooltip={"text": "point {i}"}, height=height)
+    deck = CompactDeck(layers=layers, views=[pdk.View(type="OrbitView", controller=True)], initial_view_state=view,
+                       map_style=None, tooltip={"text": "point {i}"}, height=height)
+    deck.spliced = {placeholder: records}
+    return deck
 
 
 def weights(where, nbrs, w, point: int, *, key: str) -> dict:

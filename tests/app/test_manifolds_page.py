@@ -55,6 +55,26 @@ def _deck_layer(at, layer: str) -> dict | None:
     return next((lay for lay in decks[0]["layers"] if lay["id"] == layer), None)
 
 
+def test_the_3d_view_sends_every_point_with_its_colour_and_keeps_them_as_b_changes():
+    """The cloud's records are built once per data and written into each new 3-D view as they are: after a B
+    change they are still every point, at its input position, in its viridis colour of t."""
+    from app.ui.manifolds_charts import rgb
+    from embedcore.datasets import make_swiss_roll
+
+    at = open_page(PAGE)
+    first = _deck_layer(at, "points")
+    at.slider(key="man.B").set_value(7).run()
+    again = _deck_layer(at, "points")
+    assert again == first and "data" in first and len(first["data"]) == 1500
+    roll = make_swiss_roll(1500, 0.0, 0)
+    colours = rgb(roll.meta.iloc[:, 0].to_numpy(), False)
+    got = np.array([[r["r"], r["g"], r["b"]] for r in first["data"]])
+    np.testing.assert_array_equal(got, colours)
+    xyz = np.array([[r["x"], r["y"], r["z"]] for r in first["data"]])
+    centred = roll.X - (roll.X.max(axis=0) + roll.X.min(axis=0)) / 2
+    np.testing.assert_allclose(xyz, centred, atol=0.01 * np.ptp(roll.X))
+
+
 def test_b_change_redraws_the_map():
     # how long the redraw takes is measured in a browser by tests/benchmarks/bench_browser.py
     at = open_page(PAGE)
