@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -92,6 +93,11 @@ MAPS = store("manifolds.maps", max_entries=64)
 FAILED = store("manifolds.failed", max_entries=64)
 #: The comparison's background runs, one per Points (see :class:`MethodRun`).
 RUNS = store("manifolds.runs", max_entries=8)
+#: LLE maps, solved or being solved: (Points, B, reg) -> Future of an LLEMap (see :func:`lle`).
+SOLVED = store("manifolds.lle", max_entries=48)
+_SOLVING = threading.Lock()
+#: Where B one step either side of the map on screen is solved (:func:`solve_ahead`): one map at a time.
+_AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="manifolds-ahead")
 
 
 class Points(NamedTuple):
@@ -263,18 +269,74 @@ def neighbours_of(p: Points, B: int, point: int) -> np.ndarray:
     return neighbours(p)[point, :B]
 
 
-@st.cache_resource(max_entries=48, show_spinner=False)
-def lle(p: Points, B: int, reg: float) -> LLEMap:
-    """LLE at (B, reg) with its weights and bottom eigenvalues. Shared, never mutated.
-
-    Its trustworthiness is a separate stage (:func:`trust`), so the page can send
-    the map to the browser before measuring it.
-    """
-    out = lle_with_quality(point_set(p).X, neighbours(p), B, reg, random_state=p.seed, n_eigenvalues=8,
-                           quality_k=None)
+def _solve(X, ind, B: int, reg: float, seed: int, k: int | None, ranks) -> LLEMap:
+    """One LLE map (no Streamlit call: it also runs in the background), with its trustworthiness when ``k`` is
+    given."""
+    out = lle_with_quality(X, ind, B, reg, random_state=seed, n_eigenvalues=8, quality_k=k, ranks=ranks)
     _frozen(out.embedding)
     _frozen(out.eigenvalues)
     return out
+
+
+def lle(p: Points, B: int, reg: float) -> LLEMap:
+    """LLE at (B, reg) with its weights and bottom eigenvalues. Shared by every session, never mutated.
+
+    Solved once: a map asked for while it is being solved (by another session, or ahead by
+    :func:`solve_ahead`) is waited for, not solved again. A B the data cannot give raises the
+    solver's ValueError, every time it is asked for. Its trustworthiness is a separate stage
+    (:func:`trust`), so the page can send the map to the browser before measuring it.
+    """
+    key = (p, int(B), float(reg))
+    with _SOLVING:
+        job = SOLVED.get(key)
+        mine = job is None
+        if mine:
+            job = Future()
+            SOLVED.put(key, job)
+    if mine:
+        try:
+            job.set_result(_solve(point_set(p).X, neighbours(p), B, reg, p.seed, None, None))
+        except ValueError as err:
+            job.set_exception(err)
+        except BaseException as err:  # not a property of the data: the next ask solves it again
+            _forget(key, job)
+            job.set_exception(err)
+            raise
+    return job.result()
+
+
+def _forget(key, job) -> None:
+    with _SOLVING:
+        if SOLVED.get(key) is job:
+            SOLVED.put(key, None)
+
+
+def solve_ahead(p: Points, B: int, reg: float) -> None:
+    """Solve B + 1 and B - 1 (with their trustworthiness) in the background while the map at B is on screen.
+
+    A step of B with the arrow keys then shows its map without waiting for the solve: at 20,000 points the
+    solve is most of a second. One map at a time, shared by every session; a B already solved, or being
+    solved, is not solved again; a jump of several steps waits for its solve as before.
+    """
+    X, ind, ranks, k = point_set(p).X, neighbours(p), data_ranks(p), quality_k(p)
+    for b in (B + 1, B - 1):
+        key = (p, int(b), float(reg))
+        if not 3 <= b <= largest_b(p):
+            continue
+        with _SOLVING:
+            if SOLVED.get(key) is not None:
+                continue
+            SOLVED.put(key, _AHEAD.submit(_ahead, key, X, ind, b, reg, p.seed, k, ranks))
+
+
+def _ahead(key, *args) -> LLEMap:
+    try:
+        return _solve(*args)
+    except ValueError:
+        raise
+    except BaseException:
+        _forget(key, SOLVED.get(key))
+        raise
 
 
 def quality_k(p: Points) -> int:
@@ -290,8 +352,12 @@ def data_ranks(p: Points) -> DataRanks:
 
 @st.cache_data(max_entries=48, show_spinner=False)
 def trust(p: Points, B: int, reg: float) -> float:
-    """Trustworthiness (k = :func:`quality_k`) of the LLE map at (B, reg)."""
-    return trustworthiness(point_set(p).X, lle(p, B, reg).embedding, quality_k(p), ranks=data_ranks(p))
+    """Trustworthiness (k = :func:`quality_k`) of the LLE map at (B, reg) (measured with the map when it was
+    solved ahead)."""
+    out = lle(p, B, reg)
+    if out.trustworthiness is not None and out.quality_k == quality_k(p):
+        return out.trustworthiness
+    return trustworthiness(point_set(p).X, out.embedding, quality_k(p), ranks=data_ranks(p))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

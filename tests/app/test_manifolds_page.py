@@ -75,6 +75,32 @@ def test_the_3d_view_sends_every_point_with_its_colour_and_keeps_them_as_b_chang
     np.testing.assert_allclose(xyz, centred, atol=0.01 * np.ptp(roll.X))
 
 
+def test_b_one_step_either_side_is_solved_ahead_as_the_page_would_solve_it():
+    """While a map is on screen the page solves B + 1 and B - 1 in the background (shared, once); the map a
+    step of B then shows is that solve, equal to solving it on the spot, and its trustworthiness is the
+    page's figure."""
+    from app.services import manifolds as svc
+    from embedcore.manifold import lle_with_quality, nearest_neighbors
+    from embedcore.metrics import trustworthiness
+
+    at = open_page(PAGE)
+    at.slider(key="man.B").set_value(17).run()
+    pts = next(k[0] for k in svc.SOLVED._items if k[1] == 17)
+    ahead = {b: svc.SOLVED.get((pts, b, 1e-3)) for b in (16, 18)}
+    assert all(job is not None for job in ahead.values())
+    X = svc.point_set(pts).X
+    ind, _ = nearest_neighbors(X, svc.largest_b(pts))
+    for b, job in ahead.items():
+        got = job.result(timeout=60)
+        alone = lle_with_quality(X, ind, b, 1e-3, random_state=pts.seed, n_eigenvalues=8, quality_k=None)
+        np.testing.assert_array_equal(got.embedding, alone.embedding)
+        assert got.trustworthiness == trustworthiness(X, alone.embedding, 10)
+    at.slider(key="man.B").set_value(18).run()
+    assert svc.SOLVED.get((pts, 18, 1e-3)) is ahead[18]  # the step used the solve made ahead
+    assert metric(at, "trustworthiness") == f"{ahead[18].result().trustworthiness:.4f}"
+    np.testing.assert_allclose(lab_map(at, "man.map.lle")["n"], 1500)
+
+
 def test_b_change_redraws_the_map():
     # how long the redraw takes is measured in a browser by tests/benchmarks/bench_browser.py
     at = open_page(PAGE)
