@@ -1,7 +1,7 @@
 """Cached stages for the Words page, each keyed on the corpus (a DataRef) and that stage's settings.
 
-Tokens once per corpus, co-occurrences once per distance (a window adds them up),
-the PMI once per counting and PMI setting, its SVD once per dimensions and seed,
+Tokens once per corpus, co-occurrences once per distance (a window's counts are the narrower window's
+plus one distance), the PMI once per counting and PMI setting, its SVD once per dimensions and seed,
 maps once per (vectors, method, parameters). Everything here is shared by every session: the second
 visitor with the same settings pays nothing. Results of explicit runs (the
 live t-SNE map, the evaluations) go to a shared store, where a page can look
@@ -28,12 +28,12 @@ from embedcore.maps import embed
 from embedcore.words import (
     LabelEmbedding,
     PMIWordVectors,
+    add_distance,
     build_vocabulary,
     check_vocabulary,
     compare_document_features,
     compare_word_vectors,
     cooccurrence_at_distance,
-    cooccurrence_of_distances,
     cooccurrence_of_ids,
     document_coordinates,
     evaluate_word_pairs,
@@ -117,21 +117,32 @@ def _at_distance(ref: data_service.DataRef, min_count: int, distance: int) -> tu
     return D, time.perf_counter() - t0
 
 
+@st.cache_resource(max_entries=24, show_spinner=False)
+def _window_counts(ref: data_service.DataRef, min_count: int, window: int, weighted: bool) -> tuple:
+    """The counts of a window: those of the window one narrower plus the pairs ``window`` apart
+    (:func:`add_distance`, the step of :func:`cooccurrence_of_distances`, so the matrix is the same), and the
+    seconds every distance and sum up to it took (shared, read-only). A window one wider than a counted one
+    costs one sum, not a sum of every distance."""
+    below, below_seconds = _window_counts(ref, min_count, window - 1, weighted) if window > 1 else (None, 0.0)
+    D, seconds = _at_distance(ref, min_count, window)
+    t0 = time.perf_counter()
+    C = add_distance(below, D, window, weighted=weighted)
+    return C, below_seconds + seconds + time.perf_counter() - t0
+
+
 @st.cache_resource(max_entries=12, show_spinner=False)
 def _counted(ref: data_service.DataRef, min_count: int, window: int, context: str, weighted: bool) -> tuple:
     """The vocabulary, co-occurrence counts and document frequencies of one counting setting (shared, read-only).
 
     The counting stage of PMIWordVectors.fit, kept apart so a change of dimensions, α, shift or p does not
-    count again; the vocabulary and the tokens' ids are kept per min count (:func:`_vocabulary`) and the
-    pairs per distance (:func:`_at_distance`), so a new window adds up the distances it spans and counts only
-    those not counted before. The seconds are every stage's: what counting from the corpus takes.
+    count again; the vocabulary and the tokens' ids are kept per min count (:func:`_vocabulary`), the pairs per
+    distance (:func:`_at_distance`) and a window's sum per window (:func:`_window_counts`), so a new window
+    counts only its new distances and adds them to the narrower window's sum. The seconds are every stage's:
+    what counting from the corpus takes.
     """
     counts, ids, offsets, df, vocabulary_seconds = _vocabulary(ref, min_count)
     if context == "window":
-        parts = [_at_distance(ref, min_count, d) for d in range(1, window + 1)]
-        t0 = time.perf_counter()
-        C = cooccurrence_of_distances([D for D, _ in parts], weighted=weighted)
-        seconds = sum(s for _, s in parts) + time.perf_counter() - t0
+        C, seconds = _window_counts(ref, min_count, window, weighted)
     else:
         t0 = time.perf_counter()
         C = cooccurrence_of_ids(ids, offsets, len(counts), window=window, context=context, weighted=weighted)

@@ -25,6 +25,7 @@ The tokenizer is :mod:`embedcore.tokens`' (``tokenize`` is importable from here 
 
 from ..tokens import check_word_spacing, tokenize
 from .counting import (
+    add_distance,
     build_vocabulary,
     check_vocabulary,
     cooccurrence,
@@ -64,6 +65,7 @@ __all__ = [
     "cooccurrence_of_ids",
     "cooccurrence_at_distance",
     "cooccurrence_of_distances",
+    "add_distance",
     "pmi_matrix",
     "smooth_idf",
     "term_counts",

@@ -166,11 +166,28 @@ def cooccurrence_of_distances(parts, *, weighted: bool = False) -> sp.csr_array:
         raise ValueError("Give the counts of at least one distance (distance 1 first).")
     total = None
     for d, part in enumerate(parts, start=1):
-        term = sp.csr_array(part, dtype=np.float64)
-        if weighted and d > 1:
-            term = term * (1.0 / d)
-        total = term if total is None else total + term
-    return sp.csr_array(total)
+        total = add_distance(total, part, d, weighted=weighted)
+    return total
+
+
+def add_distance(total, part, distance: int, *, weighted: bool = False) -> sp.csr_array:
+    """The window counts one distance wider: ``total`` (the counts of a window of ``distance - 1``, None for
+    none) plus ``part``, the pairs ``distance`` apart (weighted 1/distance if ``weighted``). It is the step
+    :func:`cooccurrence_of_distances` repeats, so a window counted from the one below it is the same matrix,
+    sum for sum.
+
+    Examples
+    --------
+    >>> ids, offsets = [0, 1, 2, 0, -1], [0, 3, 5]
+    >>> parts = [cooccurrence_at_distance(ids, offsets, 3, d) for d in (1, 2)]
+    >>> C = add_distance(add_distance(None, parts[0], 1, weighted=True), parts[1], 2, weighted=True)
+    >>> (C != cooccurrence_of_distances(parts, weighted=True)).nnz
+    0
+    """
+    term = sp.csr_array(part, dtype=np.float64)
+    if weighted and distance > 1:
+        term = term * (1.0 / distance)
+    return term if total is None else sp.csr_array(total + term)
 
 
 def pmi_matrix(C, *, alpha: float = 0.75, shift: float = 1.0, positive: bool = True) -> sp.csr_array:

@@ -10,6 +10,7 @@ from sklearn.exceptions import NotFittedError
 
 from embedcore.words import (
     LabelEmbedding,
+    add_distance,
     PMIWordVectors,
     build_vocabulary,
     compare_document_features,
@@ -72,6 +73,10 @@ def test_a_window_is_the_sum_of_its_distances_and_each_distance_counts_pairs_tha
         summed = cooccurrence_of_distances(parts[:window], weighted=weighted)
         assert (summed != cooccurrence(docs, index, window=window, weighted=weighted)).nnz == 0
         np.testing.assert_allclose(summed.toarray(), _direct_window_counts(docs, vocab, window, weighted))
+    grown = None  # a window counted from the one below it, as the Words page keeps them: the same sums
+    for d, part in enumerate(parts, start=1):
+        grown = add_distance(grown, part, d, weighted=weighted)
+        assert np.array_equal(grown.toarray(), cooccurrence_of_distances(parts[:d], weighted=weighted).toarray())
     with pytest.raises(ValueError, match="distance must be a positive integer, got 0"):
         cooccurrence_at_distance(ids, offsets, len(index), 0)
     with pytest.raises(ValueError, match="at least one distance"):
@@ -117,6 +122,50 @@ def test_svd_and_eigenvalue_weighting():
     np.testing.assert_allclose(wv0.vectors_.T @ wv0.vectors_, np.eye(4), atol=1e-5)
     np.testing.assert_allclose(np.linalg.norm(wv1.vectors_, axis=0), wv1.singular_values_, rtol=1e-5)
     assert wv0.energy()[-1] <= 1.0 and np.all(np.diff(wv0.energy()) > 0)
+
+
+def _low_rank_plus_noise(n=300, rank=40, seed=0):
+    """A sparse non-negative matrix with a decaying spectrum, as a PMI matrix has."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    A = rng.random((n, rank)) @ np.diag(0.85 ** np.arange(rank)) @ rng.random((rank, n))
+    A[rng.random((n, n)) > 0.15] = 0.0
+    return sp.csr_array(A)
+
+
+def test_truncated_svd_is_scikit_learns_randomized_svd_from_the_same_start():
+    from sklearn.utils.extmath import randomized_svd
+
+    from embedcore.words.pmi import truncated_svd
+
+    P = _low_rank_plus_noise()
+    for k in (5, 30):
+        U, s = truncated_svd(P, k, random_state=3)
+        Us, ss, _ = randomized_svd(P.astype(np.float32), k, n_oversamples=20, n_iter=5,
+                                   random_state=np.random.RandomState(3))
+        assert U.shape == (300, k) and U.dtype == s.dtype == np.float64
+        np.testing.assert_allclose(s, ss, rtol=1e-5)
+        np.testing.assert_allclose(U, Us, atol=1e-4)  # the same signs too: each column's largest entry positive
+        assert np.all(U[np.argmax(np.abs(U), axis=0), np.arange(k)] > 0)
+
+
+def test_truncated_svd_finds_the_exact_leading_singular_values_and_vectors():
+    from embedcore.words.pmi import truncated_svd
+
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(1)  # singular values 10 * 0.9^i, singular vectors at random
+    left, right = (np.linalg.qr(rng.standard_normal((300, 300)))[0] for _ in range(2))
+    P = sp.csr_array(left @ np.diag(10 * 0.9 ** np.arange(300)) @ right.T)
+    exact_U, exact_s, _ = np.linalg.svd(P.toarray())
+    k = 20
+    U, s = truncated_svd(P, k, random_state=0)
+    np.testing.assert_allclose(s, exact_s[:k], rtol=1e-4)
+    np.testing.assert_allclose(U.T @ U, np.eye(k), atol=1e-5)
+    # the subspace of the leading 10: every principal angle to the exact one is small
+    cosines = np.linalg.svd(exact_U[:, :10].T @ U[:, :10], compute_uv=False)
+    assert cosines.min() > 0.999
 
 
 def _planted_corpus(seed=0, n=3000):
