@@ -40,6 +40,32 @@ pieces; with too many, neighbourhoods reach across folds of the sheet and the ma
                "the kept eigenvalues is the reconstruction error the 2-D points attain.")
 
 
+def latent_factors() -> None:
+    """Embeddings against latent factors: what the vectors must reproduce (an expander of the Inside LLE tab)."""
+    st.markdown(
+        "Both give each item a short vector; they differ in what the vectors must reproduce. An "
+        "**embedding** places items so that something about where they are survives. LLE keeps "
+        "neighbourhoods, not distances: each point's local reconstruction weights from its neighbours "
+        "carry over to the map, so near points stay near, while distances between points that are not "
+        "neighbours are free to change; Latent Markov Embedding (the "
+        "Playlists page) makes the probability of the next song fall with its squared distance from the "
+        "current one.")
+    st.latex(r"\text{LLE: } \min_Y \sum_i \Big\lVert y_i - \sum_j W_{ij} y_j \Big\rVert^2,\qquad "
+             r"\text{LME: } P(s \mid s') = \frac{\exp(-\lVert u_s - v_{s'}\rVert^2)}{Z(s')}")
+    st.markdown(
+        "A **latent-factor** model keeps inner products: PMI-SVD word vectors (the Words page) are "
+        "chosen so that a word's vector times a context's vector gives their pointwise mutual "
+        "information.")
+    st.latex(r"\text{PMI-SVD: } \log\frac{P(w, c)}{P(w)\,P(c)} \approx u_w^\top v_c,\qquad "
+             r"\lVert u_i - u_j\rVert^2 = \lVert u_i\rVert^2 + \lVert u_j\rVert^2 - 2\,u_i^\top u_j")
+    st.markdown(
+        "The identity on the right ties the two: a distance is an inner product corrected by the two "
+        "lengths, so the two agree only when the vectors have similar lengths. Read the pictures "
+        "accordingly: on an embedding's map, nearness is the claim and the axes mean nothing; a "
+        "latent-factor map's axes can carry meaning, but two points far apart can still have a large "
+        "inner product if both are long, so nearness on it is not similarity.")
+
+
 seed = data_service.seed()
 sb = st.sidebar
 source, _ = data_source("vectors", "man", default="swiss_roll", usable=svc.input_problem)
@@ -79,11 +105,13 @@ reg_exp = knobs.slider("log10(reg)", -6.0, 0.0, -3.0, 0.5, key="man.reg",
                     "exceeds the dimension; large values pull the weights towards 1/B.", bind="query-params")
 reg = float(10**reg_exp)
 
-with theory():
-    intro()
-    st.markdown("**What the controls change, and how the pictures can mislead**")
-    st.markdown(
-        """
+theory_box = theory(key="man.theory")
+with theory_box:
+    if theory_box.open:  # written only while open: every B redraws the page
+        intro()
+        st.markdown("**What the controls change, and how the pictures can mislead**")
+        st.markdown(
+            """
 * **B** is the one that matters. Watch the sweep tab: small B tears the roll into strips,
   large B short-circuits the layers and the map folds.
 * **reg** stabilises the weights; very large reg makes them uniform and the map blurs.
@@ -96,7 +124,7 @@ with theory():
   the order is kept, not that spacing is. Trustworthiness near 1 can hide a fold if the
   layers end up side by side; look at the colours too.
 """
-    )
+        )
 
 
 def _pick_from_box() -> None:
@@ -192,9 +220,9 @@ with tabs[0]:
         invariance_box = st.expander("The weights ignore rotation, scaling and translation (measured)",
                                      key="man.invariance_open", on_change="rerun")
         with invariance_box:
-            st.latex(r"x \mapsto s\,Qx + t:\quad x_i - \sum_j W_{ij} x_j \;\mapsto\; "
-                     r"s\,Q\Big(x_i - \sum_j W_{ij} x_j\Big)\quad\text{since}\ \sum_j W_{ij} = 1")
             if invariance_box.open:  # measured when opened: six neighbour searches and weight fits per B
+                st.latex(r"x \mapsto s\,Qx + t:\quad x_i - \sum_j W_{ij} x_j \;\mapsto\; "
+                         r"s\,Q\Big(x_i - \sum_j W_{ij} x_j\Big)\quad\text{since}\ \sum_j W_{ij} = 1")
                 ci1, ci2 = st.columns(2)
                 inv_scale = ci1.select_slider("Scale s (also the stretch of one axis)",
                                               [0.01, 0.1, 0.5, 2.0, 10.0, 100.0], 10.0, key="man.inv_scale", bind="query-params")
@@ -210,29 +238,11 @@ with tabs[0]:
                            "by sQ, so the same weights stay best (and the ridge, relative to trace C, scales with them); "
                            "stretching one axis is no similarity, and there the weights do move. LLE keeps "
                            "neighbourhoods and their proportions, not distances.")
-        with st.expander("Embeddings and latent factors: distances or inner products"):
-            st.markdown(
-                "Both give each item a short vector; they differ in what the vectors must reproduce. An "
-                "**embedding** places items so that something about where they are survives. LLE keeps "
-                "neighbourhoods, not distances: each point's local reconstruction weights from its neighbours "
-                "carry over to the map, so near points stay near, while distances between points that are not "
-                "neighbours are free to change; Latent Markov Embedding (the "
-                "Playlists page) makes the probability of the next song fall with its squared distance from the "
-                "current one.")
-            st.latex(r"\text{LLE: } \min_Y \sum_i \Big\lVert y_i - \sum_j W_{ij} y_j \Big\rVert^2,\qquad "
-                     r"\text{LME: } P(s \mid s') = \frac{\exp(-\lVert u_s - v_{s'}\rVert^2)}{Z(s')}")
-            st.markdown(
-                "A **latent-factor** model keeps inner products: PMI-SVD word vectors (the Words page) are "
-                "chosen so that a word's vector times a context's vector gives their pointwise mutual "
-                "information.")
-            st.latex(r"\text{PMI-SVD: } \log\frac{P(w, c)}{P(w)\,P(c)} \approx u_w^\top v_c,\qquad "
-                     r"\lVert u_i - u_j\rVert^2 = \lVert u_i\rVert^2 + \lVert u_j\rVert^2 - 2\,u_i^\top u_j")
-            st.markdown(
-                "The identity on the right ties the two: a distance is an inner product corrected by the two "
-                "lengths, so the two agree only when the vectors have similar lengths. Read the pictures "
-                "accordingly: on an embedding's map, nearness is the claim and the axes mean nothing; a "
-                "latent-factor map's axes can carry meaning, but two points far apart can still have a large "
-                "inner product if both are long, so nearness on it is not similarity.")
+        latent_box = st.expander("Embeddings and latent factors: distances or inner products", key="man.latent_open",
+                                 on_change="rerun")
+        with latent_box:
+            if latent_box.open:
+                latent_factors()
         tools.neighbour_lists(forget=False)
 
 with tabs[1]:

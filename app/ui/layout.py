@@ -67,9 +67,15 @@ def instrument(prefix: str | None = None, ratio: tuple[float, float] = (3, 1)):
     return chart, controls.container()
 
 
-def theory(title: str = "Theory: the formulas, what each control changes, how the picture can mislead"):
-    """The expander directly under the main chart that holds the page's longer text and formulas (collapsed)."""
-    return st.expander(title, icon=":material/school:", expanded=False)
+def theory(title: str = "Theory: the formulas, what each control changes, how the picture can mislead",
+           key: str | None = None):
+    """The expander directly under the main chart that holds the page's longer text and formulas (collapsed).
+
+    With a ``key`` it is opened by a rerun and says whether it is open (``.open``): a page whose controls redraw
+    it often writes the text only while it is open, so a rerun does not send it again unseen."""
+    if key is None:
+        return st.expander(title, icon=":material/school:", expanded=False)
+    return st.expander(title, icon=":material/school:", expanded=False, key=key, on_change="rerun")
 
 
 def chart_height(default: int) -> int:

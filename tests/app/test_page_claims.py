@@ -18,8 +18,18 @@ def test_categories_formula_has_the_zero_diagonal_the_matrices_use():
     assert "algebraic connectivity' is the same eigenvalue of the unnormalised" in text
 
 
-def test_manifolds_says_what_the_normalisation_is():
+def _manifolds_with_its_text_open():
+    """The Manifolds page with its theory and its 'Embeddings and latent factors' expanders open (the page
+    writes their text only while they are open)."""
     at = open_page("app_pages/manifolds.py")
+    assert "Y^T Y = I" not in _text(at)  # closed: not sent
+    at.session_state["man.theory"] = True
+    at.session_state["man.latent_open"] = True
+    return at.run()
+
+
+def test_manifolds_says_what_the_normalisation_is():
+    at = _manifolds_with_its_text_open()
     text = _text(at)
     assert "unit variance" not in text and "Y^T Y = I" in text
     assert "the roll tears" not in text
@@ -33,7 +43,7 @@ def test_sets_additivity_is_stated_for_multisets():
 
 
 def test_manifolds_says_lle_keeps_neighbourhoods_not_distances():
-    at = open_page("app_pages/manifolds.py")
+    at = _manifolds_with_its_text_open()
     text = _text(at)
     assert "keeps distances" not in text
     assert "LLE keeps neighbourhoods, not distances: each point's local reconstruction weights" in text
