@@ -20,33 +20,35 @@ def spectrum(table: pd.DataFrame, k80: int | None) -> go.Figure:
     k = table["k"].to_numpy()
     energy = table["energy"].to_numpy(dtype=np.float64)
     grid = "#e9ecef"
-    fig = go.Figure([
+    traces = [
         go.Scatter(x=k, y=table["singular value"].to_numpy(dtype=np.float64), mode="lines", name="σ_k",
                    line=dict(color=charts.PALETTE[0], width=2), hovertemplate="k = %{x}: σ = %{y:.4g}<extra></extra>"),
         go.Scatter(x=k, y=energy, mode="lines", name="cumulative energy", xaxis="x2", yaxis="y2",
                    line=dict(color=charts.PALETTE[1], width=2),
                    hovertemplate="k = %{x}: %{y:.1%} of the energy<extra></extra>"),
-    ])
+    ]
     top = float(energy.max()) if energy.size else 1.0
     annotations = [dict(text="80%", xref="x2 domain", x=0.0, yref="y2", y=0.8, showarrow=False, xanchor="left",
                         yanchor="bottom", font=dict(color="#868e96"))]
     if k80 is not None:
-        fig.add_trace(go.Scatter(x=[k80, k80], y=[0.0, max(top, 0.8)], mode="lines", xaxis="x2", yaxis="y2",
+        traces.append(go.Scatter(x=[k80, k80], y=[0.0, max(top, 0.8)], mode="lines", xaxis="x2", yaxis="y2",
                                  name=f"80% at k={k80}", line=dict(color="#868e96", dash="dot", width=1.5),
                                  hoverinfo="skip"))
         annotations.append(dict(text=f"80% at k={k80}", xref="x2", x=k80, yref="y2 domain", y=1.0, showarrow=False,
                                 xanchor="left", yanchor="top", font=dict(color="#868e96")))
-    fig.update_layout(
+    # the layout handed to the constructor whole: Plotly's update_layout walks every key path and took most
+    # of the time this figure costs to build
+    return go.Figure(traces, layout=dict(
         title=dict(text="Singular values σ_k (left) and their cumulative energy, the share of the whole PMI "
                         "matrix (right)", x=0.0, xanchor="left", font=dict(size=15)),
         height=360, margin=dict(l=10, r=10, t=50, b=30), showlegend=False,
-        xaxis=dict(domain=[0.0, 0.45], title="k", gridcolor=grid), yaxis=dict(title="σ", gridcolor=grid),
-        xaxis2=dict(domain=[0.55, 1.0], anchor="y2", title="k", gridcolor=grid),
-        yaxis2=dict(anchor="x2", title="share", rangemode="tozero", gridcolor=grid),
+        xaxis=dict(domain=[0.0, 0.45], title=dict(text="k"), gridcolor=grid),
+        yaxis=dict(title=dict(text="σ"), gridcolor=grid),
+        xaxis2=dict(domain=[0.55, 1.0], anchor="y2", title=dict(text="k"), gridcolor=grid),
+        yaxis2=dict(anchor="x2", title=dict(text="share"), rangemode="tozero", gridcolor=grid),
         shapes=[dict(type="line", xref="x2 domain", x0=0, x1=1, yref="y2", y0=0.8, y1=0.8,
                      line=dict(color="#868e96", dash="dot"))],
-        annotations=annotations)
-    return fig
+        annotations=annotations))
 
 
 def word_map_style(points: pd.DataFrame, *, colour_by: str, highlight: str | None = None) -> dict:
