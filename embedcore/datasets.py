@@ -70,16 +70,21 @@ class Dataset:
 
 
 def gensim_datapath(name: str) -> Path:
-    """Path of a file in gensim's bundled test data (no download).
+    """Path of a file in gensim's bundled test data (no download): where ``gensim.test.utils.datapath`` puts it,
+    found without importing gensim (that module imports all of gensim and reads the Lee corpus when it loads,
+    0.7 s on the first page that reads a corpus).
 
     Examples
     --------
     >>> gensim_datapath("lee_background.cor").name
     'lee_background.cor'
     """
-    from gensim.test.utils import datapath
+    import importlib.util
 
-    return Path(datapath(name))
+    spec = importlib.util.find_spec("gensim")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("gensim is not installed: its test data (the bundled corpora) ship with it.")
+    return Path(spec.submodule_search_locations[0]) / "test" / "test_data" / name
 
 
 # --------------------------------------------------------------------------- vectors

@@ -291,3 +291,19 @@ def test_the_one_hash_without_an_absolute_value_in_int32_lands_where_scikit_lear
         # scikit-learn's _hashing_fast: (2147483647 - (n_features - 1)) % n_features for h = -2**31
         assert int(_buckets([-(2**31)], m)[0]) == (2147483647 - (m - 1)) % m
     assert _buckets([5, -5, 2**31 - 1], 4).tolist() == [1, 1, 3]
+
+
+def test_the_bundled_corpora_are_read_from_gensims_test_data_without_importing_gensim():
+    """Importing gensim.test.utils loads gensim whole and reads the Lee corpus: the first page to read a corpus
+    paid for it. The path is the one gensim's own datapath gives."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from embedcore.datasets import gensim_datapath, load_corpus; "
+            "docs = load_corpus('lee').documents; path = gensim_datapath('lee_background.cor'); "
+            "print(len(docs), 'gensim' in sys.modules, path)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[:2] == ["300", "False"]
+    from gensim.test.utils import datapath
+
+    assert out[2] == datapath("lee_background.cor")
