@@ -420,8 +420,8 @@ def special_cases():
 
 # The first screen: the spectrum with its gap, and every category at its first two code numbers.
 first_table, first_gap, first_k = svc.spectrum_view(graph, gamma, n_comp, keep_trivial)
-plots.show(first_spectrum, cat_charts.spectrum(first_table, first_gap, first_k, n_labels).update_layout(
-    height=chart_height(380)), key="cat.chart.first_spectrum")
+cat_charts.spectrum_bars(first_spectrum, first_table, first_gap, first_k, n_labels, key="cat.chart.first_spectrum",
+                         height=chart_height(380))
 first_code = svc.codes(graph, gamma, n_comp, keep_trivial, unit_rows)
 first_map = {"title": "Categories placed by their code (first two kept eigenvectors)"}
 if first_code.table.shape[1] < 3:  # a code of width 1 is a line: place the categories by two eigenvectors

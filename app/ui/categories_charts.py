@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from app.ui import bars as lab_bars
 from app.ui import charts
 from app.ui.text import html_escape
 
@@ -94,6 +95,23 @@ def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total:
     if total is not None and total > n:
         title = f"The smallest {n} of {total:,} eigenvalues: kept in orange"
     return charts.layout(fig, title, 380)
+
+
+def spectrum_bars(where, table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total: int | None = None, *,
+                  key: str, height: int = 380) -> dict:
+    """The first screen's spectrum as the lab's bar chart (a canvas, no Plotly): one bar per eigenvalue, the kept
+    ones in orange, the largest gap named in the title. It moves with every γ, so it is drawn in a few
+    milliseconds instead of Plotly's redraw; the Spectrum tab keeps the Plotly chart with the gap shaded."""
+    labels = [f"λ{i}" for i in table["index"]]
+    kept = dict(zip(labels, table["kept"].astype(bool)))
+    n = len(labels)
+    title = "Eigenvalues of L, kept in orange"
+    if total is not None and total > n:
+        title = f"The smallest {n} of {total:,} eigenvalues, kept in orange"
+    if gap_after is not None:
+        title += f"; largest gap after λ{gap_after}: keep {eigengap_k}"
+    return lab_bars.draw(where, labels, table["eigenvalue"].to_numpy(), key=key, title=title,
+                         y_title="eigenvalue of L", text_format="{:.3f}", highlight=kept.__getitem__, height=height)
 
 
 def eigenvector_bars(table: pd.DataFrame, eigenvalues: list[float], unit_rows: bool = False) -> go.Figure:

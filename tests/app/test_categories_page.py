@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.app.maps import lab_map
+from app.ui.bars import HIGHLIGHT
+from tests.app.maps import bar_charts, lab_map
 from tests.conftest import chart_specs, metric, open_page, open_tab, table_with
 
 PAGE = "app_pages/categories.py"
@@ -32,8 +33,14 @@ def test_the_page_opens_on_the_weekday_matrix_with_a_gap_and_a_two_dimensional_c
     assert metric(at, "categories") == "7" and metric(at, "suggested k (eigengap)") == "1"
     xy = lab_map(at, "cat.map.first")["xy"]
     assert xy.shape == (7, 2) and np.ptp(xy[:, 0]) > 0 and np.ptp(xy[:, 1]) > 0  # two numbers per category
-    gap = [c for c in at.get("plotly_chart") if "largest gap" in c.proto.spec]
-    assert gap, "the spectrum with its gap is on the first screen"
+    # the spectrum with its gap on the first screen: the 7 eigenvalues, the kept one (u2) in the highlight colour
+    spectrum = bar_charts(at)["cat.chart.first_spectrum"]
+    assert spectrum["labels"] == [f"λ{i}" for i in range(1, 8)]
+    values = np.array(spectrum["values"])
+    assert values[0] == pytest.approx(0, abs=1e-6) and np.all(np.diff(values) >= -1e-9)
+    assert values[1] == pytest.approx(0.57, abs=0.01)  # the tour's "one small eigenvalue (0.57), then a gap"
+    assert [c == HIGHLIGHT for c in spectrum["colors"]] == [False, True] + [False] * 5
+    assert "largest gap after λ2: keep 1" in spectrum["title"] and "orange" in spectrum["title"]
 
 
 
