@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
-  placeLabels, matchFrames, tween, largestMove, parseColour, discMask, blendDiscs,
+  placeLabels, matchFrames, tween, largestMove, parseColour, discMask, blendDiscs, packRGBA, stampDiscs,
 } from "../../app/ui/map/logic.js";
 
 // A small seeded generator (mulberry32): the same points on every run.
@@ -412,4 +412,32 @@ test("discs blend over each other as source-over does, and are clipped at the ed
   const before = data.slice();
   blendDiscs(data, W, H, [NaN], [3], [0], () => [1, 2, 3], 1, mask);
   assert.deepEqual(data, before);
+});
+
+test("a glide's frame stamps each disc where it covers at least half a pixel, in the point's colour", () => {
+  const W = 20, H = 12, pixels = new Uint8ClampedArray(W * H * 4), words = new Uint32Array(pixels.buffer);
+  const px = [5, 5, 19.4, -50, NaN], py = [5, 5, 0, 5, 3];
+  const colours = [[255, 0, 0], [0, 0, 255], [0, 255, 0], [9, 9, 9], [7, 7, 7]];
+  const mask = () => discMask(2);
+  stampDiscs(words, W, H, px, py, [0, 1, 2, 3, 4], (i) => packRGBA(colours[i], 0.8), mask);
+  // the later point covers the earlier one: opaque stamping, no blend
+  const o = (5 * W + 5) * 4;
+  assert.deepEqual(Array.from(pixels.slice(o, o + 4)), [0, 0, 255, Math.round(0.8 * 255)]);
+  // exactly the pixels the disc covers at least half of, clipped at the canvas edge; nothing else
+  const reference = new Uint8ClampedArray(W * H * 4);
+  blendDiscs(reference, W, H, px, py, [0, 1, 2, 3, 4], (i) => colours[i], 1, mask);
+  const m = discMask(2);
+  let stamped = 0;
+  for (let k = 0; k < W * H; k++) if (pixels[k * 4 + 3]) stamped++;
+  let expected = 0;
+  const seen = new Set();
+  for (const [cx, cy] of [[5, 5], [19, 0]]) {
+    for (let q = 0; q < m.length; q += 3) {
+      const x = cx + m[q], y = cy + m[q + 1];
+      if (m[q + 2] >= 0.5 && x >= 0 && y >= 0 && x < W && y < H && !seen.has(y * W + x)) { seen.add(y * W + x); expected++; }
+    }
+  }
+  assert.equal(stamped, expected);
+  for (let k = 0; k < W * H; k++) if (pixels[k * 4 + 3]) assert.ok(reference[k * 4 + 3] > 0);
+  assert.equal(packRGBA([1, 2, 3], 1), (255 << 24 | 3 << 16 | 2 << 8 | 1) >>> 0);
 });

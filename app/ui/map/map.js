@@ -6,6 +6,7 @@
 const FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const BOLD = "600 12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const LABEL_CANDIDATES = 4000; // labels tried per draw, most important first (the rest wait for a zoom)
+const STAMP_ABOVE = 5000; // points above which a glide's frames are stamped (stampDiscs), not blended
 const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
 
 function el(tag, cls, parent) {
@@ -99,8 +100,7 @@ class LabMap {
           this.view = { cx: view0.cx + (target.cx - view0.cx) * e, cy: view0.cy + (target.cy - view0.cy) * e,
                         s: view0.s * Math.pow(target.s / view0.s, e) };
         }
-        this.draw();
-        if (t < 1) this.anim = requestAnimationFrame(step);
+        if (t < 1) { this.draw(); this.anim = requestAnimationFrame(step); }
         else { this.anim = null; this.shown = { x: f.x, y: f.y }; this.draw(); }
       };
       if (!this.view) this.view = target;
@@ -181,6 +181,7 @@ class LabMap {
       this.layer = document.createElement("canvas");
       this.layer.width = W; this.layer.height = H;
       this.pixels = this.layer.getContext("2d").createImageData(W, H);
+      this.words = new Uint32Array(this.pixels.data.buffer);
     }
     const data = this.pixels.data;
     data.fill(0);
@@ -199,8 +200,13 @@ class LabMap {
       if (!m) { m = discMask(key); masks.set(key, m); }
       return m;
     };
-    const one = f.sizes ? null : maskOf(f.size);
-    blendDiscs(data, W, H, px, py, order, (i) => rgb[ci[i]], f.opacity, one ? () => one : (i) => maskOf(f.sizes[i]));
+    const one = f.sizes ? null : maskOf(f.size), mask = one ? () => one : (i) => maskOf(f.sizes[i]);
+    if (this.anim != null && order.length > STAMP_ABOVE) {  // a glide's frame: stamped, blended once it stops
+      const words = rgb.map((c) => packRGBA(c, f.opacity));
+      stampDiscs(this.words, W, H, px, py, order, (i) => words[ci[i]], mask);
+    } else {
+      blendDiscs(data, W, H, px, py, order, (i) => rgb[ci[i]], f.opacity, mask);
+    }
     this.layer.getContext("2d").putImageData(this.pixels, 0, 0);
     ctx.drawImage(this.layer, 0, 0, this.w, this.h);
   }
