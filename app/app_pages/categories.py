@@ -431,9 +431,12 @@ first_map = {**cat_charts.code_map(first_code.table, first_code.eigenvalues), **
              "height": chart_height(380)}
 MapTools("cat", graph, first_code.table["category"], cat_charts.code_xy(first_code.table), noun="category",
          id_name="category", name="first").draw(first_codes, "cat.map.first", **first_map)
-with main, theory():
-    intro()
-    controls_text()
+with main:
+    theory_box = theory(key="cat.theory")
+with theory_box:
+    if theory_box.open:  # written only while open: every γ redraws the page
+        intro()
+        controls_text()
 
 tabs = lazy_tabs(["Affinity and Laplacian", "Target histograms", "Spectrum", "Eigenvectors", "γ sweep",
                   "Downstream test", "Clustering", "One-hot and label encoding", "Download"], key="cat.tab")
