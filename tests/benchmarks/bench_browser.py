@@ -81,6 +81,7 @@ class Control:
     before: tuple[str, str] | None = None  # (a slider's label, a key pressed on it) first, untimed: ("Points", "End")
     budget: float = CONTROL_BUDGET
     query: str = ""  # the page opened with these URL query parameters (controls bound to the URL), untimed
+    key: str = ""  # a slider moved by this key instead of one arrow step (PageUp: a jump of a tenth of its range)
 
 
 #: The live controls timed on each page (by PageSpec.url); Home gives the floor.
@@ -90,9 +91,13 @@ CONTROLS: dict[str, list[Control]] = {
     # the page opens on a given matrix without γ: γ is timed on the table it learns a kernel from
     "categories": [Control("log10(γ × typical distance)", "slider",
                            query="cat.kind=learned+from+a+table&cat.article_gamma=false")],
-    "manifolds": [Control("B: neighbours", "slider"), Control("man.map.lle", "box"),
+    # A step of B shows a map solved ahead (B one step either side is solved while a map is on screen); a jump
+    # (PageUp: six steps) is solved on the spot, and is timed too.
+    "manifolds": [Control("B: neighbours", "slider"), Control("B: neighbours", "slider", key="PageUp"),
+                  Control("man.map.lle", "box"),
                   Control("B: neighbours", "slider", section="Pin this map"),
-                  Control("B: neighbours", "slider", before=("Points", "End"), budget=LARGE_MAP_BUDGET)],
+                  Control("B: neighbours", "slider", before=("Points", "End"), budget=LARGE_MAP_BUDGET),
+                  Control("B: neighbours", "slider", before=("Points", "End"), budget=LARGE_MAP_BUDGET, key="PageUp")],
     "words": [Control("Window", "slider"), Control("Dimensions", "slider", section="More settings"),
               Control("words.map", "box", section="Word map")],
     "playlists": [Control("Model", "radio", new_seed_first=True)],
@@ -550,7 +555,8 @@ class Bench:
         return row, ref_row
 
     def control(self, spec: PageSpec, control: Control) -> Row:
-        row = Row(spec.url, f'"{control.label}" {control.kind}' + (f" ({control.section} tab)" if control.section else "")
+        row = Row(spec.url, f'"{control.label}" {control.kind}' + (f" by {control.key}" if control.key else "")
+                  + (f" ({control.section} tab)" if control.section else "")
                   + (f", {control.before[0]} at {control.before[1]}" if control.before else "")
                   + (f" (?{control.query})" if control.query else ""),
                   budget=control.budget)
@@ -604,6 +610,7 @@ class Bench:
         key = "ArrowRight"
         if None not in (lo, hi, now) and (hi - now) / step < REPEATS <= (now - lo) / step:
             key = "ArrowLeft"
+        key = control.key or key
         values = [value()]
         for _ in range(REPEATS):
             thumb.focus()
