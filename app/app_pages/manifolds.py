@@ -209,14 +209,18 @@ with tabs[0]:
         st.latex(r"w = \frac{C^{-1}\mathbf{1}}{\mathbf{1}^\top C^{-1}\mathbf{1}},\qquad "
                  r"C_{jk} = (x_i - x_j)^\top (x_i - x_k) + r\,\delta_{jk},\qquad "
                  r"r = \mathrm{reg}\cdot\sum_{j \in N_B(i)} \lVert x_i - x_j\rVert^2")
-        cf = svc.closed_form(pts, B, reg, point)
-        st.dataframe(cf["table"], hide_index=True, key="man.closed_form", height=min(36 + 35 * B, 320),
-                     column_config={"difference": st.column_config.NumberColumn(format="%.1e")})
-        st.caption(f"Largest difference {cf['largest']:.1e}, with r = {cf['ridge']:.2e} on C's diagonal and C's "
-                   f"condition number {cf['condition']:.1e}. The two agree to rounding: the fit's weights are this "
-                   "formula. A smaller reg makes C nearly singular when B exceeds the dimension; the weights then "
-                   "swing with every small change of the points, and the difference grows with the condition "
-                   "number.")
+        closed_box = st.expander("The formula beside the fit, weight by weight",
+                                 key="man.closed_form_open", on_change="rerun")
+        with closed_box:
+            if closed_box.open:  # a table redrawn at every B: sent only while it is looked at
+                cf = svc.closed_form(pts, B, reg, point)
+                st.dataframe(cf["table"], hide_index=True, key="man.closed_form", height=min(36 + 35 * B, 320),
+                             column_config={"difference": st.column_config.NumberColumn(format="%.1e")})
+                st.caption(f"Largest difference {cf['largest']:.1e}, with r = {cf['ridge']:.2e} on C's diagonal and "
+                           f"C's condition number {cf['condition']:.1e}. The two agree to rounding: the fit's weights "
+                           "are this formula. A smaller reg makes C nearly singular when B exceeds the dimension; the "
+                           "weights then swing with every small change of the points, and the difference grows with "
+                           "the condition number.")
         invariance_box = st.expander("The weights ignore rotation, scaling and translation (measured)",
                                      key="man.invariance_open", on_change="rerun")
         with invariance_box:

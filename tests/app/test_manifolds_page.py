@@ -206,6 +206,9 @@ def _closed_form(at):
 
 def test_the_closed_form_weights_sit_beside_the_fitted_ones_and_follow_the_point_and_b():
     at = open_page(PAGE)
+    assert not [d for d in at.dataframe if "difference" in d.value.columns]  # closed: the table is not sent
+    at.session_state["man.closed_form_open"] = True
+    at.run()
     at.number_input(key="man.point").set_value(42).run()
     table = _closed_form(at)
     weights = _chart(at, "man.chart.weights")
