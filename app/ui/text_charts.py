@@ -48,12 +48,14 @@ def counts_table(table: pd.DataFrame):
 
 
 def zipf(table: pd.DataFrame, title: str) -> go.Figure:
-    """Corpus count and document frequency against rank, log-log."""
+    """Corpus count and document frequency against rank, log-log. Two SVG lines, not WebGL: a line of at most
+    2,000 points is one path, and the WebGL context, which a browser without a graphics card emulates, made the
+    Text page's first visit wait."""
     step = max(1, len(table) // 2000)  # a log-log curve needs no more than a couple of thousand points
     t = table.iloc[::step]
     fig = go.Figure()
     for i, (col, name) in enumerate((("count", "count in the corpus"), ("documents", "documents holding it"))):
-        fig.add_trace(go.Scattergl(x=t["rank"], y=t[col], mode="lines", name=name, line=dict(color=P[i], width=2),
+        fig.add_trace(go.Scatter(x=t["rank"], y=t[col], mode="lines", name=name, line=dict(color=P[i], width=2),
                                    text=[html_escape(w) for w in t["term"]],
                                    hovertemplate="%{text}: %{y:,} (rank %{x})<extra></extra>"))
     fig.update_xaxes(type="log", title="rank of the term")
