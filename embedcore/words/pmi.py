@@ -376,8 +376,7 @@ def truncated_svd(P, k: int, *, oversamples: int = 20, n_iter: int = 5, random_s
     Halko, Martinsson and Tropp's algorithm, as scikit-learn's ``randomized_svd`` runs it with ``n_iter`` power
     iterations and LU normalisation: a Gaussian start of ``k + oversamples`` columns, ``Q <- lu(P Q)``,
     ``Q <- lu(P^T Q)`` ``n_iter`` times, an orthonormal basis ``Q`` of ``P Q``, and the SVD of the small
-    ``B = Q^T P``. Four things make it cheaper for one thread, not different: ``P^T`` is kept as a row-major
-    matrix of its own (a product with a column-major transpose was twice as slow); the LU that only keeps the
+    ``B = Q^T P``. Three things make it cheaper for one thread, not different: the LU that only keeps the
     columns apart is taken once per iteration, after ``P^T P Q``, not after each product (the subspace is the
     same); the Gaussian start of an integer seed is kept; and the SVD of ``B`` (``k + oversamples`` rows)
     comes from the eigendecomposition of ``B B^T`` in float64, ``B = W S V^T`` with ``B B^T = W S^2 W^T``. The products run in float32, which halves their memory traffic; the singular values
@@ -395,7 +394,7 @@ def truncated_svd(P, k: int, *, oversamples: int = 20, n_iter: int = 5, random_s
     import scipy.linalg as sl
 
     A = sp.csr_array(P, dtype=np.float32)
-    AT = A.T.tocsr()
+    AT = A.T
     if isinstance(random_state, Integral):
         Q = _gaussian_start(A.shape[1], k + oversamples, int(random_state))
     else:
