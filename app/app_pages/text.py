@@ -427,9 +427,12 @@ tab_sections({
     "Feature hashing": lambda: hashing_section(ref, min_count),
     "LSA": lambda: lsa_section(ref, min_count),
 }, key="text.tab", where=main)
-with main, theory():
-    intro()
-    controls_text()
+with main:
+    theory_box = theory(key="text.theory")
+with theory_box:
+    if theory_box.open:  # written only while open: a new min count or data set redraws the page
+        intro()
+        controls_text()
 
 most_now = svc.max_concepts(ref, min_count)
 k_now = min(max(int(st.session_state.get("text.k", 10)), 2), most_now)

@@ -22,10 +22,11 @@ page_header("Words: vectors from PMI and SVD",
             "them with an SVD: the rows are word vectors, and near words share contexts.", "words")
 main, knobs = instrument("words")
 tabs_slot = main.container()  # the tabs, with the map; the theory under them
-th = main.expander("Theory: the formulas, what each control changes, how the picture can mislead",
-                   icon=":material/school:")
-th.markdown(
-    """
+with main:
+    th = theory(key="words.theory")
+if th.open:  # written only while open: every Window or Dimensions change redraws the page
+    th.markdown(
+        """
 Word vectors need not come from a neural network. Count how often each word appears near
 each other word, turn the counts into **pointwise mutual information** (how much more
 often than chance), keep the positive part, and factorise the matrix with a truncated
@@ -35,13 +36,13 @@ beats the other on a corpus is measured in the Evaluation tab, each tuned alike 
 on held-out word pairs with an interval: on the Lee corpus none of the differences is
 larger than its noise.
 """
-)
-th.latex(r"\mathrm{PMI}(w,c) = \log\frac{\#(w,c)\,N}{\#(w)\,N_\alpha(c)},\quad "
-         r"\mathrm{SPPMI}_k = \max(\mathrm{PMI} - \log k,\ 0),\quad "
-         r"\mathrm{SPPMI} \approx U_d \Sigma_d V_d^\top,\quad W = U_d\,\Sigma_d^{\,p}")
-th.caption("N_α(c) smooths the context counts: N·#(c)^α / Σ#(c')^α with α = 0.75 lifts rare contexts. "
-           "A document's vector (Documents tab) is the tf-idf weighted sum of its words' vectors, scaled to "
-           "unit length: the row of M·diag(idf)·W divided by its norm, M the document-term counts.")
+    )
+    th.latex(r"\mathrm{PMI}(w,c) = \log\frac{\#(w,c)\,N}{\#(w)\,N_\alpha(c)},\quad "
+             r"\mathrm{SPPMI}_k = \max(\mathrm{PMI} - \log k,\ 0),\quad "
+             r"\mathrm{SPPMI} \approx U_d \Sigma_d V_d^\top,\quad W = U_d\,\Sigma_d^{\,p}")
+    th.caption("N_α(c) smooths the context counts: N·#(c)^α / Σ#(c')^α with α = 0.75 lifts rare contexts. "
+               "A document's vector (Documents tab) is the tf-idf weighted sum of its words' vectors, scaled to "
+               "unit length: the row of M·diag(idf)·W divided by its norm, M the document-term counts.")
 
 seed = data_service.seed()
 sb = knobs
@@ -72,8 +73,8 @@ eig = sb.slider("Eigenvalue weight p", 0.0, 1.0, 0.5, 0.25, key="words.eig",
                 help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.",
                 bind="query-params")
 
-with th:
-    st.markdown(
+if th.open:
+    th.markdown(
         """
 * **Window**: small windows find words that can replace each other (syntax, synonyms), large
   windows find words of the same topic. **Document** context is the largest window of all.

@@ -92,7 +92,9 @@ def test_words_says_what_document_vectors_are_and_claims_no_win():
     from embedcore.words import PMIWordVectors
 
     at = open_page("app_pages/words.py")
-    text = _text(at)
+    assert "tf-idf weighted sum" not in _text(at)  # the theory is written only while its expander is open
+    at.session_state["words.theory"] = True
+    text = _text(at.run())
     assert "document-term matrix times W" not in text and "rival Word2Vec" not in text
     assert "tf-idf weighted sum of its words' vectors, scaled to unit length" in text
     # what the code does: the idf-weighted counts times W, each row divided by its norm
