@@ -44,11 +44,12 @@ def open_page(path: str, timeout: float = 120):
 
 
 def chart_specs(at) -> list[str]:
-    """The JSON of every Plotly chart and lab bar chart on the page, to compare before and after a change."""
-    from tests.app.maps import bar_charts
+    """The JSON of every Plotly chart, lab bar chart and lab heatmap on the page, to compare before and after a
+    change."""
+    from tests.app.maps import BARS, HEATMAP, _walk
 
     return [el.proto.spec for el in at.get("plotly_chart")] + [
-        json.dumps(d, sort_keys=True) for d in bar_charts(at).values()]
+        el.proto.json for name in (BARS, HEATMAP) for el in _walk(at._tree, name)]
 
 
 def metric(at, label: str) -> str:

@@ -265,7 +265,7 @@ def affinity_and_laplacian(graph, gamma):
                         help="Sorting by the second eigenvector puts alike categories next to each other, so the "
                         "graph's blocks show up along the diagonal.", bind="query-params")
     view = svc.heatmaps(graph, gamma, order_by != "as given")
-    plots.show(st, cat_charts.heatmaps(view), key="cat.chart.heatmaps")
+    cat_charts.heatmaps(st, view, key="cat.chart.heatmaps")
     st.caption("The Laplacian's colour scale spans its off-diagonal entries (the diagonal is 1 and saturates), "
                "so the negative similarities between categories stay visible.")
     if view["shown"] < view["total"]:

@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from app.ui import bars as lab_bars
+from app.ui import heatmap as lab_heatmap
 from app.ui import charts
 from app.ui.text import html_escape
 
@@ -47,33 +48,16 @@ def short_labels(labels) -> list[str]:
     return out
 
 
-def heatmaps(view: dict) -> go.Figure:
+def heatmaps(where, view: dict, *, key: str) -> dict:
     """The affinity (left) and the normalised Laplacian (right), in the order the service gave them, as two panels
-    of one figure, each with its own colour bar: a new γ redraws one chart in the browser, not two. The Laplacian's
-    colours span ±``view["lmax"]`` (its largest off-diagonal |L|), centred on 0."""
-    names = short_labels(view["names"])
-    hover = "%{y} and %{x}<br>%{z:.3g}<extra></extra>"
+    of the lab's heatmap (a canvas, no Plotly: it redraws at every γ), the category names down the left serving
+    both. The Laplacian's colours span ±``view["lmax"]`` (its largest off-diagonal |L|), centred on 0."""
     lmax = view["lmax"]
-    limits = {} if lmax is None else {"zmin": -lmax, "zmax": lmax}
-    # Both panels have the same rows in the same order: the names down the left side serve both, so the
-    # affinity's colour bar can sit between the panels at any width.
-    bar = dict(thickness=12, len=0.9, y=0.45, yanchor="middle", xanchor="left")
-    fig = go.Figure([
-        go.Heatmap(z=_f32(view["A"]), x=names, y=names, colorscale="Blues", hovertemplate=hover,
-                   colorbar=dict(x=0.42, **bar)),
-        go.Heatmap(z=_f32(view["L"]), x=names, y=names, colorscale="RdBu", zmid=0, **limits, hovertemplate=hover,
-                   xaxis="x2", yaxis="y2", colorbar=dict(x=1.01, **bar)),
-    ])
-    panel = dict(xref="paper", yref="paper", y=1.0, yanchor="bottom", xanchor="left", showarrow=False,
-                 font=dict(size=15))
-    axis = dict(type="category", showgrid=False)
-    fig.update_layout(
-        height=480, margin=dict(l=10, r=10, t=40, b=30), showlegend=False,
-        xaxis=dict(domain=[0.0, 0.41], **axis), yaxis=dict(autorange="reversed", **axis),
-        xaxis2=dict(domain=[0.59, 1.0], anchor="y2", **axis),
-        yaxis2=dict(anchor="x2", matches="y", showticklabels=False, **axis),
-        annotations=[dict(text="Affinity A", x=0.0, **panel), dict(text="Normalised Laplacian L", x=0.59, **panel)])
-    return fig
+    limits = {"zmid": 0.0} if lmax is None else {"zmin": -lmax, "zmax": lmax}
+    return lab_heatmap.draw(where, [lab_heatmap.panel(view["A"], title="Affinity A", scale="Blues"),
+                                    lab_heatmap.panel(view["L"], title="Normalised Laplacian L", scale="RdBu",
+                                                      **limits)],
+                            view["names"], key=key, height=480)
 
 
 def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total: int | None = None) -> go.Figure:

@@ -18,6 +18,7 @@ from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
 COMPONENT = "embedding_lab.map"
 BARS = "embedding_lab.bars"
+HEATMAP = "embedding_lab.heatmap"
 
 
 def _decode(value, dtype=np.float32):
@@ -32,6 +33,19 @@ def _walk(node, name: str = COMPONENT):
     proto = getattr(node, "proto", None)
     if proto is not None and getattr(proto, "component_name", None) == name:
         yield node
+
+
+def heatmaps(at) -> dict[str, dict]:
+    """Every lab heatmap (app/ui/heatmap) the last run drew, by its key: the data sent, each panel's ``z``
+    decoded to an n x n array."""
+    out = {}
+    for el in _walk(at._tree, HEATMAP):
+        data = json.loads(el.proto.json)
+        n = data["n"]
+        for panel in data["panels"]:
+            panel["z"] = _decode(panel["z"]).reshape(n, n)
+        out[data["chartId"]] = data
+    return out
 
 
 def bar_charts(at) -> dict[str, dict]:

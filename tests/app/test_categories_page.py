@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from app.ui.bars import HIGHLIGHT
-from tests.app.maps import bar_charts, lab_map
+from tests.app.maps import bar_charts, heatmaps, lab_map
 from tests.conftest import chart_specs, metric, open_page, open_tab, table_with
 
 PAGE = "app_pages/categories.py"
@@ -175,8 +175,16 @@ def _traces(at, key: str) -> list[dict]:
 
 
 def _tab_charts(at) -> list:
-    """The charts the open tab drew (the first screen's spectrum is drawn above the tabs, always)."""
-    return [c for c in at.get("plotly_chart") if "first_spectrum" not in c.proto.id]
+    """The charts the open tab drew, Plotly's and the lab's heatmaps (the first screen's spectrum is drawn above
+    the tabs, always)."""
+    return [c for c in at.get("plotly_chart") if "first_spectrum" not in c.proto.id] + list(heatmaps(at).values())
+
+
+def _heat(at) -> dict:
+    """The affinity and Laplacian heatmap the page drew: names, and the two panels with ``z`` as arrays."""
+    found = heatmaps(at)
+    assert "cat.chart.heatmaps" in found, f"no heatmaps; drawn: {sorted(found)}"
+    return found["cat.chart.heatmaps"]
 
 
 def test_only_the_open_tab_draws():
@@ -191,19 +199,20 @@ def test_only_the_open_tab_draws():
 def test_fiedler_order_puts_the_weekend_together():
     at = open_table()
     at.radio(key="cat.kind").set_value("given matrix").run()
-    x = _traces(at, "cat.chart.heatmaps")[0]["x"]
+    x = _heat(at)["names"]
     assert set(x[-2:]) == {"Sat", "Sun"} or set(x[:2]) == {"Sat", "Sun"}, x
     at.radio(key="cat.order").set_value("as given").run()
-    assert _traces(at, "cat.chart.heatmaps")[0]["x"] == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    assert _heat(at)["names"] == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
 
 def test_the_heatmaps_figure_shows_the_affinity_and_the_laplacian_in_one_order():
     at = open_table()
     at.radio(key="cat.kind").set_value("given matrix").run()
-    affinity, laplacian = _traces(at, "cat.chart.heatmaps")
-    assert affinity["x"] == affinity["y"] == laplacian["x"] == laplacian["y"]  # one order, rows and columns
-    A = _array(affinity["z"]).reshape(7, 7)
-    L = _array(laplacian["z"]).reshape(7, 7)
+    heat = _heat(at)
+    affinity, laplacian = heat["panels"]
+    assert [affinity["title"], laplacian["title"]] == ["Affinity A", "Normalised Laplacian L"]
+    assert heat["n"] == len(heat["names"]) == 7  # one order, rows and columns, for both panels
+    A, L = affinity["z"], laplacian["z"]
     assert np.all(np.diag(A) == 0) and np.allclose(A, A.T)
     np.testing.assert_allclose(np.diag(L), 1.0, atol=1e-6)  # every category has an edge
     off = -L[~np.eye(7, dtype=bool)].min()
@@ -328,7 +337,7 @@ def test_a_command_line_kernel_is_shown_as_the_page_shows_its_own(command_line_k
         assert metric(at, label) == metric(page, label), label
     assert any("Learned by python -m embedcore category-kernel" in _plain(c.value) for c in at.caption)
     assert not at.warning  # the spectrum computed here is the file's
-    assert len(_tab_charts(at)) == 1 and len(_traces(at, "cat.chart.heatmaps")) == 2  # the kernel's affinity and Laplacian
+    assert len(_tab_charts(at)) == 1 and len(_heat(at)["panels"]) == 2  # the kernel's affinity and Laplacian
     open_tab(at, "cat.tab", "Download")
     mine = next(d.value for d in page.dataframe if "category" in d.value.columns)
     theirs = next(d.value for d in at.dataframe if "category" in d.value.columns)
@@ -605,7 +614,7 @@ def test_a_table_of_many_categories_shows_the_full_spectrums_figures_and_says_wh
     assert metric(at, "λ₂ of the normalised L") == f"{full[1]:.3f}"
     assert metric(at, "connected components") == "1"
 
-    heat = _array(_traces(at, "cat.chart.heatmaps")[0]["z"])
+    heat = _heat(at)["panels"][0]["z"]
     assert heat.size == 300 * 300
     assert any("Drawn: 300 of the 400 categories" in c.value for c in at.caption)
 
