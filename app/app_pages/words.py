@@ -206,8 +206,9 @@ def trained_labels_section(seed: int) -> None:
 with tabs[0]:
     if tabs[0].open:
         spec, k80 = svc.spectrum(ref, params)
-        main_chart("words.chart.spectrum")  # the spectrum and its energy, side by side in one figure
-        plots.show(st, wcharts.spectrum(spec, k80), key="words.chart.spectrum")
+        main_chart("words.chart.spectrum.sigma", "words.chart.spectrum.energy")  # the spectrum and its energy
+        s1, s2 = st.columns(2)
+        wcharts.spectrum(s1, s2, spec, k80, key="words.chart.spectrum")
         if k80 is None:
             st.caption(f"{dims} dimensions keep {spec['energy'].iloc[-1]:.1%} of the matrix's energy: the 80% rule "
                        "would need more dimensions than computed. PMI matrices have long, flat spectra; for word "

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from app.ui import bars as lab_bars
 from app.ui import charts
 from app.ui import map as lab_map
 
@@ -13,42 +14,22 @@ from app.ui import map as lab_map
 HIGHLIGHT = "#e03131"
 
 
-def spectrum(table: pd.DataFrame, k80: int | None) -> go.Figure:
-    """Singular values (left) and their cumulative energy with the 80% mark (right), as two panels of one
-    figure: a new Dimensions or Window redraws one chart in the browser, not two, which halves what the
-    redraw costs there (each Plotly chart lays out its own axes and text)."""
+def spectrum(left, right, table: pd.DataFrame, k80: int | None, *, key: str) -> tuple[dict, dict]:
+    """Singular values (``left``) and their cumulative energy with the 80% mark (``right``), as two of the lab's
+    bar charts: they redraw at every Window or Dimensions, and a canvas draws them in a few milliseconds where a
+    Plotly figure's layout took most of the change. The bars up to the 80% mark are highlighted in both."""
     k = table["k"].to_numpy()
+    labels = [str(int(v)) for v in k]
+    kept = (lambda lab: int(lab) <= k80) if k80 is not None else None
     energy = table["energy"].to_numpy(dtype=np.float64)
-    grid = "#e9ecef"
-    traces = [
-        go.Scatter(x=k, y=table["singular value"].to_numpy(dtype=np.float64), mode="lines", name="σ_k",
-                   line=dict(color=charts.PALETTE[0], width=2), hovertemplate="k = %{x}: σ = %{y:.4g}<extra></extra>"),
-        go.Scatter(x=k, y=energy, mode="lines", name="cumulative energy", xaxis="x2", yaxis="y2",
-                   line=dict(color=charts.PALETTE[1], width=2),
-                   hovertemplate="k = %{x}: %{y:.1%} of the energy<extra></extra>"),
-    ]
-    top = float(energy.max()) if energy.size else 1.0
-    annotations = [dict(text="80%", xref="x2 domain", x=0.0, yref="y2", y=0.8, showarrow=False, xanchor="left",
-                        yanchor="bottom", font=dict(color="#868e96"))]
-    if k80 is not None:
-        traces.append(go.Scatter(x=[k80, k80], y=[0.0, max(top, 0.8)], mode="lines", xaxis="x2", yaxis="y2",
-                                 name=f"80% at k={k80}", line=dict(color="#868e96", dash="dot", width=1.5),
-                                 hoverinfo="skip"))
-        annotations.append(dict(text=f"80% at k={k80}", xref="x2", x=k80, yref="y2 domain", y=1.0, showarrow=False,
-                                xanchor="left", yanchor="top", font=dict(color="#868e96")))
-    # the layout handed to the constructor whole: Plotly's update_layout walks every key path and took most
-    # of the time this figure costs to build
-    return go.Figure(traces, layout=dict(
-        title=dict(text="Singular values σ_k (left) and their cumulative energy, the share of the whole PMI "
-                        "matrix (right)", x=0.0, xanchor="left", font=dict(size=15)),
-        height=360, margin=dict(l=10, r=10, t=50, b=30), showlegend=False,
-        xaxis=dict(domain=[0.0, 0.45], title=dict(text="k"), gridcolor=grid),
-        yaxis=dict(title=dict(text="σ"), gridcolor=grid),
-        xaxis2=dict(domain=[0.55, 1.0], anchor="y2", title=dict(text="k"), gridcolor=grid),
-        yaxis2=dict(anchor="x2", title=dict(text="share"), rangemode="tozero", gridcolor=grid),
-        shapes=[dict(type="line", xref="x2 domain", x0=0, x1=1, yref="y2", y0=0.8, y1=0.8,
-                     line=dict(color="#868e96", dash="dot"))],
-        annotations=annotations))
+    sigma = lab_bars.draw(left, labels, table["singular value"].to_numpy(dtype=np.float64), key=f"{key}.sigma",
+                          title="Singular values σ_k", y_title="σ", text_format=None, highlight=kept, height=360,
+                          hover={"k": labels})
+    share = lab_bars.draw(right, labels, energy, key=f"{key}.energy", y_title="share", text_format=None,
+                          highlight=kept, height=360, rules=[(0.8, "80%")],
+                          hover={"share of the energy": [f"{v:.1%}" for v in energy]},
+                          title="Cumulative share of the energy" + (f", 80% at k = {k80}" if k80 is not None else ""))
+    return sigma, share
 
 
 def word_map_style(points: pd.DataFrame, *, colour_by: str, highlight: str | None = None) -> dict:

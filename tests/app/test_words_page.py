@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from tests.app.maps import lab_map
+from tests.app.maps import bar_charts, lab_map
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/words.py"
@@ -291,8 +291,19 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
     at = open_page(PAGE)
     at.slider(key="words.window").set_value(2).run()
     assert not at.exception and calls == []
-    assert [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")] == [
-        "Singular values σ_k (left) and their cumulative energy, the share of the whole PMI matrix (right)"]
+    assert not at.get("plotly_chart")
+    bars = bar_charts(at)
+    assert sorted(bars) == ["words.chart.spectrum.energy", "words.chart.spectrum.sigma"]
+    sigma, energy = bars["words.chart.spectrum.sigma"], bars["words.chart.spectrum.energy"]
+    assert sigma["title"] == "Singular values σ_k" and len(sigma["values"]) == len(energy["values"]) == 100
+    assert np.all(np.diff(sigma["values"]) <= 1e-9) and np.all(np.diff(energy["values"]) >= -1e-9)
+    k80 = next((k for k, v in enumerate(energy["values"], 1) if v >= 0.8), None)
+    assert energy["rules"] == [{"y": 0.8, "label": "80%"}]
+    if k80 is not None:  # the bars up to the 80% mark highlighted, in both charts, and named in the title
+        assert f"80% at k = {k80}" in energy["title"]  # (Lee at 100 dimensions keeps 26.5%: no mark)
+        from app.ui.bars import HIGHLIGHT
+
+        assert [c == HIGHLIGHT for c in sigma["colors"]] == [k <= k80 for k in range(1, 101)]
     open_tab(at, "words.tab", "Word map")
     _job(at).wait(300)  # the map is computed in a thread of its own
     assert set(calls) <= {"tsne", "pca"} and calls.count("tsne") == 1  # pca: the start drawn before the 1st layout

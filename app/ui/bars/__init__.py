@@ -38,7 +38,8 @@ _COMPONENT = st.components.v2.component(
 
 
 def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,
-         text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320) -> dict:
+         text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320,
+         rules=()) -> dict:
     """What the browser is sent for one chart (see :func:`draw`)."""
     labels = [str(v) for v in labels]
     vals = [float(v) for v in np.asarray(values, dtype=np.float64).ravel()]
@@ -50,22 +51,25 @@ def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y:
         "text": None if text_format is None else [text_format.format(v) for v in vals], "colors": colours,
         "title": title, "yTitle": y_title, "logY": bool(log_y), "height": main_height(key, int(height)),
         "hover": [{"name": str(k), "values": [str(v) for v in vs]} for k, vs in (hover or {}).items()],
+        "rules": [{"y": float(y), "label": str(label)} for y, label in rules],
     }
     data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
     return data
 
 
 def draw(where, labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,
-         text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320) -> dict:
+         text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320,
+         rules=()) -> dict:
     """Bars of ``values`` (one per label) in ``where`` (a container or column; None: here).
 
     ``log_y`` puts the values on a log axis (values at or below 0 sit on its bottom); ``text_format``
     writes each value over its bar (None: no value text); ``highlight(label)`` picks the bars drawn in
-    the highlight colour; ``hover`` maps a field name to one value per bar for the tooltip. Returns the
-    data sent, as tests read it.
+    the highlight colour; ``hover`` maps a field name to one value per bar for the tooltip; ``rules`` are
+    (y, label) pairs drawn as dotted lines across the chart (a threshold). Returns the data sent, as tests
+    read it.
     """
     data = spec(labels, values, key=key, title=title, y_title=y_title, log_y=log_y, text_format=text_format,
-                highlight=highlight, hover=hover, height=height)
+                highlight=highlight, hover=hover, height=height, rules=rules)
     if where is None or where is st:
         _COMPONENT(key=key, data=data, height="content")
     else:

@@ -49,7 +49,8 @@ class LabBars {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
     const values = d.values.map((v) => (v === null ? NaN : v));
-    const axis = d.logY ? logAxis(values) : linearAxis(values);
+    const rules = d.rules || [];
+    const axis = d.logY ? logAxis(values) : linearAxis([...values, ...rules.map((r) => r.y)]);
     ctx.font = BAR_FONT;
     const tickTexts = axis.ticks.map((t) => tickText(axis, t));
     const tickW = tickTexts.reduce((m, t) => Math.max(m, ctx.measureText(t).width), 0);
@@ -79,6 +80,15 @@ class LabBars {
       ctx.fillRect(s.x - s.w / 2, Math.min(y, base), s.w, Math.max(Math.abs(base - y), Number.isFinite(v) ? 1 : 0));
       this.drawn.push({ i, x: s.x - s.w / 2, y: Math.min(y, base), w: s.w, h: Math.abs(base - y) });
     });
+    // reference lines across the plot (a threshold), dotted, their label at the left end
+    ctx.save(); ctx.setLineDash([4, 3]); ctx.strokeStyle = "#495057"; ctx.lineWidth = 1.2;
+    ctx.font = VALUE_FONT; ctx.fillStyle = "#495057"; ctx.textAlign = "left"; ctx.textBaseline = "bottom";
+    for (const r of rules) {
+      const y = Math.round(yOf(r.y)) + 0.5;
+      ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(left + plotW, y); ctx.stroke();
+      if (r.label) ctx.fillText(r.label, left + 4, y - 2);
+    }
+    ctx.restore();
     // value text over (or under) each bar, when every one fits its slot
     const texts = d.text || [];
     ctx.font = VALUE_FONT;
@@ -117,7 +127,8 @@ class LabBars {
     if (i < 0) { this.tip.style.display = "none"; return; }
     this.tip.replaceChildren();
     const head = node("div", "lab-bars-tip-head", this.tip);
-    head.textContent = `${d.labels[i]}: ${(d.text && d.text[i]) || d.values[i]}`;
+    const v = d.values[i];
+    head.textContent = `${d.labels[i]}: ${(d.text && d.text[i]) || (v === null ? "no value" : String(+v.toPrecision(4)))}`;
     for (const f of d.hover || []) node("div", "", this.tip).textContent = `${f.name}: ${f.values[i]}`;
     this.tip.style.display = "block";
     const x = Math.min(e.clientX - r.left + 12, r.width - this.tip.offsetWidth - 4);
