@@ -164,9 +164,9 @@ shown = svc.shown_in_3d(pts)
 dims = data.X.shape[1]
 c1.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimensions)'}, coloured by "
             f"{md_escape(data.colour_label)}")
-c1.pydeck_chart(charts.input_3d(svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
-                                segments=svc.graph_segments(pts, B) if show_graph else None, selected=selected),
-                height=chart_height(440), key="man.chart.input")
+charts.input_view(c1, svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
+                  segments=svc.graph_segments(pts, B) if show_graph else None, selected=selected,
+                  height=440, key="man.chart.input")
 c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
            + (f", the {len(selected):,} points selected on a map ringed" if len(selected) else "")
            + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "

@@ -1,26 +1,22 @@
-"""Charts for the Manifolds page: the maps (the lab's map component), the 3-D input (deck.gl) and
-the explanatory bars (Plotly).
+"""Charts for the Manifolds page: the maps (the lab's map component), the 3-D input (the lab's 3-D view)
+and the bars (the lab's bar chart).
 
 Every 2-D map goes through :func:`app.ui.map.draw` (or :meth:`MapTools.draw`): one colour
 (:func:`colour`: the true coordinate on a colour bar, or the label in a legend), the selection
-ringed, and a map drawn again under its key glides from the one on screen. The 3-D input is
-deck.gl, which redraws its layers in place when B or the inspected point changes.
+ringed, and a map drawn again under its key glides from the one on screen. The 3-D input
+(:func:`input_view`) keeps the angle it was turned to while B or the inspected point change its marks.
 """
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
-import pandas as pd
 import plotly.colors as pcolors
-import pydeck as pdk
 import streamlit as st
-from pydeck.bindings.json_tools import default_serialize
 
 from app.services import selection as sel
 from app.ui import bars as lab_bars
 from app.ui import map as lab_map
+from app.ui import view3d as lab_view3d
 
 NEIGHBOUR = "#e03131"
 POINT = "#000000"
@@ -58,103 +54,36 @@ def _rounded(Q: np.ndarray, extent: float) -> np.ndarray:
     return np.round(Q.astype(np.float64), digits)
 
 
-#: A literal string for deck.gl (pydeck reads a plain string as an accessor expression).
-PIXELS = pdk.types.String("pixels")
+def input_view(where, P3, colour, categorical: bool, point: int, nbrs, *, key: str, segments=None, shown=None,
+               height: int = 440, selected=None) -> dict:
+    """The input in rotatable 3-D (the lab's 3-D view): the points, the inspected one (black) and its neighbours
+    (red), optionally the kNN graph and the points selected on a map (ringed).
 
-
-class CompactDeck(pdk.Deck):
-    """A pydeck Deck whose JSON has no indentation: the data records are a third of the size. ``spliced`` maps a
-    layer's placeholder data string to the JSON of its records, written in as they are (see :func:`_cloud`)."""
-
-    spliced: dict[str, str] = {}
-
-    def to_json(self) -> str:
-        spliced = vars(self).pop("spliced", None) or {}  # pydeck would write every attribute into the JSON
-        try:
-            out = json.dumps(self, sort_keys=True, default=default_serialize, separators=(",", ":"))
-        finally:
-            if spliced:
-                self.spliced = spliced
-        for placeholder, records in spliced.items():
-            out = out.replace(json.dumps(placeholder), records, 1)
-        return out
-
-
-#: The point cloud's records as JSON, for the last few inputs: (P3, colour, shown, categorical, the arrays
-#: themselves) -> JSON. The inputs are the services' shared, read-only arrays, so the same data comes back as
-#: the same objects; the entry holds them, so a match by identity is a match of contents.
-_CLOUDS: list[tuple[tuple, str]] = []
-_CLOUD_SLOTS = 8
-
-
-def _cloud(P3, colour, categorical: bool, shown, Q, keep) -> str:
-    """The JSON records of the 3-D view's points (position and colour), built once per data: a new B or point
-    changes only the small layers drawn over them."""
-    key = (P3, colour, shown, bool(categorical))
-    for i, (k, records) in enumerate(_CLOUDS):
-        if all(a is b for a, b in zip(k[:3], key[:3])) and k[3] == key[3]:
-            _CLOUDS.insert(0, _CLOUDS.pop(i))
-            return records
-    every = rgb(colour, categorical)
-    shade = np.tile(_hex_rgb(lab_map.PALETTE[0]), (len(keep), 1)) if every is None else every[keep]
-    cloud = pd.DataFrame({"x": Q[keep, 0], "y": Q[keep, 1], "z": Q[keep, 2], "r": shade[:, 0], "g": shade[:, 1],
-                          "b": shade[:, 2]})
-    records = json.dumps(cloud.to_dict("records"), default=default_serialize, separators=(",", ":"))
-    _CLOUDS.insert(0, (key, records))
-    del _CLOUDS[_CLOUD_SLOTS:]
-    return records
-
-
-def input_3d(P3, colour, categorical: bool, point: int, nbrs, segments=None, shown=None,
-             height: int = 440, selected=None) -> pdk.Deck:
-    """The input in rotatable 3-D (deck.gl): the points, the inspected one (black) and its neighbours (red),
-    optionally the kNN graph and the points selected on a map (ringed).
-
-    ``P3`` is the points' first three coordinates (zeros below three), ``shown`` the indices of the
-    points drawn (all when None); the inspected point and its neighbours are always drawn. deck.gl
-    rather than Plotly: Streamlit rebuilds a Plotly chart whose figure changed, and a WebGL scene
-    costs about half a second to build in a browser without a GPU, at every change of B; a deck.gl
-    chart keeps its scene and redraws the new layers.
+    ``P3`` is the points' first three coordinates (zeros below three), ``shown`` the indices of the points drawn
+    (all when None); the inspected point and its neighbours are always drawn. A canvas of our own rather than
+    deck.gl: deck.gl rebuilt its WebGL scene for each new B (45-60 ms of browser time without a GPU); the view
+    keeps the angle it was turned to while its marks change.
     """
     P = np.asarray(P3, dtype=np.float64)
-    centre = (P.max(axis=0) + P.min(axis=0)) / 2
-    extent = float(np.linalg.norm(np.ptp(P, axis=0))) or 1.0
-    Q = _rounded(P - centre, extent)
+    centre = (P.max(axis=0) + P.min(axis=0)) / 2 if len(P) else np.zeros(3)
+    extent = float(np.linalg.norm(np.ptp(P, axis=0))) if len(P) else 1.0
+    Q = _rounded(P - centre, extent or 1.0)
     keep = np.arange(len(P)) if shown is None else np.asarray(shown)
-    placeholder = "lab:points-records"
-    records = _cloud(P3, colour, categorical, shown, Q, keep)
-    nbrs = np.asarray(nbrs)
-    marks = pd.DataFrame({"x": Q[nbrs, 0], "y": Q[nbrs, 1], "z": Q[nbrs, 2], "i": nbrs})
-    on_top = {"depthCompare": "always"}  # the marks stay visible inside the cloud
-    layers = [pdk.Layer("ScatterplotLayer", placeholder, id="points", get_position=["x", "y", "z"],
-                        get_fill_color=["r", "g", "b"], get_radius=2.2, radius_units=PIXELS, billboard=True)]
-    if segments is not None:
-        S = _rounded(np.asarray(segments, dtype=np.float64) - centre, extent)
-        edges = pd.DataFrame(np.hstack([S[0::3], S[1::3]]), columns=["x0", "y0", "z0", "x1", "y1", "z1"])
-        layers.append(pdk.Layer("LineLayer", edges, id="graph", get_source_position=["x0", "y0", "z0"],
-                                get_target_position=["x1", "y1", "z1"], get_color=[60, 60, 60, 70], get_width=1))
+    every = rgb(colour, categorical)
+    shade = np.tile(_hex_rgb(lab_map.PALETTE[0]), (len(keep), 1)) if every is None else every[keep]
+    nbrs = np.asarray(nbrs, dtype=np.int64)
+    marks = []
     if selected is not None and len(selected):
-        rows = np.asarray(selected)
-        layers.append(pdk.Layer(
-            "ScatterplotLayer", pd.DataFrame({"x": Q[rows, 0], "y": Q[rows, 1], "z": Q[rows, 2], "i": rows}),
-            id="selection", get_position=["x", "y", "z"], get_radius=4, radius_units=PIXELS, billboard=True,
-            filled=False, stroked=True, get_line_color=[33, 37, 41, 200], get_line_width=1.2,
-            line_width_units=PIXELS, pickable=True))
-    layers += [
-        pdk.Layer("ScatterplotLayer", marks, id="neighbours", get_position=["x", "y", "z"],
-                  get_fill_color=_hex_rgb(NEIGHBOUR), get_radius=4.5, radius_units=PIXELS, billboard=True,
-                  pickable=True, parameters=on_top),
-        pdk.Layer("ScatterplotLayer", pd.DataFrame({"x": Q[[point], 0], "y": Q[[point], 1], "z": Q[[point], 2],
-                                                    "i": [point]}),
-                  id="point", get_position=["x", "y", "z"], get_fill_color=[0, 0, 0], get_radius=6.5,
-                  radius_units=PIXELS, billboard=True, pickable=True, parameters=on_top),
-    ]
-    view = pdk.ViewState(target=[0, 0, 0], rotation_orbit=30, rotation_x=20,
-                         zoom=float(np.log2(0.8 * height / extent)))
-    deck = CompactDeck(layers=layers, views=[pdk.View(type="OrbitView", controller=True)], initial_view_state=view,
-                       map_style=None, tooltip={"text": "point {i}"}, height=height)
-    deck.spliced = {placeholder: records}
-    return deck
+        rows = np.asarray(selected, dtype=np.int64)
+        marks.append(lab_view3d.mark(rows, Q[rows], name="selection", color="rgba(33,37,41,0.8)", size=4,
+                                     outline=True))
+    marks += [lab_view3d.mark(nbrs, Q[nbrs], name="neighbours", color=NEIGHBOUR, size=4.5),
+              lab_view3d.mark([point], Q[[point]], name="point", color=POINT, size=6.5)]
+    edges = None
+    if segments is not None:
+        S = _rounded(np.asarray(segments, dtype=np.float64) - centre, extent or 1.0)
+        edges = np.hstack([S[0::3], S[1::3]])
+    return lab_view3d.draw(where, Q[keep], shade, key=key, ids=keep, marks=marks, segments=edges, height=height)
 
 
 def weights(where, nbrs, w, point: int, *, key: str) -> dict:

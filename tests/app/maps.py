@@ -19,6 +19,7 @@ from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 COMPONENT = "embedding_lab.map"
 BARS = "embedding_lab.bars"
 HEATMAP = "embedding_lab.heatmap"
+VIEW3D = "embedding_lab.view3d"
 
 
 def _decode(value, dtype=np.float32):
@@ -46,6 +47,34 @@ def heatmaps(at) -> dict[str, dict]:
             panel["z"] = _decode(panel["z"]).reshape(n, n)
         out[data["chartId"]] = data
     return out
+
+
+def views3d(at) -> dict[str, dict]:
+    """Every lab 3-D view (app/ui/view3d) the last run drew, by its key: the data sent, with the cloud decoded
+    (``xyz`` n x 3, ``rgb`` n x 3, ``ids``) and ``segments`` as m x 6 (None without)."""
+    out = {}
+    for el in _walk(at._tree, VIEW3D):
+        data = json.loads(el.proto.json)
+        data["xyz"] = np.column_stack([_decode(data[c]) for c in "xyz"])
+        data["rgb"] = np.frombuffer(base64.b64decode(data["rgb"]), dtype=np.uint8).reshape(-1, 3)
+        data["ids"] = _decode(data["ids"], np.int32)
+        data["segments"] = None if data["segments"] is None else _decode(data["segments"]).reshape(-1, 6)
+        out[data["viewId"]] = data
+    return out
+
+
+def view3d_layer(at, layer: str) -> dict | None:
+    """A layer of the page's one 3-D view as {"data": [{"i": id}, ...]}: "points" (the cloud), "graph" (one
+    entry a segment), or a mark ("neighbours", "point", "selection"); None when it is not drawn."""
+    views = views3d(at)
+    assert len(views) == 1, "one 3-D view"
+    view = next(iter(views.values()))
+    if layer == "points":
+        return {"data": [{"i": int(i)} for i in view["ids"]]}
+    if layer == "graph":
+        return None if view["segments"] is None else {"data": [{"i": k} for k in range(len(view["segments"]))]}
+    found = next((m for m in view["marks"] if m["name"] == layer), None)
+    return None if found is None else {"data": [{"i": i} for i in found["ids"]]}
 
 
 def bar_charts(at) -> dict[str, dict]:

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from tests.app.maps import bar_charts, lab_map, lab_maps
+from tests.app.maps import bar_charts, lab_map, lab_maps, view3d_layer, views3d
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/manifolds.py"
@@ -49,30 +49,26 @@ def _wait_for_methods(at, timeout: float = 300):
 
 
 def _deck_layer(at, layer: str) -> dict | None:
-    """A layer of the 3-D input (deck.gl), by id; None when it is not drawn."""
-    decks = [json.loads(el.proto.json) for el in at.get("deck_gl_json_chart")]
-    assert len(decks) == 1, "one 3-D input"
-    return next((lay for lay in decks[0]["layers"] if lay["id"] == layer), None)
+    """A layer of the 3-D input, by name; None when it is not drawn."""
+    return view3d_layer(at, layer)
 
 
 def test_the_3d_view_sends_every_point_with_its_colour_and_keeps_them_as_b_changes():
-    """The cloud's records are built once per data and written into each new 3-D view as they are: after a B
-    change they are still every point, at its input position, in its viridis colour of t."""
+    """The 3-D view's cloud is every point at its input position (centred) in its viridis colour of t; a new B
+    sends the same cloud and moves only the marks (the point's B neighbours)."""
     from app.ui.manifolds_charts import rgb
     from embedcore.datasets import make_swiss_roll
 
     at = open_page(PAGE)
-    first = _deck_layer(at, "points")
+    first = views3d(at)["man.chart.input"]
     at.slider(key="man.B").set_value(7).run()
-    again = _deck_layer(at, "points")
-    assert again == first and "data" in first and len(first["data"]) == 1500
+    again = views3d(at)["man.chart.input"]
+    assert again["cloudSig"] == first["cloudSig"] and len(first["ids"]) == 1500
+    assert [len(m["ids"]) for m in again["marks"] if m["name"] == "neighbours"] == [7]
     roll = make_swiss_roll(1500, 0.0, 0)
-    colours = rgb(roll.meta.iloc[:, 0].to_numpy(), False)
-    got = np.array([[r["r"], r["g"], r["b"]] for r in first["data"]])
-    np.testing.assert_array_equal(got, colours)
-    xyz = np.array([[r["x"], r["y"], r["z"]] for r in first["data"]])
+    np.testing.assert_array_equal(first["rgb"], rgb(roll.meta.iloc[:, 0].to_numpy(), False))
     centred = roll.X - (roll.X.max(axis=0) + roll.X.min(axis=0)) / 2
-    np.testing.assert_allclose(xyz, centred, atol=0.01 * np.ptp(roll.X))
+    np.testing.assert_allclose(first["xyz"], centred, atol=0.01 * np.ptp(roll.X))
 
 
 def test_b_one_step_either_side_is_solved_ahead_as_the_page_would_solve_it():

@@ -15,7 +15,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.app.maps import bar_charts, click_on_map, lab_map, lab_maps, select_on_map
+from tests.app.maps import (
+    bar_charts,
+    click_on_map,
+    lab_map,
+    lab_maps,
+    select_on_map,
+    view3d_layer,
+    views3d,
+)
 from tests.app.test_manifolds_page import _wait_for_methods
 from tests.conftest import open_page, open_tab, table_holding, tables_holding
 
@@ -49,8 +57,8 @@ def _rings(at, key: str) -> dict[str, list[int]]:
 
 
 def _deck_layer(at, layer: str) -> dict | None:
-    decks = [json.loads(el.proto.json) for el in at.get("deck_gl_json_chart")]
-    return next((lay for lay in decks[0]["layers"] if lay["id"] == layer), None)
+    """A layer of the 3-D input, by name; None when it is not drawn."""
+    return view3d_layer(at, layer)
 
 
 @pytest.fixture(scope="module")

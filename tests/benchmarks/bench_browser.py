@@ -540,7 +540,7 @@ class Bench:
                 at = page.evaluate("(window.__bench.chartsAt - window.__bench.t0) / 1000")
                 counts = page.evaluate("['stPlotlyChart', 'stDeckGlJsonChart'].map((t) => "
                                        "document.querySelectorAll(`[data-testid=\"${t}\"]`).length)")
-                row.note = f"{counts[0]} Plotly chart(s) and {counts[1]} 3-D view(s) drawn at {at:.2f} s"
+                row.note = f"{counts[0]} Plotly chart(s) and {counts[1]} deck.gl view(s) drawn at {at:.2f} s"
                 sample.seconds = max(sample.seconds, at)
             except PlaywrightTimeout:
                 row.note = f"a chart was not drawn within {CHARTS_WAIT_S} s of the run"
