@@ -98,6 +98,8 @@ SOLVED = store("manifolds.lle", max_entries=48)
 _SOLVING = threading.Lock()
 #: Where B one step either side of the map on screen is solved (:func:`solve_ahead`): one map at a time.
 _AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="manifolds-ahead")
+#: The solves ahead handed to the pool and maybe not started: (key, future).
+_QUEUED: list = []
 
 
 class Points(NamedTuple):
@@ -294,6 +296,7 @@ def lle(p: Points, B: int, reg: float) -> LLEMap:
             job = Future()
             SOLVED.put(key, job)
     if mine:
+        _give_way()
         try:
             job.set_result(_solve(point_set(p).X, neighbours(p), B, reg, p.seed, None, None))
         except ValueError as err:
@@ -303,6 +306,16 @@ def lle(p: Points, B: int, reg: float) -> LLEMap:
             job.set_exception(err)
             raise
     return job.result()
+
+
+def _give_way() -> None:
+    """Cancel the solves ahead that have not started: the person jumped elsewhere, and the map asked for now is
+    solved at once instead of after them (a solve already running finishes)."""
+    with _SOLVING:
+        queued, _QUEUED[:] = list(_QUEUED), []
+    for key, job in queued:
+        if job.cancel():
+            _forget(key, job)
 
 
 def _forget(key, job) -> None:
@@ -326,7 +339,9 @@ def solve_ahead(p: Points, B: int, reg: float) -> None:
         with _SOLVING:
             if SOLVED.get(key) is not None:
                 continue
-            SOLVED.put(key, _AHEAD.submit(_ahead, key, X, ind, b, reg, p.seed, k, ranks))
+            job = _AHEAD.submit(_ahead, key, X, ind, b, reg, p.seed, k, ranks)
+            SOLVED.put(key, job)
+            _QUEUED[:] = [q for q in _QUEUED if not q[1].done()] + [(key, job)]
 
 
 def _ahead(key, *args) -> LLEMap:

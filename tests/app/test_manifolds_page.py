@@ -97,6 +97,32 @@ def test_b_one_step_either_side_is_solved_ahead_as_the_page_would_solve_it():
     np.testing.assert_allclose(lab_map(at, "man.map.lle")["n"], 1500)
 
 
+def test_a_jump_of_b_cancels_the_solves_ahead_that_have_not_started(monkeypatch):
+    """The page needs a B that was not solved ahead (a jump): the solves queued behind the running one are
+    cancelled, so its own solve does not wait for them, and they are solved again when next asked for."""
+    import threading
+
+    from app.services import manifolds as svc
+
+    at = open_page(PAGE)
+    pts = next(k[0] for k in svc.SOLVED._items)
+    release, real = threading.Event(), svc._solve
+    monkeypatch.setattr(svc, "_solve", lambda *a: release.wait(30) and real(*a))
+    svc.solve_ahead(pts, 40, 1e-3)  # 41 runs (held), 39 waits in the queue
+    running, queued = svc.SOLVED.get((pts, 41, 1e-3)), svc.SOLVED.get((pts, 39, 1e-3))
+    end = time.monotonic() + 30
+    while not running.running() and time.monotonic() < end:  # the pool's thread has taken it (a wait, not a claim)
+        time.sleep(0.01)
+    monkeypatch.setattr(svc, "_solve", real)
+    jumped = svc.lle(pts, 50, 1e-3)  # solved on the spot
+    assert queued.cancelled() and svc.SOLVED.get((pts, 39, 1e-3)) is None
+    assert not running.cancelled() and jumped.embedding.shape == (1500, 2)
+    release.set()
+    assert running.result(timeout=60).embedding.shape == (1500, 2)
+    assert svc.lle(pts, 39, 1e-3).n_neighbors == 39  # asked for again: solved then
+    assert not at.exception
+
+
 def test_b_change_redraws_the_map():
     # how long the redraw takes is measured in a browser by tests/benchmarks/bench_browser.py
     at = open_page(PAGE)
