@@ -149,11 +149,12 @@ show_graph = knobs.checkbox("Draw the neighbourhood graph", key="man.graph",
                          help="Every point joined to its B neighbours: where edges jump between layers, LLE folds.",
                          bind="query-params")
 c1, c2 = main.columns(2)
-cols = main.columns(5)
-cols[0].metric("points", f"{n_points:,}")
-cols[1].metric("dimensions", data.X.shape[1])
-cols[2].metric("B", B)
-cols[3].metric("reconstruction error", f"{result.reconstruction_error:.2e}")
+figures = main.container(horizontal=True, gap="medium")  # one row of figures (fewer elements than columns)
+figures.metric("points", f"{n_points:,}")
+figures.metric("dimensions", data.X.shape[1])
+figures.metric("B", B)
+figures.metric("reconstruction error", f"{result.reconstruction_error:.2e}")
+trust_slot = figures.empty()  # filled last, once the map is on its way
 tools = MapTools("man", pts, range(n_points), result.embedding, space=data.X, k=B, where=c2,
                  labels=data.colour, label_name=data.colour_label)
 map_slot = c2.container()  # filled last (see the end of the page)
@@ -247,7 +248,11 @@ with tabs[0]:
         with latent_box:
             if latent_box.open:
                 latent_factors()
-        tools.neighbour_lists(forget=False)
+        near_box = st.expander("The inspected point's nearest neighbours, in the data and on the map (the rings)",
+                               key="man.near_open", on_change="rerun")
+        with near_box:
+            if near_box.open:  # two tables redrawn at every B: sent only while they are looked at
+                tools.neighbour_lists(forget=False)
 
 with tabs[1]:
     if tabs[1].open:
@@ -394,5 +399,5 @@ share.panel("manifolds", reproduce.lazy(lambda: svc.recipe(pts, B, reg)), upload
 tools.draw(map_slot, "man.map.lle", color=charts.colour(data.colour, data.categorical, data.colour_label),
            hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=chart_height(440),
            edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
-cols[4].metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
+trust_slot.metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
 svc.solve_ahead(pts, B, reg)  # B one step either side, while this map is looked at

@@ -107,6 +107,9 @@ def test_a_box_on_the_lle_map_lists_the_points_and_rings_them_in_3d(manifolds):
 
 def test_a_click_on_the_lle_map_inspects_the_point_with_its_neighbours_side_by_side(manifolds):
     at = manifolds
+    assert not _has_frame(at, "man.map.near_data")  # the lists are sent only while their expander is open
+    at.session_state["man.near_open"] = True
+    at.run()
     at.radio(key="man.map.mouse").set_value("click a point").run()
     assert lab_map(at, "man.map.lle")["mode"] == "click"
     at = click_on_map(at, "man.map.lle", 42)
