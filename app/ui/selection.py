@@ -128,11 +128,11 @@ class MapTools:
                 left.dataframe(frame, hide_index=True, key=f"{page}.{name}.selected", height=280)
                 with right:
                     summary(self.rows)
-            b1, b2, _ = st.columns([1, 1, 3])
-            b1.download_button("Selection (.csv)", sel.to_csv(frame), file_name, "text/csv",
-                               key=f"{page}.{name}.download", on_click="ignore",
-                               help="The selected ids, labels and map coordinates.")
-            b2.button("Clear the selection", key=f"{page}.{name}.clear", on_click=sel.clear, args=(page,))
+            row = st.container(horizontal=True)  # one row (a horizontal container: fewer elements than columns)
+            row.download_button("Selection (.csv)", sel.to_csv(frame), file_name, "text/csv",
+                                key=f"{page}.{name}.download", on_click="ignore",
+                                help="The selected ids, labels and map coordinates.")
+            row.button("Clear the selection", key=f"{page}.{name}.clear", on_click=sel.clear, args=(page,))
         else:
             st.caption(f"Drag a box or a lasso on the map to list the {self.nouns} inside it; choose "
                        f"'click a point' above the map and click a {self.noun} to see its nearest neighbours.")
@@ -172,28 +172,28 @@ class MapTools:
         """Pin the current map, or compare it with the pinned one (overlap at k, disparity, overlap map)."""
         page, name = self.page, self.name
         found = sel.comparison(page, self.data, self.ids, self.coords, self.k)
-        c1, c2, c3 = st.columns([1, 1, 3])
-        c1.button("Pin this map", key=f"{page}.{name}.pin", on_click=sel.pin,
-                  args=(page, self.data, self.ids, self.coords, label),
-                  help=f"Keep this map, change a {what}, and see how much of each {self.noun}'s neighbourhood "
-                       "survives.")
+        row = st.container(horizontal=True, vertical_alignment="center")  # one row, fewer elements than columns
+        row.button("Pin this map", key=f"{page}.{name}.pin", on_click=sel.pin,
+                   args=(page, self.data, self.ids, self.coords, label),
+                   help=f"Keep this map, change a {what}, and see how much of each {self.noun}'s neighbourhood "
+                        "survives.")
         if found is None:
-            c3.caption(f"Pin this map, then change a {what}: the page compares the new map with the pinned one.")
+            row.caption(f"Pin this map, then change a {what}: the page compares the new map with the pinned one.")
             return
-        c2.button("Unpin", key=f"{page}.{name}.unpin", on_click=sel.unpin, args=(page,))
-        c3.caption(f"Pinned: {md_escape(found['label'])}")
+        row.button("Unpin", key=f"{page}.{name}.unpin", on_click=sel.unpin, args=(page,))
+        row.caption(f"Pinned: {md_escape(found['label'])}")
         if "error" in found:
             st.info(found["error"])
             return
-        m1, m2, m3, m4 = st.columns(4)
-        m1.metric(f"neighbour overlap@{found['k']}", f"{found['mean']:.3f}",
+        figures = st.container(horizontal=True, gap="medium")
+        figures.metric(f"neighbour overlap@{found['k']}", f"{found['mean']:.3f}",
                   help="Per item, the share of its k nearest neighbours on the pinned map that are also its k "
                        "nearest on this one; averaged over the items both maps hold.")
-        m2.metric("nearest-neighbour variation", f"{found['variation']:.3f}", help="1 - overlap.")
-        m3.metric("Procrustes disparity", f"{found['disparity']:.3f}",
+        figures.metric("nearest-neighbour variation", f"{found['variation']:.3f}", help="1 - overlap.")
+        figures.metric("Procrustes disparity", f"{found['disparity']:.3f}",
                   help="What remains after the best rotation, reflection, scale and shift of the pinned map onto "
                        "this one: 0 = the same picture, turned; 1 = nothing in common.")
-        m4.metric(f"{self.nouns} in both", f"{found['shared']:,}")
+        figures.metric(f"{self.nouns} in both", f"{found['shared']:,}")
         overlap = np.asarray(found["overlap"], dtype=np.float64)
         lab_map.draw(st, self.coords, key=f"{page}.{name}.overlap", ids=self.ids,
                      color=lab_map.continuous(overlap, scale="rdylgn", vmin=0, vmax=1,
