@@ -9,6 +9,8 @@ ringed, and a map drawn again under its key glides from the one on screen. The 3
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import plotly.colors as pcolors
 import streamlit as st
@@ -39,9 +41,14 @@ def rgb(values, categorical: bool) -> np.ndarray | None:
     v = np.asarray(values, dtype=np.float64)
     lo, hi = float(np.nanmin(v)), float(np.nanmax(v))
     steps = np.clip(np.rint(255 * (v - lo) / (hi - lo if hi > lo else 1.0)), 0, 255).astype(int)
-    table = np.array([pcolors.unlabel_rgb(c) for c in
-                      pcolors.sample_colorscale("Viridis", list(np.linspace(0, 1, 256)))])
-    return table.round().astype(np.uint8)[steps]
+    return _viridis()[steps]
+
+
+@functools.cache
+def _viridis() -> np.ndarray:
+    """Viridis in 256 steps as RGB bytes (built once: Plotly samples a scale in Python, point by point)."""
+    table = np.array([pcolors.unlabel_rgb(c) for c in pcolors.sample_colorscale("Viridis", list(np.linspace(0, 1, 256)))])
+    return table.round().astype(np.uint8)
 
 
 def _hex_rgb(colour: str) -> list[int]:
