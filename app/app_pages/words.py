@@ -98,12 +98,12 @@ except ValueError as err:
     st.error(md_escape(err))
     st.stop()
 
-cols = [c for _ in range(3) for c in knobs.columns(2)]
-cols[0].metric("documents", f"{facts['documents']:,}")
-cols[1].metric("tokens", f"{facts['tokens']:,}")
-cols[2].metric("vocabulary", f"{facts['vocabulary']:,}")
-cols[3].metric("non-zero PMI entries", f"{facts['nnz']:,}")
-cols[4].metric("fit time", f"{facts['fit seconds']:.2f} s")
+figures = knobs.container(horizontal=True, gap="small")  # one wrapping row: fewer elements than a grid of columns
+figures.metric("documents", f"{facts['documents']:,}", width=100)
+figures.metric("tokens", f"{facts['tokens']:,}", width=100)
+figures.metric("vocabulary", f"{facts['vocabulary']:,}", width=100)
+figures.metric("non-zero PMI entries", f"{facts['nnz']:,}", width=100)
+figures.metric("fit time", f"{facts['fit seconds']:.2f} s", width=100)
 
 TABS = ["Spectrum", "Nearest words", "Word map", "Evaluation", "Documents", "Label embedding", "Download",
         "From windows to vectors"]
