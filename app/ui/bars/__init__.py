@@ -18,8 +18,8 @@ import math
 from pathlib import Path
 
 import numpy as np
-import streamlit as st
 
+from app.ui import canvas
 from app.ui.layout import main_height
 
 HERE = Path(__file__).parent
@@ -27,14 +27,7 @@ HERE = Path(__file__).parent
 COLOUR, HIGHLIGHT = "#3b5bdb", "#e8590c"
 
 
-def _script() -> str:
-    """logic.js (its ``export`` words dropped) followed by bars.js: one ES module."""
-    logic = (HERE / "logic.js").read_text(encoding="utf-8").replace("export function", "function")
-    return logic + "\n" + (HERE / "bars.js").read_text(encoding="utf-8")
-
-
-_COMPONENT = st.components.v2.component(
-    "embedding_lab.bars", js=_script(), css=(HERE / "bars.css").read_text(encoding="utf-8"))
+_COMPONENT = canvas.component("embedding_lab.bars", HERE, "bars.js", "bars.css")
 
 
 def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,
@@ -70,9 +63,5 @@ def draw(where, labels, values, *, key: str, title: str = "", y_title: str = "",
     """
     data = spec(labels, values, key=key, title=title, y_title=y_title, log_y=log_y, text_format=text_format,
                 highlight=highlight, hover=hover, height=height, rules=rules)
-    if where is None or where is st:
-        _COMPONENT(key=key, data=data, height="content")
-    else:
-        with where:
-            _COMPONENT(key=key, data=data, height="content")
+    canvas.mount(_COMPONENT, where, key=key, data=data)
     return data

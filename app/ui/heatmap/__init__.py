@@ -19,21 +19,14 @@ from pathlib import Path
 
 import numpy as np
 import plotly.colors as pcolors
-import streamlit as st
 
+from app.ui import canvas
 from app.ui.layout import main_height
 
 HERE = Path(__file__).parent
 
 
-def _script() -> str:
-    """logic.js (its ``export`` words dropped) followed by heatmap.js: one ES module."""
-    logic = (HERE / "logic.js").read_text(encoding="utf-8").replace("export function", "function")
-    return logic + "\n" + (HERE / "heatmap.js").read_text(encoding="utf-8")
-
-
-_COMPONENT = st.components.v2.component(
-    "embedding_lab.heatmap", js=_script(), css=(HERE / "heatmap.css").read_text(encoding="utf-8"))
+_COMPONENT = canvas.component("embedding_lab.heatmap", HERE, "heatmap.js", "heatmap.css")
 
 
 def stops(scale: str) -> list[list[float]]:
@@ -72,9 +65,5 @@ def draw(where, panels: list[dict], names, *, key: str, height: int = 480) -> di
     data = {"chartId": key, "names": names, "n": len(names), "panels": list(panels),
             "height": main_height(key, int(height))}
     data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
-    if where is None or where is st:
-        _COMPONENT(key=key, data=data, height="content")
-    else:
-        with where:
-            _COMPONENT(key=key, data=data, height="content")
+    canvas.mount(_COMPONENT, where, key=key, data=data)
     return data

@@ -38,6 +38,7 @@ import numpy as np
 import streamlit as st
 
 from app.services.maps import ALIGN_KEY, aligned, forget  # noqa: F401  (ALIGN_KEY, forget: re-exported)
+from app.ui import canvas
 from app.ui.layout import main_height
 
 HERE = Path(__file__).parent
@@ -45,15 +46,7 @@ PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e
            "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
 
 
-def _script() -> str:
-    """logic.js (its ``export`` words dropped) followed by map.js: one ES module."""
-    logic = (HERE / "logic.js").read_text(encoding="utf-8").replace("export function", "function")
-    logic = logic.replace("export const", "const")
-    return logic + "\n" + (HERE / "map.js").read_text(encoding="utf-8")
-
-
-_COMPONENT = st.components.v2.component(
-    "embedding_lab.map", js=_script(), css=(HERE / "map.css").read_text(encoding="utf-8"))
+_COMPONENT = canvas.component("embedding_lab.map", HERE, "map.js", "map.css")
 
 
 def b64(values, dtype=np.float32) -> str:
@@ -195,9 +188,5 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         if on_select is not None and isinstance(event, dict):
             on_select(event)
 
-    if where is None or where is st:
-        _COMPONENT(key=key, data=data, height="content", on_select_change=handle)
-    else:
-        with where:
-            _COMPONENT(key=key, data=data, height="content", on_select_change=handle)
+    canvas.mount(_COMPONENT, where, key=key, data=data, on_select_change=handle)
     return drawn

@@ -18,21 +18,14 @@ import json
 from pathlib import Path
 
 import numpy as np
-import streamlit as st
 
+from app.ui import canvas
 from app.ui.layout import main_height
 
 HERE = Path(__file__).parent
 
 
-def _script() -> str:
-    """logic.js (its ``export`` words dropped) followed by view3d.js: one ES module."""
-    logic = (HERE / "logic.js").read_text(encoding="utf-8").replace("export function", "function")
-    return logic + "\n" + (HERE / "view3d.js").read_text(encoding="utf-8")
-
-
-_COMPONENT = st.components.v2.component(
-    "embedding_lab.view3d", js=_script(), css=(HERE / "view3d.css").read_text(encoding="utf-8"))
+_COMPONENT = canvas.component("embedding_lab.view3d", HERE, "view3d.js", "view3d.css")
 
 
 def _b64(values, dtype) -> str:
@@ -64,9 +57,5 @@ def draw(where, P, rgb, *, key: str, ids=None, marks=(), segments=None, height: 
         "height": main_height(key, int(height)), "yaw": float(np.radians(yaw)), "pitch": float(np.radians(pitch)),
     }
     data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
-    if where is None or where is st:
-        _COMPONENT(key=key, data=data, height="content")
-    else:
-        with where:
-            _COMPONENT(key=key, data=data, height="content")
+    canvas.mount(_COMPONENT, where, key=key, data=data)
     return data
