@@ -248,6 +248,9 @@ with tabs[0]:
         with latent_box:
             if latent_box.open:
                 latent_factors()
+        if st.session_state.get("man.near_point", point) != point:  # a point was just picked: show its lists
+            st.session_state["man.near_open"] = True
+        st.session_state["man.near_point"] = point
         near_box = st.expander("The inspected point's nearest neighbours, in the data and on the map (the rings)",
                                key="man.near_open", on_change="rerun")
         with near_box:

@@ -107,13 +107,12 @@ def test_a_box_on_the_lle_map_lists_the_points_and_rings_them_in_3d(manifolds):
 
 def test_a_click_on_the_lle_map_inspects_the_point_with_its_neighbours_side_by_side(manifolds):
     at = manifolds
-    assert not _has_frame(at, "man.map.near_data")  # the lists are sent only while their expander is open
-    at.session_state["man.near_open"] = True
-    at.run()
+    assert not _has_frame(at, "man.map.near_data")  # the lists are sent only while their expander is open...
     at.radio(key="man.map.mouse").set_value("click a point").run()
     assert lab_map(at, "man.map.lle")["mode"] == "click"
     at = click_on_map(at, "man.map.lle", 42)
     assert not at.exception
+    assert at.session_state["man.near_open"]  # ... which a point just picked opens
     assert "point 42" in bar_charts(at)["man.chart.weights"]["title"]
     assert [r["i"] for r in _deck_layer(at, "point")["data"]] == [42]
     in_data, on_map = _frame(at, "man.map.near_data"), _frame(at, "man.map.near_map")
