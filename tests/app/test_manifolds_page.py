@@ -105,7 +105,8 @@ def test_a_jump_of_b_cancels_the_solves_ahead_that_have_not_started(monkeypatch)
     from app.services import manifolds as svc
 
     at = open_page(PAGE)
-    pts = next(k[0] for k in svc.SOLVED._items)
+    pts = next(k[0] for k in list(svc.SOLVED._items) if k[1] == 12 and k[0].n == 1500)
+    svc._AHEAD.submit(lambda: None).result(timeout=120)  # every solve handed to the pool before has ended
     release, real = threading.Event(), svc._solve
     monkeypatch.setattr(svc, "_solve", lambda *a: release.wait(30) and real(*a))
     svc.solve_ahead(pts, 40, 1e-3)  # 41 runs (held), 39 waits in the queue
