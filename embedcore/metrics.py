@@ -83,6 +83,13 @@ def _penalty_blocks(A, nb, k: int) -> np.ndarray:
     return np.concatenate(list(chunks))
 
 
+def _row_keys(rows: np.ndarray) -> np.ndarray:
+    """Each entry of ``rows`` as the complex key (row number, value), flattened row by row."""
+    keys = np.empty(rows.shape, dtype=np.complex128)
+    keys.real, keys.imag = np.arange(len(rows))[:, None], rows
+    return keys.ravel()
+
+
 class DataRanks:
     """The data's side of :func:`trustworthiness`, prepared once for every map of the same points.
 
@@ -125,16 +132,12 @@ class DataRanks:
         once: the rows are sorted, so one ``searchsorted`` over (row, distance) keys (complex numbers
         order by real part, then imaginary) finds them all."""
         width = near.shape[1]
-        if near is self.near:
-            if self._keys is None:
-                keys = np.empty(near.shape, dtype=np.complex128)
-                keys.real, keys.imag = np.arange(len(near))[:, None], near
-                self._keys = keys.ravel()
-            keys = self._keys
+        if near is not self.near:
+            keys = _row_keys(near)
         else:
-            keys = np.empty(near.shape, dtype=np.complex128)
-            keys.real, keys.imag = np.arange(len(near))[:, None], near
-            keys = keys.ravel()
+            if self._keys is None:  # kept: the prepared rows serve every map
+                self._keys = _row_keys(near)
+            keys = self._keys
         q = np.empty(len(ri), dtype=np.complex128)
         q.real, q.imag = ri, r
         return np.searchsorted(keys, q, "right") - ri * width
