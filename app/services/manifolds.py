@@ -96,7 +96,7 @@ RUNS = store("manifolds.runs", max_entries=8)
 #: LLE maps, solved or being solved: (Points, B, reg) -> Future of an LLEMap (see :func:`lle`).
 SOLVED = store("manifolds.lle", max_entries=48)
 _SOLVING = threading.Lock()
-#: Where B one step either side of the map on screen is solved (:func:`solve_ahead`): one map at a time.
+#: Where B one and two steps either side of the map on screen are solved (:func:`solve_ahead`): one map at a time.
 _AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="manifolds-ahead")
 #: The solves ahead handed to the pool and maybe not started: (key, future).
 _QUEUED: list = []
@@ -324,15 +324,21 @@ def _forget(key, job) -> None:
             SOLVED.put(key, None)
 
 
+#: The B solved ahead around the map on screen, in this order: one step either side first, then two, so a few
+#: quick steps in one direction find their maps solved even where a solve takes longer than a step.
+AHEAD = (1, -1, 2, -2)
+
+
 def solve_ahead(p: Points, B: int, reg: float) -> None:
-    """Solve B + 1 and B - 1 (with their trustworthiness) in the background while the map at B is on screen.
+    """Solve B ± 1, then B ± 2 (with their trustworthiness) in the background while the map at B is on screen.
 
     A step of B with the arrow keys then shows its map without waiting for the solve: at 20,000 points the
-    solve is most of a second. One map at a time, shared by every session; a B already solved, or being
+    solve takes 0.6 s, more than the time between two quick steps, and the second step ahead is what keeps
+    a run of steps ahead of it. One map at a time, shared by every session; a B already solved, or being
     solved, is not solved again; a jump of several steps waits for its solve as before.
     """
     X, ind, ranks, k = point_set(p).X, neighbours(p), data_ranks(p), quality_k(p)
-    for b in (B + 1, B - 1):
+    for b in (B + d for d in AHEAD):
         key = (p, int(b), float(reg))
         if not 3 <= b <= largest_b(p):
             continue

@@ -93,7 +93,7 @@ CONTROLS: dict[str, list[Control]] = {
     # the page opens on a given matrix without γ: γ is timed on the table it learns a kernel from
     "categories": [Control("log10(γ × typical distance)", "slider",
                            query="cat.kind=learned+from+a+table&cat.article_gamma=false")],
-    # A step of B shows a map solved ahead (B one step either side is solved while a map is on screen); a jump
+    # A step of B shows a map solved ahead (B one and two steps either side, while a map is on screen); a jump
     # (PageUp: six steps) is solved on the spot, and is timed too.
     "manifolds": [Control("B: neighbours", "slider"), Control("B: neighbours", "slider", key="PageUp"),
                   Control("man.map.lle", "box"),
