@@ -86,7 +86,7 @@ def pca_section(seed: int) -> None:
                                           fc.pca_side_views(pca.points, pca.eigen, pca.greedy, pca.variances)):
             tools.draw(col, key, xy, **layers)
         right, numbers = st.columns([3, 2])
-    plots.show(right, fc.explained_variance(pca.explained), key="found.chart.pca_var")
+    fc.explained_variance(right, pca.explained, key="found.chart.pca_var")
     numbers.metric(f"angle between PC1 and the {feature} axis", f"{pca.angle_deg:.1f}°")
     numbers.metric("greedy vs eigen PC1 (|cosine|)", f"{pca.agreement:.6f}")
     with st.expander("Theory: PCA greedily and by its eigenvectors", icon=":material/school:"):

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.ui import charts
+from app.ui import bars, charts
 from app.ui import map as lab_map
 
 #: above this many points a line is drawn with WebGL
@@ -90,10 +90,11 @@ def pca_side_views(points, eigen, greedy, variances, *, axis_names: str = "xyz",
     return out
 
 
-def explained_variance(explained) -> go.Figure:
+def explained_variance(where, explained, key: str) -> dict:
+    """Each principal component's share of the variance, as lab bars (no Plotly on the page's first screen)."""
     labels = [f"PC{i + 1}" for i in range(len(explained))]
-    return charts.bars(labels, [float(v) for v in explained], title="Explained variance ratio", y_title="share",
-                       height=300)
+    return bars.draw(where, labels, [float(v) for v in explained], key=key, title="Explained variance ratio",
+                     y_title="share", height=300)
 
 
 # ------------------------------------------------------------------ standardising new data

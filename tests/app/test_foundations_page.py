@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.app.maps import lab_map, lab_maps
+from tests.app.maps import bar_charts, lab_map, lab_maps
 from tests.conftest import metric, open_page
 
 PAGE = "app_pages/foundations.py"
@@ -71,7 +71,10 @@ def test_each_sections_main_control_changes_its_chart(tab, widget, key, value, c
 
 def test_only_the_open_tab_runs():
     at = open_page(PAGE)
-    assert _chart_keys(at) == {"pca_var"} and set(lab_maps(at)) == {"found.map.xy", "found.map.xz", "found.map.yz"}
+    assert not _chart_keys(at) and set(bar_charts(at)) == {"found.chart.pca_var"}  # no Plotly on the first screen
+    shares = bar_charts(at)["found.chart.pca_var"]["values"]
+    assert shares == sorted(shares, reverse=True) and sum(shares) == pytest.approx(1.0)  # every component's share
+    assert set(lab_maps(at)) == {"found.map.xy", "found.map.xz", "found.map.yz"}
     assert not at.slider(key="found.pca_scale").disabled
     assert "found.svd_k" not in {s.key for s in at.slider}
     _open(at, "SVD")
