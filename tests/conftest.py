@@ -44,12 +44,12 @@ def open_page(path: str, timeout: float = 120):
 
 
 def chart_specs(at) -> list[str]:
-    """The JSON of every Plotly chart, lab bar chart and lab heatmap on the page, to compare before and after a
-    change."""
-    from tests.app.maps import BARS, HEATMAP, _walk
+    """The JSON of every Plotly chart, lab bar chart, line chart and heatmap on the page, to compare before and
+    after a change."""
+    from tests.app.maps import BARS, HEATMAP, LINES, _walk
 
     return [el.proto.spec for el in at.get("plotly_chart")] + [
-        el.proto.json for name in (BARS, HEATMAP) for el in _walk(at._tree, name)]
+        el.proto.json for name in (BARS, HEATMAP, LINES) for el in _walk(at._tree, name)]
 
 
 def metric(at, label: str) -> str:

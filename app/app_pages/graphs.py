@@ -183,10 +183,9 @@ def fiedler_split(ref, weighted, normalized):
     table, found = svc.cuts(ref, weighted, normalized)
     marks = {svc.RULE_TITLES[r]: (found[r].size, found[r].conductance) for r in RULES}
     thresholds = {svc.RULE_TITLES[r]: found[r].threshold for r in RULES}
-    plots.show(c2, charts.sorted_vector(table, thresholds, f"The Fiedler vector of {lap_name}, sorted",
-                                        "D^-½ u₂" if normalized else "x"), key="graphs.chart.vector")
-    plots.show(st, charts.sweep_profile(table, marks, "Sweep: the conductance of cutting after each node"),
-               key="graphs.chart.sweep")
+    charts.sorted_vector(c2, table, thresholds, f"The Fiedler vector of {lap_name}, sorted",
+                         "D^-½ u₂" if normalized else "x", key="graphs.chart.vector")
+    charts.sweep_profile(st, table, marks, "Sweep: the conductance of cutting after each node", key="graphs.chart.sweep")
     st.dataframe(svc.split_table(ref, weighted, normalized), hide_index=True, key="graphs.split_table",
                  column_config={"threshold": st.column_config.NumberColumn(format="%.4g"),
                                 "cut": st.column_config.NumberColumn(format="%.4g"),

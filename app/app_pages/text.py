@@ -105,9 +105,8 @@ def bag_section(ref, min_count):
                 "vocabulary (all their words are below the min count).")
     st.caption(f"A document of {f['mean terms per document']:.0f} distinct terms stores "
                f"{f['mean terms per document']:.0f} entries instead of {f['terms']:,}.")
-    plots.show(st, charts.zipf(svc.rank_frequency(ref, min_count),
-                               "Why it is sparse: a few terms are everywhere, most occur once or twice (Zipf)"),
-               key="text.chart.zipf")
+    charts.zipf(st, svc.rank_frequency(ref, min_count),
+                "Why it is sparse: a few terms are everywhere, most occur once or twice (Zipf)", key="text.chart.zipf")
 
 
 @st.fragment

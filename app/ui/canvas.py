@@ -12,10 +12,12 @@ from pathlib import Path
 import streamlit as st
 
 
-def component(name: str, folder: Path, script: str, css: str):
-    """The Components v2 component ``name`` from ``folder``: logic.js followed by ``script``, styled by ``css``."""
-    logic = (folder / "logic.js").read_text(encoding="utf-8").replace("export function", "function")
-    logic = logic.replace("export const", "const")
+def component(name: str, folder: Path, script: str, css: str, also=()):
+    """The Components v2 component ``name`` from ``folder``: logic.js followed by ``script``, styled by ``css``.
+    ``also``: other components' folders whose logic.js goes first (the line chart draws its axes with the bar
+    chart's tick logic)."""
+    logic = "\n".join((f / "logic.js").read_text(encoding="utf-8") for f in (*also, folder))
+    logic = logic.replace("export function", "function").replace("export const", "const")
     return st.components.v2.component(name, js=logic + "\n" + (folder / script).read_text(encoding="utf-8"),
                                       css=(folder / css).read_text(encoding="utf-8"))
 

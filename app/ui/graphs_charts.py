@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.ui import charts
+from app.ui import bars, charts, lines
 from app.ui import map as lab_map
 from app.ui.text import html_escape
 
@@ -70,49 +70,39 @@ def graph(pos: np.ndarray, pairs, names: list[str], labels, legend: list[str], *
                 title=title, height=height)
 
 
-def sorted_vector(table: pd.DataFrame, thresholds: dict[str, float], title: str, y_title: str) -> go.Figure:
-    """The Fiedler vector sorted, one bar per node, with each split's threshold as a line (ties share one)."""
-    n = len(table)
-    names = [html_escape(v) for v in table["name"]]
-    fig = go.Figure(go.Bar(x=np.arange(1, n + 1), y=_f32(table["value"]), marker_color=charts.PALETTE[7],
-                           hovertext=names, hovertemplate="%{hovertext}<br>value %{y:.4f}<extra></extra>",
-                           name="nodes"))
+def sorted_vector(where, table: pd.DataFrame, thresholds: dict[str, float], title: str, y_title: str,
+                  key: str) -> dict:
+    """The Fiedler vector sorted, one lab bar per node, with each split's threshold as a dotted line in the
+    split's colour (ties share one)."""
     at: dict[float, list[str]] = {}
     for label, t in thresholds.items():
         at.setdefault(round(float(t), 12), []).append(label)
     order = list(thresholds)
-    for t, labels in sorted(at.items()):
-        colour = charts.PALETTE[2 + order.index(labels[0])]  # the same colour as the split's mark on the sweep
-        # a line trace rather than an annotated hline: the legend names it, and labels of near lines cannot collide
-        fig.add_trace(go.Scatter(x=[0.5, n + 0.5], y=[t, t], mode="lines", name=f"{' = '.join(labels)} (threshold {t:.3g})",
-                                 line=dict(color=colour, dash="dash", width=1.5), hoverinfo="skip"))
-    fig.update_xaxes(title="nodes, sorted by their value", range=[0.5, n + 0.5])
-    fig.update_yaxes(title=y_title)
-    fig.update_traces(showlegend=False, selector=dict(type="bar"))
-    return charts.layout(fig, title, 420, bargap=0.1)
+    rules = [(t, f"{' = '.join(labels)} ({t:.3g})", charts.PALETTE[2 + order.index(labels[0])])
+             for t, labels in sorted(at.items())]
+    names = [str(v) for v in table["name"]]
+    return bars.draw(where, names, table["value"].to_numpy(), key=key, title=title, y_title=y_title,
+                     text_format=None, hover={"rank": [str(i + 1) for i in range(len(names))]}, rules=rules,
+                     rule_legend=True, height=420)
 
 
-def sweep_profile(table: pd.DataFrame, marks: dict[str, tuple[int, float]], title: str) -> go.Figure:
-    """Conductance of every prefix of the sorted vector, with each split's cut marked."""
+def sweep_profile(where, table: pd.DataFrame, marks: dict[str, tuple[int, float]], title: str, key: str) -> dict:
+    """Conductance of every prefix of the sorted vector (the lab's line chart), with each split's cut marked in
+    its colour (rules that cut at the same place share one mark)."""
     cond = table["conductance"].to_numpy()[:-1]
-    fig = go.Figure(go.Scatter(x=np.arange(1, len(cond) + 1), y=_f32(cond),
-                               mode="lines+markers" if len(cond) <= MARKED_POINTS else "lines",
-                               marker=dict(size=4, color=charts.PALETTE[7]), line=dict(color=charts.PALETTE[7]),
-                               name="conductance of the prefix",
-                               hovertemplate="first %{x} nodes<br>conductance %{y:.4f}<extra></extra>"))
+    names = [str(v) for v in table["name"]][: len(cond)]
+    curves = [lines.series(np.arange(1, len(cond) + 1), cond, name="conductance of the prefix",
+                           color=charts.PALETTE[7], markers=len(cond) <= MARKED_POINTS, size=5,
+                           text=[f"first {i + 1} nodes, up to {n}" for i, n in enumerate(names)], legend=False)]
     at: dict[int, list[str]] = {}
     for label, (size, _) in marks.items():
         at.setdefault(size, []).append(label)
     order = list(marks)
-    for size, labels in at.items():  # rules that cut at the same place share one mark
-        label = " = ".join(labels)
-        value = marks[labels[0]][1]
-        fig.add_trace(go.Scatter(x=[size], y=[value], mode="markers", name=label,  # named in the legend
-                                 marker=dict(size=12, color=charts.PALETTE[2 + order.index(labels[0])], line=dict(width=1, color="white")),
-                                 hovertemplate=f"{label}: first %{{x}} nodes<br>conductance %{{y:.4f}}<extra></extra>"))
-    fig.update_xaxes(title="cut after this many nodes (in Fiedler order)")
-    fig.update_yaxes(title="conductance", rangemode="tozero")
-    return charts.layout(fig, title, 380)
+    for size, labels in at.items():
+        curves.append(lines.series([size], [marks[labels[0]][1]], name=" = ".join(labels), lines=False, markers=True,
+                                   size=13, color=charts.PALETTE[2 + order.index(labels[0])]))
+    return lines.draw(where, curves, key=key, title=title, x_title="cut after this many nodes (in Fiedler order)",
+                      y_title="conductance", y_zero=True, height=380)
 
 
 def quotient_histogram(quotients: np.ndarray, lam2: float, lam_max: float, title: str) -> go.Figure:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from app.ui import charts
+from app.ui import charts, lines
 from app.ui import map as lab_map
 from app.ui.text import html_escape
 
@@ -47,22 +47,18 @@ def counts_table(table: pd.DataFrame):
     return table.style.apply(lambda _: styles, axis=None).format(lambda v: "" if v == 0 else f"{v:d}")
 
 
-def zipf(table: pd.DataFrame, title: str) -> go.Figure:
-    """Corpus count and document frequency against rank, log-log. Two SVG lines, not WebGL: a line of at most
-    2,000 points is one path, and the WebGL context, which a browser without a graphics card emulates, made the
-    Text page's first visit wait."""
+def zipf(where, table: pd.DataFrame, title: str, key: str) -> dict:
+    """Corpus count and document frequency against rank, log-log, as the lab's line chart (no Plotly on the
+    page's first screen)."""
     # at most 500 ranks spaced evenly on the log axis the curve is read on: every rank at the head, thinner in
-    # the tail (329 of Lee's 7,381), which the browser draws in a fraction of the time of every third rank
+    # the tail (329 of Lee's 7,381), the shape unchanged
     rows = np.unique(np.round(np.geomspace(1, max(len(table), 1), 500)).astype(np.int64)) - 1
     t = table.iloc[rows[rows < len(table)]]
-    fig = go.Figure()
-    for i, (col, name) in enumerate((("count", "count in the corpus"), ("documents", "documents holding it"))):
-        fig.add_trace(go.Scatter(x=t["rank"], y=t[col], mode="lines", name=name, line=dict(color=P[i], width=2),
-                                   text=[html_escape(w) for w in t["term"]],
-                                   hovertemplate="%{text}: %{y:,} (rank %{x})<extra></extra>"))
-    fig.update_xaxes(type="log", title="rank of the term")
-    fig.update_yaxes(type="log", title="count")
-    return charts.layout(fig, title, height=340)
+    terms = [str(w) for w in t["term"]]
+    curves = [lines.series(t["rank"], t[col], name=name, color=P[i], text=terms)
+              for i, (col, name) in enumerate((("count", "count in the corpus"), ("documents", "documents holding it")))]
+    return lines.draw(where, curves, key=key, title=title, x_title="rank of the term", y_title="count", log_x=True,
+                      log_y=True, height=340)
 
 
 def idf_curves(curves: pd.DataFrame, n: int, marked: pd.DataFrame | None, title: str) -> go.Figure:

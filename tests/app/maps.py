@@ -19,6 +19,7 @@ from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 COMPONENT = "embedding_lab.map"
 BARS = "embedding_lab.bars"
 HEATMAP = "embedding_lab.heatmap"
+LINES = "embedding_lab.lines"
 VIEW3D = "embedding_lab.view3d"
 
 
@@ -81,6 +82,12 @@ def bar_charts(at) -> dict[str, dict]:
     """Every lab bar chart (app/ui/bars) the last run drew, by its key: the data sent (labels, values,
     text, colors, title, yTitle, logY)."""
     return {d["chartId"]: d for d in (json.loads(el.proto.json) for el in _walk(at._tree, BARS))}
+
+
+def line_charts(at) -> dict[str, dict]:
+    """Every lab line chart (app/ui/lines) the last run drew, by its key: the data sent (series with their x,
+    y, name and text; titles, log axes, reference lines)."""
+    return {d["chartId"]: d for d in (json.loads(el.proto.json) for el in _walk(at._tree, LINES))}
 
 
 def lab_maps(at) -> dict[str, dict]:

@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_limits
 from app.services import data as data_service
 from app.services import graphs as svc
 from embedcore.io import upload_digest
-from tests.app.maps import lab_map, lab_maps
+from tests.app.maps import bar_charts, lab_map, lab_maps, line_charts
 from tests.app.sweep import rendered_markup
 from tests.app.uploads import MARKUP
 from tests.conftest import ROOT, chart_specs, metric, open_page, open_tab
@@ -43,7 +43,15 @@ def test_renders_the_karate_club_split_at_zero():
     assert at.title[0].value == "Graphs: spectral clustering"
     assert metric(at, "nodes") == "34" and metric(at, "edges") == "78" and metric(at, "connected components") == "1"
     assert metric(at, LAMBDA) == "1.187" and metric(at, "best sweep conductance") == "0.100"
-    assert len(at.get("plotly_chart")) == 2 and set(lab_maps(at)) == {"graphs.map.split"}
+    assert not at.get("plotly_chart") and set(lab_maps(at)) == {"graphs.map.split"}  # no Plotly on the first screen
+    vector = bar_charts(at)["graphs.chart.vector"]
+    assert len(vector["values"]) == 34 and vector["values"] == sorted(vector["values"])  # one bar per node, sorted
+    assert any(r["label"].startswith("at 0") and r["y"] == 0 for r in vector["rules"]), vector["rules"]
+    sweep = line_charts(at)["graphs.chart.sweep"]
+    profile, *cuts = sweep["series"]
+    assert profile["x"] == list(range(1, 34)) and min(profile["y"]) == pytest.approx(0.1, abs=5e-4)
+    best = next(c for c in cuts if "sweep" in c["name"])  # the best sweep cut is marked on its prefix's value
+    assert best["y"][0] == pytest.approx(min(profile["y"])) and profile["y"][int(best["x"][0]) - 1] == best["y"][0]
     assert any(r"\lambda_2 = \min_{x \perp \mathbf{1}" in e.value for e in at.latex)
     assert "33 of 34 nodes are on their club's side; ringed: 9." in _caption(at, "Against the known split")
 

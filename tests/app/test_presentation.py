@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import json
-
 from app.ui import layout
+from tests.app.maps import bar_charts, line_charts
 from tests.conftest import open_page
 
 
 def _heights(at) -> dict:
-    """Each Plotly chart's height by its key, as sent to the browser."""
-    out = {}
-    for el in at.get("plotly_chart"):
-        key = next((k for k in ("graphs.chart.vector", "graphs.chart.sweep") if k in el.proto.id), None)
-        if key:
-            out[key] = json.loads(el.proto.spec)["layout"].get("height")
-    return out
+    """The Graphs page's first-screen charts' heights by their keys, as sent to the browser."""
+    charts = {**bar_charts(at), **line_charts(at)}
+    return {k: charts[k]["height"] for k in ("graphs.chart.vector", "graphs.chart.sweep")}
 
 
 def test_the_main_chart_takes_the_screen_in_presentation_mode():

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from tests.app.maps import lab_map
+from tests.app.maps import lab_map, line_charts
 from tests.conftest import assert_clean as _ok
 from tests.conftest import caption_starting as _caption
 from tests.conftest import chart_specs, metric, open_page, open_tab
@@ -59,6 +59,12 @@ def test_renders_the_bag_of_words_and_its_controls_change_the_slice():
     assert any(m.value.startswith("**Counts of documents 0–9 over the 20 most frequent terms**") for m in at.markdown)
     counts = _counts(at)
     assert list(counts.columns[:3]) == ["the", "to", "of"] and counts.shape == (10, 20)
+    zipf = line_charts(at)["text.chart.zipf"]  # a canvas chart: no Plotly on the first screen
+    assert not at.get("plotly_chart") and zipf["logX"] and zipf["logY"]
+    count, documents = zipf["series"]
+    assert count["text"][:3] == ["the", "to", "of"] and count["x"][0] == 1 and count["x"][-1] == 7381
+    assert count["y"] == sorted(count["y"], reverse=True) and len(count["x"]) <= 500  # thinned on the log axis
+    assert all(d <= min(c, 300) for c, d in zip(count["y"], documents["y"]))  # in at most as many documents
     at.slider(key="text.rows").set_value(4).run()
     at.slider(key="text.cols").set_value(7).run()
     at.slider(key="text.first").set_value(100).run()

@@ -39,11 +39,15 @@ CONTROLS_JS = """() => {
   return out;
 }"""
 
-#: The data of every Plotly chart on the page (first 300 values of each trace's x, y and z).
-CHARTS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map((p) =>
-  (p._fullData || []).map((t) => ['x', 'y', 'z'].map((k) => t[k] ? Array.from(t[k]).slice(0, 300) : null)))"""
-#: True once as many Plotly charts as expected have been drawn.
-DRAWN_JS = """(n) => Array.from(document.querySelectorAll('.js-plotly-plot')).filter((p) => p._fullData).length >= n"""
+#: The data of every Plotly chart on the page (first 300 values of each trace's x, y and z), and the signature of
+#: every lab bar and line chart's data by its key.
+CHARTS_JS = """() => [Array.from(document.querySelectorAll('.js-plotly-plot')).map((p) =>
+  (p._fullData || []).map((t) => ['x', 'y', 'z'].map((k) => t[k] ? Array.from(t[k]).slice(0, 300) : null))),
+  Object.entries(window.__labCharts || {}).filter(([, c]) => c.box && c.box.isConnected)
+    .map(([k, c]) => [k, c.data && c.data.sig]).sort()]"""
+#: True once as many Plotly charts and lab charts as expected have been drawn.
+DRAWN_JS = """([n, m]) => Array.from(document.querySelectorAll('.js-plotly-plot')).filter((p) => p._fullData).length >= n
+  && Object.values(window.__labCharts || {}).filter((c) => c.box && c.box.isConnected && c.data).length >= m"""
 
 
 def _link(page) -> str:
@@ -136,7 +140,7 @@ def test_a_copied_link_restores_controls_and_charts(server, browser, spec):  # n
         other = second.new_page()
         other.goto(link)
         wait_idle(other)
-        other.wait_for_function(DRAWN_JS, arg=len(charts), timeout=60_000)
+        other.wait_for_function(DRAWN_JS, arg=[len(charts[0]), len(charts[1])], timeout=60_000)
         assert_no_exception(other, spec.url)
         assert not other.locator('[data-testid="stAlert"]', has_text="is not possible here").count()
         assert _controls_once_drawn(other, controls) == controls

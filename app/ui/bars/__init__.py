@@ -32,7 +32,7 @@ _COMPONENT = canvas.component("embedding_lab.bars", HERE, "bars.js", "bars.css")
 
 def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,
          text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320,
-         rules=()) -> dict:
+         rules=(), rule_legend: bool = False) -> dict:
     """What the browser is sent for one chart (see :func:`draw`)."""
     labels = [str(v) for v in labels]
     vals = [float(v) for v in np.asarray(values, dtype=np.float64).ravel()]
@@ -44,7 +44,9 @@ def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y:
         "text": None if text_format is None else [text_format.format(v) for v in vals], "colors": colours,
         "title": title, "yTitle": y_title, "logY": bool(log_y), "height": main_height(key, int(height)),
         "hover": [{"name": str(k), "values": [str(v) for v in vs]} for k, vs in (hover or {}).items()],
-        "rules": [{"y": float(y), "label": str(label)} for y, label in rules],
+        "rules": [{"y": float(r[0]), "label": str(r[1]), "color": str(r[2]) if len(r) > 2 else "#495057"}
+                  for r in rules],
+        "ruleLegend": bool(rule_legend),
     }
     data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
     return data
@@ -52,16 +54,17 @@ def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y:
 
 def draw(where, labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,
          text_format: str | None = "{:.3f}", highlight=None, hover: dict | None = None, height: int = 320,
-         rules=()) -> dict:
+         rules=(), rule_legend: bool = False) -> dict:
     """Bars of ``values`` (one per label) in ``where`` (a container or column; None: here).
 
     ``log_y`` puts the values on a log axis (values at or below 0 sit on its bottom); ``text_format``
     writes each value over its bar (None: no value text); ``highlight(label)`` picks the bars drawn in
     the highlight colour; ``hover`` maps a field name to one value per bar for the tooltip; ``rules`` are
-    (y, label) pairs drawn as dotted lines across the chart (a threshold). Returns the data sent, as tests
-    read it.
+    (y, label) or (y, label, colour) drawn as dotted lines across the chart (a threshold), labelled on the line
+    or, with ``rule_legend``, in a row above the chart (for lines among the bars). Returns the data sent, as
+    tests read it.
     """
     data = spec(labels, values, key=key, title=title, y_title=y_title, log_y=log_y, text_format=text_format,
-                highlight=highlight, hover=hover, height=height, rules=rules)
+                highlight=highlight, hover=hover, height=height, rules=rules, rule_legend=rule_legend)
     canvas.mount(_COMPONENT, where, key=key, data=data)
     return data

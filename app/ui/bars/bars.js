@@ -17,6 +17,7 @@ class LabBars {
   constructor(root) {
     this.box = node("div", "lab-bars", root);
     this.title = node("div", "lab-bars-title", this.box);
+    this.legend = node("div", "lab-bars-legend", this.box);
     this.stage = node("div", "lab-bars-stage", this.box);
     this.canvas = node("canvas", "lab-bars-canvas", this.stage);
     this.tip = node("div", "lab-bars-tip", this.stage);
@@ -32,6 +33,14 @@ class LabBars {
     this.data = data;
     this.title.textContent = data.title || "";
     this.title.style.display = data.title ? "" : "none";
+    // with ruleLegend, the reference lines are named in a row above the chart instead of on it
+    this.legend.replaceChildren();
+    for (const r of data.ruleLegend ? data.rules || [] : []) {
+      const item = node("span", "lab-bars-key", this.legend);
+      node("span", "lab-bars-dash", item).style.borderTopColor = r.color || "#495057";
+      node("span", "", item).textContent = r.label;
+    }
+    this.legend.style.display = this.legend.childElementCount ? "" : "none";
     if (data.chartId) barRegistry[data.chartId] = this;
     this.draw();
   }
@@ -41,7 +50,7 @@ class LabBars {
     if (!d) return;
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(120, this.box.clientWidth || 400);
-    const h = Math.max(80, (d.height || 320) - (d.title ? 26 : 0));
+    const h = Math.max(80, (d.height || 320) - (d.title ? 26 : 0) - (this.legend.childElementCount ? 22 : 0));
     this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
     this.canvas.style.width = `${w}px`; this.canvas.style.height = `${h}px`;
     this.stage.style.height = `${h}px`;
@@ -83,11 +92,13 @@ class LabBars {
     // reference lines across the plot (a threshold), dotted, their label at the left end
     ctx.save(); ctx.setLineDash([4, 3]); ctx.strokeStyle = "#495057"; ctx.lineWidth = 1.2;
     ctx.font = VALUE_FONT; ctx.fillStyle = "#495057"; ctx.textAlign = "left"; ctx.textBaseline = "bottom";
-    for (const r of rules) {
+    rules.forEach((r, k) => {  // labels alternate between the left and the right end, so near lines' stay apart
       const y = Math.round(yOf(r.y)) + 0.5;
+      ctx.strokeStyle = ctx.fillStyle = r.color || "#495057";
       ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(left + plotW, y); ctx.stroke();
-      if (r.label) ctx.fillText(r.label, left + 4, y - 2);
-    }
+      ctx.textAlign = k % 2 ? "right" : "left";
+      if (r.label && !d.ruleLegend) ctx.fillText(r.label, k % 2 ? left + plotW - 4 : left + 4, y - 2);
+    });
     ctx.restore();
     // value text over (or under) each bar, when every one fits its slot
     const texts = d.text || [];

@@ -1,0 +1,201 @@
+// The lab's line chart: a few curves on a plain canvas (log or linear axes, markers, dashed reference
+// lines, a legend and a tooltip), drawn in a few milliseconds where Plotly first spends a third of a
+// second starting its library. The pure parts live in ../bars/logic.js and logic.js (both inlined above).
+
+const LINE_FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+const lineRegistry = (globalThis.__labCharts = globalThis.__labCharts || {});
+
+function el(tag, cls, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function axisFor(values, log, zero) {
+  if (log) return logAxis(values);
+  if (zero) return linearAxis(values);
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  return lo === Infinity ? rangeAxis(0, 1) : rangeAxis(lo, hi);
+}
+
+function fmt(v) {
+  if (!Number.isFinite(v)) return "no value";
+  const a = Math.abs(v);
+  return a !== 0 && (a >= 1e6 || a < 1e-3) ? v.toExponential(3) : String(+v.toPrecision(4));
+}
+
+class LabLines {
+  constructor(root) {
+    this.box = el("div", "lab-lines", root);
+    this.title = el("div", "lab-lines-title", this.box);
+    this.legend = el("div", "lab-lines-legend", this.box);
+    this.stage = el("div", "lab-lines-stage", this.box);
+    this.canvas = el("canvas", "lab-lines-canvas", this.stage);
+    this.tip = el("div", "lab-lines-tip", this.stage);
+    this.data = null;
+    this.drawn = [];
+    this.canvas.addEventListener("mousemove", (e) => this.hover(e));
+    this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
+  }
+
+  update(data) {
+    if (this.data && this.data.sig === data.sig) return;
+    this.data = data;
+    this.title.textContent = data.title || "";
+    this.title.style.display = data.title ? "" : "none";
+    this.legend.replaceChildren();
+    const named = data.series.filter((s) => s.legend);
+    for (const s of [...named, ...(data.vlines || []), ...(data.hlines || [])].filter((s) => s.legend !== false)) {
+      if (!s.name) continue;
+      const item = el("span", "lab-lines-key", this.legend);
+      const swatch = el("span", s.markers && !s.lines ? "lab-lines-dot" : "lab-lines-dash", item);
+      swatch.style.background = s.color;
+      el("span", "", item).textContent = s.name;
+    }
+    this.legend.style.display = this.legend.childElementCount ? "" : "none";
+    if (data.chartId) lineRegistry[data.chartId] = this;
+    this.draw();
+  }
+
+  draw() {
+    const d = this.data;
+    if (!d) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(160, this.box.clientWidth || 400);
+    const h = Math.max(100, (d.height || 340) - (d.title ? 26 : 0) - (this.legend.childElementCount ? 22 : 0));
+    this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
+    this.canvas.style.width = `${w}px`; this.canvas.style.height = `${h}px`;
+    this.stage.style.height = `${h}px`;
+    const ctx = this.canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    const xs = d.series.flatMap((s) => s.x).concat((d.vlines || []).map((r) => r.x));
+    const ys = d.series.flatMap((s) => s.y).concat((d.hlines || []).map((r) => r.y));
+    const ax = axisFor(xs.map((v) => (v === null ? NaN : v)), d.logX, false);
+    const ay = axisFor(ys.map((v) => (v === null ? NaN : v)), d.logY, d.yZero);
+    ctx.font = LINE_FONT;
+    const yTexts = ay.ticks.map((t) => tickText(ay, t)), xTexts = ax.ticks.map((t) => tickText(ax, t));
+    const tickW = yTexts.reduce((m, t) => Math.max(m, ctx.measureText(t).width), 0);
+    const left = (d.yTitle ? 18 : 0) + tickW + 10, right = 14, top = 10, bottom = 22 + (d.xTitle ? 18 : 0);
+    const plotW = Math.max(20, w - left - right), plotH = Math.max(20, h - top - bottom);
+    const X = (v) => left + plotW * position(ax, v), Y = (v) => top + plotH * (1 - position(ay, v));
+    this.frame = { left, top, plotW, plotH };
+    // grid, tick text, axis titles
+    ctx.lineWidth = 1; ctx.fillStyle = "#495057";
+    ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    ay.ticks.forEach((t, k) => {
+      const y = Math.round(Y(t)) + 0.5;
+      ctx.strokeStyle = t === 0 && !ay.log ? "#adb5bd" : "#e9ecef";
+      ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(left + plotW, y); ctx.stroke();
+      ctx.fillText(yTexts[k], left - 6, y);
+    });
+    ctx.textAlign = "center"; ctx.textBaseline = "top";
+    let lastRight = -Infinity;
+    ax.ticks.forEach((t, k) => {
+      const x = Math.round(X(t)) + 0.5;
+      ctx.strokeStyle = "#e9ecef";
+      ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, top + plotH); ctx.stroke();
+      const tw = ctx.measureText(xTexts[k]).width;
+      if (x - tw / 2 > lastRight + 6) { ctx.fillText(xTexts[k], x, top + plotH + 5); lastRight = x + tw / 2; }
+    });
+    if (d.xTitle) ctx.fillText(d.xTitle, left + plotW / 2, top + plotH + 23);
+    if (d.yTitle) {
+      ctx.save(); ctx.translate(11, top + plotH / 2); ctx.rotate(-Math.PI / 2);
+      ctx.textBaseline = "middle"; ctx.fillText(d.yTitle, 0, 0); ctx.restore();
+    }
+    ctx.strokeStyle = "#868e96";
+    ctx.beginPath(); ctx.moveTo(left + 0.5, top); ctx.lineTo(left + 0.5, top + plotH + 0.5);
+    ctx.lineTo(left + plotW, top + plotH + 0.5); ctx.stroke();
+    // reference lines (a threshold, a chosen value), dashed, each labelled at its end
+    ctx.save(); ctx.beginPath(); ctx.rect(left - 7, top - 7, plotW + 14, plotH + 14); ctx.clip();
+    ctx.setLineDash([5, 4]); ctx.lineWidth = 1.5; ctx.textBaseline = "top";
+    for (const r of d.vlines || []) {
+      const x = Math.round(X(r.x)) + 0.5;
+      ctx.strokeStyle = r.color; ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, top + plotH); ctx.stroke();
+      if (r.label) { ctx.fillStyle = r.color; ctx.textAlign = x > left + plotW / 2 ? "right" : "left";
+        ctx.fillText(r.label, x + (x > left + plotW / 2 ? -4 : 4), top + 2); }
+    }
+    ctx.textAlign = "left"; ctx.textBaseline = "bottom";
+    for (const r of d.hlines || []) {
+      const y = Math.round(Y(r.y)) + 0.5;
+      ctx.strokeStyle = r.color; ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(left + plotW, y); ctx.stroke();
+      if (r.label) { ctx.fillStyle = r.color; ctx.fillText(r.label, left + 4, y - 2); }
+    }
+    ctx.setLineDash([]);
+    // the curves, then their markers
+    this.drawn = d.series.map((s) => s.x.map((x, i) => {
+      const y = s.y[i];
+      return x === null || y === null ? [NaN, NaN] : [X(x), Y(y)];
+    }));
+    d.series.forEach((s, k) => {
+      const pts = this.drawn[k];
+      if (s.lines) {
+        ctx.strokeStyle = s.color; ctx.lineWidth = s.width || 2; ctx.lineJoin = "round";
+        ctx.beginPath();
+        let open = false;
+        for (const [x, y] of pts) {
+          if (!Number.isFinite(x) || !Number.isFinite(y)) { open = false; continue; }
+          if (open) ctx.lineTo(x, y); else { ctx.moveTo(x, y); open = true; }
+        }
+        ctx.stroke();
+      }
+      if (s.markers) {
+        ctx.fillStyle = s.color; ctx.strokeStyle = "#ffffff"; ctx.lineWidth = 1;
+        const r = (s.size || 6) / 2;
+        for (const [x, y] of pts) {
+          if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+          ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
+          if (r >= 4) ctx.stroke();
+        }
+      }
+    });
+    ctx.restore();
+    this.axes = { x: ax, y: ay };
+    this.draws = (this.draws || 0) + 1;
+  }
+
+  hover(e) {
+    const d = this.data;
+    if (!d) return;
+    const r = this.canvas.getBoundingClientRect();
+    const hit = nearestPoint(this.drawn.map((pts, k) => (d.series[k].hover === false ? [] : pts)),
+                             e.clientX - r.left, e.clientY - r.top);
+    if (!hit) { this.tip.style.display = "none"; return; }
+    const s = d.series[hit.s];
+    this.tip.replaceChildren();
+    el("div", "lab-lines-tip-head", this.tip).textContent = s.text ? s.text[hit.i] : s.name;
+    if (s.text && s.name) el("div", "", this.tip).textContent = s.name;
+    el("div", "", this.tip).textContent =
+      `${d.xTitle || "x"}: ${fmt(s.x[hit.i])} · ${d.yTitle || "y"}: ${fmt(s.y[hit.i])}`;
+    this.tip.style.display = "block";
+    const x = Math.min(e.clientX - r.left + 12, r.width - this.tip.offsetWidth - 4);
+    this.tip.style.left = `${Math.max(0, x)}px`; this.tip.style.top = `${Math.max(0, e.clientY - r.top - 40)}px`;
+  }
+
+  // for tests: the points as drawn (canvas pixels), the plot's frame and axes, how often it was drawn
+  state() {
+    return { points: this.drawn, frame: this.frame, axes: this.axes, draws: this.draws,
+             legend: [...this.legend.querySelectorAll(".lab-lines-key")].map((k) => k.textContent),
+             canvas: this.canvas.getBoundingClientRect().toJSON() };
+  }
+}
+
+export default function (component) {
+  const { data, parentElement } = component;
+  let chart = parentElement.__labLines;
+  if (!chart) {
+    for (const stale of parentElement.querySelectorAll(".lab-lines")) stale.remove();
+    chart = parentElement.__labLines = new LabLines(parentElement);
+    chart.ro = new ResizeObserver(() => chart.draw());
+    chart.ro.observe(parentElement.host || chart.box);
+  }
+  if (data) chart.update(data);
+  return () => setTimeout(() => {
+    if (parentElement.isConnected || parentElement.__labLines !== chart) return;
+    chart.ro.disconnect();
+    if (chart.data && lineRegistry[chart.data.chartId] === chart) delete lineRegistry[chart.data.chartId];
+    delete parentElement.__labLines;
+  }, 0);
+}
