@@ -59,8 +59,12 @@ TSNE_ITERATIONS = 500
 #: its own barrier, 300 words took 17-28 s against 0.9-2.5 s on one thread (the page's redraws compete too).
 TSNE_JOBS = 1
 #: Iterations a frame of a live t-SNE moves at most: 750 iterations are then at least 5 frames, paced
-#: (at the page's 0.12 s a frame) to 0.6 s, under the 0.8-1 s the run of 300 words takes alone.
+#: (at the page's 0.08 s a frame) to 0.4 s.
 FRAME_ITERATIONS = 150
+#: Live frames a t-SNE map is drawn in at least: a run that ends before the page has drawn this many is
+#: still seen taking shape (its remaining layouts paced as above); once it has, the finished map follows at
+#: once, without the layouts between the last frame and the end.
+MIN_FRAMES = 5
 #: Iterations between two layouts a t-SNE keeps for those frames.
 KEEP_EVERY = 25
 #: Seconds a page waits for a stopped t-SNE to end (it ends at its next layout, milliseconds away).
@@ -341,9 +345,10 @@ class TsneJob(BackgroundJob):
         return self.ended.wait(seconds)
 
     def showing(self) -> bool:
-        """Whether the page should draw it live: it runs, or it finished and its last layout was not drawn."""
+        """Whether the page should draw it live: it runs, or it finished before :data:`MIN_FRAMES` of its
+        layouts were drawn and its last one was not."""
         return self.running or (self.outcome == "done" and self.latest is not None
-                                and self.shown < self.latest[1])
+                                and self.shown < self.latest[1] and self.draws < MIN_FRAMES)
 
     def next_frame(self) -> tuple[np.ndarray, int] | None:
         """The layout to draw now: the latest, or, when the run is ahead of the page by more than
@@ -356,8 +361,9 @@ class TsneJob(BackgroundJob):
                 it, Y = max((k for k in self._kept if k[0] <= self.shown + FRAME_ITERATIONS),
                             key=lambda k: k[0], default=self._kept[0])
                 latest = (Y, it)
+            if latest[1] > self.shown:  # a layout not drawn before: one more frame
+                self.draws += 1
             self.shown = max(self.shown, latest[1])
-            self.draws += 1
             return latest
 
     # ---- in the thread
