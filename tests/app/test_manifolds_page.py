@@ -98,6 +98,18 @@ def test_b_one_step_either_side_is_solved_ahead_as_the_page_would_solve_it():
     np.testing.assert_allclose(lab_map(at, "man.map.lle")["n"], 1500)
 
 
+def test_solves_ahead_run_at_a_lower_priority_than_the_page():
+    """A solve ahead is not waited for yet: its thread gives way (a higher nice value) to the server's runs."""
+    import os
+    import threading
+
+    from app.services import manifolds as svc
+
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    theirs = svc._AHEAD.submit(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())).result(60)
+    assert theirs > mine
+
+
 def test_a_jump_of_b_cancels_the_solves_ahead_that_have_not_started(monkeypatch):
     """The page needs a B that was not solved ahead (a jump): the solves queued behind the running one are
     cancelled, so its own solve does not wait for them, and they are solved again when next asked for."""
