@@ -12,14 +12,23 @@ from pathlib import Path
 import streamlit as st
 
 
-def component(name: str, folder: Path, script: str, css: str, also=()):
+#: The DOM the bar and line charts share (:func:`component`'s ``base``).
+CHART_BASE = Path(__file__).parent / "chart"
+
+
+def component(name: str, folder: Path, script: str, css: str | None = None, also=(), base: Path | None = None):
     """The Components v2 component ``name`` from ``folder``: logic.js followed by ``script``, styled by ``css``.
     ``also``: other components' folders whose logic.js goes first (the line chart draws its axes with the bar
-    chart's tick logic)."""
+    chart's tick logic); ``base``: a folder whose .js (classes the script builds on) goes after the logic and
+    whose .css goes first (:data:`CHART_BASE` for the charts)."""
     logic = "\n".join((f / "logic.js").read_text(encoding="utf-8") for f in (*also, folder))
     logic = logic.replace("export function", "function").replace("export const", "const")
-    return st.components.v2.component(name, js=logic + "\n" + (folder / script).read_text(encoding="utf-8"),
-                                      css=(folder / css).read_text(encoding="utf-8"))
+    shared_js = "".join(f.read_text(encoding="utf-8") + "\n" for f in sorted(base.glob("*.js"))) if base else ""
+    styles = [f.read_text(encoding="utf-8") for f in sorted(base.glob("*.css"))] if base else []
+    if css is not None:
+        styles.append((folder / css).read_text(encoding="utf-8"))
+    return st.components.v2.component(name, js=logic + "\n" + shared_js + (folder / script).read_text(encoding="utf-8"),
+                                      css="\n".join(styles))
 
 
 def mount(comp, where, *, key: str, data: dict, **kwargs) -> None:

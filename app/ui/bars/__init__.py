@@ -3,7 +3,8 @@
 Plotly draws a bar chart in the browser in 40-80 ms (its axes measure every tick and bar label
 and then lay the chart out again to fit them); on a page where a slider redraws two such charts
 that was most of what the person waited for. This component (Components v2, no iframe; ``bars.js``
-on top of the pure ``logic.js``, both in this folder, sent inline, no build step) draws the same
+on top of the pure ``logic.js`` in this folder and the DOM it shares with the line chart in
+``app/ui/chart``, sent inline, no build step) draws the same
 bars on a plain canvas in a few milliseconds: a linear or log value axis, a value over each bar
 when they all fit, category labels thinned so that none overlaps the next, highlighted bars in
 their own colour, and a tooltip with the label, the value and the page's own fields. Charts that
@@ -27,7 +28,7 @@ HERE = Path(__file__).parent
 COLOUR, HIGHLIGHT = "#3b5bdb", "#e8590c"
 
 
-_COMPONENT = canvas.component("embedding_lab.bars", HERE, "bars.js", "bars.css")
+_COMPONENT = canvas.component("embedding_lab.bars", HERE, "bars.js", base=canvas.CHART_BASE)
 
 
 def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y: bool = False,

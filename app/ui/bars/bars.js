@@ -1,66 +1,29 @@
 // The lab's bar chart: a few bars on a plain canvas, redrawn in place when a control changes them,
 // with a linear or log value axis, value labels, category labels that never overlap, and a tooltip.
-// The pure parts live in logic.js (inlined above this file by app/ui/bars/__init__.py).
+// The pure parts live in logic.js, the DOM it shares with the line chart in ../chart/chart.js (both inlined
+// above this file by app/ui/canvas.py).
 
-const BAR_FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const VALUE_FONT = "11px 'Source Sans Pro', 'Source Sans 3', sans-serif";
-const barRegistry = (globalThis.__labCharts = globalThis.__labCharts || {});
 
-function node(tag, cls, parent) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-class LabBars {
+class LabBars extends CanvasChart {
   constructor(root) {
-    this.box = node("div", "lab-bars", root);
-    this.title = node("div", "lab-bars-title", this.box);
-    this.legend = node("div", "lab-bars-legend", this.box);
-    this.stage = node("div", "lab-bars-stage", this.box);
-    this.canvas = node("canvas", "lab-bars-canvas", this.stage);
-    this.tip = node("div", "lab-bars-tip", this.stage);
-    this.data = null;
+    super(root, "lab-bars");
     this.slots = [];
     this.drawn = [];
-    this.canvas.addEventListener("mousemove", (e) => this.hover(e));
-    this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
   }
 
-  update(data) {
-    if (this.data && this.data.sig === data.sig) return;
-    this.data = data;
-    this.title.textContent = data.title || "";
-    this.title.style.display = data.title ? "" : "none";
-    // with ruleLegend, the reference lines are named in a row above the chart instead of on it
-    this.legend.replaceChildren();
-    for (const r of data.ruleLegend ? data.rules || [] : []) {
-      const item = node("span", "lab-bars-key", this.legend);
-      node("span", "lab-bars-dash", item).style.borderTopColor = r.color || "#495057";
-      node("span", "", item).textContent = r.label;
-    }
-    this.legend.style.display = this.legend.childElementCount ? "" : "none";
-    if (data.chartId) barRegistry[data.chartId] = this;
-    this.draw();
+  // with ruleLegend, the reference lines are named in a row above the chart instead of on it
+  fillLegend(data) {
+    for (const r of data.ruleLegend ? data.rules || [] : []) this.legendKey("lab-chart-rule", r.color || "#495057", r.label);
   }
 
   draw() {
     const d = this.data;
-    if (!d) return;
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(120, this.box.clientWidth || 400);
-    const h = Math.max(80, (d.height || 320) - (d.title ? 26 : 0) - (this.legend.childElementCount ? 22 : 0));
-    this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
-    this.canvas.style.width = `${w}px`; this.canvas.style.height = `${h}px`;
-    this.stage.style.height = `${h}px`;
-    const ctx = this.canvas.getContext("2d");
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const [ctx, w, h] = this.sized(d.height || 320, 120, 80);
     const values = d.values.map((v) => (v === null ? NaN : v));
     const rules = d.rules || [];
     const axis = d.logY ? logAxis(values) : linearAxis([...values, ...rules.map((r) => r.y)]);
-    ctx.font = BAR_FONT;
+    ctx.font = CHART_FONT;
     const tickTexts = axis.ticks.map((t) => tickText(axis, t));
     const tickW = tickTexts.reduce((m, t) => Math.max(m, ctx.measureText(t).width), 0);
     const left = (d.yTitle ? 18 : 0) + tickW + 10, right = 8, top = 16, bottom = 22;
@@ -115,7 +78,7 @@ class LabBars {
       });
     }
     // category labels: every k-th, so none overlaps the next
-    ctx.font = BAR_FONT; ctx.fillStyle = "#31333f"; ctx.textAlign = "center"; ctx.textBaseline = "top";
+    ctx.font = CHART_FONT; ctx.fillStyle = "#31333f"; ctx.textAlign = "center"; ctx.textBaseline = "top";
     const labels = d.labels || [];
     const every = labelEvery(labels.map((t) => ctx.measureText(t).width), this.slots[0]?.slot ?? 1);
     this.labelBoxes = [];
@@ -133,17 +96,11 @@ class LabBars {
   hover(e) {
     const d = this.data;
     if (!d) return;
-    const r = this.canvas.getBoundingClientRect();
-    const i = barAt(this.slots, e.clientX - r.left);
-    if (i < 0) { this.tip.style.display = "none"; return; }
-    this.tip.replaceChildren();
-    const head = node("div", "lab-bars-tip-head", this.tip);
+    const i = barAt(this.slots, e.clientX - this.canvas.getBoundingClientRect().left);
+    if (i < 0) { this.hideTip(); return; }
     const v = d.values[i];
-    head.textContent = `${d.labels[i]}: ${(d.text && d.text[i]) || (v === null ? "no value" : String(+v.toPrecision(4)))}`;
-    for (const f of d.hover || []) node("div", "", this.tip).textContent = `${f.name}: ${f.values[i]}`;
-    this.tip.style.display = "block";
-    const x = Math.min(e.clientX - r.left + 12, r.width - this.tip.offsetWidth - 4);
-    this.tip.style.left = `${Math.max(0, x)}px`; this.tip.style.top = `${Math.max(0, e.clientY - r.top - 30)}px`;
+    this.showTip(e, `${d.labels[i]}: ${(d.text && d.text[i]) || (v === null ? "no value" : String(+v.toPrecision(4)))}`,
+                 (d.hover || []).map((f) => `${f.name}: ${f.values[i]}`));
   }
 
   // for tests: the bars and category labels as drawn, in canvas pixels
@@ -154,19 +111,5 @@ class LabBars {
 }
 
 export default function (component) {
-  const { data, parentElement } = component;
-  let chart = parentElement.__labBars;
-  if (!chart) {
-    for (const stale of parentElement.querySelectorAll(".lab-bars")) stale.remove();
-    chart = parentElement.__labBars = new LabBars(parentElement);
-    chart.ro = new ResizeObserver(() => chart.draw());
-    chart.ro.observe(parentElement.host || chart.box);
-  }
-  if (data) chart.update(data);
-  return () => setTimeout(() => {
-    if (parentElement.isConnected || parentElement.__labBars !== chart) return;
-    chart.ro.disconnect();
-    if (chart.data && barRegistry[chart.data.chartId] === chart) delete barRegistry[chart.data.chartId];
-    delete parentElement.__labBars;
-  }, 0);
+  return mountChart(component, LabBars, "__labBars");
 }

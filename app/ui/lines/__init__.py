@@ -2,8 +2,8 @@
 
 A page whose first screen holds one Plotly chart waits, on a first visit, for Plotly's library to load
 and start: 0.35-0.45 s of script in Chromium before the chart is drawn, about half of the visit. This
-component (Components v2, no iframe; ``lines.js`` on top of the pure ``logic.js`` and the bar chart's
-axis logic, sent inline, no build step) draws the same curves on a plain canvas: linear or log axes,
+component (Components v2, no iframe; ``lines.js`` on top of the pure ``logic.js``, the bar chart's
+axis logic and the DOM both share in ``app/ui/chart``, sent inline, no build step) draws the same curves on a plain canvas: linear or log axes,
 lines and markers, dashed reference lines with their labels, a legend, and a tooltip naming the nearest
 point. Charts read in depth (many traces, zoom, a heatmap) stay with Plotly, further down the pages.
 """
@@ -22,7 +22,8 @@ from app.ui.layout import main_height
 
 HERE = Path(__file__).parent
 
-_COMPONENT = canvas.component("embedding_lab.lines", HERE, "lines.js", "lines.css", also=(HERE.parent / "bars",))
+_COMPONENT = canvas.component("embedding_lab.lines", HERE, "lines.js", also=(HERE.parent / "bars",),
+                              base=canvas.CHART_BASE)
 
 
 def _numbers(values) -> list:

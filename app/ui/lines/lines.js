@@ -1,16 +1,7 @@
 // The lab's line chart: a few curves on a plain canvas (log or linear axes, markers, dashed reference
 // lines, a legend and a tooltip), drawn in a few milliseconds where Plotly first spends a third of a
-// second starting its library. The pure parts live in ../bars/logic.js and logic.js (both inlined above).
-
-const LINE_FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
-const lineRegistry = (globalThis.__labCharts = globalThis.__labCharts || {});
-
-function el(tag, cls, parent) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (parent) parent.appendChild(e);
-  return e;
-}
+// second starting its library. The pure parts live in ../bars/logic.js and logic.js, the DOM it shares with the
+// bar chart in ../chart/chart.js (all inlined above by app/ui/canvas.py).
 
 function axisFor(values, log, zero) {
   if (log) return logAxis(values);
@@ -26,56 +17,25 @@ function fmt(v) {
   return a !== 0 && (a >= 1e6 || a < 1e-3) ? v.toExponential(3) : String(+v.toPrecision(4));
 }
 
-class LabLines {
+class LabLines extends CanvasChart {
   constructor(root) {
-    this.box = el("div", "lab-lines", root);
-    this.title = el("div", "lab-lines-title", this.box);
-    this.legend = el("div", "lab-lines-legend", this.box);
-    this.stage = el("div", "lab-lines-stage", this.box);
-    this.canvas = el("canvas", "lab-lines-canvas", this.stage);
-    this.tip = el("div", "lab-lines-tip", this.stage);
-    this.data = null;
+    super(root, "lab-lines");
     this.drawn = [];
-    this.canvas.addEventListener("mousemove", (e) => this.hover(e));
-    this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
   }
 
-  update(data) {
-    if (this.data && this.data.sig === data.sig) return;
-    this.data = data;
-    this.title.textContent = data.title || "";
-    this.title.style.display = data.title ? "" : "none";
-    this.legend.replaceChildren();
-    const named = data.series.filter((s) => s.legend);
-    for (const s of [...named, ...(data.vlines || []), ...(data.hlines || [])].filter((s) => s.legend !== false)) {
-      if (!s.name) continue;
-      const item = el("span", "lab-lines-key", this.legend);
-      const swatch = el("span", s.markers && !s.lines ? "lab-lines-dot" : "lab-lines-dash", item);
-      swatch.style.background = s.color;
-      el("span", "", item).textContent = s.name;
-    }
-    this.legend.style.display = this.legend.childElementCount ? "" : "none";
-    if (data.chartId) lineRegistry[data.chartId] = this;
-    this.draw();
+  fillLegend(data) {
+    for (const s of data.series) if (s.legend && s.name) this.legendKey(s.markers && !s.lines ? "lab-chart-dot" : "lab-chart-dash", s.color, s.name);
+    for (const r of [...(data.vlines || []), ...(data.hlines || [])]) if (r.name) this.legendKey("lab-chart-rule", r.color, r.name);
   }
 
   draw() {
     const d = this.data;
-    if (!d) return;
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(160, this.box.clientWidth || 400);
-    const h = Math.max(100, (d.height || 340) - (d.title ? 26 : 0) - (this.legend.childElementCount ? 22 : 0));
-    this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
-    this.canvas.style.width = `${w}px`; this.canvas.style.height = `${h}px`;
-    this.stage.style.height = `${h}px`;
-    const ctx = this.canvas.getContext("2d");
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const [ctx, w, h] = this.sized(d.height || 340, 160, 100);
     const xs = d.series.flatMap((s) => s.x).concat((d.vlines || []).map((r) => r.x));
     const ys = d.series.flatMap((s) => s.y).concat((d.hlines || []).map((r) => r.y));
     const ax = axisFor(xs.map((v) => (v === null ? NaN : v)), d.logX, false);
     const ay = axisFor(ys.map((v) => (v === null ? NaN : v)), d.logY, d.yZero);
-    ctx.font = LINE_FONT;
+    ctx.font = CHART_FONT;
     const yTexts = ay.ticks.map((t) => tickText(ay, t)), xTexts = ax.ticks.map((t) => tickText(ax, t));
     const tickW = yTexts.reduce((m, t) => Math.max(m, ctx.measureText(t).width), 0);
     const left = (d.yTitle ? 18 : 0) + tickW + 10, right = 14, top = 10, bottom = 22 + (d.xTitle ? 18 : 0);
@@ -162,40 +122,21 @@ class LabLines {
     const r = this.canvas.getBoundingClientRect();
     const hit = nearestPoint(this.drawn.map((pts, k) => (d.series[k].hover === false ? [] : pts)),
                              e.clientX - r.left, e.clientY - r.top);
-    if (!hit) { this.tip.style.display = "none"; return; }
+    if (!hit) { this.hideTip(); return; }
     const s = d.series[hit.s];
-    this.tip.replaceChildren();
-    el("div", "lab-lines-tip-head", this.tip).textContent = s.text ? s.text[hit.i] : s.name;
-    if (s.text && s.name) el("div", "", this.tip).textContent = s.name;
-    el("div", "", this.tip).textContent =
-      `${d.xTitle || "x"}: ${fmt(s.x[hit.i])} · ${d.yTitle || "y"}: ${fmt(s.y[hit.i])}`;
-    this.tip.style.display = "block";
-    const x = Math.min(e.clientX - r.left + 12, r.width - this.tip.offsetWidth - 4);
-    this.tip.style.left = `${Math.max(0, x)}px`; this.tip.style.top = `${Math.max(0, e.clientY - r.top - 40)}px`;
+    this.showTip(e, s.text ? s.text[hit.i] : s.name,
+                 [...(s.text && s.name ? [s.name] : []),
+                  `${d.xTitle || "x"}: ${fmt(s.x[hit.i])} · ${d.yTitle || "y"}: ${fmt(s.y[hit.i])}`]);
   }
 
   // for tests: the points as drawn (canvas pixels), the plot's frame and axes, how often it was drawn
   state() {
     return { points: this.drawn, frame: this.frame, axes: this.axes, draws: this.draws,
-             legend: [...this.legend.querySelectorAll(".lab-lines-key")].map((k) => k.textContent),
+             legend: [...this.legend.querySelectorAll(".lab-chart-key")].map((k) => k.textContent),
              canvas: this.canvas.getBoundingClientRect().toJSON() };
   }
 }
 
 export default function (component) {
-  const { data, parentElement } = component;
-  let chart = parentElement.__labLines;
-  if (!chart) {
-    for (const stale of parentElement.querySelectorAll(".lab-lines")) stale.remove();
-    chart = parentElement.__labLines = new LabLines(parentElement);
-    chart.ro = new ResizeObserver(() => chart.draw());
-    chart.ro.observe(parentElement.host || chart.box);
-  }
-  if (data) chart.update(data);
-  return () => setTimeout(() => {
-    if (parentElement.isConnected || parentElement.__labLines !== chart) return;
-    chart.ro.disconnect();
-    if (chart.data && lineRegistry[chart.data.chartId] === chart) delete lineRegistry[chart.data.chartId];
-    delete parentElement.__labLines;
-  }, 0);
+  return mountChart(component, LabLines, "__labLines");
 }
