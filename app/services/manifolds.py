@@ -296,13 +296,17 @@ def lle(p: Points, B: int, reg: float) -> LLEMap:
     """LLE at (B, reg) with its weights and bottom eigenvalues. Shared by every session, never mutated.
 
     Solved once: a map asked for while it is being solved (by another session, or ahead by
-    :func:`solve_ahead`) is waited for, not solved again. A B the data cannot give raises the
+    :func:`solve_ahead`) is waited for, not solved again; one queued ahead that has not started is
+    taken out of the queue and solved here at once. A B the data cannot give raises the
     solver's ValueError, every time it is asked for. Its trustworthiness is a separate stage
     (:func:`trust`), so the page can send the map to the browser before measuring it.
     """
     key = (p, int(B), float(reg))
     with _SOLVING:
         job = SOLVED.get(key)
+        if any(q[1] is job for q in _QUEUED) and job.cancel():  # queued ahead, not started: solved here, now
+            _QUEUED[:] = [q for q in _QUEUED if q[1] is not job]
+            job = None
         mine = job is None
         if mine:
             job = Future()
@@ -342,7 +346,8 @@ AHEAD = (1, -1, 2, -2)
 
 
 def solve_ahead(p: Points, B: int, reg: float) -> None:
-    """Solve B ± 1, then B ± 2 (with their trustworthiness) in the background while the map at B is on screen.
+    """Solve B ± 1, then B ± 2 (with their trustworthiness) in the background while the map at B is on screen;
+    solves queued around an earlier B that are not among these and have not started are dropped.
 
     A step of B with the arrow keys then shows its map without waiting for the solve: at 20,000 points the
     solve takes 0.6 s, more than the time between two quick steps, and the second step ahead is what keeps
@@ -350,6 +355,13 @@ def solve_ahead(p: Points, B: int, reg: float) -> None:
     solved, is not solved again; a jump of several steps waits for its solve as before.
     """
     X, ind, ranks, k = point_set(p).X, neighbours(p), data_ranks(p), quality_k(p)
+    wanted = {(p, int(B + d), float(reg)) for d in AHEAD}
+    with _SOLVING:  # solves queued around an earlier B and not started: not needed next any more
+        stale = [q for q in _QUEUED if q[0] not in wanted]
+        _QUEUED[:] = [q for q in _QUEUED if q[0] in wanted]
+    for key, job in stale:
+        if job.cancel():
+            _forget(key, job)
     for b in (B + d for d in AHEAD):
         key = (p, int(b), float(reg))
         if not 3 <= b <= largest_b(p):

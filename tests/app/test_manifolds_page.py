@@ -98,6 +98,36 @@ def test_b_one_step_either_side_is_solved_ahead_as_the_page_would_solve_it():
     np.testing.assert_allclose(lab_map(at, "man.map.lle")["n"], 1500)
 
 
+def test_a_b_queued_ahead_but_not_started_is_solved_at_once_and_stale_solves_are_dropped(monkeypatch):
+    """A step to a B whose solve ahead waits in the queue behind another does not wait for that other: it is
+    taken out of the queue and solved on the spot. A new B drops the queued solves around the old one."""
+    import threading
+
+    from app.services import manifolds as svc
+
+    open_page(PAGE)
+    pts = next(k[0] for k in list(svc.SOLVED._items) if k[1] == 12 and k[0].n == 1500)
+    svc._AHEAD.submit(lambda: None).result(timeout=120)
+    release, real = threading.Event(), svc._solve
+    monkeypatch.setattr(svc, "_solve", lambda *a: release.wait(30) and real(*a))
+    svc.solve_ahead(pts, 30, 1e-3)  # 31 runs (held); 29, 32, 28 wait in the queue
+    running, queued = svc.SOLVED.get((pts, 31, 1e-3)), svc.SOLVED.get((pts, 32, 1e-3))
+    end = time.monotonic() + 30
+    while not running.running() and time.monotonic() < end:
+        time.sleep(0.01)
+    monkeypatch.setattr(svc, "_solve", real)
+    stepped = svc.lle(pts, 32, 1e-3)  # queued behind the held 31: solved here while 31 is still held
+    assert queued.cancelled() and stepped.n_neighbors == 32 and not running.done()
+    svc.solve_ahead(pts, 33, 1e-3)  # 34 and 35 wait in the queue (32 is solved, 31 still held)
+    waiting = [svc.SOLVED.get((pts, b, 1e-3)) for b in (34, 35)]
+    assert all(j is not None and not j.done() for j in waiting)
+    svc.solve_ahead(pts, 45, 1e-3)  # far away: those two are dropped
+    assert all(j.cancelled() for j in waiting)
+    assert svc.SOLVED.get((pts, 34, 1e-3)) is None and svc.SOLVED.get((pts, 35, 1e-3)) is None
+    release.set()
+    assert running.result(timeout=60).n_neighbors == 31
+
+
 def test_solves_ahead_run_at_a_lower_priority_than_the_page():
     """A solve ahead is not waited for yet: its thread gives way (a higher nice value) to the server's runs."""
     import os
