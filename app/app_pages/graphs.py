@@ -231,8 +231,9 @@ def turn_section(ref, weighted, normalized, perp):
     m[1].metric("λ₂ (the minimum)", f"{lam2:.4g}")
     m[2].metric("cut of x's sign", "—" if math.isnan(t["cut"]) else f"{t['cut']:.4g}",
                 help="The weight of the edges between x < 0 and x ≥ 0.")
-    plots.show(st, charts.turn(profile, angle, t["quotient"], lam2, names, t["fiedler"], t["vector"]),
-               key="graphs.chart.turn")
+    charts.turn(st, profile, angle, t["quotient"], lam2, names, t["fiedler"], t["vector"])
+    st.caption("The quotient rises as x turns away: R(x) = cos²θ·λ₂ + sin²θ·R(r). Hover a point on the right for "
+               "its node and value.")
 
 
 @st.fragment

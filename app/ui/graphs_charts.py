@@ -15,7 +15,6 @@ import plotly.graph_objects as go
 
 from app.ui import bars, charts, lines
 from app.ui import map as lab_map
-from app.ui.text import html_escape
 
 #: Up to this many eigenvalues a spectrum is SVG, above WebGL.
 SVG_NODES = 300
@@ -116,49 +115,32 @@ def quotient_histogram(quotients: np.ndarray, lam2: float, lam_max: float, title
     return charts.layout(fig, title, 380, showlegend=False)
 
 
-def turn(profile: pd.DataFrame, angle: float, quotient: float, lam2: float, names, fiedler: np.ndarray,
-         turned: np.ndarray) -> go.Figure:
-    """What turning by ``angle`` does, as two panels of one figure: left, the quotient against the angle with this
-    angle starred and λ₂ dashed; right, the Fiedler vector and the turned vector, nodes in Fiedler order. One
-    figure, not two: each move of the angle redraws one chart in the browser."""
+def turn(where, profile: pd.DataFrame, angle: float, quotient: float, lam2: float, names, fiedler: np.ndarray,
+         turned: np.ndarray) -> tuple[dict, dict]:
+    """What turning by ``angle`` does, as two lab line charts side by side in ``where``: left, the quotient
+    against the angle with this angle marked and λ₂ dashed; right, the Fiedler vector and the turned vector,
+    nodes in Fiedler order. Canvas charts: each move of the angle redraws both in a few milliseconds."""
     order = np.argsort(fiedler, kind="stable")
-    hover = [html_escape(names[i]) for i in order]
+    nodes = [str(names[i]) for i in order]
     x = np.arange(1, len(order) + 1)
     marked = len(x) <= MARKED_POINTS
-    grid = "#e9ecef"
-    fig = go.Figure([
-        go.Scatter(x=profile["angle"], y=_f32(profile["quotient"]), mode="lines", name="R(x) against the angle",
-                   line=dict(color=charts.PALETTE[0], width=2.5), hovertemplate="%{x}°<br>R = %{y:.4f}<extra></extra>"),
-        go.Scatter(x=[angle], y=[quotient], mode="markers", name=f"your turn: {angle:g}°",
-                   marker=dict(size=14, color=charts.PALETTE[1], symbol="star"),
-                   hovertemplate="%{x}°<br>R = %{y:.4f}<extra></extra>"),
-        go.Scatter(x=x, y=_f32(fiedler[order]), mode="lines+markers" if marked else "lines", name="Fiedler vector",
-                   xaxis="x2", yaxis="y2", marker=dict(size=5), line=dict(color=charts.PALETTE[0]), hovertext=hover,
-                   hovertemplate="%{hovertext}<br>%{y:.4f}<extra>Fiedler</extra>"),
-        go.Scatter(x=x, y=_f32(turned[order]), mode="markers" if marked else "lines", name="turned vector",
-                   xaxis="x2", yaxis="y2", marker=dict(size=6, color=charts.PALETTE[1]), hovertext=hover,
-                   hovertemplate="%{hovertext}<br>%{y:.4f}<extra>turned</extra>"),
-    ])
-    panel = dict(yref="paper", y=1.0, yanchor="bottom", showarrow=False, xanchor="left", font=dict(size=13))
-    fig.update_layout(
-        title=dict(text=f"Turning x {angle:g}° away from the Fiedler vector", x=0.0, xanchor="left",
-                   font=dict(size=15)),
-        height=400, margin=dict(l=10, r=10, t=70, b=30),
-        legend=dict(itemsizing="constant", orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
-        xaxis=dict(domain=[0.0, 0.45], range=[0, 90], title="angle away from the Fiedler vector (degrees)",
-                   gridcolor=grid),
-        yaxis=dict(title="Rayleigh quotient", gridcolor=grid),
-        xaxis2=dict(domain=[0.55, 1.0], anchor="y2", title="nodes, sorted by the Fiedler vector", gridcolor=grid),
-        yaxis2=dict(anchor="x2", title="value", gridcolor=grid),
-        shapes=[dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=lam2, y1=lam2,
-                     line=dict(color="#212529", dash="dash")),
-                dict(type="line", xref="x2 domain", x0=0, x1=1, yref="y2", y0=0, y1=0,
-                     line=dict(color="#adb5bd", width=1))],
-        annotations=[dict(text="The quotient rises: cos²θ·λ₂ + sin²θ·R(r)", xref="paper", x=0.0, **panel),
-                     dict(text="The Fiedler vector and the turned vector", xref="paper", x=0.55, **panel),
-                     dict(text=f"λ₂ = {lam2:.4g}", xref="x domain", x=1.0, yref="y", y=lam2, showarrow=False,
-                          xanchor="right", yanchor="top")])
-    return fig
+    left, right = where.columns(2)
+    curve = lines.draw(left, [
+        lines.series(profile["angle"], profile["quotient"], name="R(x) against the angle", color=charts.PALETTE[0],
+                     width=2.5),
+        lines.series([angle], [quotient], name=f"your turn: {angle:g}°", lines=False, markers=True, size=13,
+                     color=charts.PALETTE[1])],
+        key="graphs.chart.turn", title=f"The quotient, x turned {angle:g}°",
+        x_title="angle away from the Fiedler vector (degrees)", y_title="Rayleigh quotient",
+        hlines=[lines.rule(lam2, f"λ₂ = {lam2:.4g}", color="#212529")], height=400)
+    vectors = lines.draw(right, [
+        lines.series(x, fiedler[order], name="Fiedler vector", color=charts.PALETTE[0], markers=marked, size=5,
+                     text=nodes),
+        lines.series(x, turned[order], name="turned vector", color=charts.PALETTE[1], lines=not marked,
+                     markers=marked, size=6, text=nodes)],
+        key="graphs.chart.turned", title="The Fiedler vector and the turned vector",
+        x_title="nodes, sorted by the Fiedler vector", y_title="value", y_zero=True, height=400)
+    return curve, vectors
 
 
 def spectrum(values: np.ndarray, title: str, y_title: str, colour: str) -> go.Figure:

@@ -111,15 +111,6 @@ def test_les_miserables():
     assert table["nodes below / above"].iloc[2] == "59 / 18"
 
 
-def _numbers(values) -> np.ndarray:
-    """A Plotly array from a chart's spec: a list, or Plotly's typed array ({"dtype", "bdata"} in base64)."""
-    import base64
-
-    if isinstance(values, dict):
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values, dtype=float)
-
-
 def test_turning_away_from_the_fiedler_vector_raises_the_quotient():
     at = open_tab(open_page(PAGE), "graphs.tab", "Rayleigh quotient")
     _ok(at)
@@ -131,16 +122,19 @@ def test_turning_away_from_the_fiedler_vector_raises_the_quotient():
     assert at30 > 1.187 and chart_specs(at) != before
     at.slider(key="graphs.angle").set_value(90).run()
     assert float(metric(at, "R(x) at this angle")) > at30
-    # one figure shows the turn: the star at this angle and quotient on the curve, and both vectors node by node
-    turn = next(json.loads(s) for s in chart_specs(at) if json.loads(s)["layout"]["title"]["text"].startswith("Turning"))
-    traces = {t["name"]: t for t in turn["data"]}
+    # two charts show the turn: the mark at this angle and quotient on the curve, and both vectors node by node
+    charts = line_charts(at)
+    assert charts["graphs.chart.turn"]["title"] == "The quotient, x turned 90°"
+    traces = {t["name"]: t for key in ("graphs.chart.turn", "graphs.chart.turned") for t in charts[key]["series"]}
     star = traces["your turn: 90°"]
     assert star["x"] == [90] and f"{star['y'][0]:.4g}" == metric(at, "R(x) at this angle")
-    fiedler, turned = (_numbers(traces[name]["y"]) for name in ("Fiedler vector", "turned vector"))
+    assert [r["y"] for r in charts["graphs.chart.turn"]["hlines"]] == [pytest.approx(1.187, abs=5e-4)]  # λ₂
+    fiedler, turned = (np.asarray(traces[name]["y"]) for name in ("Fiedler vector", "turned vector"))
     assert len(fiedler) == len(turned) == 34 and np.all(np.diff(fiedler) >= 0)  # in Fiedler order
     assert not np.allclose(np.abs(turned), np.abs(fiedler), atol=1e-3)  # at 90° the turned vector is another one
     # the random vectors' histogram is drawn apart from it (the angle's fragment does not redraw it)
-    assert sum(json.loads(s)["layout"]["title"]["text"].startswith("500 random vectors") for s in chart_specs(at)) == 1
+    assert sum(json.loads(el.proto.spec)["layout"]["title"]["text"].startswith("500 random vectors")
+               for el in at.get("plotly_chart")) == 1
 
 
 def test_k_parts_and_the_rule_for_each_part():
