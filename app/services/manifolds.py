@@ -341,13 +341,15 @@ def _forget(key, job) -> None:
 
 
 #: The B solved ahead around the map on screen, in this order: one step either side first, then two, so a few
-#: quick steps in one direction find their maps solved even where a solve takes longer than a step.
+#: quick steps in one direction find their maps solved even where a solve takes longer than a step. After a
+#: move up (down), the two steps further up (down) go first.
 AHEAD = (1, -1, 2, -2)
 
 
-def solve_ahead(p: Points, B: int, reg: float) -> None:
-    """Solve B ± 1, then B ± 2 (with their trustworthiness) in the background while the map at B is on screen;
-    solves queued around an earlier B that are not among these and have not started are dropped.
+def solve_ahead(p: Points, B: int, reg: float, moved: int = 0) -> None:
+    """Solve B ± 1 and B ± 2 (with their trustworthiness) in the background while the map at B is on screen,
+    the side B just ``moved`` to first; solves queued before that have not started are queued again in this
+    order, or dropped when they are no longer among these.
 
     A step of B with the arrow keys then shows its map without waiting for the solve: at 20,000 points the
     solve takes 0.6 s, more than the time between two quick steps, and the second step ahead is what keeps
@@ -355,14 +357,18 @@ def solve_ahead(p: Points, B: int, reg: float) -> None:
     solved, is not solved again; a jump of several steps waits for its solve as before.
     """
     X, ind, ranks, k = point_set(p).X, neighbours(p), data_ranks(p), quality_k(p)
-    wanted = {(p, int(B + d), float(reg)) for d in AHEAD}
-    with _SOLVING:  # solves queued around an earlier B and not started: not needed next any more
-        stale = [q for q in _QUEUED if q[0] not in wanted]
-        _QUEUED[:] = [q for q in _QUEUED if q[0] in wanted]
-    for key, job in stale:
+    order = AHEAD if moved == 0 else (1, 2, -1, -2) if moved > 0 else (-1, -2, 1, 2)
+    with _SOLVING:
+        queued, _QUEUED[:] = list(_QUEUED), []
+    running = []
+    for key, job in queued:  # not started: queued again below in this B's order, if still wanted
         if job.cancel():
             _forget(key, job)
-    for b in (B + d for d in AHEAD):
+        elif not job.done():
+            running.append((key, job))  # it finishes
+    with _SOLVING:
+        _QUEUED[:0] = running
+    for b in (B + d for d in order):
         key = (p, int(b), float(reg))
         if not 3 <= b <= largest_b(p):
             continue

@@ -100,7 +100,8 @@ def test_b_one_step_either_side_is_solved_ahead_as_the_page_would_solve_it():
 
 def test_a_b_queued_ahead_but_not_started_is_solved_at_once_and_stale_solves_are_dropped(monkeypatch):
     """A step to a B whose solve ahead waits in the queue behind another does not wait for that other: it is
-    taken out of the queue and solved on the spot. A new B drops the queued solves around the old one."""
+    taken out of the queue and solved on the spot. A new B drops the queued solves around the old one, and
+    queues its own with the side it moved to first."""
     import threading
 
     from app.services import manifolds as svc
@@ -121,9 +122,10 @@ def test_a_b_queued_ahead_but_not_started_is_solved_at_once_and_stale_solves_are
     svc.solve_ahead(pts, 33, 1e-3)  # 34 and 35 wait in the queue (32 is solved, 31 still held)
     waiting = [svc.SOLVED.get((pts, b, 1e-3)) for b in (34, 35)]
     assert all(j is not None and not j.done() for j in waiting)
-    svc.solve_ahead(pts, 45, 1e-3)  # far away: those two are dropped
+    svc.solve_ahead(pts, 45, 1e-3, moved=-5)  # far away, and down: those two are dropped, the side below first
     assert all(j.cancelled() for j in waiting)
     assert svc.SOLVED.get((pts, 34, 1e-3)) is None and svc.SOLVED.get((pts, 35, 1e-3)) is None
+    assert [key[1] for key, _ in svc._QUEUED] == [44, 43, 46, 47]  # in this order, behind the held 31
     release.set()
     assert running.result(timeout=60).n_neighbors == 31
 
