@@ -193,7 +193,7 @@ def mode_and_reset(prefix: str) -> None:
 
 def page_css() -> str:
     """The lab's style sheet (assets/lab.css), with the presentation rules when the mode is on."""
-    css = (_ASSETS / "lab.css").read_text()
+    css = (_ASSETS / "lab.css").read_text(encoding="utf-8")
     if presenting():
-        css += (_ASSETS / "present.css").read_text()
+        css += (_ASSETS / "present.css").read_text(encoding="utf-8")
     return f"<style>{css}</style>"

@@ -24,3 +24,16 @@ def test_the_main_chart_takes_the_screen_in_presentation_mode():
     # the Fiedler vector, named with the cut graph as the main picture, grows; the sweep under it does not
     assert after["graphs.chart.vector"] == layout.PRESENT_HEIGHT
     assert after["graphs.chart.sweep"] == before["graphs.chart.sweep"]
+
+
+def test_the_style_sheet_is_read_whatever_the_process_locale():
+    """The process's locale can change under the app (in one test worker it became ASCII mid-run, and every page
+    failed reading its style sheet); the sheet holds non-ASCII characters and is read as UTF-8 all the same."""
+    import locale
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    try:
+        locale.setlocale(locale.LC_CTYPE, "C")
+        assert "<style>" in layout.page_css()
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
