@@ -7,6 +7,8 @@ logic is inlined above the script with its ``export`` words dropped: no build st
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import streamlit as st
@@ -29,6 +31,11 @@ def component(name: str, folder: Path, script: str, css: str | None = None, also
         styles.append((folder / css).read_text(encoding="utf-8"))
     return st.components.v2.component(name, js=logic + "\n" + shared_js + (folder / script).read_text(encoding="utf-8"),
                                       css="\n".join(styles))
+
+
+def signature(data: dict, default=None) -> str:
+    """A short hash of what a component is sent (its JSON, keys sorted): the browser redraws only when it changes."""
+    return hashlib.sha1(json.dumps(data, sort_keys=True, default=default).encode()).hexdigest()[:20]
 
 
 def mount(comp, where, *, key: str, data: dict, **kwargs) -> None:

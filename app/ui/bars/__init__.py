@@ -13,8 +13,6 @@ explain rather than respond (heatmaps, curves with many traces) stay with Plotly
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from pathlib import Path
 
@@ -49,7 +47,7 @@ def spec(labels, values, *, key: str, title: str = "", y_title: str = "", log_y:
                   for r in rules],
         "ruleLegend": bool(rule_legend),
     }
-    data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+    data["sig"] = canvas.signature(data)
     return data
 
 

@@ -12,8 +12,6 @@ value. Values travel as base64 float32.
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 import re
 from pathlib import Path
 
@@ -64,6 +62,6 @@ def draw(where, panels: list[dict], names, *, key: str, height: int = 480) -> di
     names = [str(v) for v in names]
     data = {"chartId": key, "names": names, "n": len(names), "panels": list(panels),
             "height": main_height(key, int(height))}
-    data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+    data["sig"] = canvas.signature(data)
     canvas.mount(_COMPONENT, where, key=key, data=data)
     return data

@@ -10,8 +10,6 @@ point. Charts read in depth (many traces, zoom, a heatmap) stay with Plotly, fur
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from pathlib import Path
 
@@ -58,7 +56,7 @@ def spec(curves, *, key: str, title: str = "", x_title: str = "", y_title: str =
         "vlines": [{k: r[k] for k in ("x", "label", "color", "name")} for r in vlines],
         "hlines": [{k: r[k] for k in ("y", "label", "color", "name")} for r in hlines],
     }
-    data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+    data["sig"] = canvas.signature(data)
     return data
 
 

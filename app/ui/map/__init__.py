@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
@@ -181,7 +180,7 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         "lines": list(lines), "markers": list(markers), "title": title, "xTitle": x_title, "yTitle": y_title,
         "height": main_height(key, int(height)), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
     }
-    data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:20]
+    data["sig"] = canvas.signature(data, default=str)
 
     def handle():
         event = (st.session_state.get(key) or {}).get("select")

@@ -13,8 +13,6 @@ The view keeps its angle when the page sends new marks. Coordinates travel as ba
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
@@ -51,11 +49,11 @@ def draw(where, P, rgb, *, key: str, ids=None, marks=(), segments=None, height: 
     cloud = {"x": _b64(P[:, 0], np.float32), "y": _b64(P[:, 1], np.float32), "z": _b64(P[:, 2], np.float32),
              "rgb": _b64(np.asarray(rgb).reshape(-1, 3), np.uint8), "ids": _b64(ids, np.int32)}
     data = {
-        "viewId": key, **cloud, "cloudSig": hashlib.sha1(json.dumps(cloud, sort_keys=True).encode()).hexdigest()[:20],
+        "viewId": key, **cloud, "cloudSig": canvas.signature(cloud),
         "extent": extent or 1.0, "marks": list(marks), "radius": float(radius),
         "segments": None if segments is None else _b64(np.asarray(segments).reshape(-1), np.float32),
         "height": main_height(key, int(height)), "yaw": float(np.radians(yaw)), "pitch": float(np.radians(pitch)),
     }
-    data["sig"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
+    data["sig"] = canvas.signature(data)
     canvas.mount(_COMPONENT, where, key=key, data=data)
     return data
