@@ -97,7 +97,6 @@ RUNS = store("manifolds.runs", max_entries=8)
 #: LLE maps, solved or being solved: (Points, B, reg) -> Future of an LLEMap (see :func:`lle`).
 SOLVED = store("manifolds.lle", max_entries=48)
 _SOLVING = threading.Lock()
-#: Where B one and two steps either side of the map on screen are solved (:func:`solve_ahead`): one map at a time.
 def _yield_cpu() -> None:
     """Run this thread (a pool's, solving ahead) at a low priority (nice + 10 on Linux): a solve nobody waits for
     yet gives way to the server's runs and to the browser. At 20,000 points, where four solves ahead take 2.4 s
@@ -109,6 +108,7 @@ def _yield_cpu() -> None:
         pass
 
 
+#: Where B one and two steps either side of the map on screen are solved (:func:`solve_ahead`): one map at a time.
 _AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="manifolds-ahead", initializer=_yield_cpu)
 #: The solves ahead handed to the pool and maybe not started: (key, future).
 _QUEUED: list = []
@@ -358,16 +358,7 @@ def solve_ahead(p: Points, B: int, reg: float, moved: int = 0) -> None:
     """
     X, ind, ranks, k = point_set(p).X, neighbours(p), data_ranks(p), quality_k(p)
     order = AHEAD if moved == 0 else (1, 2, -1, -2) if moved > 0 else (-1, -2, 1, 2)
-    with _SOLVING:
-        queued, _QUEUED[:] = list(_QUEUED), []
-    running = []
-    for key, job in queued:  # not started: queued again below in this B's order, if still wanted
-        if job.cancel():
-            _forget(key, job)
-        elif not job.done():
-            running.append((key, job))  # it finishes
-    with _SOLVING:
-        _QUEUED[:0] = running
+    _give_way()  # what was queued and has not started: queued again below in this B's order, if still wanted
     for b in (B + d for d in order):
         key = (p, int(b), float(reg))
         if not 3 <= b <= largest_b(p):
