@@ -180,4 +180,17 @@ def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout
     tsne = TSNE(n_components=n_components, perplexity=perplexity, n_iter=n_iter, random_state=random_state,
                 negative_gradient_method=method, n_jobs=n_jobs, callbacks=callback, callbacks_every_iters=every,
                 verbose=False)
-    return np.asarray(tsne.fit(X))
+    return np.asarray(tsne.fit(X, affinities=_tsne_affinities(X, perplexity, random_state, n_jobs)))
+
+
+def _tsne_affinities(X, perplexity: float, random_state, n_jobs: int):
+    """openTSNE's own affinities for ``X`` with the neighbour search its "auto" picks for dense Euclidean data
+    (exact below 1,000 points, Annoy above), given to it as an index: asked to choose itself, openTSNE first
+    imports pynndescent to see whether it is installed, 0.9 s of a process's first t-SNE, for a library it does
+    not use on such data. The result is the same, point for point (tests/unit/test_maps.py)."""
+    from openTSNE.affinity import MultiscaleMixture
+    from openTSNE.nearest_neighbors import Annoy, Sklearn
+
+    k = min(len(X) - 1, int(3 * perplexity))
+    index = (Sklearn if len(X) < 1000 else Annoy)(X, k, metric="euclidean", n_jobs=n_jobs, random_state=random_state)
+    return MultiscaleMixture(perplexities=perplexity, knn_index=index, n_jobs=n_jobs, random_state=random_state)

@@ -239,6 +239,28 @@ def test_tsne_reports_progress_and_layouts():
     assert trustworthiness(X_ROLL[:300], r.coords, 10) > 0.9
 
 
+@pytest.mark.parametrize("n", [300, 1200])  # openTSNE's exact neighbours below 1,000 points, Annoy above
+def test_tsne_is_openTSNEs_own_result_point_for_point(n):
+    from openTSNE import TSNE
+
+    X = X_ROLL[:n] if n <= len(X_ROLL) else make_swiss_roll(n, noise=0.05, random_state=0)[0]
+    ours = embed(X, "tsne", n_iter=20, perplexity=20.0, random_state=3).coords
+    theirs = TSNE(perplexity=20.0, n_iter=20, random_state=3, negative_gradient_method="bh", n_jobs=1,
+                  callbacks=lambda *a: False, callbacks_every_iters=5).fit(X)
+    np.testing.assert_array_equal(ours, np.asarray(theirs))
+
+
+def test_a_first_tsne_does_not_import_a_neighbour_library_it_does_not_use():
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np; from embedcore.maps import embed; "
+            "embed(np.random.default_rng(0).standard_normal((200, 5)), 'tsne', n_iter=5, perplexity=10.0); "
+            "print('pynndescent' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False"]
+
+
 def _stable_rank_penalty(X, Y, k):
     """Trustworthiness's penalty straight from its definition: ranks by a stable sort of all distances."""
     X, Y = np.asarray(X, float), np.asarray(Y, float)
