@@ -67,7 +67,8 @@ shift = sb.select_slider("Shift k (log k subtracted)", [1, 2, 5, 10, 15], value=
                          bind="query-params")
 alpha = sb.slider("Context smoothing α", 0.5, 1.0, 0.75, 0.05, key="words.alpha", bind="query-params")
 n_vocab = svc.vocabulary_size(ref, min_count)
-dims = ranged_slider("Dimensions", max(1, min(10, n_vocab - 1)), max(1, min(300, n_vocab - 1)), 100, key="words.dims", where=sb,
+dims_range = (max(1, min(10, n_vocab - 1)), max(1, min(300, n_vocab - 1)))
+dims = ranged_slider("Dimensions", *dims_range, 100, key="words.dims", where=sb,
                      step=10, bind="query-params", why=f"the vocabulary has {n_vocab} words at this min count")
 eig = sb.slider("Eigenvalue weight p", 0.0, 1.0, 0.5, 0.25, key="words.eig",
                 help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.",
@@ -578,3 +579,4 @@ with tabs[7]:
 
 share.panel("words", reproduce.lazy(lambda: svc.recipe(ref, params)), uploaded=source == "upload",
             what="the word vectors, their words and singular values")
+svc.fit_ahead_of(ref, params, windows=(1, 10), dims=(*dims_range, 10))  # the next step's vectors, in the background

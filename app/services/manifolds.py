@@ -20,10 +20,9 @@ The page works on up to :data:`SAMPLE` points; the sweep and the other methods
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -31,8 +30,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app.services import ahead, threads
 from app.services import data as data_service
-from app.services import threads
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
@@ -97,19 +96,8 @@ RUNS = store("manifolds.runs", max_entries=8)
 #: LLE maps, solved or being solved: (Points, B, reg) -> Future of an LLEMap (see :func:`lle`).
 SOLVED = store("manifolds.lle", max_entries=48)
 _SOLVING = threading.Lock()
-def _yield_cpu() -> None:
-    """Run this thread (a pool's, solving ahead) at a low priority (nice + 10 on Linux): a solve nobody waits for
-    yet gives way to the server's runs and to the browser. At 20,000 points, where four solves ahead take 2.4 s
-    of a core, this took the slowest step of B in twelve from 0.78 s to 0.29 s."""
-    try:
-        me = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + 10))
-    except (AttributeError, OSError):  # no per-thread priority on this system: the thread runs as it is
-        pass
-
-
 #: Where B one and two steps either side of the map on screen are solved (:func:`solve_ahead`): one map at a time.
-_AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="manifolds-ahead", initializer=_yield_cpu)
+_AHEAD = ahead.pool("manifolds-ahead")
 #: The solves ahead handed to the pool and maybe not started: (key, future).
 _QUEUED: list = []
 

@@ -327,6 +327,7 @@ def test_dimensions_redo_only_the_svd_and_a_new_window_counts_only_its_new_dista
     the SVD per dimensions. A new seed gives a corpus reference no other test has computed with."""
     import app.services.words as svc
 
+    monkeypatch.setattr(svc._AHEAD, "plan", lambda jobs: None)  # the page's own stages only (fits ahead: below)
     calls = []
     real_distance, real_pmi, real_svd = svc.cooccurrence_at_distance, svc.pmi_matrix, svc.PMIWordVectors._svd
     monkeypatch.setattr(svc, "cooccurrence_at_distance",
@@ -354,3 +355,55 @@ def test_dimensions_redo_only_the_svd_and_a_new_window_counts_only_its_new_dista
     # the fit time is still reported after p's change, as seconds (its value is the clock's, not checked here)
     shown = metric(at, "fit time")
     assert shown.endswith(" s") and float(shown.split()[0]) >= 0, shown
+
+
+def test_a_step_of_window_or_dimensions_finds_its_vectors_fitted_ahead(monkeypatch):
+    """While the page shows its vectors, the next step of Window and of Dimensions is fitted in the background; a
+    step with the arrow keys then runs no SVD of its own. After a step only the next one that way is fitted."""
+    import threading
+
+    import app.services.words as svc
+
+    fits = []
+    real_svd = svc.PMIWordVectors._svd
+    monkeypatch.setattr(svc.PMIWordVectors, "_svd", lambda self, P: fits.append(
+        (threading.current_thread().name.startswith("words-ahead"), self.window, self.n_components))
+        or real_svd(self, P))
+    at = open_page(PAGE)
+    svc._AHEAD.idle(120)
+    fits.clear()
+    at.session_state["global.seed"] = 535353  # a corpus reference no other test has fitted with
+    at.run()
+    svc._AHEAD.idle(120)
+    assert fits == [(False, 5, 100), (True, 6, 100), (True, 4, 100), (True, 5, 110), (True, 5, 90)]
+    fits.clear()
+    at.slider(key="words.window").set_value(6).run()
+    svc._AHEAD.idle(120)
+    assert not at.exception and fits == [(True, 7, 100)]  # none by the page; the next step up, ahead
+    fits.clear()
+    at.slider(key="words.window").set_value(7).run()
+    svc._AHEAD.idle(120)
+    at.slider(key="words.dims").set_value(90).run()  # down: 80 is next
+    svc._AHEAD.idle(120)
+    assert fits == [(True, 8, 100), (False, 7, 90), (True, 7, 80)]
+
+
+def test_what_is_fitted_ahead_stays_within_the_sliders(monkeypatch):
+    from app.services import data as data_service
+    import app.services.words as svc
+
+    planned = []
+    monkeypatch.setattr(svc._AHEAD, "plan", lambda jobs: planned.append(
+        [(dict(j.args[1])["window"], dict(j.args[1])["n_components"]) for j in jobs]))
+    ref = data_service.DataRef("documents", "lee", 0)
+
+    def params(**kw):
+        p = dict(window=5, context="window", weighted=False, min_count=3, alpha=0.75, shift=1, positive=True,
+                 n_components=100, eig_weight=0.5, random_state=0)
+        return svc.vector_params(**{**p, **kw})
+
+    svc.fit_ahead(ref, params(window=10, n_components=300), windows=(1, 10), dims=(10, 300, 10))
+    svc.fit_ahead(ref, params(window=1, n_components=10), windows=(1, 10), dims=(10, 300, 10), moved=("window", -1))
+    svc.fit_ahead(ref, params(context="document"), windows=(1, 10), dims=(10, 300, 10), moved=("dims", 1))
+    svc.fit_ahead(ref, params(context="document"), windows=(1, 10), dims=(10, 300, 10))
+    assert planned == [[(9, 300), (10, 290)], [], [(5, 110)], [(5, 110), (5, 90)]]

@@ -1,0 +1,60 @@
+"""Work done ahead: what a person is likely to ask for next, computed in the background while they look.
+
+A slider stepped with the arrow keys asks for its neighbouring values one after another. A page can
+hand those to an :class:`Ahead`: one thread, at a low priority, computes them in the order given, so
+the next step finds its result cached instead of computing it while the person waits. A new plan
+drops the jobs of the last one that have not started (the person moved elsewhere); a job already
+running finishes. The thread is shared by every session of the server.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+
+
+def low_priority() -> None:
+    """Run the calling thread at a low priority (nice + 10 on Linux): work nobody waits for yet gives way to the
+    server's runs and to the browser. At 20,000 points on Manifolds, where four solves ahead take 2.4 s of a
+    core, this took the slowest step of B in twelve from 0.78 s to 0.29 s."""
+    try:
+        me = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + 10))
+    except (AttributeError, OSError):  # no per-thread priority on this system: the thread runs as it is
+        pass
+
+
+def pool(name: str) -> ThreadPoolExecutor:
+    """One thread at a low priority (:func:`low_priority`), its threads named ``name``."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix=name, initializer=low_priority)
+
+
+class Ahead:
+    """A plan of jobs run one at a time on a low-priority thread; each new plan replaces the jobs not started.
+
+    >>> ahead = Ahead("doc-ahead")
+    >>> done = []
+    >>> ahead.plan([lambda: done.append(1), lambda: done.append(2)])
+    >>> ahead.idle()
+    >>> done
+    [1, 2]
+    """
+
+    def __init__(self, name: str):
+        self.pool = pool(name)
+        self._queued: list[Future] = []
+        self._lock = threading.Lock()
+
+    def plan(self, jobs: Iterable[Callable[[], object]]) -> None:
+        """Run ``jobs`` in this order, after the job now running; the last plan's jobs not started are dropped.
+        A job's exception stays in its future: work ahead that fails is simply not there when asked for."""
+        with self._lock:
+            for job in self._queued:
+                job.cancel()
+            self._queued = [self.pool.submit(job) for job in jobs]
+
+    def idle(self, timeout: float | None = None) -> None:
+        """Wait until every job handed over so far has ended (tests; a page never waits for work ahead)."""
+        self.pool.submit(lambda: None).result(timeout)
