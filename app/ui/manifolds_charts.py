@@ -127,14 +127,15 @@ def recall_colour(recall, k: int) -> dict:
 
 
 def hover(values, label: str, rows=None) -> dict:
-    """The tooltip's field: each point's colour value (its label, or its coordinate to 3 digits)."""
+    """The tooltip's field: each point's colour value (its label, or its coordinate, which the map writes to three
+    significant digits)."""
     if values is None:
         return {}
     values = np.asarray(values)
     if rows is not None:
         values = values[np.asarray(rows)]
-    if values.dtype.kind in "fc":
-        return {label: [f"{v:.3g}" for v in values.tolist()]}
+    if values.dtype.kind in "fiu":  # numbers: the map writes them with three significant digits
+        return {label: values.astype(np.float64)}
     return {label: values}
 
 

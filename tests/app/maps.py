@@ -105,6 +105,9 @@ def lab_maps(at) -> dict[str, dict]:
             data["values"] = _decode(colour["values"])
         for layer in data.get("edges") or []:
             layer["pairs"] = _decode(layer["pairs"], np.int32).reshape(-1, 2)
+        for field in (data.get("hover") or {}).get("fields") or []:
+            if "numbers" in field:  # numbers sent as bytes: their values, as the tooltip reads them
+                field["values"] = _decode(field["numbers"])
         data["proto_id"] = el.proto.id
         out[data["mapId"]] = data
     return out

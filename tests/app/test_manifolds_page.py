@@ -321,7 +321,16 @@ def test_twenty_thousand_points_are_mapped_and_the_sweep_uses_a_sample():
     at = open_page(PAGE)
     at.slider(key="man.n").set_value(20_000).run(timeout=300)
     assert metric(at, "points") == "20,000" and not at.exception and not at.error
-    assert lab_map(at, "man.map.lle")["n"] == 20_000
+    shown = lab_map(at, "man.map.lle")
+    assert shown["n"] == 20_000
+    # the points are named by their row (no 20,000 ids spelled out) and the tooltip's t comes as numbers
+    assert shown["ids"] is None and shown["rowIds"] and shown["items"] == "rows:20000"
+    from app.services import data as data_service
+    from app.services import manifolds as svc
+
+    pts = svc.Points(data_service.DataRef("vectors", "swiss_roll", 0), 20_000, 0.0)
+    t = next(f["values"] for f in shown["hover"]["fields"] if f["name"] == "t")
+    np.testing.assert_array_equal(t, svc.point_set(pts).colour.astype(np.float32))
     assert at.slider(key="man.B").max == 30  # LLE's matrix holds about n B^2 entries
     assert "30" in at.slider(key="man.B").help
     open_tab(at, "man.tab", "Neighbourhood sweep", timeout=300)

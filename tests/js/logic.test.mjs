@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
   placeLabels, matchFrames, tween, largestMove, parseColour, discMask, blendDiscs, packRGBA, stampDiscs,
+  significant, pointName, fieldValue,
 } from "../../app/ui/map/logic.js";
 
 // A small seeded generator (mulberry32): the same points on every run.
@@ -440,4 +441,15 @@ test("a glide's frame stamps each disc where it covers at least half a pixel, in
   assert.equal(stamped, expected);
   for (let k = 0; k < W * H; k++) if (pixels[k * 4 + 3]) assert.ok(reference[k * 4 + 3] > 0);
   assert.equal(packRGBA([1, 2, 3], 1), (255 << 24 | 3 << 16 | 2 << 8 | 1) >>> 0);
+});
+
+test("a tooltip writes numbers with three significant digits and names points by id, row or #", () => {
+  assert.deepEqual([0.123456, 14.149, 4.7, 123456, -0.000123456, NaN].map((v) => significant(v)),
+                   ["0.123", "14.1", "4.7", "123000", "-0.000123", "NaN"]);
+  assert.equal(significant(2 / 3, 2), "0.67");
+  const nums = decode(Buffer.from(new Float32Array([1.23456, 7]).buffer).toString("base64"));
+  assert.deepEqual([0, 1].map((i) => fieldValue({ nums, digits: 3 }, i)), ["1.23", "7"]);
+  assert.equal(fieldValue({ values: ["a", "b"] }, 1), "b");
+  assert.deepEqual([pointName({ ids: ["x", "y"] }, 1), pointName({ ids: null, rowIds: true }, 1),
+                    pointName({ ids: null }, 1)], ["y", "1", "#1"]);
 });

@@ -134,6 +134,25 @@ def markers(x, y, *, name: str = "", color: str = "#212529", shape: str = "dot",
 
 
 # ------------------------------------------------------------ drawing
+def _are_rows(ids, n: int) -> bool:
+    """Whether ``ids`` are the row numbers 0 .. n - 1 (then neither they nor their token need spelling out)."""
+    if isinstance(ids, range):
+        return ids == range(n)
+    a = np.asarray(ids) if not isinstance(ids, np.ndarray) else ids
+    if a.ndim != 1 or len(a) != n or a.dtype.kind not in "iuO" or (n and (a[0] != 0 or a[-1] != n - 1)):
+        return False
+    return bool(np.array_equal(a, np.arange(n)))  # object ids (MapTools keeps them so) compare one by one
+
+
+def _hover_field(name, values) -> dict:
+    """A tooltip field: text, one per point, or real numbers sent as float32 bytes that the map writes with three
+    significant digits (20,000 formatted strings cost more to make, send and read than the numbers)."""
+    a = values if isinstance(values, np.ndarray) else None
+    if a is not None and a.ndim == 1 and a.dtype.kind == "f":
+        return {"name": str(name), "numbers": b64(a), "digits": 3}
+    return {"name": str(name), "values": [str(v) for v in values]}
+
+
 def _items_token(ids) -> str:
     h = hashlib.sha1()
     for v in ids:
@@ -161,7 +180,8 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     # a map drawn unaligned (a live frame, a map whose axes mean something) is not what the next is aligned to
     drawn = aligned(key, xy, ids) if align else xy
     labels_list = None if labels is None else ["" if v is None else str(v) for v in labels]
-    hover_fields = [{"name": str(k), "values": [str(v) for v in vals]} for k, vals in (hover or {}).items()]
+    hover_fields = [_hover_field(k, vals) for k, vals in (hover or {}).items()]
+    rows = ids is None or _are_rows(ids, n)
     sel = sorted({int(i) for i in selected})
     ring_layers = list(rings)
     if sel:
@@ -169,8 +189,8 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
                                    width=1.3))
     data = {
         "mapId": key, "n": n, "x": b64(drawn[:, 0] if n else []), "y": b64(drawn[:, 1] if n else []),
-        "items": _items_token(range(n) if ids is None else ids),
-        "ids": None if ids is None or n > 20000 else [str(v) for v in ids],
+        "items": f"rows:{n}" if rows else _items_token(ids),
+        "ids": None if rows or n > 20000 else [str(v) for v in ids], "rowIds": rows and ids is not None,
         "labels": labels_list,
         "labelPriority": None if label_priority is None else b64(label_priority),
         "alwaysLabel": [int(i) for i in always_label],

@@ -12,6 +12,21 @@ export function decode(b64, Type = Float32Array) {
 }
 
 // Bounds of the points drawn (skipping NaN), as [x0, y0, x1, y1]; a single point gets a unit box.
+// A number as a tooltip writes it: `digits` significant digits, trailing zeros dropped ("%.3g"-like).
+export function significant(v, digits = 3) {
+  return Number.isFinite(v) ? String(Number(v.toPrecision(digits))) : String(v);
+}
+
+// What names point i: its id, its row number when the ids are the rows, or "#i" when there are none.
+export function pointName(frame, i) {
+  return frame.ids ? String(frame.ids[i]) : frame.rowIds ? String(i) : `#${i}`;
+}
+
+// A tooltip field's value for point i: its text, or its number written with `digits` digits.
+export function fieldValue(field, i) {
+  return field.nums ? significant(field.nums[i], field.digits || 3) : field.values[i];
+}
+
 export function bounds(xs, ys, keep) {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (let i = 0; i < xs.length; i++) {

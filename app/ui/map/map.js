@@ -60,7 +60,9 @@ class LabMap {
       x: decode(data.x), y: decode(data.y), ids: data.ids || null, labels: data.labels || null,
       priority: decode(data.labelPriority), always: new Set(data.alwaysLabel || []),
       color: data.color || { kind: "single", color: "#3b5bdb" }, size: data.size ?? 5,
-      opacity: data.opacity ?? 0.85, hover: data.hover || null, rings: data.rings || [],
+      opacity: data.opacity ?? 0.85, rings: data.rings || [], rowIds: !!data.rowIds,
+      hover: { fields: ((data.hover && data.hover.fields) || []).map(
+        (h) => (h.numbers != null ? { ...h, nums: decode(h.numbers) } : h)) },
       edges: (data.edges || []).map((e) => ({ ...e, pairs: decode(e.pairs, Int32Array) })),
       arrows: data.arrows || [], lines: data.lines || [], markers: data.markers || [],
       mode: data.mode || "pan", height: data.height || 480, title: data.title || "",
@@ -371,7 +373,7 @@ class LabMap {
     for (const i of f.always) must.add(i);
     const bold = (i) => must.has(i) || f.selected.has(i);
     // a map without labels still names the points that must be named, by id
-    const text = (i) => (f.labels ? f.labels[i] : must.has(i) ? (f.ids ? f.ids[i] : `#${i}`) : null);
+    const text = (i) => (f.labels ? f.labels[i] : must.has(i) ? pointName(f, i) : null);
     this.labelText = text;
     const order = [];
     for (let i = 0; i < (f.labels ? f.n : 0); i++) {
@@ -567,10 +569,10 @@ class LabMap {
     if (i < 0) { tip.style.display = "none"; return; }
     tip.replaceChildren();
     const head = el("b", null, tip);
-    head.textContent = f.labels && f.labels[i] != null ? String(f.labels[i]) : f.ids ? String(f.ids[i]) : `#${i}`;
-    for (const field of (f.hover && f.hover.fields) || []) {
+    head.textContent = f.labels && f.labels[i] != null ? String(f.labels[i]) : pointName(f, i);
+    for (const field of f.hover.fields) {
       const row = el("div", null, tip);
-      row.textContent = `${field.name}: ${field.values[i]}`;
+      row.textContent = `${field.name}: ${fieldValue(field, i)}`;
     }
     tip.style.display = "block";
     const left = px + 14 + tip.offsetWidth > this.w ? px - 14 - tip.offsetWidth : px + 14;
