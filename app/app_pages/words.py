@@ -241,9 +241,8 @@ with tabs[1]:
                    "as a test the vectors pass or fail.")
 
 
-#: Seconds between two frames of a t-SNE drawn while it runs: 300 words take 0.3 s alone (0.9 s the first time
-#: in a process), and the five frames the run is paced to (svc.FRAME_ITERATIONS) should not make the map take
-#: much longer.
+#: Seconds between two frames of a t-SNE drawn while it runs: 300 words take 0.3 s alone, and the five frames
+#: the run is paced to (svc.FRAME_ITERATIONS) should not make the map take much longer.
 FRAME_S = 0.08
 #: How long a frame glides to the next, in milliseconds (a little less than a frame).
 GLIDE_MS = 70

@@ -195,14 +195,18 @@ class MapTools:
                        "this one: 0 = the same picture, turned; 1 = nothing in common.")
         figures.metric(f"{self.nouns} in both", f"{found['shared']:,}")
         overlap = np.asarray(found["overlap"], dtype=np.float64)
+        kept = np.nan_to_num(overlap, nan=1.0)
+        numbered = lab_map.are_rows(self.ids, len(self.ids))  # ids that are row numbers name nothing by themselves
+        labels = None if self.labels is None or len(self.ids) > 5000 else \
+            [str(i) if not numbered or k < 0.5 else "" for i, k in zip(self.ids, kept)]
         lab_map.draw(st, self.coords, key=f"{page}.{name}.overlap", ids=self.ids,
                      color=lab_map.continuous(overlap, scale="rdylgn", vmin=0, vmax=1,
                                               title=f"overlap@{found['k']} (grey: not in the pinned map)"),
-                     labels=None if self.labels is None or len(self.ids) > 5000 else
-                     [str(i) for i in self.ids], label_priority=-np.nan_to_num(overlap, nan=1.0),
+                     labels=labels, label_priority=-kept,
                      hover={f"overlap@{found['k']}": np.round(overlap, 2)}, size=4,
                      title=f"This map coloured by each {self.noun}'s neighbour overlap with the pinned one",
                      height=460)
         st.caption("A low disparity with a high overlap: the setting only turned or scaled the picture. A high "
                    "disparity with a high overlap: the neighbourhoods held but moved relative to each other. Red "
-                   "points lost their neighbours.")
+                   "points lost their neighbours"
+                   + (f"; the {self.nouns} numbered are those that kept fewer than half." if numbered else "."))

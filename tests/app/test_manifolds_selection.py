@@ -142,6 +142,9 @@ def test_pinning_the_lle_map_and_changing_b_compares_them(manifolds):
     overlap = lab_map(at, "man.map.overlap")  # this map coloured by each point's overlap with the pinned one
     assert overlap["n"] == 1500 and overlap["color"]["kind"] == "continuous"
     assert ((overlap["values"] >= 0) & (overlap["values"] <= 1)).all()
+    # the points are row numbers: only those that kept fewer than half their neighbours are numbered on it
+    lost = overlap["values"] < 0.5
+    assert 0 < lost.sum() < 1500 and overlap["labels"] == [str(i) if lost[i] else "" for i in range(1500)]
     at.button(key="man.map.unpin").click().run()
     at.slider(key="man.B").set_value(12).run()
 

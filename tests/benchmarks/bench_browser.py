@@ -560,8 +560,8 @@ class Bench:
         """The Words map tab opened at a new seed: from the click on the tab until the map the selection tools
         draw (the t-SNE finished) is on the canvas, its glide over; each next to the same openTSNE call on the
         same words, without drawing, in this process (the reference). Twice: the server's first t-SNE beside
-        the first call in this process (both pay the one-off costs of a first call: 0.8-1.0 s against 0.33 s
-        for 300 words here), then both again at another seed, warm. Timed before any control, so no other
+        the first call in this process (both pay the one-off costs of a first call, once 0.8-1.0 s against
+        0.33 s for 300 words here, now a few hundredths), then both again at another seed, warm. Timed before any control, so no other
         t-SNE ran in the server first."""
         rows: list[Row] = []
         spec = next(p for p in PAGES if p.url == "words")

@@ -134,7 +134,7 @@ def markers(x, y, *, name: str = "", color: str = "#212529", shape: str = "dot",
 
 
 # ------------------------------------------------------------ drawing
-def _are_rows(ids, n: int) -> bool:
+def are_rows(ids, n: int) -> bool:
     """Whether ``ids`` are the row numbers 0 .. n - 1 (then neither they nor their token need spelling out)."""
     if isinstance(ids, range):
         return ids == range(n)
@@ -181,7 +181,7 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     drawn = aligned(key, xy, ids) if align else xy
     labels_list = None if labels is None else ["" if v is None else str(v) for v in labels]
     hover_fields = [_hover_field(k, vals) for k, vals in (hover or {}).items()]
-    rows = ids is None or _are_rows(ids, n)
+    rows = ids is None or are_rows(ids, n)
     sel = sorted({int(i) for i in selected})
     ring_layers = list(rings)
     if sel:
