@@ -104,7 +104,10 @@ figures.metric("documents", f"{facts['documents']:,}", width=100)
 figures.metric("tokens", f"{facts['tokens']:,}", width=100)
 figures.metric("vocabulary", f"{facts['vocabulary']:,}", width=100)
 figures.metric("non-zero PMI entries", f"{facts['nnz']:,}", width=100)
-figures.metric("fit time", f"{facts['fit seconds']:.2f} s", width=100)
+figures.metric("fit time", f"{facts['fit seconds']:.2f} s", width=100,
+               help="What counting, the PMI and its SVD took on this server when they were computed: a step of "
+               "Window or Dimensions is fitted in the background while the one before is on screen, at a low "
+               "priority, so its time can be longer than a fit the page waited for.")
 
 TABS = ["Spectrum", "Nearest words", "Word map", "Evaluation", "Documents", "Label embedding", "Download",
         "From windows to vectors"]
