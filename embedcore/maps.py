@@ -187,7 +187,7 @@ def _tsne_affinities(X, perplexity: float, random_state, n_jobs: int):
     """openTSNE's own affinities for ``X`` with the neighbour search its "auto" picks for dense Euclidean data
     (exact below 1,000 points, Annoy above), given to it as an index: asked to choose itself, openTSNE first
     imports pynndescent to see whether it is installed, 0.9 s of a process's first t-SNE, for a library it does
-    not use on such data. The result is the same, point for point (tests/unit/test_maps.py)."""
+    not use on such data. The result is the same, point for point (tests/unit/test_manifold.py)."""
     from openTSNE.affinity import MultiscaleMixture
     from openTSNE.nearest_neighbors import Annoy, Sklearn
 

@@ -11,7 +11,6 @@ export function decode(b64, Type = Float32Array) {
   return new Type(bytes.buffer);
 }
 
-// Bounds of the points drawn (skipping NaN), as [x0, y0, x1, y1]; a single point gets a unit box.
 // A number as a tooltip writes it: `digits` significant digits, trailing zeros dropped ("%.3g"-like).
 export function significant(v, digits = 3) {
   return Number.isFinite(v) ? String(Number(v.toPrecision(digits))) : String(v);
@@ -27,6 +26,7 @@ export function fieldValue(field, i) {
   return field.nums ? significant(field.nums[i], field.digits || 3) : field.values[i];
 }
 
+// Bounds of the points drawn (skipping NaN), as [x0, y0, x1, y1]; a single point gets a unit box.
 export function bounds(xs, ys, keep) {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (let i = 0; i < xs.length; i++) {
