@@ -403,6 +403,4 @@ tools.draw(map_slot, "man.map.lle", color=charts.colour(data.colour, data.catego
            hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=chart_height(440),
            edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
 trust_slot.metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
-last = st.session_state.get("man.ahead_from")  # (points, B) of this session's last map: which way B moves
-svc.solve_ahead(pts, B, reg, moved=B - last[1] if last is not None and last[0] == pts else 0)  # B ± 1, ± 2
-st.session_state["man.ahead_from"] = (pts, B)
+svc.solve_ahead_of(pts, B, reg)  # B ± 1, ± 2, the side B moved to first

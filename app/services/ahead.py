@@ -14,6 +14,8 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 
+import streamlit as st
+
 
 def low_priority() -> None:
     """Run the calling thread at a low priority (nice + 10 on Linux): work nobody waits for yet gives way to the
@@ -58,3 +60,15 @@ class Ahead:
     def idle(self, timeout: float | None = None) -> None:
         """Wait until every job handed over so far has ended (tests; a page never waits for work ahead)."""
         self.pool.submit(lambda: None).result(timeout)
+
+
+def moved(state_key: str, data, **values: float) -> tuple[str, int] | None:
+    """Which of the sliders ``values`` (name: value) moved since this session's last call under ``state_key`` with
+    the same ``data``, and which way (+1 or -1): the first that changed, or None (a first run, new data, or none
+    of them moved). Records ``values`` for the next call."""
+    last = st.session_state.get(state_key)
+    st.session_state[state_key] = (data, values)
+    if last is None or last[0] != data:
+        return None
+    return next(((name, 1 if v > last[1][name] else -1) for name, v in values.items()
+                 if name in last[1] and v != last[1][name]), None)

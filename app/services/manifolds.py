@@ -359,6 +359,12 @@ def solve_ahead(p: Points, B: int, reg: float, moved: int = 0) -> None:
             _QUEUED[:] = [q for q in _QUEUED if not q[1].done()] + [(key, job)]
 
 
+def solve_ahead_of(p: Points, B: int, reg: float) -> None:
+    """:func:`solve_ahead` for this session's page: the side B moved to since its last run first."""
+    way = ahead.moved("man.ahead_from", p, B=B)
+    solve_ahead(p, B, reg, moved=0 if way is None else way[1])
+
+
 def _ahead(key, *args) -> LLEMap:
     try:
         return _solve(*args)

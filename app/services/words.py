@@ -232,36 +232,25 @@ def fit_ahead(ref: data_service.DataRef, params: tuple, *, windows: tuple[int, i
     other change, one step either side of both. The same fit as the page's own (the same cached functions), so a
     setting gives the same vectors whichever way it was reached."""
     p = dict(params)
-    sides = {"window": [], "dims": []}
-    if p["context"] == "window":
-        sides["window"] = [{**p, "window": w} for w in (p["window"] + 1, p["window"] - 1)
-                           if windows[0] <= w <= windows[1]]
-    sides["dims"] = [{**p, "n_components": d} for d in (p["n_components"] + dims[2], p["n_components"] - dims[2])
-                     if dims[0] <= d <= dims[1]]
-    if moved is None:
-        order = sides["window"] + sides["dims"]
-    else:
-        control, way = moved
-        step = {"window": 1, "dims": dims[2]}[control] * way
-        key = {"window": "window", "dims": "n_components"}[control]
-        order = [q for q in sides[control] if q[key] == p[key] + step]
+
+    def step(control: str, way: int) -> dict | None:
+        if control == "window":
+            w = p["window"] + way
+            return {**p, "window": w} if p["context"] == "window" and windows[0] <= w <= windows[1] else None
+        d = p["n_components"] + way * dims[2]
+        return {**p, "n_components": d} if dims[0] <= d <= dims[1] else None
+
+    wanted = [moved] if moved is not None else [("window", 1), ("window", -1), ("dims", 1), ("dims", -1)]
+    order = [q for q in (step(*m) for m in wanted) if q is not None]
     _AHEAD.plan([functools.partial(_fit_quietly, ref, _without_p(tuple(sorted(q.items())))) for q in order])
 
 
 def fit_ahead_of(ref: data_service.DataRef, params: tuple, *, windows: tuple[int, int],
                  dims: tuple[int, int, int]) -> None:
     """:func:`fit_ahead` for this session's page: which slider moved since its last run, and which way."""
-    p, last = dict(params), st.session_state.get(_AHEAD_FROM)
-    now = (ref, p["window"], p["n_components"])
-    moved = None
-    if last is not None and last[0] == ref and last[1:] != now[1:]:
-        moved = ("window", 1 if now[1] > last[1] else -1) if last[1] != now[1] else \
-            ("dims", 1 if now[2] > last[2] else -1)
-    fit_ahead(ref, params, windows=windows, dims=dims, moved=moved)
-    st.session_state[_AHEAD_FROM] = now
-
-
-_AHEAD_FROM = "words.ahead_from"  # (data, window, dimensions) of this session's last run
+    p = dict(params)
+    fit_ahead(ref, params, windows=windows, dims=dims,
+              moved=ahead.moved("words.ahead_from", ref, window=p["window"], dims=p["n_components"]))
 
 
 def _fit_quietly(ref: data_service.DataRef, params: tuple) -> None:
