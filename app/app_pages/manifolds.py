@@ -137,7 +137,6 @@ chosen = picked.selection("man", pts)
 point = chosen.point if chosen.point is not None and 0 <= chosen.point < n_points else 0
 if chosen.point != point:
     picked.inspect_point("man", pts, point)
-selected = picked.positions(range(n_points), chosen.ids)
 
 try:
     nbrs = svc.neighbours_of(pts, B, point)
@@ -155,23 +154,37 @@ figures.metric("dimensions", data.X.shape[1])
 figures.metric("B", B)
 figures.metric("reconstruction error", f"{result.reconstruction_error:.2e}")
 trust_slot = figures.empty()  # filled last, once the map is on its way
+# A box, a lasso or Clear reruns only what shows the selection (the 3-D view, the map, the list), drawn in keyed
+# fragments; a click reruns the page (the inspected point is the Inside LLE tab's), and so does any selection while
+# a tab that rings it on maps of its own is open.
+SELECTION_SHOWN = ("man.input", "man.map", "man.selected")
+rings_in_tabs = st.session_state.get("man.tab") in ("Neighbourhood sweep", "Method comparison", "Quality")
 tools = MapTools("man", pts, range(n_points), result.embedding, space=data.X, k=B, where=c2,
-                 labels=data.colour, label_name=data.colour_label)
+                 labels=data.colour, label_name=data.colour_label, fragments=() if rings_in_tabs else SELECTION_SHOWN)
 map_slot = c2.container()  # filled last (see the end of the page)
 c2.caption(f"Coloured by {md_escape(data.colour_label)}; hover a point for its value. A new B or reg glides the "
            "points from the map on screen to the new one, first turned, flipped and scaled onto it (LLE's axes "
            "mean nothing), so what moves is what the setting changed.")
 shown = svc.shown_in_3d(pts)
 dims = data.X.shape[1]
-c1.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimensions)'}, coloured by "
-            f"{md_escape(data.colour_label)}")
-charts.input_view(c1, svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
-                  segments=svc.graph_segments(pts, B) if show_graph else None, selected=selected,
-                  height=440, key="man.chart.input")
-c1.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
-           + (f", the {len(selected):,} points selected on a map ringed" if len(selected) else "")
-           + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
-              "around them, while LLE and the map use them all."))
+
+
+@st.fragment(key="man.input")
+def input_in_3d() -> None:
+    tools.refresh()
+    st.markdown(f"**Input in 3-D**{'' if dims <= 3 else f' (first 3 of {dims} dimensions)'}, coloured by "
+                f"{md_escape(data.colour_label)}")
+    charts.input_view(st, svc.input_view(pts), data.colour, data.categorical, point, nbrs, shown=shown,
+                      segments=svc.graph_segments(pts, B) if show_graph else None, selected=tools.rows,
+                      height=440, key="man.chart.input")
+    st.caption(f"Drag to turn it, scroll to zoom. Point {point} in black, its {B} neighbours in red"
+               + (f", the {len(tools.rows):,} points selected on a map ringed" if len(tools.rows) else "")
+               + ("." if shown is None else f"; a sample of {len(shown):,} of the {n_points:,} points (seed {seed}) "
+                  "around them, while LLE and the map use them all."))
+
+
+with c1:
+    input_in_3d()
 
 
 def where_on_the_input(rows) -> None:
@@ -181,7 +194,13 @@ def where_on_the_input(rows) -> None:
                  hide_index=True, key="man.selected_where", height=240)
 
 
-tools.panel(where_on_the_input, file_name="selected_points.csv", neighbours=False)
+@st.fragment(key="man.selected")
+def selection_list() -> None:
+    tools.refresh()
+    tools.panel(where_on_the_input, file_name="selected_points.csv", neighbours=False)
+
+
+selection_list()
 tools.compare(f"LLE, B={B}, reg={reg:g}", what="B, reg or method (Quality tab)")
 
 LABELS = ["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"]
@@ -399,8 +418,15 @@ share.panel("manifolds", reproduce.lazy(lambda: svc.recipe(pts, B, reg)), upload
 # The map is sent last: the browser then draws the page's other charts (the weights and eigenvalue bars redraw at
 # every B) before it, and the map glides without them stopping it halfway. Its trustworthiness (seconds at
 # 20,000 points) is measured once it is on its way.
-tools.draw(map_slot, "man.map.lle", color=charts.colour(data.colour, data.categorical, data.colour_label),
-           hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})", height=chart_height(440),
-           edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
+@st.fragment(key="man.map")
+def lle_map() -> None:
+    tools.refresh()
+    tools.draw(st, "man.map.lle", color=charts.colour(data.colour, data.categorical, data.colour_label),
+               hover=charts.hover(data.colour, data.colour_label), title=f"LLE in 2-D (B={B})",
+               height=chart_height(440), edges=[charts.graph(svc.graph_pairs(pts, B), B)] if show_graph else ())
+
+
+with map_slot:
+    lle_map()
 trust_slot.metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
 svc.solve_ahead_of(pts, B, reg)  # B ± 1, ± 2, the side B moved to first

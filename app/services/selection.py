@@ -83,32 +83,39 @@ def select(page: str, data, ids, indices, *, dragged: bool = True) -> None:
     _store(page, current)
 
 
-def on_map_select(page: str, data, ids, whole_page: bool = False):
+def on_map_select(page: str, data, ids, whole_page: bool = False, fragments=()):
     """The map component's ``on_select``: its event (``{"kind": "box" | "lasso" | "click" | "clear",
-    "indices": [...]}``) becomes the page's selection or its inspected point. With ``whole_page`` (a map
-    inside a fragment whose selection the page shows elsewhere too) the next run of the fragment asks
-    for a run of the whole page (:func:`page_rerun_asked`)."""
+    "indices": [...]}``) becomes the page's selection or its inspected point; then what runs again is
+    :func:`rerun_for` the event (a map inside a fragment: see there)."""
 
     def handle(event: dict) -> None:
         kind = event.get("kind")
         indices = [int(i) for i in event.get("indices") or [] if isinstance(i, (int, float)) and float(i).is_integer()]
         select(page, data, ids, indices, dragged=kind != "click")
-        if whole_page:
-            st.session_state[f"{page}.rerun_page"] = True
+        rerun_for(kind, whole_page, fragments)
 
     return handle
 
 
-def page_rerun_asked(page: str) -> bool:
-    """Whether a selection made inside a fragment asked for the whole page to run again (asked once)."""
-    return bool(st.session_state.pop(f"{page}.rerun_page", False))
+def rerun_for(kind: str, whole_page: bool = False, fragments=()) -> None:
+    """From a callback of a map drawn inside a fragment (whose own rerun would be that fragment alone): with
+    ``whole_page`` (the page marks the selection elsewhere too) the whole page runs again; with ``fragments``
+    (the keys of the fragments that draw the selection, the map's among them) a box, a lasso or a clearing
+    runs only those, and a click (the inspected point, which the page reads elsewhere) the whole page.
+    Neither: the interaction's own rerun."""
+    if whole_page or (fragments and kind == "click"):
+        st.rerun()
+    if fragments:
+        st.rerun(list(fragments))
 
 
-def clear(page: str) -> None:
-    """Forget the selection (the inspected point stays), and have the maps drawn anew without it."""
+def clear(page: str, whole_page: bool = False, fragments=()) -> None:
+    """Forget the selection (the inspected point stays), and have the maps drawn anew without it (the Clear
+    button's callback; ``whole_page`` and ``fragments`` as in :func:`rerun_for`)."""
     found = st.session_state.get(f"{page}.selection")
     if isinstance(found, Selection):
         _store(page, replace(found, ids=()))
+    rerun_for("clear", whole_page, fragments)
 
 
 def forget_point(page: str) -> None:

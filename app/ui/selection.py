@@ -45,23 +45,24 @@ class MapTools:
     (rows like ``coords``) for inspecting a point, or None; ``k`` fixes the number of
     neighbours compared (otherwise a slider sets it). ``name`` tells apart two maps of one
     page; they share the page's selection and pin. A map drawn in a fragment whose selection
-    the page marks elsewhere too is ``linked``: a selection made on it runs the whole page.
+    the page marks elsewhere too is ``linked``: a selection made on it runs the whole page. A page that
+    draws the map and what shows the selection in keyed fragments names them in ``fragments``: a box,
+    a lasso or Clear then runs only those (each calls :meth:`refresh` first), a click the whole page.
     """
 
     def __init__(self, page: str, data, ids, coords, *, labels=None, space=None, name: str = "map",
                  noun: str = "point", id_name: str = "id", label_name: str = "label", where=None,
-                 k: int | None = None, linked: bool = False):
+                 k: int | None = None, linked: bool = False, fragments=()):
         self.page, self.data, self.name, self.noun, self.linked = page, data, name, noun, linked
+        self.fragments = () if linked else tuple(fragments)
         self.nouns = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
-        if linked and sel.page_rerun_asked(page):
-            st.rerun(scope="app")  # a selection made here is marked on the page's other maps too
         self.ids = np.asarray(ids, dtype=object)
         self.coords = np.asarray(coords)
         self.labels = None if labels is None else np.asarray(labels, dtype=object)
         self.space = space
         self.id_name, self.label_name = id_name, label_name
-        state = self.state = sel.selection(page, data)
-        self.rows = sel.positions(self.ids, state.ids)
+        self.refresh()
+        state = self.state
         self.point = sel.position(self.ids, state.point)
         n = len(self.ids)
         self.fixed_k = k is not None
@@ -77,6 +78,12 @@ class MapTools:
                                    "clear the selection.")
         self.mode = sel.MODES[mode]
         self.drawn = self.coords
+
+    def refresh(self) -> None:
+        """Read the selection again (a fragment's rerun after a box: the rest of these tools is as the page
+        made them)."""
+        self.state = sel.selection(self.page, self.data)
+        self.rows = sel.positions(self.ids, self.state.ids)
 
     # ------------------------------------------------------------ the map (the lab's map component)
     def marks(self, legend: bool = True) -> list[dict]:
@@ -106,7 +113,7 @@ class MapTools:
         xy = self.coords if xy is None else xy
         drawn = lab_map.draw(where, xy, key=key, ids=self.ids, mode=self.mode,
                              selected=self.rows if selection else (), rings=list(rings) + self.marks(),
-                             on_select=sel.on_map_select(self.page, self.data, self.ids, whole_page=self.linked),
+                             on_select=sel.on_map_select(self.page, self.data, self.ids, self.linked, self.fragments),
                              **kw)
         if xy is self.coords:
             self.drawn = drawn
@@ -132,7 +139,8 @@ class MapTools:
             row.download_button("Selection (.csv)", sel.to_csv(frame), file_name, "text/csv",
                                 key=f"{page}.{name}.download", on_click="ignore",
                                 help="The selected ids, labels and map coordinates.")
-            row.button("Clear the selection", key=f"{page}.{name}.clear", on_click=sel.clear, args=(page,))
+            row.button("Clear the selection", key=f"{page}.{name}.clear", on_click=sel.clear,
+                       args=(page, self.linked, self.fragments))
         else:
             st.caption(f"Drag a box or a lasso on the map to list the {self.nouns} inside it; choose "
                        f"'click a point' above the map and click a {self.noun} to see its nearest neighbours.")

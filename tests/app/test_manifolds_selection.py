@@ -77,6 +77,8 @@ def test_a_box_on_the_lle_map_lists_the_points_and_rings_them_in_3d(manifolds):
     rows = list(range(100, 160))
     at = select_on_map(at, "man.map.lle", rows)
     assert not at.exception
+    # the box ran only what shows the selection (the 3-D view, the map, the list): none of the page's controls
+    assert not at.slider and not at.metric and _deck_layer(at, "point") is not None
     table = _frame(at, "man.map.selected")
     assert table["id"].tolist() == rows and list(table.columns) == ["id", "t", "x", "y"]
     xy = lab_map(at, "man.map.lle")["xy"]
@@ -86,11 +88,14 @@ def test_a_box_on_the_lle_map_lists_the_points_and_rings_them_in_3d(manifolds):
     assert where.loc["t", "all min"] <= where.loc["t", "selection min"] <= where.loc["t", "selection max"]
     assert [r["i"] for r in _deck_layer(at, "selection")["data"]] == rows
     assert lab_map(at, "man.map.lle")["selected"] == rows
+    at.run()  # the whole page, as any control runs it, shows the same selection
+    assert _frame(at, "man.map.selected")["id"].tolist() == rows and lab_map(at, "man.map.lle")["selected"] == rows
     # B changes the map, not the points: the selection stays; more points are other points: it goes
     at.slider(key="man.B").set_value(9).run()
     assert _frame(at, "man.map.selected")["id"].tolist() == rows
     assert lab_map(at, "man.map.lle")["selected"] == rows and "selected (60)" in _rings(at, "man.map.lle")
     at.button(key="man.map.clear").click().run()
+    assert not at.slider  # Clear, too, ran only what shows the selection
     assert not _has_frame(at, "man.map.selected") and _deck_layer(at, "selection") is None
     assert lab_map(at, "man.map.lle")["selected"] == []
     at = select_on_map(at, "man.map.lle", rows, kind="lasso")
@@ -98,6 +103,7 @@ def test_a_box_on_the_lle_map_lists_the_points_and_rings_them_in_3d(manifolds):
     at = select_on_map(at, "man.map.lle", [], kind="clear")  # a double click on the map
     assert not _has_frame(at, "man.map.selected")
     at = select_on_map(at, "man.map.lle", rows)
+    at.run()
     at.slider(key="man.n").set_value(800).run()
     assert not at.exception and not _has_frame(at, "man.map.selected")
     assert lab_map(at, "man.map.lle")["selected"] == []
@@ -167,7 +173,11 @@ def test_a_selection_in_the_sweep_is_ringed_in_every_panel_and_on_the_lle_map(ma
     sweep = [k for k in lab_maps(at) if k.startswith("man.map.sweep.")]
     assert len(sweep) == 6 and all(lab_map(at, k)["selected"] == [5, 6, 7] for k in sweep)
     assert lab_map(at, "man.map.lle")["selected"] == [5, 6, 7]
+    # while the sweep is open, a box on the LLE map runs the whole page: the panels ring it too
+    at = select_on_map(at, "man.map.lle", [8, 9])
+    assert all(lab_map(at, k)["selected"] == [8, 9] for k in sweep)
     at.button(key="man.map.clear").click().run()
+    assert all(lab_map(at, k)["selected"] == [] for k in sweep)
     open_tab(at, "man.tab", "Inside LLE")
 
 
