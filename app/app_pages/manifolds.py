@@ -155,12 +155,17 @@ figures.metric("B", B)
 figures.metric("reconstruction error", f"{result.reconstruction_error:.2e}")
 trust_slot = figures.empty()  # filled last, once the map is on its way
 # A box, a lasso or Clear reruns only what shows the selection (the 3-D view, the map, the list), drawn in keyed
-# fragments; a click reruns the page (the inspected point is the Inside LLE tab's), and so does any selection while
-# a tab that rings it on maps of its own is open.
+# fragments; a click reruns the page (the inspected point is the Inside LLE tab's), and so does any selection made
+# while a tab that rings it on maps of its own is open (asked when the selection is made: the tabs are drawn later).
 SELECTION_SHOWN = ("man.input", "man.map", "man.selected")
-rings_in_tabs = st.session_state.get("man.tab") in ("Neighbourhood sweep", "Method comparison", "Quality")
+
+
+def rings_in_tabs() -> bool:
+    return st.session_state.get("man.tab") in ("Neighbourhood sweep", "Method comparison", "Quality")
+
+
 tools = MapTools("man", pts, range(n_points), result.embedding, space=data.X, k=B, where=c2,
-                 labels=data.colour, label_name=data.colour_label, fragments=() if rings_in_tabs else SELECTION_SHOWN)
+                 labels=data.colour, label_name=data.colour_label, linked=rings_in_tabs, fragments=SELECTION_SHOWN)
 map_slot = c2.container()  # filled last (see the end of the page)
 c2.caption(f"Coloured by {md_escape(data.colour_label)}; hover a point for its value. A new B or reg glides the "
            "points from the map on screen to the new one, first turned, flipped and scaled onto it (LLE's axes "

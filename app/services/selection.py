@@ -83,7 +83,7 @@ def select(page: str, data, ids, indices, *, dragged: bool = True) -> None:
     _store(page, current)
 
 
-def on_map_select(page: str, data, ids, whole_page: bool = False, fragments=()):
+def on_map_select(page: str, data, ids, whole_page=False, fragments=()):
     """The map component's ``on_select``: its event (``{"kind": "box" | "lasso" | "click" | "clear",
     "indices": [...]}``) becomes the page's selection or its inspected point; then what runs again is
     :func:`rerun_for` the event (a map inside a fragment: see there)."""
@@ -97,21 +97,36 @@ def on_map_select(page: str, data, ids, whole_page: bool = False, fragments=()):
     return handle
 
 
-def rerun_for(kind: str, whole_page: bool = False, fragments=()) -> None:
-    """From a callback of a map drawn inside a fragment (whose own rerun would be that fragment alone): with
-    ``whole_page`` (the page marks the selection elsewhere too) the whole page runs again; with ``fragments``
-    (the keys of the fragments that draw the selection, the map's among them) a box, a lasso or a clearing
-    runs only those, and a click (the inspected point, which the page reads elsewhere) the whole page.
-    Neither: the interaction's own rerun."""
-    if whole_page or (fragments and kind == "click"):
+def rerun_scope(kind: str, whole_page=False, fragments=()):
+    """What a selection event of ``kind`` runs again, from a callback of a map (or of a Clear button) drawn
+    inside a fragment, whose own rerun would be that fragment alone: ``"app"`` (the whole page) when
+    ``whole_page`` (a bool, or a function asked now: whether the page marks the selection elsewhere too),
+    or for a click when ``fragments`` are named (the inspected point, which the page reads elsewhere);
+    else the list of ``fragments`` (the keys of the fragments that draw the selection, the map's among
+    them); None when neither is given (the interaction's own rerun).
+
+    >>> rerun_scope("box", False, ("a", "b")), rerun_scope("click", False, ("a",)), rerun_scope("box", lambda: True, ("a",))
+    (['a', 'b'], 'app', 'app')
+    >>> rerun_scope("box") is None
+    True
+    """
+    if (whole_page() if callable(whole_page) else whole_page) or (fragments and kind == "click"):
+        return "app"
+    return list(fragments) if fragments else None
+
+
+def rerun_for(kind: str, whole_page=False, fragments=()) -> None:
+    """Run again what :func:`rerun_scope` says (nothing: the interaction's own rerun)."""
+    scope = rerun_scope(kind, whole_page, fragments)
+    if scope == "app":
         st.rerun()
-    if fragments:
-        st.rerun(list(fragments))
+    if scope is not None:
+        st.rerun(scope)
 
 
-def clear(page: str, whole_page: bool = False, fragments=()) -> None:
+def clear(page: str, whole_page=False, fragments=()) -> None:
     """Forget the selection (the inspected point stays), and have the maps drawn anew without it (the Clear
-    button's callback; ``whole_page`` and ``fragments`` as in :func:`rerun_for`)."""
+    button's callback; ``whole_page`` and ``fragments`` as in :func:`rerun_scope`)."""
     found = st.session_state.get(f"{page}.selection")
     if isinstance(found, Selection):
         _store(page, replace(found, ids=()))

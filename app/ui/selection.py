@@ -45,16 +45,17 @@ class MapTools:
     (rows like ``coords``) for inspecting a point, or None; ``k`` fixes the number of
     neighbours compared (otherwise a slider sets it). ``name`` tells apart two maps of one
     page; they share the page's selection and pin. A map drawn in a fragment whose selection
-    the page marks elsewhere too is ``linked``: a selection made on it runs the whole page. A page that
-    draws the map and what shows the selection in keyed fragments names them in ``fragments``: a box,
-    a lasso or Clear then runs only those (each calls :meth:`refresh` first), a click the whole page.
+    the page marks elsewhere too is ``linked`` (True, or a function asked when a selection is made):
+    a selection made on it runs the whole page. A page that draws the map and what shows the selection
+    in keyed fragments names them in ``fragments``: a box, a lasso or Clear then runs only those (each
+    calls :meth:`refresh` first), unless ``linked`` says otherwise; a click runs the whole page.
     """
 
     def __init__(self, page: str, data, ids, coords, *, labels=None, space=None, name: str = "map",
                  noun: str = "point", id_name: str = "id", label_name: str = "label", where=None,
-                 k: int | None = None, linked: bool = False, fragments=()):
+                 k: int | None = None, linked=False, fragments=()):
         self.page, self.data, self.name, self.noun, self.linked = page, data, name, noun, linked
-        self.fragments = () if linked else tuple(fragments)
+        self.fragments = tuple(fragments)
         self.nouns = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
         self.ids = np.asarray(ids, dtype=object)
         self.coords = np.asarray(coords)

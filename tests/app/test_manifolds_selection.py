@@ -243,3 +243,45 @@ def test_a_selection_on_a_map_of_the_comparisons_sample_is_the_same_points_on_th
     assert _frame(at, "man.map.selected")["id"].tolist() == ids
     assert lab_map(at, "man.map.lle")["selected"] == ids
     assert lab_map(at, "man.map.quality")["selected"] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("opened", ["by its tab", "by a link"])
+def test_a_selection_made_while_the_sweep_is_open_asks_for_the_whole_page(monkeypatch, opened):
+    """The LLE map sits in a fragment: with the sweep open (whose panels ring the selection too) a box, a click
+    and Clear ask for a run of the whole page, also when the page was opened on that tab by a link (the tabs are
+    drawn after the map, so this is decided when the selection is made). With the sweep closed, a box and Clear
+    run only the fragments that show the selection."""
+    import streamlit as st
+
+    from tests.conftest import APP
+
+    asked = []
+    real = st.rerun
+
+    def spy(scope="app"):
+        asked.append(scope)
+        real(scope)
+
+    monkeypatch.setattr(st, "rerun", spy)
+    if opened == "by a link":
+        from streamlit.testing.v1 import AppTest
+
+        at = AppTest.from_file(str(APP), default_timeout=120)
+        at.query_params["man.tab"] = "Neighbourhood sweep"
+        at.run()
+        at.switch_page(MANIFOLDS).run()
+    else:
+        at = open_tab(open_page(MANIFOLDS), "man.tab", "Neighbourhood sweep")
+    assert any(k.startswith("man.map.sweep.") for k in lab_maps(at))
+    asked.clear()
+    at = select_on_map(at, "man.map.lle", [8, 9])
+    at = click_on_map(at, "man.map.lle", 9)
+    at.button(key="man.map.clear").click().run()
+    assert asked == ["app", "app", "app"]
+    if opened == "by a link":
+        return  # AppTest keeps sending the link's query string: the tab cannot be changed here
+    open_tab(at, "man.tab", "Inside LLE")
+    asked.clear()
+    at = select_on_map(at, "man.map.lle", [8, 9])
+    at.button(key="man.map.clear").click().run()
+    assert asked == [["man.input", "man.map", "man.selected"]] * 2
