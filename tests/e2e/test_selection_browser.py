@@ -1,5 +1,6 @@
 """Select, inspect, compare in Chromium: drag a box on the Words and Manifolds maps, see and download the
-table of what was selected, clear it, click a point and see both neighbour lists.
+table of what was selected, clear it, click a point and see both neighbour lists; a box on the LLE map is
+ringed in the sweep's panels when the sweep is open.
 
 The server and Chromium are started as in test_browser.py; screenshots of each step are saved under
 tests/.artifacts/screenshots/.
@@ -115,5 +116,34 @@ def test_select_download_clear_and_inspect_on_the_map(server, browser, where):  
         assert page.get_by_text("On the map", exact=True).count() >= 1
         page.wait_for_function(f"{_map(key)}.frame.rings.some(r => r.name.startsWith({noun + ' '!r}))",
                                timeout=30_000)  # the clicked point is marked on the map
+    finally:
+        page.close()
+
+
+def _selected_sizes(page) -> dict[str, int]:
+    return page.evaluate("() => Object.fromEntries(Object.entries(window.__labMaps)"
+                         ".map(([k, m]) => [k, m.frame.selected.size]))")
+
+
+def test_a_box_on_the_lle_map_is_ringed_in_the_sweep_opened_by_a_link(server, browser):  # noqa: F811 (fixtures)
+    """The LLE map sits in a fragment that a box reruns with the 3-D view and the list; with the sweep open
+    (here from a link), the box runs the whole page, so every sweep panel rings it too, and Clear clears them."""
+    url, _ = server
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
+        page.goto(f"{url}/manifolds?man.tab=Neighbourhood+sweep")
+        wait_idle(page)
+        page.wait_for_function("Object.keys(window.__labMaps).filter(k => k.startsWith('man.map.sweep.')).length == 6",
+                               timeout=120_000)
+        _drag_box(page, "man.map.lle", 0.25, 0.25, 0.75, 0.75)
+        sizes = _selected_sizes(page)
+        n = _selected_count(page, "point")
+        assert n > 0 and sizes["man.map.lle"] == n
+        assert len(sizes) == 7 and all(v == n for v in sizes.values()), sizes  # the LLE map and 6 sweep panels
+        page.get_by_role("button", name="Clear the selection").click()
+        page.wait_for_timeout(300)
+        wait_idle(page)
+        assert set(_selected_sizes(page).values()) == {0}
+        assert_no_exception(page, "manifolds")
     finally:
         page.close()
