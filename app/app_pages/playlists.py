@@ -254,32 +254,40 @@ song_names = list(table["song"])
 labels = ["Song map", "A song's next songs", "Sample a playlist", "Likelihood", "Tags", "Cold start", "Download"]
 tabs = lazy_tabs(labels, key="pl.tab", where=body)
 
+
+@st.fragment
+def song_map_tab() -> None:
+    """The song map, its selection tools and the pinned comparison: a box, a lasso, a click, Clear, Pin or the
+    mouse mode reruns this tab alone (nothing else on the page shows the selection or the inspected song)."""
+    tools = MapTools("pl", ref, table["song"], table[["x", "y"]].to_numpy(), labels=table["tags"],
+                     space=svc.song_space(key), noun="song", id_name="song", label_name="tags")
+    c_map, c_right = st.columns(2)
+    tools.draw(c_map, "pl.map.songs", **pcharts.song_map_style(table))
+    alignment = svc.truth_alignment(key)
+    if alignment is not None:
+        pcharts.truth_map(c_right, alignment)
+    else:
+        plots.show(c_right, pcharts.curve_chart(model_info["curve"], height=560), key="pl.chart.curve")
+
+    def what_joins_them(rows) -> None:
+        found = svc.selection_summary(key, tuple(table["song"].iloc[rows]))
+        st.caption(f"{found['joined']:,} of the {found['training']:,} training playlists hold two or more of "
+                   "the selected songs; those with the most:")
+        st.dataframe(found["playlists"], hide_index=True, key="pl.selected_playlists", height=200)
+        if len(found["tags"]):
+            st.dataframe(found["tags"], hide_index=True, key="pl.selected_tags", height=160)
+
+    tools.panel(what_joins_them, file_name="selected_songs.csv", extra={"plays": table["plays"]})
+    if tools.view is not None:
+        st.caption(f"The original space is the model's {dim} dimensions; the map shows the first two"
+                   + (", so with 2 dimensions both lists agree." if dim == 2 else "."))
+    tools.compare(f"{model_kind} model, {dim} dimensions, λ {reg:g}, {model_info['iterations']} iterations",
+                  what="model or the dimensions")
+
+
 with tabs[0]:
     if tabs[0].open:
-        tools = MapTools("pl", ref, table["song"], table[["x", "y"]].to_numpy(), labels=table["tags"],
-                         space=svc.song_space(key), noun="song", id_name="song", label_name="tags")
-        c_map, c_right = st.columns(2)
-        tools.draw(c_map, "pl.map.songs", **pcharts.song_map_style(table))
-        alignment = svc.truth_alignment(key)
-        if alignment is not None:
-            pcharts.truth_map(c_right, alignment)
-        else:
-            plots.show(c_right, pcharts.curve_chart(model_info["curve"], height=560), key="pl.chart.curve")
-
-        def what_joins_them(rows) -> None:
-            found = svc.selection_summary(key, tuple(table["song"].iloc[rows]))
-            st.caption(f"{found['joined']:,} of the {found['training']:,} training playlists hold two or more of "
-                       "the selected songs; those with the most:")
-            st.dataframe(found["playlists"], hide_index=True, key="pl.selected_playlists", height=200)
-            if len(found["tags"]):
-                st.dataframe(found["tags"], hide_index=True, key="pl.selected_tags", height=160)
-
-        tools.panel(what_joins_them, file_name="selected_songs.csv", extra={"plays": table["plays"]})
-        if tools.view is not None:
-            st.caption(f"The original space is the model's {dim} dimensions; the map shows the first two"
-                       + (", so with 2 dimensions both lists agree." if dim == 2 else "."))
-        tools.compare(f"{model_kind} model, {dim} dimensions, λ {reg:g}, {model_info['iterations']} iterations",
-                      what="model or the dimensions")
+        song_map_tab()
 
 with tabs[1]:
     if tabs[1].open:

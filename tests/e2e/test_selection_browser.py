@@ -1,4 +1,4 @@
-"""Select, inspect, compare in Chromium: drag a box on the Words and Manifolds maps, see and download the
+"""Select, inspect, compare in Chromium: drag a box on the Words, Manifolds and Playlists maps, see and download the
 table of what was selected, clear it, click a point and see both neighbour lists; a box on the LLE map is
 ringed in the sweep's panels when the sweep is open.
 
@@ -76,7 +76,7 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-@pytest.mark.parametrize("where", ["words", "manifolds"])
+@pytest.mark.parametrize("where", ["words", "manifolds", "playlists"])
 def test_select_download_clear_and_inspect_on_the_map(server, browser, where):  # noqa: F811 (fixtures)
     url, _ = server
     page = browser.new_page(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
@@ -88,6 +88,10 @@ def test_select_download_clear_and_inspect_on_the_map(server, browser, where):  
             page.get_by_role("tab", name="Word map").click()
             page.wait_for_timeout(300)
             wait_idle(page, timeout_ms=300_000)  # the t-SNE map is computed and drawn live
+        elif where == "playlists":  # the song map and its tools are a fragment: each step reruns that tab alone
+            key, noun, first_column = "pl.map.songs", "song", "song"
+            page.goto(f"{url}/playlists")
+            wait_idle(page, timeout_ms=300_000)  # the first model trains
         else:
             key, noun, first_column = "man.map.lle", "point", "id"
             page.goto(f"{url}/manifolds")
