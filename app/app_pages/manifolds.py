@@ -158,10 +158,11 @@ trust_slot = figures.empty()  # filled last, once the map is on its way
 # fragments; a click reruns the page (the inspected point is the Inside LLE tab's), and so does any selection made
 # while a tab that rings it on maps of its own is open (asked when the selection is made: the tabs are drawn later).
 SELECTION_SHOWN = ("man.input", "man.map", "man.selected")
+LABELS = ["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"]  # the tabs, drawn below
 
 
 def rings_in_tabs() -> bool:
-    return st.session_state.get("man.tab") in ("Neighbourhood sweep", "Method comparison", "Quality")
+    return st.session_state.get("man.tab") in LABELS[1:4]  # the sweep, the comparison and the quality map
 
 
 tools = MapTools("man", pts, range(n_points), result.embedding, space=data.X, k=B, where=c2,
@@ -208,7 +209,6 @@ def selection_list() -> None:
 selection_list()
 tools.compare(f"LLE, B={B}, reg={reg:g}", what="B, reg or method (Quality tab)")
 
-LABELS = ["Inside LLE", "Neighbourhood sweep", "Method comparison", "Quality", "Download"]
 tabs = lazy_tabs(LABELS, key="man.tab")
 
 with tabs[0]:
