@@ -118,8 +118,6 @@ def rerun_scope(kind: str, whole_page=False, fragments=()):
 def rerun_for(kind: str, whole_page=False, fragments=()) -> None:
     """Run again what :func:`rerun_scope` says (nothing: the interaction's own rerun)."""
     scope = rerun_scope(kind, whole_page, fragments)
-    if scope == "app":
-        st.rerun()
     if scope is not None:
         st.rerun(scope)
 
