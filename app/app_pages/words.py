@@ -282,35 +282,39 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
                            where=p1, why=f"{n_words} words", bind="query-params")
         md = p2.slider("Min distance", 0.0, 0.99, 0.1, 0.05, key="words.umap_md", bind="query-params")
         setting = (nn, md)
-    points = svc.map_points(ref, params, n_words, colour_by, seed)
-    highlight = st.selectbox("Highlight a word", ["(none)"] + points["word"].tolist(), key="words.highlight",
-                             bind="query-params")
-    highlight = None if highlight == "(none)" else highlight
+    highlight_slot = st.container()  # filled once the t-SNE has started: the list of 300+ words takes a while
     note = st.empty()  # a notice above the map; the map keeps its place on the page with or without one
 
     key = svc.map_key(ref, params, n_words, method, setting, seed)
     svc.take_in_map(key)  # this session's t-SNE of this map, if it ended since the last run
     notice = svc.map_notice(key)
+    draw = True  # False: no map in this run (an error said once, or a stopped run waiting for Draw the map)
     if notice is not None and notice[0] == "stopped":
         st.session_state["words.map_stopped"] = key
     elif notice is not None and notice[0] == "error":
         note.error(md_escape(notice[1]))  # said once: the next run tries again
-        return
+        draw = False
     elif notice is not None:
         note.info(notice[1])
     result = svc.shown_map(key)
-    if result is None and st.session_state.get("words.map_stopped") == key:
+    if draw and result is None and st.session_state.get("words.map_stopped") == key:
         with note.container():
             st.info("Stopped before the first layout; there is nothing to keep. Press Draw the map to start again.")
-            if not st.button("Draw the map", key="words.map_draw", type="primary"):
-                return
-        st.session_state.pop("words.map_stopped", None)
-        note.empty()
+            draw = st.button("Draw the map", key="words.map_draw", type="primary")
+        if draw:
+            st.session_state.pop("words.map_stopped", None)
+            note.empty()
     job = svc.map_job(key)
-    if result is None and method == "t-SNE" and job is None:
+    if draw and result is None and method == "t-SNE" and job is None:
         job = svc.start_map(ref, params, n_words, perplexity, seed)
         lab_map.forget("words.map")  # the live frames and the map they end in keep t-SNE's own axes
-    elif result is None and method == "UMAP":
+    points = svc.map_points(ref, params, n_words, colour_by, seed)
+    highlight = highlight_slot.selectbox("Highlight a word", ["(none)"] + points["word"].tolist(),
+                                         key="words.highlight", bind="query-params")
+    highlight = None if highlight == "(none)" else highlight
+    if not draw:
+        return
+    if result is None and method == "UMAP":
         with st.spinner("UMAP ..."):
             svc.word_map_umap(ref, params, n_words, nn, md, seed)
     live = job is not None and job.showing()
@@ -354,12 +358,12 @@ def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tu
         Y, seconds = result
         tools = MapTools("words", ref, points["word"], Y, space=svc.map_space(ref, params, n_words), noun="word",
                          id_name="word", where=top)
-        # a map this session saw drawn live glides from its last frame at the frames' pace (in this run and
-        # in the page's run after it, which sends the same map); another map at the usual pace
+        # a map this session saw drawn live replaces its last frame at once, the last step of a run that was
+        # watched (in this run and in the page's run after it, which sends the same map); another map glides
         drawn = svc.live_draws(key)
         tools.draw(st, "words.map", title=f"{method} map of the {n_words} most frequent words" +
                    (f" ({seconds:.1f} s)" if math.isfinite(seconds) else " (stopped early)"), height=640,
-                   **({"glide_ms": GLIDE_MS} if drawn is not None and drawn[0] else {}), **style)
+                   **({"glide_ms": 0} if drawn is not None and drawn[0] else {}), **style)
         live_note = ""
         if drawn is not None and drawn[0]:
             live_note = f" While t-SNE ran ({drawn[1]:.1f} s) the map was drawn {drawn[0]} times."

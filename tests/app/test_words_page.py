@@ -230,6 +230,7 @@ def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
     shown = lab_map(at, "words.map")
     assert shown["title"] == "t-SNE map of the 2000 most frequent words (stopped early)"
     assert np.array_equal(shown["xy"], job.latest[0].astype(np.float32))
+    assert live["glideMs"] > 0 and shown["glideMs"] == 0  # frames glide; what follows the last one replaces it
     assert not [b for b in at.button if b.key == "words.map_stop"]
     assert calls.count("tsne") == 1  # the run after Stop did not start the map again
     at.run()  # the kept layout stays, without computing again
@@ -320,6 +321,7 @@ def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
     monkeypatch.setattr(app.services.words, "embed", lambda *a, **k: calls.append(a[1]))
     second = open_tab(open_page(PAGE), "words.tab", "Word map")
     assert calls == [] and _map_title(second) == title and _job(second) is None
+    assert lab_map(second, "words.map")["glideMs"] > 0  # not seen live here: it glides like any other map
 
 
 def test_dimensions_redo_only_the_svd_and_a_new_window_counts_only_its_new_distance(monkeypatch):
