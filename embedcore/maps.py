@@ -2,8 +2,8 @@
 
 Every method returns a :class:`MapResult` with the coordinates, the
 parameters used and what the method reports beside them. Iterative methods report progress through ``progress(fraction, text)``
-and, for t-SNE, the coordinates so far (``on_layout``) so a page can redraw
-while it optimises.
+and, for t-SNE, the coordinates so far (``on_layout(Y, iteration)``, the iteration counted over
+both of its phases, early exaggeration and the rest) so a page can redraw while it optimises.
 """
 
 from __future__ import annotations
@@ -165,14 +165,18 @@ def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout
         raise ValueError(f"t-SNE: perplexity={perplexity:g} needs more than {int(perplexity * 3)} points; "
                          f"lower it below {len(X) / 3:.0f}.")
     every = 5  # a callback is where a person's Stop is heard: keep it within a fraction of a second
-    exaggeration_iter = 250
+    total = n_iter + 250  # after openTSNE's 250 iterations of early exaggeration
+    seen = [0, 0]  # the iterations of the phases before this one, the last iteration seen in this one
 
     def callback(iteration, error, embedding):
+        if iteration < seen[1]:  # openTSNE counts from 0 again once the early exaggeration is over
+            seen[0] += seen[1]
+        seen[1] = iteration
+        done = seen[0] + iteration
         if progress is not None:
-            done = iteration / (n_iter + exaggeration_iter)
-            progress(min(done, 0.99), f"t-SNE iteration {iteration}, KL divergence {error:.3f}")
+            progress(min(done / total, 0.99), f"t-SNE iteration {done} of {total}, KL divergence {error:.3f}")
         if on_layout is not None:
-            return bool(on_layout(np.asarray(embedding), iteration))
+            return bool(on_layout(np.asarray(embedding), done))
         return False
 
     # Barnes-Hut beats the FFT interpolation below ~10,000 points (2.9 s vs 13 s on 1,500 here).

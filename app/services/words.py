@@ -381,7 +381,6 @@ class TsneJob(BackgroundJob):
         self._lock = threading.Lock()
         self.first = threading.Event()  # the first layout is there (or the run ended without one)
         self.ended = threading.Event()
-        self._phase = [0, 0]  # iterations of the phases before this one, the last iteration seen
         self._start(self._run, (X, int(perplexity), int(seed)), "words-tsne")
 
     # ---- asked by the session
@@ -413,10 +412,7 @@ class TsneJob(BackgroundJob):
 
     # ---- in the thread
     def _on_layout(self, Y, iteration: int) -> bool:
-        if iteration < self._phase[1]:  # openTSNE counts again from 0 after the exaggeration phase
-            self._phase[0] += self._phase[1]
-        self._phase[1] = iteration
-        latest = (np.array(Y, dtype=np.float64), self._phase[0] + iteration)
+        latest = (np.array(Y, dtype=np.float64), iteration)
         with self._lock:
             if not self._kept or latest[1] - self._kept[-1][0] >= KEEP_EVERY:
                 self._kept.append((latest[1], latest[0]))

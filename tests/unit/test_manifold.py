@@ -232,10 +232,16 @@ def test_embed_hands_n_jobs_to_the_libraries(monkeypatch):
 
 
 def test_tsne_reports_progress_and_layouts():
-    seen, layouts = [], []
-    r = embed(X_ROLL[:300], "tsne", n_iter=100, progress=lambda f, t: seen.append(f),
-              on_layout=lambda Y, it: layouts.append(Y.shape) and False)
-    assert r.coords.shape == (300, 2) and seen[-1] == 1.0 and len(seen) > 3 and layouts[0] == (300, 2)
+    """Progress and layouts count the iterations of both phases (openTSNE counts each from 0): the bar never
+    goes back and the layouts' iterations run up to the 250 of early exaggeration plus n_iter."""
+    seen, texts, layouts = [], [], []
+    r = embed(X_ROLL[:300], "tsne", n_iter=100, progress=lambda f, t: seen.append(f) or texts.append(t),
+              on_layout=lambda Y, it: layouts.append((it, Y.shape)) and False)
+    assert r.coords.shape == (300, 2) and seen[-1] == 1.0 and len(seen) > 3 and layouts[0][1] == (300, 2)
+    its = [it for it, _ in layouts]
+    assert its == list(range(5, 351, 5))  # every fifth iteration, 5 to 350, none twice
+    assert np.all(np.diff(seen) >= 0) and seen[-2] == pytest.approx(0.99)
+    assert texts[-2].startswith("t-SNE iteration 350 of 350, KL divergence ")
     assert trustworthiness(X_ROLL[:300], r.coords, 10) > 0.9
 
 
