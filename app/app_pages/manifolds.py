@@ -331,13 +331,16 @@ def method_comparison(pts) -> None:
     pset = svc.point_set(pts)
     ids = svc.heavy_ids(pts)
     job = svc.comparison_run(pts)
-    if job is None and st.button("Run every method", key="man.run_all", type="primary"):
+    done, failed = svc.computed_maps(pts), svc.failed_maps(pts)
+    missing = len(svc.METHOD_TITLES) - len(done)  # a run computes these (a method that failed is tried again)
+    label = "Run every method" if not done else f"Run the {missing} method{'s' if missing > 1 else ''} not yet computed"
+    if job is None and missing and st.button(label, key="man.run_all", type="primary"):
         svc.start_comparison(pts)
         st.rerun(scope="app")  # the page draws the run's progress and t-SNE's layout on a timer
-    done, failed = svc.computed_maps(pts), svc.failed_maps(pts)
     for m, message in failed.items():
         st.warning(f"{svc.METHOD_TITLES[m]}: {md_escape(message)}")
-    panels = [(f"man.map.compare.{m}", f"{svc.METHOD_TITLES[m]} · {r['seconds']:.1f} s · T={r['trustworthiness']:.3f}",
+    # the method on one line, its figures on the next: every panel's header is two lines, so the maps line up
+    panels = [(f"man.map.compare.{m}", f"{svc.METHOD_TITLES[m]}\n{r['seconds']:.1f} s · T={r['trustworthiness']:.3f}",
                r["coords"]) for m, r in done.items()]
     if not panels:
         st.caption("No method has been run on these points yet.")

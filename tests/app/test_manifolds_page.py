@@ -5,6 +5,7 @@ the same data and seed; up to 20,000 points, the sweep and the comparison on a s
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import numpy as np
@@ -364,7 +365,9 @@ def test_method_comparison_panel():
 
     panels = {m: lab_map(at, f"man.map.compare.{m}") for m in METHOD_TITLES}  # one map per method
     assert all(p["n"] == 400 for p in panels.values())
-    assert [p["title"].split(" ·")[0] for p in panels.values()] == list(METHOD_TITLES.values())
+    # the method on the first line of each title, its fit time and trustworthiness on the second
+    assert [p["title"].split("\n")[0] for p in panels.values()] == list(METHOD_TITLES.values())
+    assert all(re.fullmatch(r"\d+\.\d s · T=\d\.\d{3}", p["title"].split("\n")[1]) for p in panels.values())
     assert list(table["method"]) == list(METHOD_TITLES.values())
     # the quality layer can now colour any of them, without a button
     open_tab(at, "man.tab", "Quality")
@@ -377,9 +380,11 @@ def test_method_comparison_panel():
     other.slider(key="man.n").set_value(400).run()
     open_tab(other, "man.tab", "Method comparison")
     assert sum(k.startswith("man.map.compare.") for k in lab_maps(other)) == 9
+    assert not [b for b in other.button if b.key == "man.run_all"]  # nothing is left to run
     # ... and one with another seed does not
     other.number_input(key="global.seed").set_value(3).run()
     assert not any(k.startswith("man.map.compare.") for k in lab_maps(other))
+    assert [b.label for b in other.button if b.key == "man.run_all"] == ["Run every method"]
 
 
 def _quality_colours(at) -> np.ndarray:

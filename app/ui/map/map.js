@@ -586,7 +586,7 @@ class LabMap {
     const ctx = out.getContext("2d");
     ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, out.width, out.height);
     ctx.scale(this.dpr, this.dpr);
-    ctx.fillStyle = "#212529"; ctx.font = "600 15px sans-serif"; ctx.fillText(this.frame.title, 8, 20);
+    ctx.fillStyle = "#212529"; ctx.font = "600 15px sans-serif"; ctx.fillText(this.frame.title.replace(/\n/g, " · "), 8, 20);
     ctx.drawImage(this.canvas, 0, 30, this.w, this.h);
     const a = document.createElement("a");
     a.download = `${(this.frame.mapId || "map").replace(/[^\w.-]+/g, "_")}.png`;
