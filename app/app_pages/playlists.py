@@ -246,8 +246,10 @@ if key.stopped_at is None and n_songs <= svc.AUTO_TRAIN_SONGS:
 model_info = svc.model_info(key)
 held = trained.held_out
 cols[3].metric("iterations", f"{model_info['iterations']:,}", help=f"{model_info['seconds']:.1f} s")
-cols[4].metric("held-out log-likelihood", f"{held:.4f}" if held is not None else "n/a",
-               delta=f"{held - base['bigram (Witten-Bell)']:+.3f} vs bigram" if held is not None else None)
+cols[4].metric("held-out log-likelihood (Δ vs bigram)", f"{held:.4f}" if held is not None else "n/a",
+               delta=f"{held - base['bigram (Witten-Bell)']:+.3f}" if held is not None else None,
+               help="Mean log-probability (nats) of a held-out transition under this model; the arrow is the "
+                    "difference from the bigram baseline (Witten-Bell smoothing), higher is better.")
 
 table = svc.song_table(key)
 song_names = list(table["song"])

@@ -6,6 +6,8 @@ import re
 import threading
 import time
 
+import pytest
+
 from tests.app.maps import lab_map, lab_maps
 from tests.conftest import metric, open_page, open_tab
 
@@ -426,6 +428,10 @@ def test_held_out_transitions_with_unseen_songs_are_left_out_of_every_score():
     ll = dict(zip(table["model"], table["held-out log-likelihood"]))
     assert ll["uniform"] == round(-np.log(len(known)), 4)  # over the training songs only
     assert f"Uniform is exactly -ln {len(known)}" in " ".join(c.value for c in at.caption)
+    # the metric's arrow is this model against the bigram baseline, as its label says
+    shown = next(m for m in at.metric if m.label.startswith("held-out log-likelihood"))
+    assert shown.label == "held-out log-likelihood (Δ vs bigram)"
+    assert float(shown.delta) == pytest.approx(float(shown.value) - ll["bigram (Witten-Bell)"], abs=2e-3)
 
 
 def test_default_data_says_no_held_out_transition_is_left_out():
