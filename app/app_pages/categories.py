@@ -11,7 +11,7 @@ from app.ui.controls import ranged_slider
 from app.ui.layout import chart_height, instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
-from app.ui.text import md_escape
+from app.ui.text import equations, md_escape
 
 page_header("Categories: spectral encoding",
             "Spectral encoding codes each category by the smooth eigenvectors of a similarity graph over the "
@@ -31,9 +31,10 @@ Laplacian as a short dense code: alike values get alike numbers. The same eigenv
 single threshold cuts the graph where it is thinnest.
 """
     )
-    st.latex(
-        r"A_{ij} = e^{-\gamma\, d(p_i, p_j)}\ (i \ne j),\quad A_{ii} = 0,\quad L = I - D^{-1/2} A D^{-1/2},\quad "
-        r"L u_k = \lambda_k u_k,\quad 0 = \lambda_1 \le \lambda_2 \le \dots \le 2"
+    equations(
+        st,
+        r"A_{ij} = e^{-\gamma\, d(p_i, p_j)}\ (i \ne j),\quad A_{ii} = 0,\quad L = I - D^{-1/2} A D^{-1/2}",
+        r"L u_k = \lambda_k u_k,\quad 0 = \lambda_1 \le \lambda_2 \le \dots \le 2",
     )
     st.caption(
         "d: 1-Wasserstein distance or symmetric KL divergence between the target's distributions p_i "

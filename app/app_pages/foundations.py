@@ -11,6 +11,7 @@ from app.ui.controls import ranged_select_slider, ranged_slider
 from app.ui.layout import instrument, main_chart, page_header, tab_sections, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
+from app.ui.text import equations
 
 TABS = ["PCA", "Standardising new data", "PCA vs JL", "Johnson-Lindenstrauss", "SVD", "Autoencoders", "Feature hashing"]
 SIDEBAR_STANDARDISED = "the sidebar data set (standardised)"
@@ -192,9 +193,9 @@ def jl_section(ref, seed: int) -> None:
         "entries divided by √k does the same without orthogonalising, and a sparse matrix of 0 and ±√s "
         "(Achlioptas's s = 3; scikit-learn's default here, s = √d) multiplies fastest. The data here are TF-IDF "
         "vectors of 300 news articles in thousands of dimensions.")
-    st.latex(r"f(x) = \sqrt{d/k}\;Q^\top x,\quad Q^\top Q = I_k:\qquad "
-             r"(1-\varepsilon)\lVert x_i - x_j\rVert^2 \le \lVert f(x_i) - f(x_j)\rVert^2 \le "
-             r"(1+\varepsilon)\lVert x_i - x_j\rVert^2")
+    equations(st, r"f(x) = \sqrt{d/k}\;Q^\top x,\quad Q^\top Q = I_k:",
+              r"(1-\varepsilon)\lVert x_i - x_j\rVert^2 \le \lVert f(x_i) - f(x_j)\rVert^2 \le "
+              r"(1+\varepsilon)\lVert x_i - x_j\rVert^2")
     st.markdown(
         "How large must k be? For one pair, the chance of leaving the band falls exponentially with k (the "
         "bound below, from Dasgupta and Gupta's proof, holds for all three matrices; for the very sparse one only "

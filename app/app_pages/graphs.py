@@ -10,7 +10,7 @@ from app.ui import map as lab_map
 from app.ui import plots, share
 from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, lazy_tabs, main_chart, page_header, theory
-from app.ui.text import md_escape
+from app.ui.text import equations, md_escape
 
 page_header("Graphs: spectral clustering",
             "The Fiedler vector gives every node a number that changes least along the edges; cutting it at a "
@@ -31,20 +31,22 @@ smaller side's volume, so that chopping off one lonely node is not a good cut), 
 again to get k clusters, and sets the plain Laplacian beside the normalised one.
 """
     )
-    st.latex(
-        r"L = D - A,\qquad x^\top L x = \sum_{(i,j) \in E} w_{ij}\,(x_i - x_j)^2,\qquad "
-    r"\lambda_2 = \min_{x \perp \mathbf{1},\ x \neq 0} \frac{x^\top L x}{x^\top x}"
-        r"\ \ (\text{argmin: the Fiedler vector})"
+    equations(
+        st,
+        r"L = D - A,\qquad x^\top L x = \sum_{(i,j) \in E} w_{ij}\,(x_i - x_j)^2",
+        r"\lambda_2 = \min_{x \perp \mathbf{1},\ x \neq 0} \frac{x^\top L x}{x^\top x}"
+        r"\ \ (\text{argmin: the Fiedler vector})",
     )
     st.latex(
         r"\mathrm{cut}(S) = \sum_{i \in S,\ j \notin S} w_{ij},\qquad "
     r"\phi(S) = \frac{\mathrm{cut}(S)}{\min(\mathrm{vol}\,S,\ \mathrm{vol}\,\bar S)},\qquad "
         r"\mathrm{vol}\,S = \sum_{i \in S} d_i"
     )
-    st.latex(
+    equations(
+        st,
         r"L_{\mathrm{sym}} = I - D^{-1/2} A D^{-1/2}:\qquad \lambda_2 = \min_{x^\top D \mathbf{1} = 0,\ x \neq 0} "
-    r"\frac{x^\top L x}{x^\top D x}\ \ (\text{argmin: } D^{-1/2} u_2),\qquad "
-        r"\frac{\lambda_2}{2} \le \phi_{\text{sweep}} \le \sqrt{2 \lambda_2}"
+        r"\frac{x^\top L x}{x^\top D x}\ \ (\text{argmin: } D^{-1/2} u_2)",
+        r"\frac{\lambda_2}{2} \le \phi_{\text{sweep}} \le \sqrt{2 \lambda_2}",
     )
     st.caption(
         "A: the weights w_ij (or 1 per edge); D: the diagonal of degrees d_i = Σ_j w_ij. The constant vector has "

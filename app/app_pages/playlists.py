@@ -12,7 +12,7 @@ from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
-from app.ui.text import md_escape
+from app.ui.text import equations, md_escape
 
 #: Seconds between two runs of the training section, each drawing one frame of the live map (four a second).
 FRAME_S = 0.25
@@ -48,10 +48,10 @@ point (transitions are almost symmetric); in the *dual-point* model it has an en
 *u* and an exit point *v*, so "A then B" can be likely while "B then A" is not.
 """
     )
-    st.latex(r"P(s \mid s') = \frac{e^{-\lVert u_s - v_{s'}\rVert^2}}{Z(s')},\qquad "
-             r"Z(s') = \sum_{s''} e^{-\lVert u_{s''} - v_{s'}\rVert^2},\qquad "
-             r"\max_{U,V} \frac{1}{T}\sum_{\text{transitions}} \log P(p_{j} \mid p_{j-1}) "
-             r"- \frac{\lambda}{S}\left(\lVert U\rVert^2 + \lVert V\rVert^2\right)")
+    equations(st, r"P(s \mid s') = \frac{e^{-\lVert u_s - v_{s'}\rVert^2}}{Z(s')},\qquad "
+              r"Z(s') = \sum_{s''} e^{-\lVert u_{s''} - v_{s'}\rVert^2}",
+              r"\max_{U,V} \frac{1}{T}\sum_{\text{transitions}} \log P(p_{j} \mid p_{j-1}) "
+              r"- \frac{\lambda}{S}\left(\lVert U\rVert^2 + \lVert V\rVert^2\right)")
     st.caption("T is the number of training transitions and S the number of songs, so λ weighs the average over songs "
            "of ‖u‖² + ‖v‖² against the average log-likelihood per transition (in the single-point model u = v). "
            f"With tags a second penalty, {svc.TAG_WEIGHT:g}/S times the sum of every point's squared distance "

@@ -10,7 +10,7 @@ from app.ui import text_charts as charts
 from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, main_height, page_header, tab_sections, theory
 from app.ui.sidebar import data_source
-from app.ui.text import md_escape
+from app.ui.text import equations, md_escape
 
 page_header("Words: bag of words, TF-IDF and LSA",
             "A document becomes a row of word counts, almost all 0; tf-idf lifts the words that say what it is "
@@ -30,8 +30,8 @@ any vocabulary into a fixed number of buckets, and how **latent semantic analysi
 weighted matrix into a few concepts that hold documents and terms together.
 """
     )
-    st.latex(r"x_{d,t} = f_{t,d}\ \ (\text{the count of term } t \text{ in document } d),\qquad "
-             r"X \in \mathbb{N}^{n \times V},\qquad \text{stored: only the } x_{d,t} \neq 0")
+    equations(st, r"x_{d,t} = f_{t,d}\ \ (\text{the count of term } t \text{ in document } d)",
+              r"X \in \mathbb{N}^{n \times V},\qquad \text{stored: only the } x_{d,t} \neq 0")
 
 
 main, knobs = instrument("text")
@@ -269,9 +269,9 @@ def hashing_section(ref, min_count):
         "bucket collide: their counts are added. With the signs, a collision adds ± a product to an inner "
         "product, 0 on average; without them it only adds. The hash is scikit-learn's (MurmurHash3 of the "
         "term, bucket |h| mod m, sign of h), seeded by the sidebar's seed (0 is scikit-learn's own).")
-    st.latex(r"\phi(u)_j = \sum_{t:\ h(t) = j} g(t)\, u_t,\qquad "
-             r"P(\text{a term shares its bucket}) = 1 - \left(1 - \tfrac{1}{m}\right)^{V-1},\qquad "
-             r"\mathbb{E}\,\langle \phi(u), \phi(v)\rangle = \langle u, v\rangle")
+    equations(st, r"\phi(u)_j = \sum_{t:\ h(t) = j} g(t)\, u_t,\qquad "
+              r"\mathbb{E}\,\langle \phi(u), \phi(v)\rangle = \langle u, v\rangle",
+              r"P(\text{a term shares its bucket}) = 1 - \left(1 - \tfrac{1}{m}\right)^{V-1}")
     table = svc.collisions(ref, min_count)
     dist = svc.distortion(ref, min_count)
     c1, c2 = st.columns(2)

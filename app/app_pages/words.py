@@ -15,7 +15,7 @@ from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
-from app.ui.text import html_escape, md_escape
+from app.ui.text import equations, html_escape, md_escape
 
 page_header("Words: vectors from PMI and SVD",
             "Count which words occur near which, turn the counts into pointwise mutual information and factorise "
@@ -37,9 +37,9 @@ on held-out word pairs with an interval: on the Lee corpus none of the differenc
 larger than its noise.
 """
     )
-    th.latex(r"\mathrm{PMI}(w,c) = \log\frac{\#(w,c)\,N}{\#(w)\,N_\alpha(c)},\quad "
-             r"\mathrm{SPPMI}_k = \max(\mathrm{PMI} - \log k,\ 0),\quad "
-             r"\mathrm{SPPMI} \approx U_d \Sigma_d V_d^\top,\quad W = U_d\,\Sigma_d^{\,p}")
+    equations(th, r"\mathrm{PMI}(w,c) = \log\frac{\#(w,c)\,N}{\#(w)\,N_\alpha(c)},\quad "
+              r"\mathrm{SPPMI}_k = \max(\mathrm{PMI} - \log k,\ 0)",
+              r"\mathrm{SPPMI} \approx U_d \Sigma_d V_d^\top,\quad W = U_d\,\Sigma_d^{\,p}")
     th.caption("N_α(c) smooths the context counts: N·#(c)^α / Σ#(c')^α with α = 0.75 lifts rare contexts. "
                "A document's vector (Documents tab) is the tf-idf weighted sum of its words' vectors, scaled to "
                "unit length: the row of M·diag(idf)·W divided by its norm, M the document-term counts.")

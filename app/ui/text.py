@@ -1,4 +1,5 @@
-"""Showing text that came from a person's file without letting it become markup."""
+"""Showing text that came from a person's file without letting it become markup, and formulas that fit a
+projected page."""
 
 from __future__ import annotations
 
@@ -17,3 +18,18 @@ def html_escape(text: str) -> str:
     import html
 
     return html.escape(str(text), quote=False)
+
+
+def equations(where, *lines: str) -> None:
+    r"""Display formulas, each argument on a line of its own, centred (one ``st.latex`` element).
+
+    KaTeX does not wrap display math: a line of several long equations runs past its column (and
+    scrolls in its box, cut off on a projected page), so a page gives such a formula in two or three
+    lines. A line may hold a few short equations.
+
+    >>> class Where:
+    ...     def latex(self, body): print(body)
+    >>> equations(Where(), "a = b", r"c = d,\quad e = f")
+    \begin{gathered}a = b \\[4pt] c = d,\quad e = f\end{gathered}
+    """
+    where.latex(r"\begin{gathered}" + r" \\[4pt] ".join(lines) + r"\end{gathered}")

@@ -72,10 +72,11 @@ def settle(page) -> None:
         keys = now
 
 
-def views(page, url: str, spec):
-    """Open ``spec``'s page (of the app at ``url``), then each of its tabs in turn (nested ones as they appear), waiting for the
-    app after each; yields where the page is each time ("first view", or the open tabs, outer first)."""
-    page.goto(f"{url}/{'' if spec.default else spec.url}")
+def views(page, url: str, spec, query: str = ""):
+    """Open ``spec``'s page (of the app at ``url``, with URL ``query`` parameters), then each of its tabs in turn
+    (nested ones as they appear), waiting for the app after each; yields where the page is each time ("first
+    view", or the open tabs, outer first)."""
+    page.goto(f"{url}/{'' if spec.default else spec.url}" + (f"?{query}" if query else ""))
     wait_idle(page)
     assert_no_exception(page, spec.url)
     settle(page)
