@@ -329,6 +329,7 @@ def test_dimensions_redo_only_the_svd_and_a_new_window_counts_only_its_new_dista
     the SVD per dimensions. A new seed gives a corpus reference no other test has computed with."""
     import app.services.words as svc
 
+    svc._AHEAD.idle(120)  # fits ahead planned by the tests before this one, in this process, have ended
     monkeypatch.setattr(svc._AHEAD, "plan", lambda jobs: None)  # the page's own stages only (fits ahead: below)
     calls = []
     real_distance, real_pmi, real_svd = svc.cooccurrence_at_distance, svc.pmi_matrix, svc.PMIWordVectors._svd
