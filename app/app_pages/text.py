@@ -275,7 +275,7 @@ def hashing_section(ref, min_count):
     table = svc.collisions(ref, min_count)
     dist = svc.distortion(ref, min_count)
     c1, c2 = st.columns(2)
-    plots.show(c1, charts.collisions(table, None, "Colliding terms: measured against 1 − (1 − 1/m)^(V−1)"),
+    plots.show(c1, charts.collisions(table, None, "Colliding terms, against 1 − (1 − 1/m)^(V−1)"),
                key="text.chart.collisions")
     if len(dist):
         plots.show(c2, charts.distortion(dist, None, f"Hashed cosines: {int(dist['pairs'].iloc[0]):,} pairs of "

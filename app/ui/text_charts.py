@@ -88,7 +88,7 @@ def weights_bars(table: pd.DataFrame, title: str) -> go.Figure:
     fig.add_trace(go.Bar(y=terms, x=_r(table["sklearn tf-idf"]), orientation="h",
                          name="scikit-learn: f · smooth idf", marker_color=P[1]))
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(title="weight (each document's vector scaled to length 1)")
+    fig.update_xaxes(title="weight (document vectors scaled to length 1)")
     return charts.layout(fig, title, height=max(320, 22 * len(table) + 140), barmode="group")
 
 
