@@ -16,6 +16,10 @@ from app.ui.text import equations, md_escape
 
 #: Seconds between two runs of the training section, each drawing one frame of the live map (four a second).
 FRAME_S = 0.25
+#: Training that ends within this many seconds of the run that started it is shown finished, without a live map:
+#: the default data train in 0.2-0.4 s, and one live frame of that is not worth the page's second run (a first
+#: visit took 1.5-1.8 s instead of 0.6-0.8 s when the training ran past a frame).
+AT_ONCE_S = 0.5
 
 
 def _last(key: str, options: list | None = None, default=None):
@@ -213,7 +217,7 @@ if ahead is not None:  # trained in the background since the last run (see svc.p
     wait_note.empty()
 if job is None and svc.auto_trains(spec, n_songs):
     job = svc.start(spec)  # drawn by the training section's own runs, below
-    job.wait(FRAME_S)  # training shorter than a frame is shown at once, without a live map
+    job.wait(AT_ONCE_S)  # short training is shown at once, without a live map
 notice = svc.collect(job) if job is not None else None
 if job is not None and not job.running and job.draws:
     maps.forget("pl.map.songs")  # the map learned live is shown as its last frames showed it, not turned
