@@ -350,6 +350,41 @@ def test_every_generator_and_digits_render():
     assert found["color"]["title"] == "label" and len(found["codes"]) == found["n"] == 1797
 
 
+def test_a_method_that_failed_is_named_and_the_button_runs_only_what_is_missing(monkeypatch):
+    """A method that fails shows its message; the button then offers the methods without a map (and runs only
+    those), and goes once every method has one."""
+    import app.services.manifolds as svc
+
+    real, ran = svc._fit_method, []
+
+    def failing(X, seed, method, *args, **kwargs):
+        ran.append(method)
+        if method in ("hessian", "isomap"):
+            raise ValueError(f"{method} refuses these points")
+        return real(X, seed, method, *args, **kwargs)
+
+    monkeypatch.setattr(svc, "_fit_method", failing)
+    at = open_page(PAGE)
+    at.number_input(key="global.seed").set_value(9173)  # points no other test maps
+    at.slider(key="man.n").set_value(300).run()
+    open_tab(at, "man.tab", "Method comparison")
+    assert [b.label for b in at.button if b.key == "man.run_all"] == ["Run every method"]
+    at.button(key="man.run_all").click().run(timeout=300)
+    _wait_for_methods(at)
+    assert sorted(ran) == sorted(svc.METHOD_TITLES)
+    assert [w.value for w in at.warning] == ["Hessian LLE: hessian refuses these points",
+                                             "Isomap: isomap refuses these points"]
+    assert sum(k.startswith("man.map.compare.") for k in lab_maps(at)) == 7
+    assert [b.label for b in at.button if b.key == "man.run_all"] == ["Run the 2 methods not yet computed"]
+    ran.clear()
+    monkeypatch.setattr(svc, "_fit_method", lambda *a, **k: ran.append(a[2]) or real(*a, **k))
+    at.button(key="man.run_all").click().run(timeout=300)
+    _wait_for_methods(at)
+    assert sorted(ran) == ["hessian", "isomap"] and not at.warning
+    assert sum(k.startswith("man.map.compare.") for k in lab_maps(at)) == 9
+    assert not [b for b in at.button if b.key == "man.run_all"]
+
+
 def test_method_comparison_panel():
     at = open_page(PAGE)
     at.slider(key="man.n").set_value(400).run()
