@@ -476,7 +476,7 @@ MAPS_ON_PAGE = """() => Object.entries(window.__labMaps || {}).filter(([, m]) =>
 def test_every_map_of_every_page_has_one_scale_on_both_axes_and_labels_apart(server, browser, spec):
     """Every lab map, on every page and tab: a unit across is as many pixels as a unit up, read off where
     its points are drawn; no two of its labels overlap, and all are on its canvas."""
-    from tests.e2e.test_no_big_plotly_scatter import views
+    from tests.e2e.views import views
 
     url, _ = server
     page = browser.new_page(viewport={"width": 1440, "height": 1000})

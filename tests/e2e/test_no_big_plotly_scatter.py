@@ -5,8 +5,11 @@ Plotly stays for explanatory charts (spectra, curves, bars, heatmaps), whose sca
 handful of marked points. Each page is opened, then each of its tabs (the pages' tabs are lazy: a tab runs
 when opened, so each is clicked and the app waited on), nested tabs included; on every view the
 markers of each scatter trace are counted: SVG points drawn (``.scatterlayer .point``) and, for
-WebGL traces too, the points of the plot's own data (``_fullData``). The server and Chromium are
-started as in test_browser.py.
+WebGL traces too, the points of the plot's own data (``_fullData``). Every expander is opened on the
+way (the theory too). The same walk, at this laptop size (1440 x 1000), also finds nothing cut off: no
+display formula wider than its column, no clipped chart title (tests/e2e/views.py; the projector's
+screen is tests/e2e/test_text_fits_browser.py). The server and Chromium are started as in
+test_browser.py.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from __future__ import annotations
 import pytest
 
 from app.pages import PAGES
-from tests.e2e.test_browser import assert_no_exception, browser, server, wait_idle  # noqa: F401 (fixtures)
+from tests.e2e.test_browser import browser, server  # noqa: F401 (fixtures)
+from tests.e2e.views import cut_off, open_expanders, views
 
 #: The most markers a Plotly scatter trace may draw.
 LIMIT = 200
@@ -45,58 +49,9 @@ SCATTERS = """() => {
   return out;
 }"""
 
-#: The tabs shown in the main area: their text, their group (the labels of the tab list they are in) and
-#: whether they are open.
-TABS = """() => [...document.querySelectorAll('[data-testid="stMain"] [role="tab"]')]
-  .filter((t) => t.offsetParent !== null)
-  .map((t) => ({text: t.innerText.trim(), open: t.getAttribute('aria-selected') === 'true',
-                group: [...t.closest('[role="tablist"]').querySelectorAll('[role="tab"]')].map((s) => s.innerText.trim()).join(' | ')}))"""
-
-
 def _big(page, where: str) -> list[str]:
     return [f"{where}: chart {s['chart']!r}, trace {s['trace']!r} ({s['type']}, {s['mode']}) draws {s['markers']:,} markers"
             for s in page.evaluate(SCATTERS) if s["markers"] > LIMIT]
-
-
-def settle(page) -> None:
-    """Charts and maps draw a moment after the script is idle: wait until every Plotly chart has its data
-    and the set of lab maps holds still."""
-    page.wait_for_function("""() => [...document.querySelectorAll('.js-plotly-plot')].every((gd) => gd._fullData)""",
-                           timeout=60_000)
-    keys = None
-    for _ in range(10):
-        page.wait_for_timeout(300)
-        now = page.evaluate("() => Object.keys(window.__labMaps || {}).sort().join()")
-        if now == keys:
-            return
-        keys = now
-
-
-def views(page, url: str, spec, query: str = ""):
-    """Open ``spec``'s page (of the app at ``url``, with URL ``query`` parameters), then each of its tabs in turn
-    (nested ones as they appear), waiting for the app after each; yields where the page is each time ("first
-    view", or the open tabs, outer first)."""
-    page.goto(f"{url}/{'' if spec.default else spec.url}" + (f"?{query}" if query else ""))
-    wait_idle(page)
-    assert_no_exception(page, spec.url)
-    settle(page)
-    yield "first view"
-    seen: set[tuple[str, str]] = set()
-    for _ in range(60):
-        tabs = page.evaluate(TABS)
-        seen |= {(t["group"], t["text"]) for t in tabs if t["open"]}
-        todo = [t for t in tabs if (t["group"], t["text"]) not in seen]
-        if not todo:
-            return
-        t = todo[0]
-        seen.add((t["group"], t["text"]))
-        page.get_by_role("tab", name=t["text"], exact=True).first.click()
-        page.wait_for_timeout(300)
-        wait_idle(page)
-        where = "tab " + " > ".join(x["text"] for x in page.evaluate(TABS) if x["open"])
-        assert_no_exception(page, f"{spec.url}, {where}")
-        settle(page)
-        yield where
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
@@ -104,10 +59,16 @@ def test_no_plotly_scatter_of_more_than_200_markers(server, browser, spec):
     url, _ = server
     page = browser.new_page(viewport={"width": 1440, "height": 1000})
     found: list[str] = []
+    cut: list[str] = []
     try:
         for where in views(page, url, spec):
+            open_expanders(page)  # the theory and every other expander: their charts and formulas too
             found += _big(page, f"page {spec.url}, {where}")
+            cut += cut_off(page, f"page {spec.url}, {where}")
     finally:
         page.close()
     found = list(dict.fromkeys(found))
     assert not found, "Plotly scatter maps left (draw them with app.ui.map):\n" + "\n".join(found)
+    # the same walk, on a laptop's screen: nothing cut off (tests/e2e/test_text_fits_browser.py: the projector)
+    cut = list(dict.fromkeys(cut))
+    assert not cut, "cut off on a laptop (1440 px):\n" + "\n".join(cut)
