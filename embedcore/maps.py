@@ -165,7 +165,8 @@ def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout
         raise ValueError(f"t-SNE: perplexity={perplexity:g} needs more than {int(perplexity * 3)} points; "
                          f"lower it below {len(X) / 3:.0f}.")
     every = 5  # a callback is where a person's Stop is heard: keep it within a fraction of a second
-    total = n_iter + 250  # after openTSNE's 250 iterations of early exaggeration
+    exaggeration_iter = 250  # openTSNE's own default, given to it below so the count here cannot drift from it
+    total = exaggeration_iter + n_iter
     seen = [0, 0]  # the iterations of the phases before this one, the last iteration seen in this one
 
     def callback(iteration, error, embedding):
@@ -182,6 +183,7 @@ def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout
     # Barnes-Hut beats the FFT interpolation below ~10,000 points (2.9 s vs 13 s on 1,500 here).
     method = "bh" if len(X) < 10_000 else "fft"
     tsne = TSNE(n_components=n_components, perplexity=perplexity, n_iter=n_iter, random_state=random_state,
+                early_exaggeration_iter=exaggeration_iter,
                 negative_gradient_method=method, n_jobs=n_jobs, callbacks=callback, callbacks_every_iters=every,
                 verbose=False)
     return np.asarray(tsne.fit(X, affinities=_tsne_affinities(X, perplexity, random_state, n_jobs)))
