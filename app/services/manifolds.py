@@ -50,7 +50,7 @@ from embedcore.manifold import (
     sample_indices,
     weight_invariance,
 )
-from embedcore.maps import METHODS, embed
+from embedcore.maps import METHODS, embed, method_defaults
 from embedcore.metrics import DataRanks, neighbour_recall, trustworthiness
 
 GENERATORS = {
@@ -504,8 +504,12 @@ def failed_maps(p: Points) -> dict[str, str]:
 def _fit_method(X: np.ndarray, seed: int, method: str, k: int, progress=None, on_layout=None) -> dict:
     """One method's map of ``X`` with its fit time, trustworthiness and mean recall@k (no Streamlit call:
     it also runs in a background thread)."""
+    params = {}
+    if method == "tsne":  # it needs more than 3 x perplexity points: a small upload gets the largest it allows
+        params["perplexity"] = float(min(method_defaults("tsne")["perplexity"], max(1, (len(X) - 1) // 3)))
     t = time.perf_counter()
-    result = embed(X, method, random_state=seed, progress=progress, on_layout=on_layout, n_jobs=threads.JOBS)
+    result = embed(X, method, random_state=seed, progress=progress, on_layout=on_layout, n_jobs=threads.JOBS,
+                   **params)
     seconds = time.perf_counter() - t
     coords = _frozen(np.asarray(result.coords, dtype=np.float64))
     return {"coords": coords, "seconds": seconds, "trustworthiness": trustworthiness(X, coords, k),

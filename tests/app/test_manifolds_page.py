@@ -540,3 +540,16 @@ def test_the_weights_measured_unchanged_under_a_similarity_and_changed_by_a_stre
     assert "scaling by 100" in moved.index and moved.loc["scaling by 100", "largest weight change"] < 1e-9
     assert moved.loc["stretch of one axis (not a similarity)", "largest weight change"] != \
         table.loc["stretch of one axis (not a similarity)", "largest weight change"]
+
+
+def test_the_comparisons_t_sne_takes_the_largest_perplexity_a_small_upload_allows(monkeypatch):
+    """t-SNE needs more than 3 x perplexity points: on 60 points the comparison runs it at 19 (its default 30
+    failed there, and the button to run it again failed the same way); on the default points at 30."""
+    import app.services.manifolds as svc
+
+    asked, real = [], svc.embed
+    monkeypatch.setattr(svc, "embed", lambda X, method, **k: asked.append(k.get("perplexity")) or real(X, method, **k))
+    out = svc._fit_method(np.random.default_rng(0).normal(size=(60, 4)), 0, "tsne", 10)
+    assert asked == [19.0] and out["coords"].shape == (60, 2) and 0 < out["trustworthiness"] <= 1
+    svc._fit_method(np.random.default_rng(0).normal(size=(400, 3)), 0, "tsne", 10)
+    assert asked[-1] == 30.0
