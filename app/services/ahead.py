@@ -62,13 +62,14 @@ class Ahead:
         self.pool.submit(lambda: None).result(timeout)
 
 
-def moved(state_key: str, data, **values: float) -> tuple[str, int] | None:
+def moved(state_key: str, data, **values: float) -> tuple[str, float] | None:
     """Which of the sliders ``values`` (name: value) moved since this session's last call under ``state_key`` with
-    the same ``data``, and which way (+1 or -1): the first that changed, or None (a first run, new data, or none
-    of them moved). Records ``values`` for the next call."""
+    the same ``data``, and by how much (the new value less the old: +1 or -1 for one step of an integer slider, more
+    for a jump such as PageUp): the first that changed, or None (a first run, new data, or none of them moved).
+    Records ``values`` for the next call."""
     last = st.session_state.get(state_key)
     st.session_state[state_key] = (data, values)
     if last is None or last[0] != data:
         return None
-    return next(((name, 1 if v > last[1][name] else -1) for name, v in values.items()
+    return next(((name, v - last[1][name]) for name, v in values.items()
                  if name in last[1] and v != last[1][name]), None)

@@ -336,16 +336,17 @@ AHEAD = (1, -1, 2, -2)
 
 def solve_ahead(p: Points, B: int, reg: float, moved: int = 0) -> None:
     """Solve B ± 1 and B ± 2 (with their trustworthiness) in the background while the map at B is on screen,
-    the side B just ``moved`` to first; solves queued before that have not started are queued again in this
-    order, or dropped when they are no longer among these.
+    the side B just ``moved`` to first (``moved``: the last change of B, 0 if none); after a jump (PageUp moves
+    B by a tenth of its range), the same jump again comes before them. Solves queued before that have not started
+    are queued again in this order, or dropped when they are no longer among these.
 
     A step of B with the arrow keys then shows its map without waiting for the solve: at 20,000 points the
     solve takes 0.6 s, more than the time between two quick steps, and the second step ahead is what keeps
-    a run of steps ahead of it. One map at a time, shared by every session; a B already solved, or being
-    solved, is not solved again; a jump of several steps waits for its solve as before.
+    a run of steps ahead of it; a second PageUp finds its map solved the same way. One map at a time, shared by
+    every session; a B already solved, or being solved, is not solved again; any other jump waits for its solve.
     """
     X, ind, ranks, k = point_set(p).X, neighbours(p), data_ranks(p), quality_k(p)
-    order = AHEAD if moved == 0 else (1, 2, -1, -2) if moved > 0 else (-1, -2, 1, 2)
+    order = ahead_order(moved)
     _give_way()  # what was queued and has not started: queued again below in this B's order, if still wanted
     for b in (B + d for d in order):
         key = (p, int(b), float(reg))
@@ -359,10 +360,25 @@ def solve_ahead(p: Points, B: int, reg: float, moved: int = 0) -> None:
             _QUEUED[:] = [q for q in _QUEUED if not q[1].done()] + [(key, job)]
 
 
+def ahead_order(moved: int) -> tuple[int, ...]:
+    """The changes of B solved ahead, in order, after B last changed by ``moved`` (0: no change seen).
+
+    >>> ahead_order(0), ahead_order(1), ahead_order(-1)
+    ((1, -1, 2, -2), (1, 2, -1, -2), (-1, -2, 1, 2))
+    >>> ahead_order(3)  # a PageUp: the next PageUp first
+    (3, 1, 2, -1, -2)
+    """
+    if moved == 0:
+        return AHEAD
+    way = 1 if moved > 0 else -1
+    steps = (way, 2 * way, -way, -2 * way)
+    return steps if abs(moved) <= 2 else (int(moved),) + steps
+
+
 def solve_ahead_of(p: Points, B: int, reg: float) -> None:
-    """:func:`solve_ahead` for this session's page: the side B moved to since its last run first."""
-    way = ahead.moved("man.ahead_from", p, B=B)
-    solve_ahead(p, B, reg, moved=0 if way is None else way[1])
+    """:func:`solve_ahead` for this session's page: after the last change of B, its direction (and a jump) first."""
+    change = ahead.moved("man.ahead_from", p, B=B)
+    solve_ahead(p, B, reg, moved=0 if change is None else int(change[1]))
 
 
 def _ahead(key, *args) -> LLEMap:

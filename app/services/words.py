@@ -249,8 +249,9 @@ def fit_ahead_of(ref: data_service.DataRef, params: tuple, *, windows: tuple[int
                  dims: tuple[int, int, int]) -> None:
     """:func:`fit_ahead` for this session's page: which slider moved since its last run, and which way."""
     p = dict(params)
+    change = ahead.moved("words.ahead_from", ref, window=p["window"], dims=p["n_components"])
     fit_ahead(ref, params, windows=windows, dims=dims,
-              moved=ahead.moved("words.ahead_from", ref, window=p["window"], dims=p["n_components"]))
+              moved=None if change is None else (change[0], 1 if change[1] > 0 else -1))
 
 
 def _fit_quietly(ref: data_service.DataRef, params: tuple) -> None:
