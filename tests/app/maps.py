@@ -106,7 +106,9 @@ def lab_maps(at) -> dict[str, dict]:
         for layer in data.get("edges") or []:
             layer["pairs"] = _decode(layer["pairs"], np.int32).reshape(-1, 2)
         for field in (data.get("hover") or {}).get("fields") or []:
-            if "numbers" in field:  # numbers sent as bytes: their values, as the tooltip reads them
+            if field.get("sameAs") == "color":  # the colour's numbers, not sent twice
+                field["values"] = data["values"]
+            elif "numbers" in field:  # numbers sent as bytes: their values, as the tooltip reads them
                 field["values"] = _decode(field["numbers"])
         data["proto_id"] = el.proto.id
         out[data["mapId"]] = data

@@ -45,6 +45,11 @@ def labels(n: int) -> list[str]:
     return ["".join(rng.choice(SYLLABLES, rng.integers(2, 5))) + str(i) for i in range(n)]
 
 
+def depths(n: int) -> np.ndarray:
+    """A number per point, its colour and a tooltip field (the tooltip reads the colour's own numbers)."""
+    return np.random.default_rng(11).gamma(2.0, 1.7, n)
+
+
 if __name__ == "__main__":  # what `streamlit run` executes
     import json
 
@@ -64,8 +69,9 @@ if __name__ == "__main__":  # what `streamlit run` executes
 
     event = st.session_state.get("fixture.event")
     names = labels(n)
+    depth = depths(n)
     labmap.draw(None, points(n, turn), key=KEY, labels=names, label_priority=-np.arange(n, dtype=float),
-                hover={"row": range(n)}, mode=mode, on_select=keep, title=f"{n:,} points, turn {turn}",
+                color=labmap.continuous(depth, title="depth"), hover={"row": range(n), "depth": depth}, mode=mode, on_select=keep, title=f"{n:,} points, turn {turn}",
                 x_title="x", y_title="y", selected=(event or {}).get("indices", []), height=520)
     event = st.session_state.get("fixture.event")
     with st.container(key="fixture_event"):

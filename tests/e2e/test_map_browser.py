@@ -302,6 +302,8 @@ def test_a_click_selects_the_point_under_the_mouse_and_a_hover_shows_its_label(f
         tip.wait_for(state="visible", timeout=10_000)
         text = tip.inner_text()
         assert map_app.labels(n)[i] in text and f"row: {i}" in text, text
+        depth = float(np.float32(map_app.depths(n)[i]))  # the colour's numbers, sent once, read by the tooltip too
+        assert f"depth: {float(f'{depth:.3g}'):g}" in text, text
         page.mouse.click(x, y)
         got = wait_event(page, None)
         assert got == {"kind": "click", "indices": [i]}

@@ -71,6 +71,7 @@ class LabMap {
     };
     if (f.color.kind === "category") f.codes = decode(f.color.codes, Int32Array);
     if (f.color.kind === "continuous") f.values = decode(f.color.values);
+    for (const h of f.hover.fields) if (h.sameAs === "color") h.nums = f.values;  // the colour's numbers, sent once
     if (typeof f.size === "string") f.sizes = decode(f.size);
     const old = this.frame;
     if (old && old.color.kind === "category" && f.color.kind === "category" &&
