@@ -212,7 +212,7 @@ class MapTools:
                      color=lab_map.continuous(overlap, scale="rdylgn", vmin=0, vmax=1,
                                               title=f"overlap@{found['k']} (grey: not in the pinned map)"),
                      labels=labels, label_priority=-kept,
-                     hover={f"overlap@{found['k']}": np.round(overlap, 2)}, size=4,
+                     hover={f"overlap@{found['k']}": overlap}, size=4,
                      title=f"This map coloured by each {self.noun}'s neighbour overlap with the pinned one",
                      height=460)
         st.caption("A low disparity with a high overlap: the setting only turned or scaled the picture. A high "

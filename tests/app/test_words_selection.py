@@ -142,6 +142,8 @@ def test_pinning_a_word_map_and_changing_a_pmi_setting_compares_the_maps(words):
     coloured = lab_map(at, "words.map.overlap")
     assert f"overlap@{k}" in coloured["color"]["title"] and coloured["n"] == 300
     assert float(np.mean(coloured["values"])) == pytest.approx(overlap, abs=1.5e-3)
+    tip = coloured["hover"]["fields"][0]  # the tooltip reads each word's overlap from the colour, sent once
+    assert tip["name"] == f"overlap@{k}" and tip["sameAs"] == "color" and tip["values"] is coloured["values"]
     at.button(key="words.map.unpin").click().run()
     assert _overlap(_metrics(at)) is None
     at.slider(key="words.window").set_value(5)
