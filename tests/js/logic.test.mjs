@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
   placeLabels, matchFrames, tween, largestMove, parseColour, discMask, blendDiscs, packRGBA, stampDiscs,
-  significant, pointName, fieldValue,
+  significant, pointName, fieldValue, tipTitle,
 } from "../../app/ui/map/logic.js";
 
 // A small seeded generator (mulberry32): the same points on every run.
@@ -452,4 +452,8 @@ test("a tooltip writes numbers with three significant digits and names points by
   assert.equal(fieldValue({ values: ["a", "b"] }, 1), "b");
   assert.deepEqual([pointName({ ids: ["x", "y"] }, 1), pointName({ ids: null, rowIds: true }, 1),
                     pointName({ ids: null }, 1)], ["y", "1", "#1"]);
+  // a point whose label is left empty (nothing written beside it on the map) is still named in its tooltip
+  const frame = { labels: ["alpha", "", null], ids: null, rowIds: true };
+  assert.deepEqual([0, 1, 2].map((i) => tipTitle(frame, i)), ["alpha", "1", "2"]);
+  assert.equal(tipTitle({ labels: null, ids: ["x"] }, 0), "x");
 });

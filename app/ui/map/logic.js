@@ -21,6 +21,13 @@ export function pointName(frame, i) {
   return frame.ids ? String(frame.ids[i]) : frame.rowIds ? String(i) : `#${i}`;
 }
 
+// The tooltip's heading for point i: its label, or its name when it has none (a label left empty so the map
+// writes nothing beside the point still names it in the tooltip).
+export function tipTitle(frame, i) {
+  const label = frame.labels ? frame.labels[i] : null;
+  return label != null && label !== "" ? String(label) : pointName(frame, i);
+}
+
 // A tooltip field's value for point i: its text, or its number written with `digits` digits.
 export function fieldValue(field, i) {
   return field.nums ? significant(field.nums[i], field.digits || 3) : field.values[i];

@@ -570,7 +570,7 @@ class LabMap {
     if (i < 0) { tip.style.display = "none"; return; }
     tip.replaceChildren();
     const head = el("b", null, tip);
-    head.textContent = f.labels && f.labels[i] != null ? String(f.labels[i]) : pointName(f, i);
+    head.textContent = tipTitle(f, i);
     for (const field of f.hover.fields) {
       const row = el("div", null, tip);
       row.textContent = `${field.name}: ${fieldValue(field, i)}`;
