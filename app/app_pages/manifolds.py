@@ -385,7 +385,7 @@ def quality(pts, B: int, reg: float) -> None:
     tools = MapTools("man", pts, ids, shown["coords"], space=shown["X"], k=kq, name="quality",
                      linked=True, labels=labels, label_name=pset.colour_label)
     tools.draw(st, "man.map.quality", color=charts.recall_colour(shown["recall"], kq),
-               hover={f"recall@{kq}": [f"{v:.2f}" for v in shown["recall"].tolist()],
+               hover={f"recall@{kq}": shown["recall"],  # the colour's own numbers: sent once, written to 3 digits
                       **charts.hover(pset.colour, pset.colour_label, ids)},
                title=f"{title}: share of each point's {kq} true neighbours kept in the map", height=520)
     if len(ids) < len(pset.X):

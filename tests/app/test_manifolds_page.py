@@ -474,6 +474,8 @@ def test_quality_of_the_current_lle_follows_b():
 
     expected = neighbour_recall(datasets_roll(), _lle_of_default_roll(12), 10, per_point=True)
     np.testing.assert_allclose(before, expected, atol=1e-6)  # each point's own recall
+    tip = lab_map(at, "man.map.quality")["hover"]["fields"][0]  # the tooltip reads it from the colour
+    assert tip["name"] == "recall@10" and tip["sameAs"] == "color"
     at.slider(key="man.B").set_value(30).run()
     assert not np.array_equal(_quality_colours(at), before)
     assert "LLE (B=30)" in lab_map(at, "man.map.quality")["title"]
