@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.utils import check_array
 
-__all__ = ["METHODS", "MapResult", "embed", "method_defaults"]
+__all__ = ["METHODS", "MapResult", "embed", "largest_perplexity", "method_defaults"]
 
 #: name -> default parameters
 METHODS: dict[str, dict] = {
@@ -59,6 +59,16 @@ class MapResult:
     coords: np.ndarray
     params: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
+
+
+def largest_perplexity(n_points: int) -> int:
+    """The largest whole perplexity t-SNE accepts on ``n_points`` points: it needs more than 3 x perplexity of
+    them (0 when there are too few for any).
+
+    >>> largest_perplexity(300), largest_perplexity(60), largest_perplexity(3)
+    (99, 19, 0)
+    """
+    return max(0, (int(n_points) - 1) // 3)
 
 
 def method_defaults(method: str) -> dict:

@@ -269,7 +269,7 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
     colour_by = c3.radio("Colour", ["frequency", "cluster"], key="words.map_colour", horizontal=True,
                          bind="query-params")
     if method == "t-SNE":
-        top = min(50, (n_words - 1) // 3)  # t-SNE needs more than 3 x perplexity points
+        top = min(50, svc.largest_perplexity(n_words))  # t-SNE needs more than 3 x perplexity points
         perplexity = ranged_slider("Perplexity", min(5, top), top, 30, key="words.perplexity",
                                    why=f"{n_words} words support at most {top}", bind="query-params")
         if top < 50:

@@ -50,7 +50,7 @@ from embedcore.manifold import (
     sample_indices,
     weight_invariance,
 )
-from embedcore.maps import METHODS, embed, method_defaults
+from embedcore.maps import METHODS, embed, largest_perplexity, method_defaults
 from embedcore.metrics import DataRanks, neighbour_recall, trustworthiness
 
 GENERATORS = {
@@ -522,7 +522,7 @@ def _fit_method(X: np.ndarray, seed: int, method: str, k: int, progress=None, on
     it also runs in a background thread)."""
     params = {}
     if method == "tsne":  # it needs more than 3 x perplexity points: a small upload gets the largest it allows
-        params["perplexity"] = float(min(method_defaults("tsne")["perplexity"], max(1, (len(X) - 1) // 3)))
+        params["perplexity"] = float(min(method_defaults("tsne")["perplexity"], max(1, largest_perplexity(len(X)))))
     t = time.perf_counter()
     result = embed(X, method, random_state=seed, progress=progress, on_layout=on_layout, n_jobs=threads.JOBS,
                    **params)

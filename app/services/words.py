@@ -25,7 +25,7 @@ from app.services.jobs import BackgroundJob, session_alive, session_job
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
-from embedcore.maps import embed
+from embedcore.maps import embed, largest_perplexity  # noqa: F401  (largest_perplexity: for the page)
 from embedcore.words import (
     LabelEmbedding,
     PMIWordVectors,
