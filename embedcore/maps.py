@@ -65,6 +65,8 @@ def largest_perplexity(n_points: int) -> int:
     """The largest whole perplexity t-SNE accepts on ``n_points`` points: it needs more than 3 x perplexity of
     them (0 when there are too few for any).
 
+    Examples
+    --------
     >>> largest_perplexity(300), largest_perplexity(60), largest_perplexity(3)
     (99, 19, 0)
     """
