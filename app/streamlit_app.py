@@ -18,6 +18,7 @@ from app.services import heap  # noqa: E402
 from app.ui import layout, share  # noqa: E402
 from app.ui.sidebar import shared_sidebar  # noqa: E402
 
+share.guard_links()  # a link's value is checked before any bound control decodes it (inf, 1e309 raised)
 if layout.PRESENT not in st.session_state:  # a link's ?present=1 opens the lab in presentation mode
     st.session_state[layout.PRESENT] = st.query_params.get("present") == "1"
 # "auto": open beside the page on a wide screen, collapsed below 768 px (it would cover the page there).

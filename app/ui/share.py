@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from app.ui.text import md_escape
@@ -66,6 +68,94 @@ def link_request() -> dict | None:
     return st.query_params.to_dict()
 
 
+def refused_link_value(value, value_type: str) -> bool:
+    """Whether a bound control of this kind cannot take ``value`` from a link (pure; see :func:`guard_links`).
+
+    Streamlit decodes a number given to a whole-number ``number_input`` with ``int(float(text))``, which raises
+    on ``inf``, ``-inf``, ``1e309`` or a 10,000-digit number (each past the float range) and stops the page at
+    that control. The lab refuses such values before Streamlit decodes them; the page then uses its default and
+    :func:`report_link` names the setting, as it does for every other value a control cannot take.
+
+    Parameters
+    ----------
+    value : str or list of str
+        The link's value for one key (a list when the key is repeated, of which a single-value control reads
+        the last).
+    value_type : str
+        The kind of value the control keeps, as Streamlit registers a bound widget: ``"double_value"`` (a
+        ``number_input``), ``"double_array_value"`` (sliders), ``"bool_value"``, ``"string_value"``, ...
+
+    Returns
+    -------
+    bool
+        For a ``number_input``, True unless the value is a finite number (or empty, which clears a control that
+        may be empty); for a slider, True when a part is a number that is not finite (a part that is not a
+        number may still be one of a ``select_slider``'s options); False for every other kind, whose values
+        Streamlit checks itself.
+
+    Examples
+    --------
+    >>> [refused_link_value(v, "double_value") for v in ("inf", "nan", "1e309", "abc", "2.5", "")]
+    [True, True, True, True, False, False]
+    >>> refused_link_value(["1", "inf"], "double_array_value"), refused_link_value("inf", "string_value")
+    (True, False)
+    """
+    parts = [value] if isinstance(value, str) else list(value)
+    if value_type == "double_value":
+        text = parts[-1] if parts else ""
+        return text != "" and not _finite(text)
+    if value_type == "double_array_value":
+        return any(_number(p) and not _finite(p) for p in parts)
+    return False
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _finite(text: str) -> bool:
+    """True for a finite number, False for anything else (a word, inf, nan, a number past the float range)."""
+    try:
+        return math.isfinite(float(text))
+    except (TypeError, ValueError):
+        return False
+
+
+def guard_links() -> None:
+    """Check every link value a bound control is seeded from before Streamlit decodes it (once per process).
+
+    Streamlit seeds a control made with ``bind="query-params"`` from the address the session opened with
+    (its own copy, which ``st.query_params`` does not change) when the control is first drawn, in
+    ``SessionState._seed_widget_from_url``: the one place where the control's kind is known (Streamlit's own
+    registration of the widget) and the text is decoded. This wraps that place: a value
+    :func:`refused_link_value` refuses, or one whose decoding fails in arithmetic (an overflow no check here
+    foresaw), leaves the URL as Streamlit's own invalid values do, and the control starts at its default;
+    :func:`report_link` then names it. Every page and every control is covered, in whatever tab it is drawn.
+    """
+    from streamlit.runtime.state.session_state import SessionState
+
+    seed = getattr(SessionState, "_seed_widget_from_url", None)
+    if seed is None or getattr(seed, "lab_guarded", False):
+        return  # a Streamlit without the method: tests/app/test_hostile_links.py says so
+
+    def guarded(self, metadata, user_key, widget_id, url_value):
+        if refused_link_value(url_value, metadata.value_type):
+            self._clear_url_param(user_key)
+            return False
+        try:
+            return seed(self, metadata, user_key, widget_id, url_value)
+        except ArithmeticError:
+            self._clear_url_param(user_key)
+            return False
+
+    guarded.lab_guarded = True
+    SessionState._seed_widget_from_url = guarded
+
+
 def _same(value, text: str) -> bool:
     if str(value) == text or (isinstance(value, bool) and str(value).lower() == text.lower()):
         return True
@@ -94,11 +184,33 @@ def link_problems(requested: dict, now: dict, state, prefix: str) -> list[str]:
     return out
 
 
+def cut(text, limit: int = 80) -> str:
+    """``text`` as a warning shows it: at most ``limit`` characters, the last an ellipsis when it was longer.
+
+    Parameters
+    ----------
+    text : object
+        What a link asked for (turned into a string).
+    limit : int, default 80
+        The most characters shown.
+
+    Returns
+    -------
+    str
+        ``text`` itself when it is short enough, else its first ``limit - 1`` characters and "…".
+
+    Examples
+    --------
+    >>> cut("12"), cut("9" * 100, 5)
+    ('12', '9999…')
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def link_line(key: str, want, used: str) -> str:
     """The sentence for one setting a link asked for and did not get; the link's value cut to 80 characters."""
-    want = str(want)
-    shown = repr(want if len(want) <= 80 else want[:79] + "…")
-    return f"The link's {key[:80]} = {shown} is not possible here, so {used} is used."
+    return f"The link's {key[:80]} = {cut(want)!r} is not possible here, so {used} is used."
 
 
 def report_link(where, requested: dict | None, prefix: str) -> None:
@@ -112,7 +224,7 @@ def report_link(where, requested: dict | None, prefix: str) -> None:
 
         up = data_service.current_upload()
         if up is None or not up.digest.startswith(wanted):
-            lines.insert(0, f"This view was made from an uploaded file (SHA-1 {wanted}…): upload the same file "
+            lines.insert(0, f"This view was made from an uploaded file (SHA-1 {cut(wanted + '…')}): upload the same file "
                          "(sidebar, Your data) to see it; until then the page shows its own data.")
             lines = [x for x in lines if ".dataset" not in x]
     if lines:
