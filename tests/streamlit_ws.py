@@ -105,7 +105,8 @@ class Widget:
     id : str
         Streamlit's element id, which a ``WidgetState`` names.
     kind : str
-        The element's type (``"slider"``, ``"selectbox"``, ...).
+        The element's type (``"slider"``, ``"selectbox"``, ...; ``"select_slider"`` for the slider element
+        a select slider is drawn as).
     proto : google.protobuf.message.Message
         The element's own message (its label, options, bounds, default).
     """
@@ -383,6 +384,8 @@ class Session:
         wid = getattr(proto, "id", "") if hasattr(type(proto), "DESCRIPTOR") and "id" in type(proto).DESCRIPTOR.fields_by_name else ""
         if not wid:
             return
+        if kind == "slider" and proto.type == proto.SELECT_SLIDER:  # one element type for both sliders
+            kind = "select_slider"
         user_key = wid.split("-", maxsplit=2)[-1]
         key = wid if user_key == "None" else user_key
         self.widgets[key] = Widget(None if user_key == "None" else user_key, wid, kind, proto)
