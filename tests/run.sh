@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need and run the whole suite:
-# Chromium and node from Debian's packages (for the browser tests and the map's JS tests), a virtual environment
-# in .venv with the package and its dev and e2e extras, then pytest.
+# Chromium, node and nginx from Debian's packages (for the browser tests, the map's JS tests and the replicas behind
+# a proxy), a virtual environment in .venv with the package and its dev and e2e extras, then pytest.
 # Extra arguments go to pytest (e.g. `bash tests/run.sh tests/unit -x`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,14 @@ fi
 if ! command -v node >/dev/null 2>&1; then
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends nodejs
+fi
+# nginx runs in front of two servers in tests/e2e/test_replicas.py, from app/deploy/nginx.conf
+# (Debian 12's nginx-light; a release without it has the plain nginx package)
+if [ ! -x /usr/sbin/nginx ] && ! command -v nginx >/dev/null 2>&1; then
+  $sudo apt-get update -q
+  nginx_pkg=nginx
+  if apt-cache show nginx-light >/dev/null 2>&1; then nginx_pkg=nginx-light; fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$nginx_pkg"
 fi
 
 python3 -m venv .venv
