@@ -16,6 +16,7 @@ import asyncio
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -161,14 +162,15 @@ def _get(url: str, cookies: dict[str, str], host: str | None = None):
         return r.status, {k: m.value for k, m in jar.items()}, r.headers.get("X-Upstream")
 
 
-def _put_file(url: str, session_id: str, cookies: dict[str, str], xsrf: str | None, host: str | None = None) -> int:
-    """PUT a small file into ``session_id``'s uploads at ``url``, as the uploader widget does: the HTTP status.
+def _put_file(url: str, session_id: str, cookies: dict[str, str], xsrf: str | None, host: str | None = None,
+              rows: int = 1) -> int:
+    """PUT a CSV of ``rows`` rows into ``session_id``'s uploads at ``url``, as the uploader does: the HTTP status.
 
     Streamlit answers 204 only on the server that holds the session (400 "Invalid session_id" on another),
     and 403 without a matching XSRF token."""
     boundary = uuid.uuid4().hex
     body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"probe.csv\"\r\n"
-            f"Content-Type: text/csv\r\n\r\nx,y\n1,2\n\r\n--{boundary}--\r\n").encode()
+            f"Content-Type: text/csv\r\n\r\nx,y\n{'1,2' * rows}\n\r\n--{boundary}--\r\n").encode()
     req = urllib.request.Request(f"{url}/_stcore/upload_file/{session_id}/{uuid.uuid4().hex}", data=body,
                                  method="PUT", headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
     req.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()))
@@ -181,6 +183,15 @@ def _put_file(url: str, session_id: str, cookies: dict[str, str], xsrf: str | No
             return r.status
     except urllib.error.HTTPError as e:
         return e.code
+
+
+def _declared_too_large(url: str, host: str) -> int:
+    """The status nginx answers to an upload that declares 250 MB (none of it is sent)."""
+    port = int(url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"PUT /_stcore/upload_file/s/f HTTP/1.1\r\nHost: {host}\r\nContent-Length: {250 << 20}\r\n"
+                     "Content-Type: multipart/form-data; boundary=b\r\n\r\n".encode())
+        return int(sock.recv(4096).split(b" ", 2)[1])
 
 
 def _width(run) -> str:
@@ -258,6 +269,9 @@ def test_two_replicas_behind_nginx_keep_each_session(proxied):
                 assert _put_file(url, sid, v.cookies, v.cookies[XSRF]) == (204 if name == mine else 400)
         v = visitors[0]
         assert _put_file(proxy, v.session.session_id, v.cookies, None, v.host) == 403, "the XSRF check is off"
+        # a 3 MB upload passes nginx (its default limit is 1 MB); a body past Streamlit's 200 MB is refused by nginx
+        assert _put_file(proxy, v.session.session_id, v.cookies, v.cookies[XSRF], v.host, rows=1_000_000) == 204
+        assert _declared_too_large(proxy, v.host) == 413
 
         # The sockets drop (a laptop's Wi-Fi): each tab reconnects with its cookies and its session's id, and
         # sends no widget values at all (a browser would send them): only the server holding the session can
