@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import budgets
 from .results import MAGIC, MAX_BYTES, DataError
 
 
@@ -272,6 +273,12 @@ def spreadsheet_text(data: bytes, name: str, max_rows: int | None = None) -> tup
     if ext is None:
         return None
     engine = SPREADSHEETS[ext]
+    # what the workbook says of its size, before a reader inflates or pads it
+    budgets.check_workbook_members(data, name, ext)
+    if max_rows is None and ext in (".xlsx", ".xlsm"):
+        budgets.check_sheet_extent(data, name)
+    elif max_rows is None and ext == ".ods":
+        budgets.check_ods_extent(data, name)
     try:
         with warnings.catch_warnings():
             # pandas marks its xlrd engine for removal (in favour of calamine); xlrd reads .xls files today

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..tokens import check_word_spacing
+from . import budgets
 from .results import DataError, DocumentData, TableData
 from .files import decode_bytes, file_extension, text_lines, source_bytes, quote, plural
 from .text import find_header, number_cells, sample_lines, text_grid, typed_columns, unique_names, sample_list_into
@@ -132,6 +133,7 @@ def parquet_frame(data: bytes, name: str) -> pd.DataFrame:
     """
     if not data.startswith(b"PAR1"):
         raise DataError(f"{name} is named .parquet but is not a Parquet file. Rename it to .csv or .tsv.")
+    budgets.check_parquet(data, name)  # from the footer, before any column is decoded
     try:
         frame = pd.read_parquet(io.BytesIO(data))
     except ImportError:

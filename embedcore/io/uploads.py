@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
+from . import budgets
 from .item_sets import read_item_sets
 from .files import quote
 from .results import DataError
@@ -125,14 +126,18 @@ table, documents.
     if kind not in READERS:
         raise DataError(f"Unknown kind of data {kind!r}; one of {', '.join(READERS)}.")
     if kind == "item_sets":
-        return _item_sets(names, blobs, seed)
-    if kind == "playlists" and len(names) == 2:
-        return _tagged_playlists(names, blobs, seed)
-    if kind == "vectors" and len(names) > 1:
-        return _projector_pair(names, blobs, seed)
-    if len(names) != 1:
+        result = _item_sets(names, blobs, seed)
+    elif kind == "playlists" and len(names) == 2:
+        result = _tagged_playlists(names, blobs, seed)
+    elif kind == "vectors" and len(names) > 1:
+        result = _projector_pair(names, blobs, seed)
+    elif len(names) != 1:
         raise DataError(
             f"Got {len(names)} files; only vectors (an Embedding Projector pair), item sets "
             "(vectors + sets) and playlists (playlists + tags) take two. Upload one file for this kind of data."
         )
-    return READERS[kind](blobs[0], names[0], seed=seed)
+    else:
+        result = READERS[kind](blobs[0], names[0], seed=seed)
+    for frame in (getattr(result, "frame", None), getattr(result, "meta", None)):
+        budgets.check_cells(frame, result.name)
+    return result
