@@ -44,8 +44,8 @@ for section, specs in pages_by_section().items():
 page = st.navigation(navigation)
 prefix = next((p.key for p in PAGES if p.url == page.url_path), "home")
 layout.mode_and_reset(prefix)
+requested = share.link_request()  # what a shared link asks for, read on the session's first run (before the sidebar)
 shared_sidebar()
-requested = share.link_request()  # what a shared link asks for, read on the session's first run
 link_notes = st.container()  # above the page: what of the link the page could not take
 page.run()
 share.report_link(link_notes, requested, prefix)

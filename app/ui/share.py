@@ -217,14 +217,17 @@ def report_link(where, requested: dict | None, prefix: str) -> None:
     """After the page ran: say which of the link's settings it could not take, and name a missing upload."""
     if not requested:
         return
-    lines = link_problems(requested, st.query_params.to_dict(), st.session_state, prefix)
+    now = st.query_params.to_dict()
+    # the page's own controls and the sidebar's, which every page draws (global.align_maps)
+    lines = [line for p in (prefix, "global") for line in link_problems(requested, now, st.session_state, p)]
     wanted = requested.get(UPLOAD_PARAM)
     if wanted:
         from app.services import data as data_service
 
         up = data_service.current_upload()
         if up is None or not up.digest.startswith(wanted):
-            lines.insert(0, f"This view was made from an uploaded file (SHA-1 {cut(wanted + '…')}): upload the same file "
+            shown = cut(wanted + "…")  # the first characters of a SHA-1; a longer value is cut as every value is
+            lines.insert(0, f"This view was made from an uploaded file (SHA-1 {shown}): upload the same file "
                          "(sidebar, Your data) to see it; until then the page shows its own data.")
             lines = [x for x in lines if ".dataset" not in x]
     if lines:
