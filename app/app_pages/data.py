@@ -83,7 +83,7 @@ else:
         horizontal=True,
         bind="query-params",
     )
-    result, error = data_service.parse_upload(kind, upload.digest, upload, data_service.seed())
+    result, error = data_service.parse_upload(kind, upload.digest, upload, data_service.seed(), progress=True)
     st.subheader(md_escape(upload.label))
     if error is not None:
         st.error(md_escape(error), icon=":material/error:")

@@ -93,7 +93,7 @@ def data_source(kind: str, page: str, default: str | None = None, allowed: list[
     seed = data_service.seed()
     result = None
     if upload is not None:
-        result, error = data_service.parse_upload(kind, upload.digest, upload, seed)
+        result, error = data_service.parse_upload(kind, upload.digest, upload, seed, progress=True)
         if error is None and usable is not None:
             error = usable(result)
         label = md_escape(upload.label)
