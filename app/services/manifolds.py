@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app.services import ahead, threads
+from app.services import ahead, threads, workers
 from app.services import data as data_service
 from app.services.reproduce import Recipe
 from app.services.shared import store
@@ -262,8 +262,15 @@ def heavy_X(p: Points) -> np.ndarray:
 @st.cache_resource(max_entries=8, show_spinner=False)
 def neighbours(p: Points) -> np.ndarray:
     """Each point's neighbours, nearest first, as wide as the largest B: every B reads its first columns."""
-    ind, _ = nearest_neighbors(point_set(p).X, largest_b(p))
-    return _frozen(ind)
+    X = point_set(p).X
+    if workers.WORKERS <= 0:
+        return _frozen(nearest_neighbors(X, largest_b(p))[0])
+    return _frozen(workers.call(workers.neighbours, X, largest_b(p)))  # a worker's: the lock stays with the pages
+
+
+def _digest(X: np.ndarray) -> str:
+    """The name a worker files these points' ranks under (:func:`app.services.workers.digest`)."""
+    return workers.digest(X)
 
 
 def neighbours_of(p: Points, B: int, point: int) -> np.ndarray:
@@ -271,10 +278,17 @@ def neighbours_of(p: Points, B: int, point: int) -> np.ndarray:
     return neighbours(p)[point, :B]
 
 
-def _solve(X, ind, B: int, reg: float, seed: int, k: int | None, ranks) -> LLEMap:
+def _solve(X, ind, B: int, reg: float, seed: int, k: int | None, ranks, ahead: bool = False) -> LLEMap:
     """One LLE map (no Streamlit call: it also runs in the background), with its trustworthiness when ``k`` is
-    given."""
-    out = lle_with_quality(X, ind, B, reg, random_state=seed, n_eigenvalues=8, quality_k=k, ranks=ranks)
+    given. Solved in a worker process (:mod:`app.services.workers`; ``ahead``: the low-priority one), so the
+    sessions drawing meanwhile keep the interpreter: with 30 sessions moving B the server used 0.9 of its two
+    cores and a change took 5 s at the median with the solves in its own threads. ``ranks`` (the data's
+    side of trustworthiness) serves only a solve in this process; a worker keeps its own."""
+    if workers.WORKERS <= 0:
+        out = lle_with_quality(X, ind, B, reg, random_state=seed, n_eigenvalues=8, quality_k=k, ranks=ranks)
+    else:
+        out = workers.call(workers.lle_map, X, np.ascontiguousarray(ind[:, :B]), B, reg, seed, k,
+                           _digest(X), ahead=ahead)
     _frozen(out.embedding)
     _frozen(out.eigenvalues)
     return out
@@ -345,7 +359,8 @@ def solve_ahead(p: Points, B: int, reg: float, moved: int = 0) -> None:
     a run of steps ahead of it; a second PageUp finds its map solved the same way. One map at a time, shared by
     every session; a B already solved, or being solved, is not solved again; any other jump waits for its solve.
     """
-    X, ind, ranks, k = point_set(p).X, neighbours(p), data_ranks(p), quality_k(p)
+    X, ind, k = point_set(p).X, neighbours(p), quality_k(p)
+    ranks = data_ranks(p) if workers.WORKERS <= 0 else None  # a worker keeps its own
     order = ahead_order(moved)
     _give_way()  # what was queued and has not started: queued again below in this B's order, if still wanted
     for b in (B + d for d in order):
@@ -383,7 +398,7 @@ def solve_ahead_of(p: Points, B: int, reg: float) -> None:
 
 def _ahead(key, *args) -> LLEMap:
     try:
-        return _solve(*args)
+        return _solve(*args, True)  # on the low-priority worker
     except ValueError:
         raise
     except BaseException:
@@ -409,7 +424,10 @@ def trust(p: Points, B: int, reg: float) -> float:
     out = lle(p, B, reg)
     if out.trustworthiness is not None and out.quality_k == quality_k(p):
         return out.trustworthiness
-    return trustworthiness(point_set(p).X, out.embedding, quality_k(p), ranks=data_ranks(p))
+    X = point_set(p).X
+    if workers.WORKERS <= 0:
+        return trustworthiness(X, out.embedding, quality_k(p), ranks=data_ranks(p))
+    return workers.call(workers.trust, X, out.embedding, quality_k(p), _digest(X))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
