@@ -182,7 +182,9 @@ def run_pickled(fn: Callable, *args: Any, what: str = "This file", memory: int |
         try:
             payload = conn.recv_bytes()
         except EOFError:  # the child ended without a word: killed for its memory, most likely
-            raise DataError(too_big) from None
+            raise DataError(f"{what} could not be read: its reader ended without an answer, most likely out of "
+                            f"the {gb} of memory the lab gives one file. Upload a sample, fewer columns, or save "
+                            "it as CSV or .npy.") from None
         pid = None  # it answered and ends by itself
     finally:
         conn.close()

@@ -95,6 +95,7 @@ LONG_LINE = 2_000
 WINDOW_WORDS = 50
 #: A whitespace-separated token without a letter or digit (punctuation alone is not counted).
 _SYMBOL_TOKEN = re.compile(r"(?<!\S)(?=[^\s]*[^\w\s.,;:!?'\"()\[\]-])[^\w\s]+(?!\S)")
+_WINDOW = re.compile(r"(?:\S+\s*){1,%d}" % WINDOW_WORDS)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\"'”’)\]]*\s+")
 
 
@@ -109,9 +110,9 @@ def split_prose(text: str) -> list[str]:
     """
     docs = []
     for sentence in _SENTENCE_END.split(text):
-        words = sentence.split()
-        for i in range(0, len(words), WINDOW_WORDS):
-            docs.append(" ".join(words[i:i + WINDOW_WORDS]))
+        # window by window: a sentence of 28 million words split at once would be 1.7 GB of word objects
+        for window in _WINDOW.finditer(sentence):
+            docs.append(" ".join(window.group().split()))
     return [d for d in docs if d]
 
 
