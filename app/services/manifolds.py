@@ -393,6 +393,8 @@ def ahead_order(moved: int) -> tuple[int, ...]:
 def solve_ahead_of(p: Points, B: int, reg: float) -> None:
     """:func:`solve_ahead` for this session's page: after the last change of B, its direction (and a jump) first."""
     change = ahead.moved("man.ahead_from", p, B=B)
+    if workers.busy():  # other sessions wait for their solves: a class, not one person stepping B; the
+        return  # four solves ahead of each change would take four times the cores from them
     solve_ahead(p, B, reg, moved=0 if change is None else int(change[1]))
 
 

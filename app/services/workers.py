@@ -46,6 +46,12 @@ AHEAD_NICE = 10
 
 _lock = threading.Lock()
 _pools: dict[bool, ProcessPoolExecutor | None] = {}
+_in_flight = 0  # calls a person waits for, being solved now
+
+
+def busy() -> bool:
+    """Whether some session is waiting for a solve now (work ahead would only take the cores from it)."""
+    return _in_flight > 0
 
 
 def _start(nice: int) -> None:
@@ -107,8 +113,21 @@ def call(fn, *args, ahead: bool = False):
     >>> call(digest, np.zeros(3)) == digest(np.zeros(3))
     True
     """
+    global _in_flight
     if WORKERS <= 0:
         return fn(*args)
+    if not ahead:
+        with _lock:
+            _in_flight += 1
+    try:
+        return _call(fn, args, ahead)
+    finally:
+        if not ahead:
+            with _lock:
+                _in_flight -= 1
+
+
+def _call(fn, args: tuple, ahead: bool):
     for attempt in (0, 1):
         pool = _pool(ahead)
         if pool is None:

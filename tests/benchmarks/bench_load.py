@@ -1,6 +1,7 @@
 """A class at once: N sessions over Streamlit's own websocket protocol, each moving a page's main control.
 
-`python -m tests.benchmarks.bench_load [--n 1,10,30,60] [--pages manifolds,words,sets] [--changes 5]` from the
+`python -m tests.benchmarks.bench_load [--n 1,10,30,60] [--pages manifolds,words,sets] [--changes 5]
+[--reference LAB_SOLVE_WORKERS=0]` from the
 project root. The table is printed and written to tests/.artifacts/bench_load.txt; :func:`run` returns
 harness Results for tests/benchmarks/run.py (``run.py load``; the default classes take about 25 minutes).
 
@@ -107,8 +108,9 @@ def _free_port() -> int:
 
 
 @contextmanager
-def server(log_name: str):
-    """``streamlit run`` of the app on a free port until /_stcore/health answers: yields (url, pid)."""
+def server(log_name: str, env: dict[str, str] | None = None):
+    """``streamlit run`` of the app on a free port (with ``env`` added to its environment) until /_stcore/health
+    answers: yields (url, pid)."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with open(ARTIFACTS / log_name, "w") as log:
@@ -116,7 +118,7 @@ def server(log_name: str):
             [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
              "--server.headless", "true", "--server.fileWatcherType", "none",
              "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         url = f"http://127.0.0.1:{port}"
         try:
             for _ in range(600):
@@ -187,7 +189,7 @@ class Probe:
 
 @dataclass
 class Measured:
-    page: str
+    page: str  # with the reference setting, if any, after it
     n: int
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -249,44 +251,55 @@ async def _class(url: str, probe: Probe, s: Scenario, n: int, changes: int, thin
     return out
 
 
-def measure(s: Scenario, ns: list[int], changes: int = CHANGES, think: float = THINK_S) -> list[Measured]:
-    """Each N of ``ns`` on a server of its own (warmed by one session, not measured)."""
+def measure(s: Scenario, ns: list[int], changes: int = CHANGES, think: float = THINK_S,
+            reference: dict[str, str] | None = None) -> list[Measured]:
+    """Each N of ``ns`` on a server of its own (warmed by one session, not measured); with ``reference`` (an
+    environment, e.g. ``LAB_SOLVE_WORKERS=0``), each N is measured first on a server with it, then without."""
     results = []
     for n in ns:
-        print(f"{s.title}: N = {n} ...", file=sys.stderr, flush=True)
-        with server(f"bench_load-{s.page}-{n}.log") as (url, pid):
-            probe = Probe(pid)
+        for env in ([reference] if reference else []) + [None]:
+            label = s.title + ("" if env is None else " (" + ",".join(f"{k}={v}" for k, v in env.items()) + ")")
+            print(f"{label}: N = {n} ...", file=sys.stderr, flush=True)
+            tag = "" if env is None else "-reference"
+            with server(f"bench_load-{s.page}-{n}{tag}.log", env) as (url, pid):
+                probe = Probe(pid)
 
-            async def warm() -> None:
-                async with await Session.connect(url) as ses:
-                    await ses.open(s.page, "seed=9999", timeout=RUN_TIMEOUT_S)
-                    for key, value in plan(s, 0, len(s.controls)):
-                        await ses.change(key, value, timeout=RUN_TIMEOUT_S)
+                async def warm() -> None:
+                    async with await Session.connect(url) as ses:
+                        await ses.open(s.page, "seed=9999", timeout=RUN_TIMEOUT_S)
+                        for key, value in plan(s, 0, len(s.controls)):
+                            await ses.change(key, value, timeout=RUN_TIMEOUT_S)
 
-            asyncio.run(warm())
-            m = asyncio.run(_class(url, probe, s, n, changes, think, seed0=100))
-            results.append(m)
-            print(row(m, None), file=sys.stderr, flush=True)
+                asyncio.run(warm())
+                m = asyncio.run(_class(url, probe, s, n, changes, think, seed0=100))
+                m.page = label
+                results.append(m)
+                print(row(m, None), file=sys.stderr, flush=True)
     return results
 
 
-HEAD = (f"{'page':14s} {'N':>3s} {'changes':>7s} {'p50 s':>7s} {'p95 s':>7s} {'max s':>7s} {'p95/N=1 p50':>11s} "
+HEAD = (f"{'page':36s} {'N':>3s} {'changes':>7s} {'p50 s':>7s} {'p95 s':>7s} {'max s':>7s} {'p95/N=1 p50':>11s} "
         f"{'errors':>6s} {'RSS peak':>9s} {'RSS end':>8s} {'cores':>6s} {'load':>5s} {'open p50':>8s}")
 
 
 def row(m: Measured, ref: float | None) -> str:
     ratio = "" if not ref else f"{m.q(0.95) / ref:10.1f}x"
     opens = statistics.median(m.opens) if m.opens else float("nan")
-    return (f"{m.page:14s} {m.n:3d} {len(m.latencies):7d} {m.q(0.5):7.2f} {m.q(0.95):7.2f} {m.q(1.0):7.2f} "
+    return (f"{m.page:36s} {m.n:3d} {len(m.latencies):7d} {m.q(0.5):7.2f} {m.q(0.95):7.2f} {m.q(1.0):7.2f} "
             f"{ratio:>11s} {len(m.errors):6d} {m.rss_peak_mb:7.0f}MB {m.rss_end_mb:6.0f}MB {m.cores:6.2f} "
             f"{m.load:5.1f} {opens:7.2f}s")
+
+
+def _refs(results: list[Measured]) -> dict[str, float]:
+    """Each setting's p50 at N = 1: the reference of its rows."""
+    return {m.page: m.q(0.5) for m in results if m.n == 1}
 
 
 def table(all_results: list[list[Measured]]) -> str:
     lines = [HEAD, "-" * len(HEAD)]
     for results in all_results:
-        ref = next((m.q(0.5) for m in results if m.n == 1), None)
-        lines += [row(m, ref) for m in results]
+        refs = _refs(results)
+        lines += [row(m, refs.get(m.page)) for m in results]
     errors = [f"  {m.page} N={m.n}: {e}" for results in all_results for m in results for e in m.errors[:3]]
     if errors:
         lines += ["", "errors (first three of each):", *errors]
@@ -294,19 +307,24 @@ def table(all_results: list[list[Measured]]) -> str:
 
 
 def run(pages: list[str] | None = None, ns: list[int] | None = None, changes: int = CHANGES,
-        think: float = THINK_S) -> list[Result]:
-    """Measure, print and save the table; harness Results of the p95 at each N against the N = 1 p50."""
+        think: float = THINK_S, reference: dict[str, str] | None = None) -> list[Result]:
+    """Measure, print and save the table; harness Results of the p95 at each N against the reference setting's
+    p95 at the same N when there is one, else against the N = 1 p50."""
     ns = ns or list(N_DEFAULT)
-    all_results = [measure(SCENARIOS[p], ns, changes, think) for p in (pages or list(SCENARIOS))]
-    text = table(all_results)
+    all_results = [measure(SCENARIOS[p], ns, changes, think, reference) for p in (pages or list(SCENARIOS))]
+    text = f"load average before: {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores\n" + table(all_results)
     print(text)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "bench_load.txt").write_text(text + "\n")
     out = []
     for results in all_results:
-        ref = next((m.q(0.5) for m in results if m.n == 1), None)
-        for m in results:
-            out.append(Result(f"load: {m.page} change p95, N={m.n}", m.q(0.95), "the same change's p50 at N=1", ref,
+        refs = _refs(results)
+        ours = [m for m in results if "(" not in m.page]
+        for m in ours:
+            same_n = next((r for r in results if r.n == m.n and r is not m), None)
+            ref_name, ref = ((f"p95 with {same_n.page[len(m.page):].strip()}", same_n.q(0.95)) if same_n
+                             else ("the same change's p50 at N=1", refs.get(m.page)))
+            out.append(Result(f"load: {m.page} change p95, N={m.n}", m.q(0.95), ref_name, ref,
                               f"p50 {m.q(0.5):.2f} s, max {m.q(1.0):.2f} s, {len(m.errors)} errors, "
                               f"{m.cores:.2f} cores, RSS {m.rss_peak_mb:.0f} MB"))
     return out
@@ -318,8 +336,11 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--pages", default=",".join(SCENARIOS), help=f"of {', '.join(SCENARIOS)}")
     ap.add_argument("--changes", type=int, default=CHANGES, help="changes per session")
     ap.add_argument("--think", type=float, default=THINK_S, help="mean think time, seconds")
+    ap.add_argument("--reference", default="", help="NAME=VALUE[,...]: each N is measured first on a server with "
+                    "this environment (e.g. LAB_SOLVE_WORKERS=0, the solves in the server's threads)")
     a = ap.parse_args(argv)
-    run([p for p in a.pages.split(",") if p], [int(x) for x in a.n.split(",")], a.changes, a.think)
+    reference = dict(kv.split("=", 1) for kv in a.reference.split(",") if kv) or None
+    run([p for p in a.pages.split(",") if p], [int(x) for x in a.n.split(",")], a.changes, a.think, reference)
 
 
 if __name__ == "__main__":
