@@ -49,4 +49,5 @@ shared_sidebar()
 link_notes = st.container()  # above the page: what of the link the page could not take
 page.run()
 share.report_link(link_notes, requested, prefix)
+heap.watch_sessions()  # what a session leaves goes back to the system once it has ended
 heap.settle()  # after the page, so what it imported is frozen before Streamlit's after-run collection

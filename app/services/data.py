@@ -225,6 +225,9 @@ def parse_upload(kind: str, digest: str, _upload: Upload, seed: int = 0, progres
 
 parse_upload.clear = PARSED.clear  # type: ignore[attr-defined]
 
+# the reader server imports its readers (about 2 s) while the first visitor looks around, not when she uploads
+threading.Thread(target=contained.warm, name="lab-readers", daemon=True).start()
+
 
 def catalogue() -> dict:
     """Every bundled data set by id (title, description, kind)."""

@@ -42,17 +42,22 @@ def _free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(app: Path, log_name: str):
-    """``streamlit run app`` on a free port, until its /_stcore/health answers: yields (url, start time)."""
+def streamlit_server(app: Path, log_name: str, *options: str, started: list | None = None):
+    """``streamlit run app`` on a free port, until its /_stcore/health answers: yields (url, start time).
+
+    ``options`` go to ``streamlit run`` (``"--server.disconnectedSessionTTL", "5"``); the process is appended to
+    ``started`` when a list is given (to measure its memory, say)."""
     port = _free_port()
     t0 = time.perf_counter()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(port),
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+         "--server.headless", "true", "--browser.gatherUsageStats", "false", *options],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
+    if started is not None:
+        started.append(proc)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):
