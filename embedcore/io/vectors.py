@@ -1,4 +1,7 @@
-"""Vectors: CSV/TSV, word2vec text, .npy (never unpickled), Embedding Projector pairs."""
+"""Vectors: CSV/TSV, word2vec text, .npy (never unpickled), Parquet, JSON lines, Embedding Projector pairs.
+
+Vectors held in one column (a Parquet list column, a CSV/TSV column of ``"[0.1, 0.2]"`` cells, a JSON
+field holding a list) are read by :mod:`.list_columns`."""
 
 from __future__ import annotations
 
@@ -9,11 +12,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import list_columns
 from .results import MAX_VECTOR_ROWS, DataError, VectorData
 from .files import decode_bytes, file_extension, text_lines, sniff_binary, source_bytes, quote
 from .text import number_cells, drop_invalid_rows, find_header, sample_lines, text_grid, typed_columns, unique_names
 
 _W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
+#: Extensions of JSON lines: one object per line.
+_JSON_LINES = (".jsonl", ".ndjson")
 
 
 def read_vectors(
@@ -31,8 +37,16 @@ def read_vectors(
     Accepted formats: CSV/TSV/whitespace tables with or without a header line
     (non-numeric columns become metadata), ``.npy`` (real numbers or True/False;
     complex numbers are refused, pickles never loaded), the word2vec text format (``word v1 v2 ...``
-    with an optional ``count dim`` first line), and the Embedding Projector
-    pair (a vectors TSV with no header plus ``metadata``, a TSV with a header).
+    with an optional ``count dim`` first line), Parquet, JSON lines (``.jsonl``, ``.ndjson``: one
+    object per line), and the Embedding Projector pair (a vectors TSV with no header plus
+    ``metadata``, a TSV with a header).
+
+    Vectors may also be held in one column, as sentence-transformers and
+    Hugging Face datasets write them: a Parquet list (or fixed-size list)
+    column, a CSV/TSV column of ``"[0.1, 0.2, ...]"`` cells, a JSON field
+    holding a list. That column is then ``X`` and every other column,
+    numeric ones included, metadata; a row whose list is missing is dropped
+    and counted, lists of different lengths are an error naming the row.
 
     Parameters
     ----------
@@ -47,6 +61,9 @@ def read_vectors(
     >>> v = read_vectors(b"x,y,name\\n1,2,a\\n3,4,b\\n", "points.csv")
     >>> v.X.shape, list(v.meta["name"])
     ((2, 2), ['a', 'b'])
+    >>> v = read_vectors(b'title,embedding\\na,"[0.1, 0.2, 0.3]"\\nb,"[0.4, 0.5, 0.6]"\\n', "e.csv")
+    >>> v.X.shape, list(v.meta["title"])
+    ((2, 3), ['a', 'b'])
     """
     if on_invalid not in ("drop", "error"):
         raise DataError(f"on_invalid must be 'drop' or 'error', not {on_invalid!r}.")
@@ -56,6 +73,9 @@ def read_vectors(
         result = _read_npy(data, name, on_invalid)
     elif ext == ".parquet" or (data.startswith(b"PAR1") and ext not in (".csv", ".tsv", ".txt")):
         result = _read_parquet_vectors(data, name, on_invalid)
+    elif ext in _JSON_LINES or (ext not in (".csv", ".tsv", ".tab", ".vec", ".w2v")
+                                and data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"):
+        result = list_columns.read_json_lines(data, name, on_invalid)
     else:
         notices: list[str] = []
         text = decode_bytes(data, name, "a CSV/TSV or word2vec text file", notices)
@@ -153,6 +173,9 @@ def _check_npy_dtype(arr: np.ndarray, name: str) -> None:
 
 
 def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
+    alone = _one_list_column(text, name, on_invalid)
+    if alone is not None:
+        return alone
     nonblank = [ln for ln in text_lines(text)[:50] if ln.strip()]
     first = nonblank[0] if nonblank else ""
     w2v = _W2V_HEADER.match(first)
@@ -170,7 +193,7 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
     grid = text_grid(text, name, head_rows=50)
     line_no = grid.line_no + 1 if w2v else grid.line_no
     word_format = w2v is not None or (file_extension(name) in (".vec", ".w2v")) or word_lines(grid.head, grid.sep)
-    header = False if word_format else find_header(grid.head)
+    header = False if word_format else (find_header(grid.head) or _list_header(grid.head))
     if header:
         names = unique_names(list(grid.head[0]))
         line_no = line_no[1:]
@@ -191,6 +214,19 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
             f"{name}, column {j + 1}: word2vec lines must be a word followed by numbers; "
             f"found {quote(text_frame[j].iloc[0])}."
         )
+    lists = [j for j in textcols if list_columns.looks_like_lists(text_frame[j].head(20))]
+    if lists and not word_format:
+        cols = list_columns._Columns(len(line_no))
+        for c, label in enumerate(names):
+            if c in numeric:
+                cols.add(label, "number", X[:, numeric.index(c)])
+            elif c in lists:
+                cols.add(label, "list", list_columns.parse_list_cells(text_frame[c], name, label, line_no))
+            else:
+                cols.add(label, "text", text_frame[c].to_numpy(object))
+        result = list_columns.assemble(cols, name, on_invalid, line_no, unit="line")
+        result.notices[:0] = grid.notices or []
+        return result
     result = VectorData(name, X=np.empty((0, 0)))
     result.notices.extend(grid.notices or [])
     if not numeric:
@@ -234,6 +270,40 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
     return result
 
 
+def _list_header(head: np.ndarray) -> bool:
+    """A first row of names above a column of bracketed lists (which find_header cannot see as numbers)."""
+    if len(head) < 2 or any(list_columns.looks_like_lists([c]) for c in head[0]):
+        return False
+    return any(list_columns.looks_like_lists(head[1:, j]) for j in range(head.shape[1]))
+
+
+def _one_list_column(text: str, name: str, on_invalid: str) -> VectorData | None:
+    """A file whose every line is one bracketed list (quoted or not), under an optional name: its vectors, or None."""
+    lines = text_lines(text)
+    keep = [i for i, ln in enumerate(lines) if ln.strip()]
+    if len(keep) < 1:
+        return None
+
+    def unquoted(line: str) -> str:
+        line = line.strip()
+        return line[1:-1].replace('""', '"') if len(line) >= 2 and line[0] == line[-1] == '"' else line
+
+    first = unquoted(lines[keep[0]])
+    header = not list_columns.looks_like_lists([first])
+    if header and (any(sep in first for sep in ",\t;|") or len(keep) < 2):
+        return None
+    rows = keep[int(header):]
+    head = [unquoted(lines[i]) for i in rows[:50]]
+    if not all(list_columns.looks_like_lists([c]) for c in head):
+        return None
+    label = unique_names([first])[0] if header else "vector"
+    line_no = np.asarray(rows, dtype=np.int64) + 1
+    cells = [unquoted(lines[i]) for i in rows]
+    cols = list_columns._Columns(len(cells))
+    cols.add(label, "list", list_columns.parse_list_cells(cells, name, label, line_no))
+    return list_columns.assemble(cols, name, on_invalid, line_no, unit="line")
+
+
 def word_lines(head: np.ndarray, sep: str | None) -> bool:
     """Lines of a word and its numbers (GloVe, fastText .vec, word2vec text without its count line).
 
@@ -260,6 +330,10 @@ def _read_parquet_vectors(data: bytes, name: str, on_invalid: str) -> VectorData
     """A Parquet file's numeric columns as vectors and its other columns as labels."""
     from .tables import parquet_frame
 
+    plan = list_columns.parquet_list_plan(data) if data.startswith(b"PAR1") else None
+    if plan is not None and (plan[0] or not plan[1]):
+        # a column of lists is the vectors; without any numeric column, a text column may hold "[0.1, ...]"
+        return list_columns.read_parquet_lists(data, name, on_invalid, plan)
     frame = parquet_frame(data, name)
     numeric = [c for c in frame.columns if frame[c].dtype.kind in "biuf"]
     if not numeric:
