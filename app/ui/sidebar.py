@@ -8,7 +8,7 @@ from app.services import data as data_service
 from app.ui.share import link_line, name_upload_in_link
 from app.ui.text import md_escape
 
-UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "npy", "vec", "w2v", "parquet", "xlsx", "xlsm", "xls", "ods"]
+UPLOAD_TYPES = ["csv", "tsv", "tab", "txt", "npy", "vec", "w2v", "parquet", "jsonl", "ndjson", "xlsx", "xlsm", "xls", "ods"]
 SEED_MAX = 2**31 - 1
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import json
 import re
 
+from .list_columns import JSON_LIST_FIELD, looks_like_lists, numeric_list_type
 from .results import DataError
 from .files import spreadsheet_kind, spreadsheet_text
 from .text import trailing_separator, decimal_commas, sniff_separator
@@ -41,8 +44,11 @@ def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str,
     Two files: a name with 'meta' is a projector pair (vectors), a name with
     'tag' is playlists with tags, anything else item vectors + sets. One file:
     by extension for binary formats (a workbook's first sheet and a Parquet
-    file are read like a table of text); then by content: word-vector lines (a
-    word and its numbers, with or without word2vec's count line) are vectors;
+    file are read like a table of text, unless a column holds lists of numbers);
+    JSON lines (``.jsonl``, ``.ndjson``, or lines opening with ``{``) are vectors;
+    then by content: word-vector lines (a
+    word and its numbers, with or without word2vec's count line) are vectors, and
+    so is a column of bracketed lists of numbers (``"[0.1, 0.2]"``);
     a delimited file with a header is vectors when all columns are numbers or
     one column labels two or more columns of numbers, a table when a text
     column repeats values; one long line of prose is documents; other text is
@@ -52,6 +58,8 @@ def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str,
     --------
     >>> explain_kind(("points.csv",), (b"x,y,z,label\\n1,2,3,a\\n4,5,6,a\\n7,8,9,b\\n",))
     ('vectors', 'points.csv has 3 columns of numbers and one column of labels: vectors with labels.')
+    >>> explain_kind(("e.jsonl",), (b'{"title": "a", "embedding": [0.1, 0.2, 0.3]}\\n',))[1]
+    "e.jsonl holds JSON lines whose field 'embedding' is a list of 3 numbers: vectors, with the other fields as labels."
     """
     if len(names) > 1:
         low = [n.lower() for n in names]
@@ -89,6 +97,12 @@ def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str,
     complete = len(data) <= 20000 or sheet is not None
     if not lines:
         return "documents", f"{name} holds no line of data; text is the likeliest."
+    if sheet is None and (suffix in ("jsonl", "ndjson") or (lines[0].lstrip().startswith("{")
+                                                             and suffix not in ("csv", "tsv", "tab"))):
+        return _json_lines_kind(lines, name, complete or text.endswith("\n"))
+    listed = _list_column(lines, name if sheet is None else "sheet.csv", complete, where)
+    if listed:
+        return "vectors", listed
     words = _word_vectors(lines)
     if words:
         return "vectors", f"{where} {words}."
@@ -127,6 +141,65 @@ def explain_kind(names: tuple[str, ...], blobs: tuple[bytes, ...]) -> tuple[str,
     if head is not None:
         why += f" Each line opens with another kind of id ({head}), read as an item too."
     return "playlists", why
+
+
+def _json_lines_kind(lines: list[str], name: str, complete: bool) -> tuple[str, str]:
+    """Why JSON lines are vectors: a field holding a list of numbers, or numeric fields as in a CSV table."""
+    whole = lines if complete else lines[:-1]  # the last line of a cut head is cut too
+    objects = []
+    for ln in whole[:50]:
+        try:
+            obj = json.loads(ln)
+        except ValueError:
+            break
+        if isinstance(obj, dict):
+            objects.append(obj)
+    for obj in objects[:1]:
+        for key, value in obj.items():
+            if isinstance(value, list) and value and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                         for x in value):
+                return "vectors", (f"{name} holds JSON lines whose field {key!r} is a list of {len(value)} numbers: "
+                                   "vectors, with the other fields as labels.")
+    found = JSON_LIST_FIELD.search(lines[0])
+    if found:  # a line longer than the head read: its list opens with a number
+        return "vectors", (f"{name} holds JSON lines whose field {found.group(1)!r} is a list of numbers: vectors, "
+                           "with the other fields as labels.")
+    keys = list(dict.fromkeys(k for obj in objects for k in obj))
+    numeric = [k for k in keys if all(isinstance(o.get(k), (int, float)) and not isinstance(o.get(k), bool)
+                                      or o.get(k) is None for o in objects)
+               and any(o.get(k) is not None for o in objects)]
+    if numeric:
+        shown = ", ".join(numeric[:6]) + (", ..." if len(numeric) > 6 else "")
+        others = len(keys) - len(numeric)
+        return "vectors", (f"{name} holds JSON lines with {len(numeric)} numeric field{'s' if len(numeric) > 1 else ''} "
+                           f"({shown}){f' and {others} other' + ('s' if others > 1 else '') if others else ''}: "
+                           f"vectors{', with the other fields as labels' if others else ''}.")
+    return "vectors", (f"{name} holds JSON lines, which the lab reads as vectors, but its first objects have no "
+                       "numeric field and no list of numbers; the vector reader says what it needs.")
+
+
+def _list_column(lines: list[str], name: str, complete: bool, where: str) -> str | None:
+    """Why a delimited text is vectors held in one column of bracketed lists ("[0.1, 0.2]"), or None."""
+    whole = lines if complete or len(lines) < 2 else lines[:-1]
+    sep = sniff_separator(name, whole[:50])
+    try:
+        rows = list(csv.reader(whole[:50] if len(whole) > 1 else lines[:2], delimiter=sep or "\t"))
+    except csv.Error:
+        return None
+    body = rows[1:] if len(rows) > 1 and not any(looks_like_lists([c]) for c in rows[0]) else rows
+    if not body or len({len(r) for r in body}) != 1:
+        return None
+    for j in range(len(body[0])):
+        cells = [r[j] for r in body]
+        if looks_like_lists(cells) and cells[0].strip().endswith("]"):
+            header = rows[0][j].strip() if body is not rows else ""
+            column = f"column {header!r}" if header else f"column {j + 1}"
+            d = len([t for t in re.split(r"[,\s]+", cells[0].strip()[1:-1]) if t])
+            if len(body[0]) == 1:
+                return f"{where} holds a list of {d} numbers on every line: vectors."
+            return (f"{where}'s {column} holds a list of {d} numbers in each row: vectors, with the other columns "
+                    "as labels.")
+    return None
 
 
 def _prefix(token: str) -> str:
@@ -211,6 +284,13 @@ def _parquet_kind(data: bytes, name: str) -> tuple[str, str]:
     except Exception:
         return "table", f"{name} is a Parquet file; the table reader says what it needs."
     numeric = sum(t.startswith(("int", "uint", "float", "double", "bool", "halffloat")) for t in types)
+    lists = [f for f in schema if numeric_list_type(f.type)]
+    if lists:
+        size = getattr(lists[0].type, "list_size", None)
+        what = f"a list of {size} numbers" if size else "a list of numbers"
+        labels = ", with the other columns as labels" if len(types) > 1 else ""
+        return "vectors", (f"{name} is a Parquet file whose column {lists[0].name!r} holds {what} in each row: "
+                           f"vectors{labels}.")
     if numeric == len(types) or (numeric >= 2 and numeric == len(types) - 1):
         return "vectors", (f"{name} is a Parquet file of {numeric} numeric column{'s' if numeric > 1 else ''}"
                            f"{' and one of labels' if numeric < len(types) else ''}: vectors.")
