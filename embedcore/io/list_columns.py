@@ -211,7 +211,8 @@ def stack_lists(lengths: np.ndarray, values: np.ndarray, name: str, column: str,
     differ = np.flatnonzero(present & (lengths != d))
     if differ.size:
         j = int(differ[0])
-        raise DataError(f"{name}, column {quote(column)}: {_row(j, line_no)} holds a list of {plural(int(lengths[j]), 'number')}, "
+        raise DataError(f"{name}, column {quote(column)}: {_row(j, line_no)} holds a list of "
+                        f"{plural(int(lengths[j]), 'number')}, "
                         f"but {_row(first, line_no)} holds {d}. Every vector in the column needs the same length "
                         f"({plural(differ.size, 'row')} differ{'s' if differ.size == 1 else ''}).")
     values = np.asarray(values, dtype=np.float64)

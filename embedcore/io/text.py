@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .files import file_extension, plural, quote, text_lines
-from .results import NA_TOKENS, DataError, Parsed
+from .results import MAX_BYTES, NA_TOKENS, DataError, Parsed
 
 # --------------------------------------------------------------------------- tables of text
 
@@ -188,6 +188,9 @@ def quoted_rows(lines: list[str], body: str, sep: str, n_head: int, name: str, l
     ([2, 2, 2], [0, 1, 3], ['Ada', 'two\\nlines'])
     """
     counts, starts, head = [], [], []
+    # csv's own limit (128 KiB a field) would refuse a quoted list of 16,384 numbers; a label past
+    # budgets.MAX_CELL_CHARS is refused by name once read, and the file by its bytes
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_BYTES))
     reader = csv.reader(io.StringIO(body), delimiter=sep)
     start = 0
     try:
