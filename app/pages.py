@@ -25,6 +25,7 @@ class PageSpec:
 
 PAGES: list[PageSpec] = [
     PageSpec("app_pages/home.py", "Home", ":material/home:", "Lab", "home", "What the lab is for and where to start.", default=True, key="home"),
+    PageSpec("app_pages/maps.py", "Maps", ":material/bubble_chart:", "Lab", "maps", "Your own embeddings: choose the vector columns, map every row by PCA, t-SNE, UMAP, Isomap or LLE, colour, search, filter, isolate, cluster and export, with the trust tools beside the map.", data=("vectors",), key="maps"),
     PageSpec("app_pages/data.py", "Data", ":material/upload_file:", "Lab", "data", "Upload your own file and see exactly how it was read.", data=(), key="data"),
     PageSpec("app_pages/categories.py", "Spectral encoding", ":material/category:", "Categories", "categories", "Encode a categorical column by the smooth eigenvectors of a similarity graph; watch gamma, the eigengap and a downstream test.", data=("table",), key="cat"),
     PageSpec("app_pages/graphs.py", "Spectral clustering", ":material/hub:", "Graphs", "graphs", "Cut a graph with its Fiedler vector: the Rayleigh quotient, splits at 0, the median and the best sweep, k parts by recursive bisection, plain against normalised Laplacian.", key="graphs"),

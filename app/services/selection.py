@@ -288,3 +288,22 @@ def spread(X, rows, names, colour=None, colour_label: str = "colour") -> pd.Data
     chosen = X[rows]
     return pd.DataFrame({"coordinate": names, "selection min": chosen.min(0), "selection max": chosen.max(0),
                          "selection mean": chosen.mean(0), "all min": X.min(0), "all max": X.max(0)}).round(4)
+
+
+def isolate(page: str, data, positions) -> None:
+    """Map only these rows (positions into the page's table) until :func:`back`; a selection made on the whole
+    map is cleared, as its items are no longer all drawn."""
+    st.session_state[f"{page}.isolated"] = (data, tuple(int(p) for p in positions))
+    st.session_state.pop(f"{page}.selection", None)
+
+
+def isolated(page: str, data):
+    """The rows the page maps alone (a tuple of positions), or None for every row; dropped when ``data`` changed."""
+    found = st.session_state.get(f"{page}.isolated")
+    return found[1] if isinstance(found, tuple) and found[0] == data else None
+
+
+def back(page: str) -> None:
+    """Map every row again."""
+    st.session_state.pop(f"{page}.isolated", None)
+    st.session_state.pop(f"{page}.selection", None)

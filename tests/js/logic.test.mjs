@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
   placeLabels, matchFrames, tween, largestMove, parseColour, discMask, blendDiscs, packRGBA, stampDiscs,
-  significant, pointName, fieldValue, tipTitle,
+  significant, pointName, fieldValue, tipTitle, focusBounds,
 } from "../../app/ui/map/logic.js";
 
 // A small seeded generator (mulberry32): the same points on every run.
@@ -456,4 +456,13 @@ test("a tooltip writes numbers with three significant digits and names points by
   const frame = { labels: ["alpha", "", null], ids: null, rowIds: true };
   assert.deepEqual([0, 1, 2].map((i) => tipTitle(frame, i)), ["alpha", "1", "2"]);
   assert.equal(tipTitle({ labels: null, ids: ["x"] }, 0), "x");
+});
+
+test("focusBounds frames the chosen points, each axis at least a tenth of the whole map", () => {
+  const xs = [0, 100, 50, 52], ys = [0, 100, 50, 51];
+  assert.deepEqual(focusBounds(xs, ys, [2, 3]), [46, 45.5, 56, 55.5]);
+  // a spread wider than a tenth is kept as it is
+  assert.deepEqual(focusBounds(xs, ys, [0, 2]), [0, 0, 50, 50]);
+  // nothing to frame (indices out of range): the whole map
+  assert.deepEqual(focusBounds(xs, ys, [9]), bounds(xs, ys));
 });

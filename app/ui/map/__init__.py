@@ -164,7 +164,7 @@ def _items_token(ids) -> str:
 def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, always_label=(), color=None,
          size=5.0, opacity: float = 0.85, hover: dict | None = None, rings=(), edges=(), arrows=(), lines=(),
          markers=(), title: str = "", x_title: str = "", y_title: str = "", height: int = 480,
-         mode: str = "pan", selected=(), align: bool = True, glide_ms: int = 400, on_select=None):
+         mode: str = "pan", selected=(), align: bool = True, glide_ms: int = 400, on_select=None, focus=()):
     """Draw ``xy`` (n x 2) as a map in ``where`` (a container, a column, ``st.empty()``; None: here).
 
     ``ids`` name the points (kept to align and glide the next map drawn under ``key``; default: the
@@ -172,7 +172,8 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     to one value per point, shown in the tooltip. ``mode`` is what a drag does: ``box``, ``lasso``,
     ``click`` (a click picks a point; drags pan) or ``pan``. ``selected`` are the indices ringed as
     the selection. ``on_select(event)`` is called with a selection made on the map. ``align`` aligns
-    the map to the one last drawn under ``key``; ``glide_ms`` is how long points glide (0: jump).
+    the map to the one last drawn under ``key``; ``glide_ms`` is how long points glide (0: jump). ``focus``
+    names points the view frames (a search's matches); double-click shows the whole map again.
     Returns the coordinates drawn (after alignment).
     """
     xy = np.asarray(xy, dtype=np.float64)
@@ -203,6 +204,7 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         "hover": {"fields": hover_fields}, "rings": ring_layers, "edges": list(edges), "arrows": list(arrows),
         "lines": list(lines), "markers": list(markers), "title": title, "xTitle": x_title, "yTitle": y_title,
         "height": main_height(key, int(height)), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
+        "focus": sorted({int(i) for i in focus}) or None,
     }
     data["sig"] = canvas.signature(data, default=str)
 

@@ -67,7 +67,7 @@ class LabMap {
       arrows: data.arrows || [], lines: data.lines || [], markers: data.markers || [],
       mode: data.mode || "pan", height: data.height || 480, title: data.title || "",
       glideMs: data.glideMs ?? 400, selected: new Set(data.selected || []), xTitle: data.xTitle || "",
-      yTitle: data.yTitle || "",
+      yTitle: data.yTitle || "", focus: data.focus || null,
     };
     if (f.color.kind === "category") f.codes = decode(f.color.codes, Int32Array);
     if (f.color.kind === "continuous") f.values = decode(f.color.values);
@@ -89,7 +89,12 @@ class LabMap {
     this.stage.dataset.mode = f.mode;
     this.resize();
     this.drawLegend();
-    const target = fitView(bounds(f.x, f.y, this.keep), this.w, this.h);
+    const focus = f.focus && f.focus.length ? f.focus : null;
+    const target = focus ? fitView(focusBounds(f.x, f.y, focus), this.w, this.h, 48)
+      : fitView(bounds(f.x, f.y, this.keep), this.w, this.h);
+    // a new set of points to frame (a search typed) frames them, wherever the view was panned
+    const refocus = String(focus || "") !== String((old && old.focus) || "");
+    if (refocus) this.auto = true;
     if (match && from && match.some((j) => j >= 0) && !this.still(from, f, match, target)) {
       const view0 = this.view;
       const start = performance.now();
@@ -150,7 +155,11 @@ class LabMap {
       c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
       c.style.width = `${w}px`; c.style.height = `${h}px`;
     }
-    if (grow && this.auto && this.frame) this.view = fitView(bounds(this.frame.x, this.frame.y, this.keep), w, h);
+    if (grow && this.auto && this.frame) {
+      const f = this.frame;
+      this.view = f.focus && f.focus.length ? fitView(focusBounds(f.x, f.y, f.focus), w, h, 48)
+        : fitView(bounds(f.x, f.y, this.keep), w, h);
+    }
   }
 
   // ------------------------------------------------------------ drawing
@@ -603,7 +612,7 @@ class LabMap {
       n: f.n, frames: this.frames, gliding: this.anim != null, mode: f.mode, scale: [v.s, v.s],
       canvas: [r.left, r.top, r.width, r.height], x: Array.from(this.shown.x), y: Array.from(this.shown.y),
       labels: this.labelBoxes.map(({ i, box }) => ({ i, text: String(this.labelText(i)), box })), screen,
-      hidden: [...this.hidden],
+      hidden: [...this.hidden], focus: f.focus || [], view: { ...v },
     };
   }
 }

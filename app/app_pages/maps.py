@@ -1,0 +1,93 @@
+import streamlit as st
+
+from app.services import data as data_service
+from app.services import explorer as svc
+from app.services import reproduce
+from app.services import selection as picked
+from app.ui import explorer_charts as charts
+from app.ui import share
+from app.ui.layout import instrument, main_chart, page_header, theory
+from app.ui.selection import MapTools
+from app.ui.sidebar import data_source
+from app.ui.text import md_escape
+
+page_header("Maps: your embeddings",
+            "Upload a table of vectors and explore it: choose the columns that are the vector, map every row by "
+            "PCA, t-SNE, UMAP, Isomap or LLE, colour it by any column, search it, filter it, and check which "
+            "neighbourhoods the map keeps.")
+
+source, data = data_source("vectors", "maps", default="digits", usable=svc.usable)
+ref = data_service.ref("vectors", source)
+names = [str(c) for c in (data.columns or [f"v{j + 1}" for j in range(data.X.shape[1])])]
+sb = st.sidebar
+svc.keep_choice("maps.leave_out", names, [])  # another file's columns are not this one's
+left_out = sb.multiselect(f"Leave out of the vector (of {len(names):,} numeric columns)", names, default=[],
+                          key="maps.leave_out", bind="query-params",
+                          help="Every numeric column is part of each row's vector unless you leave it out here (an "
+                               "id, a count, a date). The text columns are metadata: colour, labels, search and "
+                               "filters read them.")
+columns = svc.vector_columns(names, left_out)
+if left_out and columns is None:
+    sb.caption(":material/info: A map needs at least 2 vector columns, so every column is used.")
+table = svc.table(ref, columns)
+roles = svc.roles(table.meta)
+if len(table.rows) < table.total:
+    st.info(f"The table has {table.total:,} rows; the map shows a seeded sample of {len(table.rows):,} "
+            "(the sidebar's seed chooses it).", icon=":material/info:")
+
+main, knobs = instrument()
+main_chart("maps.map")
+method = knobs.selectbox("Method", list(svc.METHODS), key="maps.method", bind="query-params",
+                         help="PCA is instant and keeps the directions of largest variance; t-SNE and UMAP keep "
+                              "neighbourhoods and take seconds; Isomap keeps distances along the data's "
+                              "neighbour graph; LLE keeps each point's reconstruction from its neighbours.")
+params = charts.method_settings(knobs, method, len(table.rows))
+meta_columns = list(table.meta.columns)
+colours = ["(none)"] + meta_columns
+svc.keep_choice("maps.colour", colours, colours[svc.first_index(meta_columns, roles["category"])])
+colour_by = knobs.selectbox("Colour by", colours, key="maps.colour", bind="query-params",
+                            index=svc.first_index(meta_columns, roles["category"]),
+                            help="A column of categories gets a legend of its 11 commonest values and 'other'; "
+                                 "a column of numbers a colour bar.")
+label_choices = ["(row number)"] + roles["text"] + [c for c in meta_columns if c not in roles["text"]]
+svc.keep_choice("maps.label", label_choices, label_choices[1 if roles["text"] else 0])
+label_by = knobs.selectbox("Labels and search", label_choices, key="maps.label", bind="query-params",
+                           index=1 if roles["text"] else 0,
+                           help="The column whose values name the points: on the map, in the tooltip, in the "
+                                "lists, and what the search reads.")
+query = knobs.text_input("Search", key="maps.search", bind="query-params", max_chars=200,
+                         placeholder="text in the label column",
+                         help="Rows whose label holds this text (case ignored) are ringed and counted.")
+regex = knobs.toggle("Regular expression", key="maps.regex", bind="query-params")
+
+cluster = knobs.toggle("Cluster labels", key="maps.clusters", bind="query-params",
+                       help="HDBSCAN finds dense groups on the map; each is named by the commonest value of the "
+                            "label column and its share.")
+
+view = charts.View.make(table, label_by, colour_by)
+keep = charts.filter_panel(table.meta, roles, view)
+rows = picked.isolated("maps", (ref, columns))
+with main:
+    with st.spinner(f"Computing the {method} map of {len(table.rows) if rows is None else len(rows):,} rows…",
+                    show_time=True):
+        coords, extra = svc.compute(ref, columns, rows, method, params)
+    shown, coords, X = charts.visible(table, view.subset(rows), coords, keep)
+    found, problem = charts.matches(shown.labels, query, regex)
+    groups = svc.clusters(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), label_by,
+                          coords, shown.labels) if cluster else None
+    tools = MapTools("maps", (ref, columns, svc.rows_key(rows, keep)), shown.ids, coords, labels=shown.labels,
+                     label_name=shown.label_name, space=X, where=knobs)
+    charts.draw_map(tools, shown, coords, matches=found, method=method, clusters=groups)
+    if problem:
+        st.warning(md_escape(problem), icon=":material/search_off:")
+    charts.figures(ref, columns, rows, keep, method, params, X, coords, extra, found, groups)
+    charts.caption(shown, method, table, keep)
+
+charts.isolate_buttons("maps", (ref, columns), tools, rows, shown)
+with theory():
+    charts.theory(method)
+tools.panel(charts.selection_summary(shown), file_name="maps-selection.csv")
+charts.exports(table, shown, coords, tools)
+tools.compare(f"{method} {charts.settings_text(params)}", what="method or setting")
+share.panel("maps", reproduce.lazy(lambda: svc.recipe(ref, columns, method, params, rows)),
+            uploaded=source == "upload", what=f"the {method} map's coordinates")

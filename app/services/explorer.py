@@ -1,0 +1,209 @@
+"""The Maps page's computations, cached: a person's vectors (the columns she chose, every row up to a sample
+size), their map by a chosen method, its trustworthiness and its labelled clusters.
+
+Keys are the data's reference, the chosen columns, the rows (all, or the ids of an isolated selection), the
+method and its settings: a colour, a search or a filter change none of them, so they redraw without computing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app.services import data as data_service
+from app.services import reproduce
+from embedcore import explore, maps, metrics
+from embedcore.exceptions import DataError
+from embedcore.manifold import sample_indices
+
+#: Rows mapped at most; a larger table is mapped on a seeded sample of this many, and the page says so.
+SAMPLE = 20_000
+#: The methods offered, by what the page calls them, and each one's settings with (low, default, high, step).
+METHODS = {
+    "PCA": ("pca", {}),
+    "t-SNE": ("tsne", {"perplexity": (5.0, 30.0, 100.0, 1.0)}),
+    "UMAP": ("umap", {"n_neighbors": (2, 15, 100, 1), "min_dist": (0.0, 0.1, 0.99, 0.01)}),
+    "Isomap": ("isomap", {"n_neighbors": (3, 12, 60, 1)}),
+    "LLE": ("lle", {"n_neighbors": (3, 12, 60, 1)}),
+}
+#: Neighbours for trustworthiness and recall.
+TRUST_K = 10
+#: Points past which trustworthiness is computed on a seeded sample (it compares every pair's ranks).
+TRUST_SAMPLE = 5_000
+
+
+class Table(NamedTuple):
+    """The vectors and their metadata as the page uses them: the chosen columns of every kept row."""
+
+    X: np.ndarray
+    meta: pd.DataFrame
+    columns: list[str]
+    all_columns: list[str]
+    rows: np.ndarray  # positions in the file's rows, after the sample
+    total: int  # rows the file gave
+
+
+def usable(data) -> str | None:
+    """Why an upload cannot be mapped here (None when it can)."""
+    if data.X.shape[0] < 3:
+        return f"it holds {data.X.shape[0]} vector(s); a map needs at least 3 rows."
+    if data.X.shape[1] < 2:
+        return "its vectors have one number each; a map needs at least 2 columns of numbers."
+    return None
+
+
+def _meta(data) -> pd.DataFrame:
+    n = len(data.X)
+    meta = data.meta.reset_index(drop=True) if data.meta is not None else pd.DataFrame(index=range(n))
+    if meta.shape[1] == 0:
+        meta = pd.DataFrame({"row": np.arange(1, n + 1)})
+    return meta
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def table(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> Table:
+    """The chosen vector columns (None: all) of every row, or of a seeded sample of :data:`SAMPLE` rows."""
+    data = data_service.load(ref)
+    names = [str(c) for c in (data.columns or [f"v{j + 1}" for j in range(data.X.shape[1])])]
+    chosen = names if not columns else [c for c in names if c in set(columns)]
+    X = data.X[:, [names.index(c) for c in chosen]] if chosen != names else data.X
+    meta = _meta(data)
+    keep = sample_indices(len(X), SAMPLE, random_state=ref.seed)
+    rows = np.arange(len(X)) if keep is None else np.sort(keep)
+    return Table(np.ascontiguousarray(X[rows], dtype=np.float64), meta.iloc[rows].reset_index(drop=True), chosen,
+                 names, rows, len(X))
+
+
+def keep_choice(key: str, options, default) -> None:
+    """Put a control back to ``default`` when the data changed and its options no longer hold its value (another
+    file's columns): set, not deleted, so the browser shows the new value instead of the old one or nothing."""
+    value = st.session_state.get(key)
+    if value is None:
+        return
+    held = set(map(str, options))
+    values = value if isinstance(value, (list, tuple)) else [value]
+    if not all(str(v) in held for v in values):
+        st.session_state[key] = default
+
+
+def vector_columns(names: list[str], left_out) -> tuple[str, ...] | None:
+    """The vector's columns once ``left_out`` are taken away (None: all of them, also when fewer than 2 would be
+    left)."""
+    kept = tuple(c for c in names if c not in set(left_out))
+    return None if len(kept) == len(names) or len(kept) < 2 else kept
+
+
+def first_index(columns: list[str], wanted: list[str], offset: int = 1) -> int:
+    """The position (after ``offset`` leading choices) of the first of ``columns`` that is in ``wanted``; 0 if none."""
+    for i, c in enumerate(columns):
+        if c in wanted:
+            return i + offset
+    return 0
+
+
+def roles(meta: pd.DataFrame) -> dict[str, list[str]]:
+    """Which metadata columns colour, label and filter (:func:`embedcore.explore.column_roles`)."""
+    return explore.column_roles(meta)
+
+
+#: The legend entry for the categories past the commonest.
+OTHER = explore.OTHER
+category_groups = explore.category_groups
+filter_rows = explore.filter_rows
+largest_perplexity = maps.largest_perplexity
+
+
+def search(texts, query: str, regex: bool) -> tuple[np.ndarray, str | None]:
+    """Positions of the texts the search finds, and a sentence when the search cannot run (a bad pattern)."""
+    if not query:
+        return np.zeros(0, dtype=np.int64), None
+    try:
+        return explore.search(texts, query, regex=regex), None
+    except DataError as err:
+        return np.zeros(0, dtype=np.int64), str(err)
+
+
+def _key(rows) -> str:
+    return "all" if rows is None else hashlib.sha1(np.asarray(rows, dtype=np.int64).tobytes()).hexdigest()[:16]
+
+
+def rows_key(rows, keep=None) -> str:
+    """What identifies the rows on the map: all or an isolated set, and the filter's mask."""
+    return _key(rows) + ("" if keep is None else "/" + hashlib.sha1(np.packbits(keep).tobytes()).hexdigest()[:12])
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def layout(ref: data_service.DataRef, columns: tuple[str, ...] | None, rows_key: str, _rows, method: str,
+           params: tuple) -> tuple[np.ndarray, dict]:
+    """The map of the table's rows (``_rows``: positions into :func:`table`'s rows, or None for all) by ``method``
+    (a key of :data:`METHODS`) with ``params`` (name, value pairs): coordinates and what the method reports."""
+    t = table(ref, columns)
+    X = t.X if _rows is None else t.X[np.asarray(_rows, dtype=np.int64)]
+    name = METHODS[method][0]
+    kw = dict(params)
+    if name == "tsne":
+        kw["perplexity"] = min(float(kw["perplexity"]), float(maps.largest_perplexity(len(X))))
+    if "n_neighbors" in kw:
+        kw["n_neighbors"] = int(min(int(kw["n_neighbors"]), len(X) - 1))
+    result = maps.embed(X, name, random_state=ref.seed, **kw)
+    extra = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in result.extra.items()}
+    return result.coords, {"params": result.params, **extra}
+
+
+def compute(ref, columns, rows, method: str, params: dict) -> tuple[np.ndarray, dict]:
+    """:func:`layout`, keyed by the rows' digest."""
+    return layout(ref, columns, _key(rows), None if rows is None else tuple(int(r) for r in rows), method,
+                  tuple(sorted(params.items())))
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def trust(ref: data_service.DataRef, columns, rows_key: str, method: str, params: tuple, _X, _Y) -> tuple[float, int]:
+    """Trustworthiness at :data:`TRUST_K` of the map, on every point or a seeded sample of :data:`TRUST_SAMPLE`."""
+    X, Y = np.asarray(_X), np.asarray(_Y)
+    keep = sample_indices(len(X), TRUST_SAMPLE, random_state=ref.seed)
+    if keep is not None:
+        X, Y = X[keep], Y[keep]
+    k = min(TRUST_K, max(1, (len(X) - 1) // 2 - 1))
+    return float(metrics.trustworthiness(X, Y, k=k)), len(X)
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def clusters(ref: data_service.DataRef, columns, rows_key: str, method: str, params: tuple, label_column: str | None,
+             _Y, _labels) -> tuple[np.ndarray, pd.DataFrame]:
+    """HDBSCAN's clusters of the map, each named by its most common value of ``label_column``."""
+    return explore.cluster_map(np.asarray(_Y), None if _labels is None else list(_labels))
+
+
+def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) -> reproduce.Recipe:
+    """The map as computed (every row, the sample, or the isolated rows), and the embedcore code that computes it
+    again."""
+    t = table(ref, columns)
+    coords, _ = compute(ref, columns, rows, method, params)
+    isolated = None if rows is None else [int(r) for r in rows]
+    name = METHODS[method][0]
+    chosen = None if not columns else list(t.columns)
+    code = f"""
+        from embedcore import maps
+        from embedcore.manifold import sample_indices
+
+        X, names = data.X, [str(c) for c in data.columns]
+        chosen = {chosen!r}  # the vector columns the page used (None: all)
+        if chosen is not None:
+            X = X[:, [names.index(c) for c in chosen]]
+        keep = sample_indices(len(X), {SAMPLE}, random_state={ref.seed})  # the page's sample of larger tables
+        if keep is not None:
+            X = X[np.sort(keep)]
+        isolated = {isolated!r}  # the rows isolated on the page (positions after the sample), or None
+        if isolated is not None:
+            X = X[isolated]
+        result = {{"coords": maps.embed(np.ascontiguousarray(X, dtype=np.float64), {name!r}, random_state={ref.seed},
+                                        **{params!r}).coords}}
+        """
+    exact = "columns up to sign" if name in ("pca", "isomap", "lle") else "close"
+    return reproduce.Recipe("maps", f"{method} map", {"coords": coords}, {"method": name, **params,
+                            "columns": chosen, "largest sample": SAMPLE, "isolated rows": isolated}, ref, code,
+                            compare={"coords": exact}, rtol=1e-4, atol=1e-6)

@@ -1,0 +1,315 @@
+"""The Maps page's pieces: what is drawn for the chosen columns (labels, colours, hover), the map with its
+search rings and cluster labels, the filter, isolate, the figures under the map, the exports and the theory."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app.services import explorer as svc
+from app.services import maps as map_state
+from app.services import selection as picked
+from app.ui import map as lab_map
+from app.ui.controls import ranged_slider
+from app.ui.text import md_escape
+
+MAP_KEY = "maps.map"
+#: Values a category filter offers at most (the commonest); a column with more is filtered by typing.
+FILTER_CHOICES = 200
+
+
+@dataclass(frozen=True)
+class View:
+    """What the map draws for some rows of the table: ids (the rows' numbers in the file), labels, colour."""
+
+    ids: np.ndarray
+    labels: np.ndarray
+    label_name: str
+    colour_by: str | None
+    colour_values: np.ndarray | None
+    codes: np.ndarray | None  # category codes, with names
+    names: tuple
+    positions: np.ndarray  # positions into the table's rows
+
+    @classmethod
+    def make(cls, table, label_by: str, colour_by: str) -> "View":
+        meta = table.meta
+        ids = (table.rows + 1).astype(object)
+        if label_by in meta.columns:
+            labels = meta[label_by].map(lambda v: "" if v is None or v != v else str(v)).to_numpy(dtype=object)
+            label_name = label_by
+        else:
+            labels, label_name = np.array([str(i) for i in ids], dtype=object), "row"
+        values = codes = None
+        names: tuple = ()
+        column = colour_by if colour_by in meta.columns else None
+        if column is not None:
+            values = meta[column].to_numpy()
+            if column in svc.roles(meta)["number"]:
+                values = pd.to_numeric(meta[column], errors="coerce").to_numpy(dtype=np.float64)
+            else:
+                codes, found, _ = svc.category_groups(values)
+                names = tuple(found)
+        return cls(ids, labels, label_name, column, values, codes, names, np.arange(len(ids)))
+
+    def subset(self, rows) -> "View":
+        """The view of some of its rows (positions), in their order; None: all."""
+        if rows is None:
+            return self
+        return self.take(np.asarray(rows, dtype=np.int64))
+
+    def take(self, index) -> "View":
+        def pick(a):
+            return None if a is None else a[index]
+
+        return replace(self, ids=self.ids[index], labels=self.labels[index], colour_values=pick(self.colour_values),
+                       codes=pick(self.codes), positions=self.positions[index])
+
+    @property
+    def colour(self) -> dict:
+        if self.colour_by is None:
+            return lab_map.single(lab_map.PALETTE[0])
+        if self.codes is not None:
+            return lab_map.categories(self.codes, names=list(self.names), title=self.colour_by)
+        return lab_map.continuous(self.colour_values, title=self.colour_by)
+
+    def hover(self) -> dict:
+        out = {self.label_name: self.labels}
+        if self.colour_by is not None and self.colour_by != self.label_name:
+            out[self.colour_by] = (self.colour_values if self.codes is None
+                                   else np.array([str(v) for v in self.colour_values], dtype=object))
+        return out
+
+
+def method_settings(where, method: str, n: int) -> dict:
+    """The chosen method's settings as sliders (kept in the link), capped by what ``n`` points allow."""
+    params = {}
+    for name, (lo, value, hi, step) in svc.METHODS[method][1].items():
+        label = {"perplexity": "Perplexity", "n_neighbors": "Neighbours", "min_dist": "Minimum distance"}[name]
+        helps = {"perplexity": "About how many neighbours each point's affinities spread over: small values make "
+                               "tight, many clusters; large values keep more of the global layout.",
+                 "n_neighbors": "The neighbourhood each point is fitted to: small values keep local detail and can "
+                                "break the map apart, large values keep more of the global shape.",
+                 "min_dist": "How tightly UMAP may pack points: 0 gives dense clumps, near 1 an even spread."}[name]
+        if name == "perplexity":
+            hi = min(hi, float(max(svc.largest_perplexity(n), lo)))
+        if name == "n_neighbors":
+            hi = min(hi, n - 1)
+        if isinstance(step, int):
+            params[name] = int(ranged_slider(label, int(lo), int(hi), int(value), key=f"maps.{method}.{name}",
+                                             where=where, why=f"there are {n:,} points", step=step, help=helps,
+                                             bind="query-params"))
+        else:
+            params[name] = float(ranged_slider(label, float(lo), float(hi), float(value), key=f"maps.{method}.{name}",
+                                               where=where, why=f"there are {n:,} points", step=step, help=helps,
+                                               bind="query-params"))
+    return params
+
+
+def settings_text(params: dict) -> str:
+    return ", ".join(f"{k.replace('n_neighbors', 'neighbours').replace('_', ' ')} {v:g}" for k, v in params.items())
+
+
+def matches(labels, query: str, regex: bool):
+    """Positions of the labels the search finds, and a sentence when the search cannot run."""
+    return svc.search(labels, query, regex)
+
+
+def filter_panel(meta: pd.DataFrame, roles: dict, view: View):
+    """The filter expander: keep rows by the values of a category column or a range of a number column. Returns a
+    boolean mask over the table's rows, or None when nothing is filtered."""
+    with st.expander("Filter rows", icon=":material/filter_alt:",
+                     expanded=bool(st.session_state.get("maps.filter", "(none)") != "(none)")):
+        options = ["(none)"] + roles["category"] + roles["number"]
+        column = st.selectbox("Keep rows by", options, key="maps.filter", bind="query-params",
+                              help="A column of categories keeps the values ticked; a column of numbers keeps a "
+                                   "range. The map keeps its layout: filtering hides rows, isolating re-maps them.")
+        if column == "(none)":
+            return None
+        if column in roles["category"]:
+            counts = meta[column].map(lambda v: "(missing)" if v is None or v != v else str(v)).value_counts()
+            choices = list(counts.index[:FILTER_CHOICES])
+            wanted = st.multiselect("Values", choices, default=choices[:2], key=f"maps.filter.{column}",
+                                    bind="query-params")
+            if len(counts) > FILTER_CHOICES:
+                st.caption(f"The {FILTER_CHOICES} commonest of {len(counts):,} values are offered.")
+            return svc.filter_rows(meta[column], values=wanted)
+        x = pd.to_numeric(meta[column], errors="coerce")
+        lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
+        if not hi > lo:
+            st.caption(f"Every row has {column} = {lo:g}: nothing to filter.")
+            return None
+        low, high = st.slider("Range", lo, hi, (lo, hi), key=f"maps.filter.{column}", bind="query-params")
+        return svc.filter_rows(meta[column], low=low, high=high)
+
+
+def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None) -> np.ndarray:
+    """The map: coloured, labelled, the search's matches ringed and framed, cluster names at their centres."""
+    ids = shown.ids
+    drawn = map_state.aligned(MAP_KEY, coords, ids)
+    rings = []
+    if len(matches):
+        rings.append(lab_map.ring(matches, name=f"search: {len(matches):,} match{'es' if len(matches) != 1 else ''}",
+                                  color="#c2255c", size=9, width=2.5, fill=False, label=len(matches) <= 30))
+    marks = []
+    if clusters is not None and len(clusters[1]):
+        found, found_table = clusters
+        centres = np.array([np.median(drawn[found == c], axis=0) for c in found_table["cluster"]])
+        text = [f"{r.label} ({r.share:.0%})" if r.label else f"cluster {r.cluster}" for r in found_table.itertuples()]
+        marks.append(lab_map.markers(centres[:, 0], centres[:, 1], name="clusters (HDBSCAN on the map)", text=text,
+                                     shape="square", color="#212529", size=5))
+    n = len(ids)
+    tools.draw(st, MAP_KEY, xy=drawn, align=False, color=shown.colour, labels=shown.labels,
+               hover=shown.hover(), rings=rings, markers=marks, focus=matches, size=3.5 if n > 5000 else 5,
+               title=f"{method} map of {n:,} rows" + (f", coloured by {shown.colour_by}" if shown.colour_by else ""),
+               height=560)
+    return drawn
+
+
+def visible(table, shown: View, coords, keep):
+    """The rows the filter keeps of those mapped: their view, their map coordinates and their vectors."""
+    X = table.X[shown.positions]
+    if keep is None:
+        return shown, coords, X
+    mask = keep[shown.positions]
+    index = np.flatnonzero(mask)
+    return shown.take(index), coords[index], X[index]
+
+
+def figures(ref, columns, rows, keep, method: str, params: dict, X, coords, extra: dict, matches, groups) -> None:
+    """The numbers under the map: rows, trustworthiness, what the method reports, the search's and clusters' counts."""
+    row = st.container(horizontal=True, gap="medium")
+    row.metric("rows on the map", f"{len(coords):,}")
+    if len(X) > 3 * svc.TRUST_K:
+        t, used = svc.trust(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), X, coords)
+        row.metric(f"trustworthiness@{svc.TRUST_K}", f"{t:.3f}",
+                   help="1 when each point's nearest neighbours on the map are also near it in the vectors; it "
+                        "falls as the map brings in points that are far in the data." +
+                        (f" Computed on a seeded sample of {used:,} points." if used < len(X) else ""))
+    if "explained_variance_ratio" in extra:
+        row.metric("variance kept", f"{sum(extra['explained_variance_ratio']):.1%}",
+                   help="The share of the vectors' variance the two principal components hold.")
+    if len(matches):
+        row.metric("search matches", f"{len(matches):,}")
+    if groups is not None:
+        row.metric("clusters", f"{len(groups[1]):,}", help=f"{int((groups[0] < 0).sum()):,} rows belong to none.")
+
+
+def caption(shown: View, method: str, table, keep) -> None:
+    parts = []
+    if shown.colour_by and shown.codes is not None and len(shown.names) and shown.names[-1] == svc.OTHER:
+        parts.append(f"the legend shows the {len(shown.names) - 1} commonest values of {shown.colour_by}; the rest "
+                     "share 'other'")
+    if keep is not None:
+        parts.append(f"the filter keeps {int(keep.sum()):,} of {len(keep):,} rows (the layout is the whole map's)")
+    parts.append("a new method or setting glides the points from the map on screen, turned and scaled onto it")
+    st.caption(md_escape("; ".join(parts).capitalize() + ". Hover a point for its label; drag a box or a lasso to "
+                         "select, or click a point (choose 'click a point') to compare its neighbours."))
+
+
+def isolate_buttons(page: str, data, tools, rows, shown: View) -> None:
+    """Isolate the selection (map only its rows, with the same method and settings), or go back to every row."""
+    bar = st.container(horizontal=True, vertical_alignment="center")
+    if rows is not None:
+        bar.button("Back to every row", key="maps.back", icon=":material/arrow_back:", on_click=picked.back,
+                   args=(page,))
+        bar.caption(f"The map holds the {len(rows):,} isolated rows, mapped on their own.")
+    elif tools.rows.size >= 3:
+        bar.button(f"Isolate the selection ({tools.rows.size:,} rows)", key="maps.isolate",
+                   icon=":material/filter_center_focus:", on_click=picked.isolate,
+                   args=(page, data, shown.positions[tools.rows]),
+                   help="Map only the selected rows, with the same method and settings: their own structure, "
+                        "without the rest pulling on them.")
+
+
+def selection_summary(shown: View):
+    """What the selection holds of the colour column (its commonest values, or its range)."""
+
+    def summary(rows) -> None:
+        if shown.colour_by is None:
+            st.caption("Colour the map by a column to see its values in the selection here.")
+            return
+        values = shown.colour_values[rows]
+        if shown.codes is None:
+            v = np.asarray(values, dtype=np.float64)
+            st.markdown(f"**{md_escape(shown.colour_by)}** in the selection: {np.nanmin(v):.4g} to "
+                        f"{np.nanmax(v):.4g}, mean {np.nanmean(v):.4g}")
+            return
+        counts = pd.Series([str(v) for v in values]).value_counts().head(8)
+        st.dataframe(pd.DataFrame({shown.colour_by: counts.index, "rows": counts.to_numpy()}), hide_index=True,
+                     key="maps.selection_counts")
+
+    return summary
+
+
+def _full_table(table, shown: View, coords, rows_idx=None) -> pd.DataFrame:
+    positions = shown.positions if rows_idx is None else shown.positions[rows_idx]
+    xy = coords if rows_idx is None else coords[rows_idx]
+    frame = table.meta.iloc[positions].reset_index(drop=True).copy()
+    frame.insert(0, "row", (table.rows[positions] + 1))
+    vectors = pd.DataFrame(table.X[positions], columns=table.columns)
+    frame = pd.concat([frame, vectors], axis=1)
+    frame["map_x"], frame["map_y"] = xy[:, 0], xy[:, 1]
+    return frame
+
+
+def exports(table, shown: View, coords, tools) -> None:
+    """Downloads: every row shown with all its columns and its map coordinates, as CSV and Parquet; the selection
+    likewise."""
+    row = st.container(horizontal=True)
+
+    def csv(rows_idx=None) -> str:
+        return _full_table(table, shown, coords, rows_idx).to_csv(index=False)
+
+    def parquet() -> bytes:
+        out = io.BytesIO()
+        _full_table(table, shown, coords).to_parquet(out, index=False)
+        return out.getvalue()
+
+    row.download_button("Table with the map (.csv)", lambda: csv(), "maps-table.csv", "text/csv",
+                        key="maps.export_csv", on_click="ignore", icon=":material/download:",
+                        help="Every row on the map with every column of the file and its map coordinates.")
+    row.download_button("Table with the map (.parquet)", parquet, "maps-table.parquet", "application/octet-stream",
+                        key="maps.export_parquet", on_click="ignore", icon=":material/download:")
+    if tools.rows.size:
+        chosen = tools.rows.copy()
+        row.download_button(f"Selection with every column (.csv, {chosen.size:,} rows)", lambda: csv(chosen),
+                            "maps-selection-full.csv", "text/csv", key="maps.export_selection", on_click="ignore",
+                            icon=":material/download:")
+
+
+def theory(method: str) -> None:
+    """What each method keeps, its formula, what the controls change and how the picture misleads."""
+    st.markdown(
+        "A map puts every row's vector on a plane so that something about the vectors survives. **PCA** keeps "
+        "the two directions along which the vectors vary most: a linear shadow, with meaningful axes and honest "
+        "large distances, that can pile apart groups on top of each other.")
+    st.latex(r"Y = (X - \bar x)\,V_2,\qquad V_2 = \text{the top two eigenvectors of } \tfrac{1}{n}(X-\bar x)^\top "
+             r"(X-\bar x)")
+    st.markdown(
+        "**t-SNE** turns distances into neighbour probabilities (a Gaussian per point whose width gives the "
+        "chosen perplexity) and moves the map's points until Student-t probabilities on the plane match them: "
+        "perplexity is, roughly, how many neighbours each point cares about.")
+    st.latex(r"\min_Y \mathrm{KL}(P\,\Vert\,Q)=\sum_{i\neq j} p_{ij}\log\frac{p_{ij}}{q_{ij}},\qquad "
+             r"q_{ij} \propto (1 + \lVert y_i - y_j\rVert^2)^{-1}")
+    st.markdown(
+        "**UMAP** builds a fuzzy graph of each point's *Neighbours* nearest and lays it out with attraction along "
+        "its edges and repulsion elsewhere; *Minimum distance* is how tightly points may pack. **Isomap** keeps "
+        "distances measured along the neighbour graph; **LLE** keeps each point's reconstruction from its "
+        "neighbours (the Manifolds page takes it apart).")
+    st.markdown(
+        "**How the picture misleads.** On t-SNE and UMAP maps the size of a cluster and the gaps between clusters "
+        "mean little: the methods equalise densities and place far groups arbitrarily, and a different seed or "
+        "perplexity moves them. Clusters can appear in noise at low perplexity. PCA never invents a cluster but "
+        "can hide one behind another. Check a claim against the vectors: click a point to compare its neighbours "
+        "in the data with those on the map, read trustworthiness under the map, and Pin a map before changing "
+        "the method to see which neighbourhoods survive. Colours past the 11 commonest values share one grey "
+        "'other' entry, so a rare category is not missing, only grouped.")
+    st.latex(r"T(k) = 1 - \frac{2}{nk(2n-3k-1)}\sum_i \sum_{j \in U_k(i)} \big(r(i,j) - k\big)")
+    st.caption("Trustworthiness: U_k(i) are the points among i's k nearest on the map but not in the data, r(i, j) "
+               "the rank of j among i's neighbours in the data. Clusters are HDBSCAN's on the map, each named by "
+               "the commonest value of the label column and that value's share.")

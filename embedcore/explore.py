@@ -1,0 +1,168 @@
+"""Exploring a table of one's own vectors: which columns play which part, colours that stay readable, search,
+filters and labelled clusters on a map.
+
+Each function takes arrays or a DataFrame and returns arrays, so a page can show what it computes and a
+script can do the same outside the app.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from .exceptions import DataError
+
+__all__ = ["OTHER", "category_groups", "cluster_map", "column_roles", "filter_rows", "search"]
+
+#: The legend entry that holds every category past the most frequent ones.
+OTHER = "other"
+
+
+def column_roles(meta: pd.DataFrame | None) -> dict[str, list[str]]:
+    """The metadata columns a page can colour by, label with and filter on.
+
+    ``category``: text or whole-number columns with at most half as many values as rows (or at most 50);
+    ``number``: numeric columns with more values than that; ``text``: every text column (labels, search).
+
+    Examples
+    --------
+    >>> meta = pd.DataFrame({"title": ["a b", "c d", "e f", "g h"], "topic": ["x", "y", "x", "y"],
+    ...                      "length": [1.5, 2.5, 3.0, 4.0]})
+    >>> column_roles(meta)
+    {'category': ['topic'], 'number': ['length'], 'text': ['title', 'topic']}
+    """
+    out: dict[str, list[str]] = {"category": [], "number": [], "text": []}
+    if meta is None:
+        return out
+    n = len(meta)
+    for name in meta.columns:
+        col = meta[name]
+        distinct = col.nunique(dropna=True)
+        numeric = pd.api.types.is_numeric_dtype(col)
+        few = distinct <= max(50, n // 2) and distinct < n
+        if not numeric:
+            out["text"].append(str(name))
+        if few and (not numeric or pd.api.types.is_integer_dtype(col) or distinct <= 20):
+            out["category"].append(str(name))
+        elif numeric:
+            out["number"].append(str(name))
+    return out
+
+
+def category_groups(values, top: int = 12) -> tuple[np.ndarray, list[str], dict[str, int]]:
+    """Codes for a colour legend of at most ``top`` entries: the ``top - 1`` most frequent categories and
+    :data:`OTHER` for the rest (no "other" when ``top`` or fewer categories exist). Missing values are
+    ``"(missing)"``.
+
+    Returns
+    -------
+    codes : ndarray of int32, one per value
+    names : list of str, the legend's entries in order (most frequent first, "other" last)
+    counts : dict, rows per entry
+
+    Examples
+    --------
+    >>> codes, names, counts = category_groups(["a", "b", "a", "c", "d"], top=3)
+    >>> codes.tolist(), names, counts
+    ([0, 1, 0, 2, 2], ['a', 'b', 'other'], {'a': 2, 'b': 1, 'other': 2})
+    """
+    s = pd.Series(np.asarray(values, dtype=object)).map(lambda v: "(missing)" if v is None or v != v else str(v))
+    freq = s.value_counts(sort=True)
+    freq = freq.iloc[np.lexsort((freq.index.to_numpy(dtype=str), -freq.to_numpy()))]
+    if len(freq) <= top:
+        names = list(freq.index)
+    else:
+        names = list(freq.index[: top - 1]) + [OTHER]
+    index = {name: k for k, name in enumerate(names)}
+    fallback = index.get(OTHER, -1)
+    codes = s.map(lambda v: index.get(v, fallback)).to_numpy(dtype=np.int32)
+    counts = {name: int((codes == k).sum()) for name, k in index.items()}
+    return codes, names, counts
+
+
+def search(texts, pattern: str, *, regex: bool = False) -> np.ndarray:
+    """Rows whose text holds ``pattern`` (case ignored): a plain substring, or a regular expression.
+
+    Raises
+    ------
+    DataError
+        For a regular expression that does not compile, naming the error.
+
+    Examples
+    --------
+    >>> search(["Paris", "Lyon", "paris-nord"], "paris").tolist()
+    [0, 2]
+    >>> search(["a1", "b22", "c"], r"\\d{2}", regex=True).tolist()
+    [1]
+    """
+    s = pd.Series(np.asarray(texts, dtype=object)).map(lambda v: "" if v is None else str(v))
+    if not pattern:
+        return np.zeros(0, dtype=np.int64)
+    if regex:
+        try:
+            compiled = re.compile(pattern, re.IGNORECASE)
+        except re.error as err:
+            raise DataError(f"The search {pattern[:80]!r} is not a regular expression ({err}). Fix it, or turn "
+                            "'Regular expression' off to search for the text as typed.") from None
+        hits = s.map(lambda v: compiled.search(v) is not None)
+    else:
+        hits = s.str.contains(pattern, case=False, regex=False)
+    return np.flatnonzero(hits.to_numpy(dtype=bool))
+
+
+def filter_rows(column, *, values=None, low=None, high=None) -> np.ndarray:
+    """A boolean mask: the rows whose value is among ``values`` (compared as text), or within [low, high].
+
+    Examples
+    --------
+    >>> filter_rows(["x", "y", "z"], values=["x", "z"]).tolist()
+    [True, False, True]
+    >>> filter_rows([1.0, 5.0, float("nan")], low=0, high=2).tolist()
+    [True, False, False]
+    """
+    a = np.asarray(column, dtype=object)
+    if values is not None:
+        wanted = {str(v) for v in values}
+        return np.fromiter((("(missing)" if v is None or v != v else str(v)) in wanted for v in a),
+                           dtype=bool, count=len(a))
+    x = pd.to_numeric(pd.Series(a), errors="coerce").to_numpy(dtype=np.float64)
+    keep = np.isfinite(x)
+    if low is not None:
+        keep &= x >= low
+    if high is not None:
+        keep &= x <= high
+    return keep
+
+
+def cluster_map(coords, labels=None, *, min_size: int | None = None) -> tuple[np.ndarray, pd.DataFrame]:
+    """Clusters of a map found by HDBSCAN (density-based: no number of clusters to choose; sparse points stay
+    unclustered, -1), each with its centre, size and, given ``labels``, its most common label and that label's share.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> xy = np.vstack([rng.normal(0, 0.1, (40, 2)), rng.normal(5, 0.1, (40, 2))])
+    >>> found, table = cluster_map(xy, ["a"] * 40 + ["b"] * 40)
+    >>> table[["size", "label", "share"]].to_dict("list")
+    {'size': [40, 40], 'label': ['a', 'b'], 'share': [1.0, 1.0]}
+    """
+    from sklearn.cluster import HDBSCAN
+
+    xy = np.asarray(coords, dtype=np.float64)
+    n = len(xy)
+    size = int(min_size or max(5, n // 100))
+    if n < 2 * size:
+        return np.full(n, -1, dtype=np.int64), pd.DataFrame(columns=["cluster", "size", "x", "y", "label", "share"])
+    found = HDBSCAN(min_cluster_size=size, copy=True).fit_predict(xy)
+    rows = []
+    for c in sorted(set(found.tolist()) - {-1}):
+        members = found == c
+        row = {"cluster": c, "size": int(members.sum()), "x": float(np.median(xy[members, 0])),
+               "y": float(np.median(xy[members, 1])), "label": "", "share": float("nan")}
+        if labels is not None:
+            top = pd.Series(np.asarray(labels, dtype=object)[members]).astype(str).value_counts()
+            row["label"], row["share"] = str(top.index[0]), float(top.iloc[0] / members.sum())
+        rows.append(row)
+    return found.astype(np.int64), pd.DataFrame(rows, columns=["cluster", "size", "x", "y", "label", "share"])

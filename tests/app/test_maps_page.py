@@ -1,0 +1,166 @@
+"""The Maps page with a data scientist's own file: 3,000 rows of 64 numbers, a title and one of 6 topics, as CSV.
+
+It must map every row, colour by the topic with one legend entry per topic, find a title, keep two topics
+by a filter, isolate a selection and map it alone, name its clusters, and export every original column.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.app.maps import lab_map, select_on_map
+from tests.conftest import assert_clean, open_page
+
+TOPICS = ["sport", "music", "science", "politics", "travel", "cooking"]
+
+
+def own_table(n: int = 3000, d: int = 64, seed: int = 0) -> pd.DataFrame:
+    """Six Gaussian topics in 64 dimensions, each row titled."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(0, 3, (len(TOPICS), d))
+    topic = rng.integers(0, len(TOPICS), n)
+    X = centres[topic] + rng.normal(size=(n, d))
+    frame = pd.DataFrame(X.round(4), columns=[f"e{j}" for j in range(d)])
+    frame.insert(0, "title", [f"note {i} on {TOPICS[t]}" for i, t in enumerate(topic)])
+    frame.insert(1, "topic", [TOPICS[t] for t in topic])
+    return frame
+
+
+def with_upload(frame: pd.DataFrame, name: str = "mine.csv"):
+    at = open_page("app_pages/maps.py")
+    blob = frame.to_csv(index=False).encode()
+    at.sidebar.file_uploader[0].set_value((name, blob, "text/csv"))
+    return at.run(timeout=300)
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return own_table()
+
+
+def test_it_opens_on_bundled_digits_coloured_by_their_label():
+    at = open_page("app_pages/maps.py")
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    assert drawn["n"] == 1797
+    assert drawn["color"]["kind"] == "category" and len(drawn["color"]["names"]) == 10
+
+
+def test_her_file_is_mapped_whole_and_coloured_by_topic(frame):
+    at = with_upload(frame)
+    assert_clean(at)
+    assert at.sidebar.selectbox(key="maps.dataset").value == "upload"  # a vector upload is shown here at once
+    drawn = lab_map(at, "maps.map")
+    assert drawn["n"] == 3000
+    at.selectbox(key="maps.colour").set_value("topic").run()
+    drawn = lab_map(at, "maps.map")
+    assert sorted(drawn["color"]["names"]) == sorted(TOPICS)
+    codes = drawn["codes"]
+    names = drawn["color"]["names"]
+    assert [names[c] for c in codes[:5]] == frame["topic"].head(5).tolist()
+    # 64 vector columns, two metadata columns: the title labels the points
+    assert drawn["labels"][0] == frame["title"][0]
+
+
+def test_a_searched_title_is_ringed_counted_and_framed(frame):
+    at = with_upload(frame)
+    at.text_input(key="maps.search").set_value("note 17 on").run()
+    drawn = lab_map(at, "maps.map")
+    hits = [i for i, t in enumerate(frame["title"]) if "note 17 on" in t]
+    ring = next(r for r in drawn["rings"] if r["name"].startswith("search"))
+    assert ring["indices"] == hits and drawn["focus"] == hits
+    assert any(m.label == "search matches" and m.value == str(len(hits)) for m in at.metric)
+    at.toggle(key="maps.regex").set_value(True).run()
+    at.text_input(key="maps.search").set_value("note (1|2) on").run()
+    assert lab_map(at, "maps.map")["focus"] == [1, 2]
+    at.text_input(key="maps.search").set_value("note (").run()
+    assert_clean(at)
+    assert any("not a regular expression" in w.value for w in at.warning)
+
+
+def test_a_filter_keeps_two_topics_and_isolating_a_box_maps_it_alone(frame):
+    at = with_upload(frame)
+    at.selectbox(key="maps.filter").set_value("topic").run()
+    at.multiselect(key="maps.filter.topic").set_value(["music", "travel"]).run()
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    kept = frame.index[frame["topic"].isin(["music", "travel"])]
+    assert drawn["n"] == len(kept)
+    assert sorted(set(drawn["labels"])) == sorted(frame["title"][kept])
+    at.selectbox(key="maps.filter").set_value("(none)").run()
+    assert lab_map(at, "maps.map")["n"] == 3000
+    box = list(range(0, 3000, 10))  # 300 rows
+    at = select_on_map(at, "maps.map", box)
+    at.button(key="maps.isolate").click().run(timeout=300)
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    assert drawn["n"] == 300 and drawn["labels"] == frame["title"][box].tolist()
+    at.button(key="maps.back").click().run(timeout=300)
+    assert lab_map(at, "maps.map")["n"] == 3000
+
+
+def test_cluster_labels_name_the_topics(frame):
+    """On a t-SNE map the six topics part (on PCA's two of them overlap, and one cluster is named 52 % cooking)."""
+    at = with_upload(frame.head(1200))
+    at.session_state["maps.method"] = "t-SNE"
+    at.run(timeout=300)
+    at.selectbox(key="maps.label").set_value("topic").run()
+    at.toggle(key="maps.clusters").set_value(True).run(timeout=300)
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    texts = [t for m in drawn["markers"] for t in (m["text"] or [])]
+    assert len(texts) >= 6
+    assert {t.split(" (")[0] for t in texts} == set(TOPICS)
+
+
+def test_the_exports_hold_every_original_column_and_the_map(frame):
+    from app.services import explorer as svc
+    from app.ui import explorer_charts as charts
+
+    at = with_upload(frame)
+    buttons = {b.label for b in at.get("download_button")}
+    assert {"Table with the map (.csv)", "Table with the map (.parquet)"} <= buttons
+    # what the download writes: the table shown, each original column, and the map coordinates
+    table = svc.Table(frame.iloc[:, 2:].to_numpy(), frame[["title", "topic"]], list(frame.columns[2:]),
+                      list(frame.columns[2:]), np.arange(len(frame)), len(frame))
+    view = charts.View.make(table, "title", "topic")
+    out = pd.read_csv(io.StringIO(charts._full_table(table, view, np.zeros((len(frame), 2))).to_csv(index=False)))
+    assert list(out.columns) == ["row", *frame.columns, "map_x", "map_y"]
+    assert out["title"].tolist() == frame["title"].tolist()
+
+
+@pytest.mark.parametrize("method", ["t-SNE", "UMAP", "Isomap", "LLE"])
+def test_every_method_maps_her_file(frame, method):
+    at = with_upload(frame.head(600))
+    at.session_state["maps.method"] = method
+    at.run(timeout=300)
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    assert drawn["n"] == 600 and np.isfinite(drawn["xy"]).all()
+    assert method in drawn["title"]
+
+
+def test_leaving_columns_out_of_the_vector_changes_the_map_and_keeps_two_at_least(frame):
+    at = with_upload(frame.head(300))
+    before = lab_map(at, "maps.map")["xy"]
+    at.multiselect(key="maps.leave_out").set_value([f"e{j}" for j in range(32)]).run()
+    assert_clean(at)
+    after = lab_map(at, "maps.map")["xy"]
+    assert after.shape == before.shape and not np.allclose(np.abs(after), np.abs(before))
+    at.multiselect(key="maps.leave_out").set_value([f"e{j}" for j in range(63)]).run()  # one column left: all used
+    assert_clean(at)
+    assert any("at least 2 vector columns" in c.value for c in at.sidebar.caption)
+
+
+def test_a_table_without_metadata_is_labelled_by_row_and_a_one_row_file_is_refused():
+    at = with_upload(pd.DataFrame(np.random.default_rng(1).normal(size=(50, 5)), columns=list("abcde")))
+    assert_clean(at)
+    assert lab_map(at, "maps.map")["n"] == 50
+    at = with_upload(pd.DataFrame({"a": [1.0], "b": [2.0]}), "one.csv")
+    assert not at.exception
+    assert any("at least 3 rows" in c.value for c in at.caption)
+    assert lab_map(at, "maps.map")["n"] == 1797  # the page keeps its own data
