@@ -90,6 +90,9 @@ else:
         st.caption("Fix the file and upload it again, or try reading it as another kind of data above.")
     else:
         st.success(f"Read as {data_service.KIND_LABELS[kind].split(' (')[0].lower()}.", icon=":material/check:")
+        if kind == "vectors":  # her own embeddings: the page made for them comes first
+            st.page_link("app_pages/maps.py", label="Explore these vectors on Maps: your embeddings",
+                         icon=":material/bubble_chart:")
         show_report(result, key="data.report")
 
 if upload is None:
