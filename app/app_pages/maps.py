@@ -55,7 +55,7 @@ label_by = knobs.selectbox("Labels and search", label_choices, key="maps.label",
                            index=1 if roles["text"] else 0,
                            help="The column whose values name the points: on the map, in the tooltip, in the "
                                 "lists, and what the search reads.")
-query = knobs.text_input("Search", key="maps.search", bind="query-params", max_chars=200,
+query = knobs.text_input("Search", key="maps.search", max_chars=200,
                          placeholder="text in the label column",
                          help="Rows whose label holds this text (case ignored) are ringed and counted.")
 regex = knobs.toggle("Regular expression", key="maps.regex", bind="query-params")

@@ -133,6 +133,7 @@ def filter_panel(meta: pd.DataFrame, roles: dict, view: View):
         if column in roles["category"]:
             counts = meta[column].map(lambda v: "(missing)" if v is None or v != v else str(v)).value_counts()
             choices = list(counts.index[:FILTER_CHOICES])
+            svc.keep_choice(f"maps.filter.{column}", choices, choices[:2])
             wanted = st.multiselect("Values", choices, default=choices[:2], key=f"maps.filter.{column}",
                                     bind="query-params")
             if len(counts) > FILTER_CHOICES:
@@ -143,7 +144,11 @@ def filter_panel(meta: pd.DataFrame, roles: dict, view: View):
         if not hi > lo:
             st.caption(f"Every row has {column} = {lo:g}: nothing to filter.")
             return None
-        low, high = st.slider("Range", lo, hi, (lo, hi), key=f"maps.filter.{column}", bind="query-params")
+        key = f"maps.filter.{column}"
+        held = st.session_state.get(key)
+        if isinstance(held, (list, tuple)) and not (lo <= min(held) and max(held) <= hi):
+            st.session_state[key] = (lo, hi)  # another data set's column of the same name had another range
+        low, high = st.slider("Range", lo, hi, (lo, hi), key=key, bind="query-params")
         return svc.filter_rows(meta[column], low=low, high=high)
 
 

@@ -67,8 +67,8 @@ def shared_sidebar() -> None:
             key="global.upload",
             help="Upload one file (or an Embedding Projector vectors + metadata pair): CSV/TSV (any separator, "
             "decimal commas), a workbook's first sheet (.xlsx, .xls, .ods), Parquet, .npy, word vectors. "
-            "The Data page shows how it was read; vectors are explored on Maps (your embeddings), and every page that can "
-            "use it lists it as a data source.",
+            "The Data page shows how it was read; vectors are explored on Maps (your embeddings), and every page "
+            "that can use it lists it as a data source.",
         )
         # Hash the bytes once per upload, not on every rerun: the uploader's file ids say when it changed.
         ids = tuple(getattr(f, "file_id", f.name) for f in files or [])
