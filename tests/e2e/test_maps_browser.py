@@ -60,9 +60,9 @@ def _parquet_or_skip(frame: pd.DataFrame) -> bytes:
 
 
 def _shot(page, name: str) -> None:
+    """The map with its legend (the app scrolls inside its main area, so a page screenshot shows one screen)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(f".st-key-{KEY.replace('.', '-')}").first.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.locator(f".st-key-{KEY.replace('.', '-')}").first.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def _settle(page, condition: str, timeout_ms: int = 120_000) -> None:
@@ -138,6 +138,8 @@ def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime:
     try:
         page.goto(f"{url}/maps")
         wait_idle(page)
+        # Streamlit's fixed header would cover the top of an element's screenshot
+        page.add_style_tag(content='[data-testid="stHeader"] { visibility: hidden; }')
         page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(
             [{"name": name, "mimeType": mime, "buffer": blob}])
         page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stFileChip"]', timeout=30_000)
@@ -155,6 +157,7 @@ def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime:
         drawn = _map(page)
         assert sorted(drawn["names"]) == sorted(TOPICS), drawn["names"]
         _shot(page, f"maps-{kind}-topic")
+        page.screenshot(path=str(SHOTS / f"maps-{kind}-page.png"))
 
         # a filter to 2 topics keeps their points and no others (the same code for both files: the CSV only)
         if full:
