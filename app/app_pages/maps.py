@@ -71,23 +71,26 @@ with main:
     with st.spinner(f"Computing the {method} map of {len(table.rows) if rows is None else len(rows):,} rows…",
                     show_time=True):
         coords, extra = svc.compute(ref, columns, rows, method, params)
-    shown, coords, X = charts.visible(table, view.subset(rows), coords, keep)
+    mapped = view.subset(rows)
+    shown, drawn, X = charts.visible(table, mapped, coords, keep)
     found, problem = charts.matches(shown.labels, query, regex)
     groups = svc.clusters(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), label_by,
-                          coords, shown.labels) if cluster else None
-    tools = MapTools("maps", (ref, columns, svc.rows_key(rows, keep)), shown.ids, coords, labels=shown.labels,
+                          drawn, shown.labels) if cluster else None
+    tools = MapTools("maps", (ref, columns, svc.rows_key(rows, keep)), shown.ids, drawn, labels=shown.labels,
                      label_name=shown.label_name, space=X, where=knobs)
-    charts.draw_map(tools, shown, coords, matches=found, method=method, clusters=groups)
+    charts.draw_map(tools, shown, drawn, matches=found, method=method, clusters=groups, isolated=rows is not None,
+                    label_points=label_by not in roles["category"])
     if problem:
         st.warning(md_escape(problem), icon=":material/search_off:")
-    charts.figures(ref, columns, rows, keep, method, params, X, coords, extra, found, groups)
+    charts.figures(ref, columns, rows, method, params, table.X[mapped.positions], coords, len(drawn), extra, found,
+                   groups)
     charts.caption(shown, method, table, keep)
 
 charts.isolate_buttons("maps", (ref, columns), tools, rows, shown)
 with theory():
     charts.theory(method)
 tools.panel(charts.selection_summary(shown), file_name="maps-selection.csv")
-charts.exports(table, shown, coords, tools)
+charts.exports(table, shown, drawn, tools)
 tools.compare(f"{method} {charts.settings_text(params)}", what="method or setting")
 share.panel("maps", reproduce.lazy(lambda: svc.recipe(ref, columns, method, params, rows)),
             uploaded=source == "upload", what=f"the {method} map's coordinates")

@@ -73,8 +73,13 @@ class View:
     def colour(self) -> dict:
         if self.colour_by is None:
             return lab_map.single(lab_map.PALETTE[0])
-        if self.codes is not None:
-            return lab_map.categories(self.codes, names=list(self.names), title=self.colour_by)
+        if self.codes is not None:  # the legend lists the categories drawn, each in the colour it has on the whole map
+            present = np.unique(self.codes)
+            remap = np.full(max(len(self.names), 1), -1, dtype=np.int32)
+            remap[present] = np.arange(len(present), dtype=np.int32)
+            palette = lab_map.PALETTE
+            return lab_map.categories(remap[self.codes], names=[self.names[k] for k in present],
+                                      colors=[palette[k % len(palette)] for k in present], title=self.colour_by)
         return lab_map.continuous(self.colour_values, title=self.colour_by)
 
     def hover(self) -> dict:
@@ -152,7 +157,8 @@ def filter_panel(meta: pd.DataFrame, roles: dict, view: View):
         return svc.filter_rows(meta[column], low=low, high=high)
 
 
-def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None) -> np.ndarray:
+def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None, isolated: bool = False,
+             label_points: bool = True) -> np.ndarray:
     """The map: coloured, labelled, the search's matches ringed and framed, cluster names at their centres."""
     ids = shown.ids
     drawn = map_state.aligned(MAP_KEY, coords, ids)
@@ -168,9 +174,12 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None)
         marks.append(lab_map.markers(centres[:, 0], centres[:, 1], name="clusters (HDBSCAN on the map)", text=text,
                                      shape="square", color="#212529", size=5))
     n = len(ids)
-    tools.draw(st, MAP_KEY, xy=drawn, align=False, color=shown.colour, labels=shown.labels,
+    # point labels give way to cluster names, and are not written when they only repeat a few categories
+    labels = shown.labels if label_points and not marks else None
+    tools.draw(st, MAP_KEY, xy=drawn, align=False, color=shown.colour, labels=labels,
                hover=shown.hover(), rings=rings, markers=marks, focus=matches, size=3.5 if n > 5000 else 5,
-               title=f"{method} map of {n:,} rows" + (f", coloured by {shown.colour_by}" if shown.colour_by else ""),
+               title=f"{method} map of {n:,} {'isolated ' if isolated else ''}rows"
+                     + (f", coloured by {shown.colour_by}" if shown.colour_by else ""),
                height=560)
     return drawn
 
@@ -185,15 +194,18 @@ def visible(table, shown: View, coords, keep):
     return shown.take(index), coords[index], X[index]
 
 
-def figures(ref, columns, rows, keep, method: str, params: dict, X, coords, extra: dict, matches, groups) -> None:
-    """The numbers under the map: rows, trustworthiness, what the method reports, the search's and clusters' counts."""
+def figures(ref, columns, rows, method: str, params: dict, X, coords, shown_rows: int, extra: dict, matches,
+            groups) -> None:
+    """The numbers under the map: rows, the whole map's trustworthiness (``X`` and ``coords``: every row mapped,
+    whatever the filter hides), what the method reports, the search's and clusters' counts."""
     row = st.container(horizontal=True, gap="medium")
-    row.metric("rows on the map", f"{len(coords):,}")
+    row.metric("rows on the map", f"{shown_rows:,}")
     if len(X) > 3 * svc.TRUST_K:
-        t, used = svc.trust(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), X, coords)
+        t, used = svc.trust(ref, columns, svc.rows_key(rows), method, tuple(sorted(params.items())), X, coords)
         row.metric(f"trustworthiness@{svc.TRUST_K}", f"{t:.3f}",
                    help="1 when each point's nearest neighbours on the map are also near it in the vectors; it "
-                        "falls as the map brings in points that are far in the data." +
+                        "falls as the map brings in points that are far in the data. Of the whole map, whatever "
+                        "the filter hides." +
                         (f" Computed on a seeded sample of {used:,} points." if used < len(X) else ""))
     if "explained_variance_ratio" in extra:
         row.metric("variance kept", f"{sum(extra['explained_variance_ratio']):.1%}",

@@ -458,9 +458,9 @@ test("a tooltip writes numbers with three significant digits and names points by
   assert.equal(tipTitle({ labels: null, ids: ["x"] }, 0), "x");
 });
 
-test("focusBounds frames the chosen points, each axis at least a tenth of the whole map", () => {
+test("focusBounds frames the chosen points, each axis at least a quarter of the whole map", () => {
   const xs = [0, 100, 50, 52], ys = [0, 100, 50, 51];
-  assert.deepEqual(focusBounds(xs, ys, [2, 3]), [46, 45.5, 56, 55.5]);
+  assert.deepEqual(focusBounds(xs, ys, [2, 3]), [38.5, 38, 63.5, 63]);
   // a spread wider than a tenth is kept as it is
   assert.deepEqual(focusBounds(xs, ys, [0, 2]), [0, 0, 50, 50]);
   // nothing to frame (indices out of range): the whole map

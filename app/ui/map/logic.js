@@ -55,7 +55,7 @@ export function bounds(xs, ys, keep) {
 // The view that fits a box into a w x h canvas with one scale for both axes (an embedding's
 // distances are what the eye reads): centre (cx, cy) and pixels per unit s.
 // The box that frames some points (a search's matches): their bounds, widened on each axis to at least a
-// tenth of the whole map's span so one point or a tight group is shown with its surroundings.
+// quarter of the whole map's span so one point or a tight group is shown with its surroundings.
 export function focusBounds(xs, ys, idx) {
   const keep = new Uint8Array(xs.length);
   let any = false;
@@ -63,7 +63,7 @@ export function focusBounds(xs, ys, idx) {
   if (!any) return bounds(xs, ys);
   const [a0, b0, a1, b1] = bounds(xs, ys);
   let [x0, y0, x1, y1] = bounds(xs, ys, keep);
-  const mx = (a1 - a0) / 10, my = (b1 - b0) / 10;
+  const mx = (a1 - a0) / 4, my = (b1 - b0) / 4;
   if (x1 - x0 < mx) { const c = (x0 + x1) / 2; x0 = c - mx / 2; x1 = c + mx / 2; }
   if (y1 - y0 < my) { const c = (y0 + y1) / 2; y0 = c - my / 2; y1 = c + my / 2; }
   return [x0, y0, x1, y1];
