@@ -61,6 +61,11 @@ def _meta(data) -> pd.DataFrame:
     meta = data.meta.reset_index(drop=True) if data.meta is not None else pd.DataFrame(index=range(n))
     if meta.shape[1] == 0:
         meta = pd.DataFrame({"row": np.arange(1, n + 1)})
+    for column in meta.columns:  # numbers a reader kept as text beside a list column colour by a bar again
+        if meta[column].dtype == object:
+            numbers = pd.to_numeric(meta[column], errors="coerce")
+            if numbers.notna().sum() == meta[column].notna().sum() and numbers.notna().any():
+                meta[column] = numbers
     return meta
 
 
