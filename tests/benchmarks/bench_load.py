@@ -35,13 +35,13 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.benchmarks.harness import Result
 from tests.conftest import APP, ARTIFACTS, ROOT
+from tests.serving import wait_healthy
 from tests.streamlit_ws import ScriptError, Session
 
 #: Changes each session makes.
@@ -121,15 +121,9 @@ def server(log_name: str, env: dict[str, str] | None = None):
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         url = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(600):
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    if proc.poll() is not None:
-                        raise RuntimeError(f"the server stopped; see {log.name}") from None
-                    time.sleep(0.1)
+            problem = wait_healthy(url, proc)
+            if problem:
+                raise RuntimeError(f"{problem}; see {log.name}")
             yield url, proc.pid
         finally:
             proc.terminate()

@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 
 from app.pages import PAGES
 from tests.conftest import APP, ARTIFACTS, ROOT
+from tests.serving import wait_healthy
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -60,17 +60,9 @@ def streamlit_server(app: Path, log_name: str, *options: str, started: list | No
         started.append(proc)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"the server of {app.name} stopped; see {log.name}")
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"the server of {app.name} did not answer /_stcore/health; see {log.name}")
+        problem = wait_healthy(url, proc)
+        if problem:
+            pytest.fail(f"{app.name}: {problem}; see {log.name}")
         yield url, t0
     finally:
         proc.terminate()

@@ -20,7 +20,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -32,6 +31,7 @@ import pytest
 
 from tests.conftest import APP, ARTIFACTS, ROOT
 from tests.e2e.test_browser import _free_port
+from tests.serving import wait_healthy
 from tests.streamlit_ws import Session
 
 DEPLOY = ROOT / "app" / "deploy"
@@ -95,16 +95,9 @@ def lab_servers(n: int):
 
 
 def _wait_health(url: str, proc: subprocess.Popen, log: str) -> None:
-    for _ in range(1200):
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(f"a server stopped before it answered (exit {proc.returncode}); see {log}")
-            time.sleep(0.1)
-    pytest.fail(f"{url} did not answer /_stcore/health; see {log}")
+    problem = wait_healthy(url, proc, tries=1200)
+    if problem:
+        pytest.fail(f"{problem}; see {log}")
 
 
 @contextmanager
