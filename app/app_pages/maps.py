@@ -70,7 +70,11 @@ rows = picked.isolated("maps", (ref, columns))
 with main:
     with st.spinner(f"Computing the {method} map of {len(table.rows) if rows is None else len(rows):,} rows…",
                     show_time=True):
-        coords, extra = svc.compute(ref, columns, rows, method, params)
+        try:
+            coords, extra = svc.compute(ref, columns, rows, method, params)
+        except svc.MapFailed as err:
+            st.error(md_escape(str(err)), icon=":material/error:")
+            st.stop()
     mapped = view.subset(rows)
     shown, drawn, X = charts.visible(table, mapped, coords, keep)
     found, problem = charts.matches(shown.labels, query, regex)

@@ -18,7 +18,7 @@ from app.services import data as data_service
 from app.services import reproduce
 from embedcore import explore, maps, metrics
 from embedcore.exceptions import DataError
-from embedcore.manifold import sample_indices
+from embedcore.manifold import rescale_for_distances, sample_indices
 
 #: Rows mapped at most; a larger table is mapped on a seeded sample of this many, and the page says so.
 SAMPLE = 20_000
@@ -79,7 +79,8 @@ def table(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> Table:
     meta = _meta(data)
     keep = sample_indices(len(X), SAMPLE, random_state=ref.seed)
     rows = np.arange(len(X)) if keep is None else np.sort(keep)
-    return Table(np.ascontiguousarray(X[rows], dtype=np.float64), meta.iloc[rows].reset_index(drop=True), chosen,
+    # magnitudes past 1e±100 scaled by a power of two: squared distances would overflow (no map changes)
+    return Table(np.ascontiguousarray(rescale_for_distances(X[rows]), dtype=np.float64), meta.iloc[rows].reset_index(drop=True), chosen,
                  names, rows, len(X))
 
 
@@ -159,10 +160,23 @@ def layout(ref: data_service.DataRef, columns: tuple[str, ...] | None, rows_key:
     return result.coords, {"params": result.params, **extra}
 
 
+class MapFailed(Exception):
+    """A method could not map these vectors; the message says what to try."""
+
+
 def compute(ref, columns, rows, method: str, params: dict) -> tuple[np.ndarray, dict]:
-    """:func:`layout`, keyed by the rows' digest."""
-    return layout(ref, columns, _key(rows), None if rows is None else tuple(int(r) for r in rows), method,
-                  tuple(sorted(params.items())))
+    """:func:`layout`, keyed by the rows' digest; :class:`MapFailed` when the method cannot map these vectors (all
+    equal, duplicated for LLE, too few)."""
+    try:
+        coords, extra = layout(ref, columns, _key(rows), None if rows is None else tuple(int(r) for r in rows), method,
+                               tuple(sorted(params.items())))
+    except (ValueError, np.linalg.LinAlgError, FloatingPointError) as err:
+        raise MapFailed(f"{method} could not map these vectors: {err} Try another method or leave columns "
+                        "out of the vector.") from None
+    if not np.isfinite(coords).all():
+        raise MapFailed(f"{method} gave points without a place (NaN) for these vectors, which happens when the "
+                        "rows are all alike. Try PCA, or leave columns out of the vector.")
+    return coords, extra
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
@@ -193,7 +207,7 @@ def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) 
     chosen = None if not columns else list(t.columns)
     code = f"""
         from embedcore import maps
-        from embedcore.manifold import sample_indices
+        from embedcore.manifold import rescale_for_distances, sample_indices
 
         X, names = data.X, [str(c) for c in data.columns]
         chosen = {chosen!r}  # the vector columns the page used (None: all)
@@ -202,6 +216,7 @@ def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) 
         keep = sample_indices(len(X), {SAMPLE}, random_state={ref.seed})  # the page's sample of larger tables
         if keep is not None:
             X = X[np.sort(keep)]
+        X = rescale_for_distances(X)  # magnitudes past 1e+-100 scaled by a power of two, as the page does
         isolated = {isolated!r}  # the rows isolated on the page (positions after the sample), or None
         if isolated is not None:
             X = X[isolated]

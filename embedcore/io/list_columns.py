@@ -37,8 +37,16 @@ JSON_LIST_FIELD = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*\[\s*[-+]?(?:\d|\.\d)')
 
 
 @dataclass
-class _Columns:
-    """A file's columns by kind: ``list`` (lengths, values), ``number`` (float64) or ``text`` (str or None)."""
+class Columns:
+    """A file's columns by kind: ``list`` (lengths, values), ``number`` (float64) or ``text`` (str or None).
+
+    Examples
+    --------
+    >>> cols = Columns(2)
+    >>> cols.add("title", "text", ["a", "b"])
+    >>> cols.names, cols.kinds
+    (['title'], ['text'])
+    """
 
     n: int
     names: list[str] = field(default_factory=list)
@@ -229,7 +237,7 @@ def _number_text(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def assemble(columns: _Columns, name: str, on_invalid: str, line_no: np.ndarray | None = None,
+def assemble(columns: Columns, name: str, on_invalid: str, line_no: np.ndarray | None = None,
              unit: str = "row") -> VectorData:
     """Vectors from a file's typed columns: the first list column, or else every numeric column, as ``X``.
 
@@ -239,7 +247,7 @@ def assemble(columns: _Columns, name: str, on_invalid: str, line_no: np.ndarray 
     Examples
     --------
     >>> import numpy as np
-    >>> cols = _Columns(2)
+    >>> cols = Columns(2)
     >>> cols.add("title", "text", np.array(["a", "b"], dtype=object))
     >>> cols.add("embedding", "list", (np.array([2, -1]), np.array([0.5, 1.5])))
     >>> v = assemble(cols, "v.parquet", "drop")
@@ -321,7 +329,7 @@ def _text(values: list) -> np.ndarray:
     return out
 
 
-def arrow_columns(table, name: str, line_no: np.ndarray | None = None) -> _Columns:
+def arrow_columns(table, name: str, line_no: np.ndarray | None = None) -> Columns:
     """An Arrow table's columns typed for :func:`assemble`: lists of numbers, numbers, text.
 
     A text column of bracketed lists (``"[0.1, 0.2]"``) is read as a list column.
@@ -337,7 +345,7 @@ def arrow_columns(table, name: str, line_no: np.ndarray | None = None) -> _Colum
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    cols = _Columns(table.num_rows)
+    cols = Columns(table.num_rows)
     for fld, chunked in zip(table.schema, table.columns):
         t = fld.type
         arr = chunked.combine_chunks() if isinstance(chunked, pa.ChunkedArray) else chunked
@@ -520,7 +528,7 @@ def read_json_lines(data: bytes, name: str, on_invalid: str = "drop") -> VectorD
     return result
 
 
-def _json_columns(lines: list[str], name: str, line_no: np.ndarray) -> _Columns:
+def _json_columns(lines: list[str], name: str, line_no: np.ndarray) -> Columns:
     """JSON lines parsed one by one (what Arrow refused): every broken line and non-number in a list is named."""
     records = []
     for j, ln in enumerate(lines):
@@ -534,7 +542,7 @@ def _json_columns(lines: list[str], name: str, line_no: np.ndarray) -> _Columns:
                             'an object. Each line holds one object, such as {"title": "a", "embedding": [0.1, 0.2]}.')
         records.append(obj)
     keys = list(dict.fromkeys(k for r in records for k in r))
-    cols = _Columns(len(records))
+    cols = Columns(len(records))
     for key in keys:
         values = [r.get(key) for r in records]
         filled = [v for v in values if v is not None]

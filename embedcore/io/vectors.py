@@ -216,7 +216,7 @@ def _read_vector_text(text: str, name: str, on_invalid: str) -> VectorData:
         )
     lists = [j for j in textcols if list_columns.looks_like_lists(text_frame[j].head(20))]
     if lists and not word_format:
-        cols = list_columns._Columns(len(line_no))
+        cols = list_columns.Columns(len(line_no))
         for c, label in enumerate(names):
             if c in numeric:
                 cols.add(label, "number", X[:, numeric.index(c)])
@@ -299,7 +299,7 @@ def _one_list_column(text: str, name: str, on_invalid: str) -> VectorData | None
     label = unique_names([first])[0] if header else "vector"
     line_no = np.asarray(rows, dtype=np.int64) + 1
     cells = [unquoted(lines[i]) for i in rows]
-    cols = list_columns._Columns(len(cells))
+    cols = list_columns.Columns(len(cells))
     cols.add(label, "list", list_columns.parse_list_cells(cells, name, label, line_no))
     return list_columns.assemble(cols, name, on_invalid, line_no, unit="line")
 

@@ -17,7 +17,8 @@ APP = ROOT / "app" / "streamlit_app.py"
 SETTINGS = {"slider", "select_slider", "radio", "selectbox", "checkbox", "toggle", "number_input", "text_input",
             "multiselect", "segmented_control", "pills", "ranged_slider", "ranged_number", "ranged_select_slider"}
 #: Settings kept out of the URL on purpose, with the reason.
-NOT_IN_URL = {"global.seed": "kept in the URL as ?seed=, the parameter links have always used"}
+NOT_IN_URL = {"global.seed": "kept in the URL as ?seed=, the parameter links have always used",
+              "maps.search": "any text is a search, so a link's value could never be refused as not possible"}
 
 
 def _calls(path):
