@@ -67,15 +67,24 @@ cluster = knobs.toggle("Cluster labels", key="maps.clusters", bind="query-params
 view = charts.View.make(table, label_by, colour_by)
 keep = charts.filter_panel(table.meta, roles, view)
 rows = picked.isolated("maps", (ref, columns))
+mapped = view.subset(rows)
 with main:
-    with st.spinner(f"Computing the {method} map of {len(table.rows) if rows is None else len(rows):,} rows…",
-                    show_time=True):
-        try:
-            coords, extra = svc.compute(ref, columns, rows, method, params)
-        except svc.MapFailed as err:
-            st.error(md_escape(str(err)), icon=":material/error:")
-            st.stop()
-    mapped = view.subset(rows)
+    top = st.container()  # what the page says about the run; the map is the next element, live or finished
+    try:
+        live = method == "t-SNE" and charts.live_tsne(top, ref, columns, rows, params, mapped)
+        if not live:
+            body = st.container()
+            with body.container(), st.spinner(f"Computing the {method} map of {len(mapped.ids):,} rows…",
+                                               show_time=True):
+                coords, extra = svc.compute(ref, columns, rows, method, params)
+    except svc.MapFailed as err:
+        top.error(md_escape(str(err)), icon=":material/error:")
+        st.stop()
+if live:  # the figures, the selection and the exports wait for the finished map
+    with theory():
+        charts.theory(method)
+    st.stop()
+with body:
     shown, drawn, X = charts.visible(table, mapped, coords, keep)
     found, problem = charts.matches(shown.labels, query, regex)
     groups = svc.clusters(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), label_by,

@@ -15,7 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from app.services import data as data_service
-from app.services import reproduce
+from app.services import live, reproduce
+from app.services.shared import store
 from embedcore import explore, maps, metrics
 from embedcore.exceptions import DataError
 from embedcore.manifold import rescale_for_distances, sample_indices
@@ -32,6 +33,11 @@ METHODS = {
 }
 #: Neighbours for trustworthiness and recall.
 TRUST_K = 10
+#: t-SNE's threads: one, as on the Words page (on a busy two-core server a two-thread gradient waits on itself).
+TSNE_JOBS = 1
+#: Finished t-SNE maps, shared by every session; a session's live run and what it stopped at.
+TSNE_MAPS = store("maps.tsne", max_entries=16)
+LIVE = live.LiveMaps("maps", TSNE_MAPS)
 #: Points past which trustworthiness is computed on a seeded sample (it compares every pair's ranks).
 TRUST_SAMPLE = 5_000
 
@@ -150,9 +156,9 @@ def layout(ref: data_service.DataRef, columns: tuple[str, ...] | None, rows_key:
     t = table(ref, columns)
     X = t.X if _rows is None else t.X[np.asarray(_rows, dtype=np.int64)]
     name = METHODS[method][0]
-    kw = dict(params)
+    kw = _tsne_params(len(X), params) if name == "tsne" else dict(params)
     if name == "tsne":
-        kw["perplexity"] = min(float(kw["perplexity"]), float(maps.largest_perplexity(len(X))))
+        kw["n_jobs"] = TSNE_JOBS
     if "n_neighbors" in kw:
         kw["n_neighbors"] = int(min(int(kw["n_neighbors"]), len(X) - 1))
     result = maps.embed(X, name, random_state=ref.seed, **kw)
@@ -164,12 +170,48 @@ class MapFailed(Exception):
     """A method could not map these vectors; the message says what to try."""
 
 
+def _tsne_params(n: int, params: dict) -> dict:
+    """The page's t-SNE settings as :func:`embedcore.maps.embed` takes them, the perplexity capped by ``n``."""
+    kw = dict(params)
+    kw["perplexity"] = min(float(kw["perplexity"]), float(maps.largest_perplexity(n)))
+    return kw
+
+
+def _rows_X(ref, columns, rows) -> np.ndarray:
+    t = table(ref, columns)
+    return t.X if rows is None else t.X[np.asarray(rows, dtype=np.int64)]
+
+
+def tsne_key(ref: data_service.DataRef, columns, rows, params: dict) -> tuple:
+    """What identifies a t-SNE map: the data, its columns, its rows, the settings and the seed (``ref.seed``)."""
+    return ("tsne", ref, columns, _key(rows), tuple(sorted(params.items())))
+
+
+def start_tsne(ref: data_service.DataRef, columns, rows, params: dict) -> live.TsneJob:
+    """Start this session's live t-SNE of the rows (its frames are drawn as it runs; Stop keeps the layout)."""
+    X = _rows_X(ref, columns, rows)
+    return LIVE.start(tsne_key(ref, columns, rows, params), X, seed=ref.seed, name="maps-tsne",
+                      n_jobs=TSNE_JOBS, **_tsne_params(len(X), params))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def tsne_start(ref: data_service.DataRef, columns, rows_key: str, _rows) -> np.ndarray:
+    """The rows' first two principal components: where openTSNE starts, drawn until its first layout."""
+    return maps.embed(_rows_X(ref, columns, _rows), "pca", random_state=ref.seed).coords
+
+
 def compute(ref, columns, rows, method: str, params: dict) -> tuple[np.ndarray, dict]:
-    """:func:`layout`, keyed by the rows' digest; :class:`MapFailed` when the method cannot map these vectors (all
-    equal, duplicated for LLE, too few)."""
+    """:func:`layout`, keyed by the rows' digest (a t-SNE drawn live, finished or stopped, is taken from where its
+    run left it); :class:`MapFailed` when the method cannot map these vectors (all equal, duplicated for LLE, too
+    few)."""
+    found = LIVE.shown(tsne_key(ref, columns, rows, params)) if method == "t-SNE" else None
     try:
-        coords, extra = layout(ref, columns, _key(rows), None if rows is None else tuple(int(r) for r in rows), method,
-                               tuple(sorted(params.items())))
+        if found is not None:
+            coords, seconds = found
+            extra = {"params": _tsne_params(len(coords), params), "seconds": seconds}
+        else:
+            coords, extra = layout(ref, columns, _key(rows), None if rows is None else tuple(int(r) for r in rows),
+                                   method, tuple(sorted(params.items())))
     except (ValueError, np.linalg.LinAlgError, FloatingPointError) as err:
         raise MapFailed(f"{method} could not map these vectors: {err} Try another method or leave columns "
                         "out of the vector.") from None

@@ -11,17 +11,15 @@ them up without starting them.
 from __future__ import annotations
 
 import functools
-import math
-import threading
 import time
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app.services import ahead, selection
+from app.services import ahead, live, selection
 from app.services import data as data_service
-from app.services.jobs import BackgroundJob, session_alive, session_job
+from app.services.live import FRAME_ITERATIONS, KEEP_EVERY, MIN_FRAMES, STOP_WAIT_S  # noqa: F401  (the page's)
 from app.services.reproduce import Recipe
 from app.services.shared import store
 from embedcore import datasets
@@ -59,17 +57,6 @@ TSNE_ITERATIONS = 500
 #: Threads of the word map's t-SNE. One: on a busy two-core server openTSNE's two-thread gradient waited on
 #: its own barrier, 300 words took 17-28 s against 0.9-2.5 s on one thread (the page's redraws compete too).
 TSNE_JOBS = 1
-#: Iterations a frame of a live t-SNE moves at most: 750 iterations are then at least 5 frames, paced
-#: (at the page's 0.08 s a frame) to 0.4 s.
-FRAME_ITERATIONS = 150
-#: Live frames a t-SNE map is drawn in at least: a run that ends before the page has drawn this many is
-#: still seen taking shape (its remaining layouts paced as above); once it has, the finished map follows at
-#: once, without the layouts between the last frame and the end.
-MIN_FRAMES = 5
-#: Iterations between two layouts a t-SNE keeps for those frames.
-KEEP_EVERY = 25
-#: Seconds a page waits for a stopped t-SNE to end (it ends at its next layout, milliseconds away).
-STOP_WAIT_S = 1.0
 
 
 def vector_params(*, window, context, weighted, min_count, alpha, shift, positive, n_components, eig_weight,
@@ -354,178 +341,31 @@ def keep(key, value) -> None:
     RESULTS.put(key, value)
 
 
-class TsneJob(BackgroundJob):
-    """The t-SNE of one word map in a thread of its own, watched by the session that started it.
-
-    openTSNE hands every fifth iteration's layout to :meth:`_on_layout`, which keeps it as
-    ``latest`` (layout, iteration) and sets ``first`` at the first one. The page draws them with
-    :meth:`next_frame`, which moves at most :data:`FRAME_ITERATIONS` iterations a frame: a run
-    faster than the page's frames (300 words take well under a second) is still seen taking shape,
-    in real layouts of the run, and :meth:`showing` stays True until the last one was drawn.
-    :meth:`stop` ends the run at the next layout and keeps that layout; :meth:`cancel` ends it
-    and keeps nothing, as does a session that closed its tab or stopped watching for
-    :attr:`UNWATCHED_S` seconds. A finished map goes to the store every session reads.
-
-    ``outcome`` is None while it runs, then ``"done"``, ``"stopped"``, ``"cancelled"`` or
-    ``"failed"`` (``message`` says why); ``ended`` is set once everything else is in place.
-    """
-
-    UNWATCHED_S = 30.0
+class TsneJob(live.TsneJob):
+    """The t-SNE of one word map (:class:`app.services.live.TsneJob` with the word map's settings: perplexity,
+    :data:`TSNE_ITERATIONS` iterations on :data:`TSNE_JOBS` threads); a finished map goes to :data:`RESULTS`."""
 
     def __init__(self, key: tuple, X: np.ndarray, perplexity: int, seed: int, alive=None):
-        super().__init__(alive)
-        self.key = key
-        self.latest: tuple[np.ndarray, int] | None = None
-        self.progress: tuple[float, str] = (0.0, "t-SNE starting")
-        self.shown = 0  # the iteration of the last frame drawn
-        self._kept: list[tuple[int, np.ndarray]] = []  # a layout every KEEP_EVERY iterations, for next_frame
-        self._lock = threading.Lock()
-        self.first = threading.Event()  # the first layout is there (or the run ended without one)
-        self.ended = threading.Event()
-        self._start(self._run, (X, int(perplexity), int(seed)), "words-tsne")
-
-    # ---- asked by the session
-    def wait(self, seconds: float | None = None) -> bool:
-        """Wait up to ``seconds`` (None: for good) for the run to end; True when it has."""
-        return self.ended.wait(seconds)
-
-    def showing(self) -> bool:
-        """Whether the page should draw it live: it runs, or it finished before :data:`MIN_FRAMES` of its
-        layouts were drawn and its last one was not."""
-        return self.running or (self.outcome == "done" and self.latest is not None
-                                and self.shown < self.latest[1] and self.draws < MIN_FRAMES)
-
-    def next_frame(self) -> tuple[np.ndarray, int] | None:
-        """The layout to draw now: the latest, or, when the run is ahead of the page by more than
-        FRAME_ITERATIONS, the one kept FRAME_ITERATIONS past the last drawn. None before the first."""
-        with self._lock:
-            latest = self.latest
-            if latest is None:
-                return None
-            if latest[1] > self.shown + FRAME_ITERATIONS:
-                it, Y = max((k for k in self._kept if k[0] <= self.shown + FRAME_ITERATIONS),
-                            key=lambda k: k[0], default=self._kept[0])
-                latest = (Y, it)
-            if latest[1] > self.shown:  # a layout not drawn before: one more frame
-                self.draws += 1
-            self.shown = max(self.shown, latest[1])
-            return latest
-
-    # ---- in the thread
-    def _on_layout(self, Y, iteration: int) -> bool:
-        latest = (np.array(Y, dtype=np.float64), iteration)
-        with self._lock:
-            if not self._kept or latest[1] - self._kept[-1][0] >= KEEP_EVERY:
-                self._kept.append((latest[1], latest[0]))
-            self.latest = latest
-        self.first.set()
-        return self._stop.is_set() or self._gone()
-
-    def _on_progress(self, fraction: float, text: str) -> None:
-        self.progress = (float(fraction), text)
-
-    def _run(self, X, perplexity, seed) -> None:
-        t = time.perf_counter()
-        try:
-            coords = embed(X, "tsne", perplexity=float(perplexity), n_iter=TSNE_ITERATIONS, random_state=seed,
-                           progress=self._on_progress, on_layout=self._on_layout, n_jobs=TSNE_JOBS).coords
-            self.seconds = time.perf_counter() - t
-            if self._gone():
-                outcome = "cancelled"
-            elif self._stop.is_set():
-                outcome = "stopped"
-            else:
-                RESULTS.put(self.key, (coords, self.seconds))
-                outcome = "done"
-        except ValueError as err:
-            outcome, self.message = "failed", str(err)
-        except Exception as err:  # noqa: BLE001  (shown on the page, not lost in a thread)
-            outcome, self.message = "failed", f"t-SNE failed: {type(err).__name__}: {err}"
-        self.outcome = outcome  # last: a session that sees it finds everything else in place
-        self.first.set()
-        self.ended.set()
+        super().__init__(key, X, RESULTS, seed=seed, alive=alive, name="words-tsne", perplexity=float(perplexity),
+                         n_iter=TSNE_ITERATIONS, n_jobs=TSNE_JOBS)
 
 
-_JOB = "words.map_job"
-_STOP = "words.map_job.stop"
-_KEPT = "words.stopped_maps"  # map key -> (layout, NaN) of a t-SNE this session stopped
-_NOTICE = "words.map_notice"
-_DRAWN = "words.map_frames"
+LIVE = live.LiveMaps("words", RESULTS)
 
 
 def start_map(ref: data_service.DataRef, params: tuple, n_words: int, perplexity: int, seed: int) -> TsneJob:
     """Start this session's t-SNE of the ``n_words`` most frequent words (cancelling any other it runs)."""
-    old = st.session_state.get(_JOB)
-    if old is not None and old.running:
-        old.cancel()
     key = map_key(ref, params, n_words, "t-SNE", (perplexity,), seed)
-    job = TsneJob(key, map_space(ref, params, n_words), perplexity, seed, alive=session_alive())
-    st.session_state[_JOB] = job
-    return job
+    return LIVE.start(key, map_space(ref, params, n_words), seed=seed, name="words-tsne",
+                      perplexity=float(perplexity), n_iter=TSNE_ITERATIONS, n_jobs=TSNE_JOBS)
 
 
-def map_job(key: tuple) -> TsneJob | None:
-    """This session's t-SNE for the map ``key``, passing on a pending Stop click; a run for another map is
-    cancelled (the person moved on), and a late Stop, after the run ended, changes nothing."""
-    job = session_job(_JOB, _STOP, lambda j: j.key == key)
-    if job is not None and job.running:
-        job.watched()
-    return job
-
-
-def ask_stop() -> None:
-    """The Stop button's callback: stops the t-SNE at once (callbacks run before the script)."""
-    job = st.session_state.get(_JOB)
-    if job is not None and job.running:
-        job.stop()
-    st.session_state[_STOP] = True
-
-
-def take_in_map(key: tuple) -> bool:
-    """Take in this session's t-SNE of ``key`` if it has ended (a run stopped a moment ago is waited for, up
-    to a second): a stopped layout is kept for this session (:func:`shown_map`), and what the page should say
-    is left for :func:`map_notice`. True when one was taken in."""
-    job = map_job(key)
-    if job is None:
-        return False
-    if job.running and job.stopping:
-        job.wait(STOP_WAIT_S)
-    if job.running:
-        return False
-    del st.session_state[_JOB]
-    if job.outcome == "stopped" and job.latest is not None:
-        Y, iteration = job.latest
-        st.session_state.setdefault(_KEPT, {})[key] = (Y, math.nan)
-        st.session_state[_NOTICE] = (key, "info", f"Stopped at iteration {iteration}; the layout so far is kept.")
-    elif job.outcome == "stopped":
-        st.session_state[_NOTICE] = (key, "stopped", "")  # the page offers to start again
-    elif job.outcome == "failed":
-        st.session_state[_NOTICE] = (key, "error", job.message)
-    if job.outcome in ("done", "stopped"):
-        st.session_state[_DRAWN] = (key, job.draws, job.seconds)
-    return True
-
-
-def map_notice(key: tuple) -> tuple[str, str] | None:
-    """What the page should say about the t-SNE of ``key`` that ended, once: (kind, message), kind "info",
-    "error" or "stopped" (stopped before its first layout)."""
-    found = st.session_state.get(_NOTICE)
-    if found is None or found[0] != key:
-        return None
-    del st.session_state[_NOTICE]
-    return found[1], found[2]
-
-
-def shown_map(key: tuple):
-    """(layout, t-SNE seconds) of the map ``key``: the finished one every session shares, else the layout this
-    session stopped (seconds NaN); None if neither."""
-    return stored(key) or st.session_state.get(_KEPT, {}).get(key)
-
-
-def live_draws(key: tuple) -> tuple[int, float] | None:
-    """(frames drawn while it ran, seconds) of this session's last t-SNE of ``key``."""
-    found = st.session_state.get(_DRAWN)
-    return None if found is None or found[0] != key else (found[1], found[2])
+map_job = LIVE.job
+ask_stop = LIVE.ask_stop
+take_in_map = LIVE.take_in
+map_notice = LIVE.notice
+shown_map = LIVE.shown
+live_draws = LIVE.draws
 
 
 def word_map_umap(ref: data_service.DataRef, params: tuple, n_words: int, n_neighbors: int, min_dist: float,

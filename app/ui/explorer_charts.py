@@ -4,6 +4,7 @@ search rings and cluster labels, the filter, isolate, the figures under the map,
 from __future__ import annotations
 
 import io
+import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -18,6 +19,10 @@ from app.ui.controls import ranged_slider
 from app.ui.text import md_escape
 
 MAP_KEY = "maps.map"
+#: Seconds between two frames of a live t-SNE (the fragment that draws it runs again this often).
+FRAME_S = 0.08
+#: How long a frame glides to the next, in milliseconds (a little less than a frame).
+FRAME_GLIDE_MS = 70
 #: Values a category filter offers at most (the commonest); a column with more is filtered by typing.
 FILTER_CHOICES = 200
 
@@ -182,6 +187,59 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None,
                      + (f", coloured by {shown.colour_by}" if shown.colour_by else ""),
                height=560)
     return drawn
+
+
+def live_tsne(top, ref, columns, rows, params: dict, shown: View) -> bool:
+    """This map's t-SNE drawn while it runs: started here when neither a finished map (any session's) nor a
+    layout this session stopped is there, then drawn by a fragment that runs every :data:`FRAME_S` seconds with
+    the latest layout, a progress bar and Stop. True while it runs (the page draws nothing that needs the final
+    map); False once the map is there, after saying how a run of this session ended (in ``top``). A run that
+    failed raises :class:`app.services.explorer.MapFailed`; one stopped before its first layout offers to start
+    again."""
+    key = svc.tsne_key(ref, columns, rows, params)
+    svc.LIVE.take_in(key)  # this session's run, if it ended since the last run of the page
+    notice = svc.LIVE.notice(key)
+    if notice is not None and notice[0] == "error":
+        raise svc.MapFailed(notice[1])
+    if notice is not None and notice[0] == "info":
+        top.info(notice[1], icon=":material/pause_circle:")
+    if svc.LIVE.shown(key) is not None:
+        return False
+    if svc.LIVE.job(key) is None:
+        if notice is not None and notice[0] == "stopped" or st.session_state.get("maps.tsne_stopped") == key:
+            st.session_state["maps.tsne_stopped"] = key
+            top.info("Stopped before the first layout: there is nothing to keep.", icon=":material/pause_circle:")
+            if not top.button("Start t-SNE again", key="maps.tsne_again", type="primary"):
+                return True
+            st.session_state.pop("maps.tsne_stopped", None)
+        svc.start_tsne(ref, columns, rows, params)
+        map_state.forget(MAP_KEY)  # the frames and the map they end in keep t-SNE's own axes
+    st.fragment(_live_view, run_every=FRAME_S)(key, ref, columns, rows, shown)
+    return True
+
+
+def _live_view(key, ref, columns, rows, shown: View) -> None:
+    """One frame of a live t-SNE (see :func:`live_tsne`); once the run has ended, the page runs again and draws
+    the finished map in the same place."""
+    job = svc.LIVE.job(key)
+    if job is not None and job.running and job.stopping:
+        job.wait(svc.live.STOP_WAIT_S)  # a stopped t-SNE ends at its next layout: show what it kept at once
+    if job is None or not job.showing():
+        st.rerun(scope="app")
+    bar = st.container(horizontal=True, vertical_alignment="center")
+    bar.button("Stop", key="maps.tsne_stop", on_click=svc.LIVE.ask_stop, icon=":material/stop_circle:",
+               help="Keep the layout so far.")
+    fraction, text = job.progress
+    bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+    frame = job.next_frame()
+    if frame is None:  # before the first layout: the PCA openTSNE starts from
+        frame = (svc.tsne_start(ref, columns, svc.rows_key(rows), rows), "0 (the PCA it starts from)")
+    n = len(frame[0])
+    lab_map.draw(st, frame[0], key=MAP_KEY, ids=shown.ids, align=False, glide_ms=FRAME_GLIDE_MS, color=shown.colour,
+                 size=3.5 if n > 5000 else 5, title=f"t-SNE of {n:,} rows, iteration {frame[1]}", height=560)
+    st.caption(f"t-SNE is running ({time.perf_counter() - job.started:.0f} s): the map moves as the optimiser places "
+               "the points; Stop keeps the layout so far. The figures, the selection and the exports come when it "
+               "ends.")
 
 
 def visible(table, shown: View, coords, keep):

@@ -139,3 +139,14 @@ def select_on_map(at, key: str, indices, *, kind: str = "box", timeout: float = 
 
 def click_on_map(at, key: str, index: int, timeout: float = 120):
     return select_on_map(at, key, [index], kind="click", timeout=timeout)
+
+
+def settle(at, slot: str = "maps.map_job", timeout: float = 300):
+    """Run ``at`` again until no live t-SNE (the session's job under ``slot``) runs: each time wait for the run to
+    end (the event the page waits for too), then run the page as the fragment's rerun would."""
+    job = at.session_state[slot] if slot in at.session_state else None
+    while job is not None and not job.ended.is_set():
+        assert job.wait(timeout), "t-SNE did not end"
+        at.run(timeout=timeout)
+        job = at.session_state[slot] if slot in at.session_state else None
+    return at

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.app.maps import lab_map, select_on_map
+from tests.app.maps import lab_map, select_on_map, settle
 from tests.conftest import assert_clean, open_page
 
 TOPICS = ["sport", "music", "science", "politics", "travel", "cooking"]
@@ -107,7 +107,7 @@ def test_cluster_labels_name_the_topics(frame):
     """On a t-SNE map the six topics part (on PCA's two of them overlap, and one cluster is named 52 % cooking)."""
     at = with_upload(frame.head(1200))
     at.session_state["maps.method"] = "t-SNE"
-    at.run(timeout=300)
+    settle(at.run(timeout=300))
     at.selectbox(key="maps.label").set_value("topic").run()
     at.toggle(key="maps.clusters").set_value(True).run(timeout=300)
     assert_clean(at)
@@ -137,7 +137,7 @@ def test_the_exports_hold_every_original_column_and_the_map(frame):
 def test_every_method_maps_her_file(frame, method):
     at = with_upload(frame.head(600))
     at.session_state["maps.method"] = method
-    at.run(timeout=300)
+    settle(at.run(timeout=300))
     assert_clean(at)
     drawn = lab_map(at, "maps.map")
     assert drawn["n"] == 600 and np.isfinite(drawn["xy"]).all()
@@ -164,3 +164,28 @@ def test_a_table_without_metadata_is_labelled_by_row_and_a_one_row_file_is_refus
     assert not at.exception
     assert any("at least 3 rows" in c.value for c in at.caption)
     assert lab_map(at, "maps.map")["n"] == 1797  # the page keeps its own data
+
+
+def test_t_sne_is_drawn_while_it_runs_and_stop_keeps_the_layout(frame):
+    """The first run draws a frame of the running t-SNE (the PCA it starts from, or a layout) with Stop; Stop
+    ends the run and the page keeps the layout it reached, as the map with every tool."""
+    from app.services import explorer as svc
+
+    at = with_upload(frame.head(1500))
+    at.session_state["maps.method"] = "t-SNE"
+    at.session_state["maps.t-SNE.perplexity"] = 41.0  # a map no other test finishes
+    at.run(timeout=300)
+    assert_clean(at)
+    live = lab_map(at, "maps.map")
+    assert live["n"] == 1500 and live["title"].startswith("t-SNE of 1,500 rows, iteration")
+    assert [b for b in at.button if b.key == "maps.tsne_stop"]
+    job = at.session_state["maps.map_job"]
+    assert job.first.wait(120) and job.running
+    at.button(key="maps.tsne_stop").click().run(timeout=300)
+    assert job.outcome == "stopped"
+    assert_clean(at)
+    kept = lab_map(at, "maps.map")
+    assert kept["title"].startswith("t-SNE map of 1,500 rows") and np.isfinite(kept["xy"]).all()
+    assert any("Stopped at iteration" in i.value for i in at.info)
+    assert svc.TSNE_MAPS.get(job.key) is None  # a stopped layout is this session's, not every session's
+    assert not [b for b in at.button if b.key == "maps.tsne_stop"]

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.app.maps import bar_charts, lab_map
+from tests.app.maps import settle as settle_job
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/words.py"
@@ -21,14 +22,8 @@ def _job(at):
 
 
 def settle(at, timeout: float = 300):
-    """Run ``at`` again until no t-SNE of the word map runs: each time wait for the run to end (the event the
-    page waits for too), then run the page as the fragment's rerun would."""
-    job = _job(at)
-    while job is not None and not job.ended.is_set():
-        assert job.wait(timeout), "t-SNE did not end"
-        at.run(timeout=timeout)
-        job = _job(at)
-    return at
+    """Run ``at`` again until no t-SNE of the word map runs (:func:`tests.app.maps.settle`)."""
+    return settle_job(at, JOB, timeout)
 
 
 def open_map(timeout: float = 300, **state):
@@ -194,7 +189,7 @@ def test_a_finished_map_has_no_stop_and_keeps_its_label():
 
 
 def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
-    import app.services.words
+    import app.services.live
     import embedcore.maps
 
     calls, real = [], embedcore.maps.embed
@@ -210,7 +205,7 @@ def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
 
         return real(X, method, on_layout=hold, **kwargs)
 
-    monkeypatch.setattr(app.services.words, "embed", held)
+    monkeypatch.setattr(app.services.live, "embed", held)
     at = open_page(PAGE)
     at.number_input(key="global.seed").set_value(7919)  # a map no other test draws
     at.session_state["words.map_n"] = 2000
@@ -287,9 +282,11 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
     calls = []
     real = embedcore.maps.embed
     monkeypatch.setattr(embedcore.maps, "embed", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    import app.services.live
     import app.services.words
 
     monkeypatch.setattr(app.services.words, "embed", embedcore.maps.embed)
+    monkeypatch.setattr(app.services.live, "embed", embedcore.maps.embed)
     at = open_page(PAGE)
     at.slider(key="words.window").set_value(2).run()
     assert not at.exception and calls == []
@@ -313,7 +310,7 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
 
 def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
     """A second session with the same corpus and settings gets the map without running t-SNE again."""
-    import app.services.words
+    import app.services.live
 
     first = open_map()
     title = _map_title(first)
