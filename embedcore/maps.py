@@ -170,6 +170,22 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
     return MapResult(method, np.asarray(Y, dtype=np.float64), p, extra)
 
 
+def warm_umap() -> None:
+    """Run UMAP on two small seeded clouds so that numba compiles what a real map calls: the exact neighbour
+    search umap-learn uses below 4,096 points and pynndescent's search above, the spectral start and the
+    layout's epochs. umap-learn caches almost none of them on disk, so each process compiles them at its
+    first UMAP; a server calls this at start instead, in the background (``app.services.ahead``).
+
+    >>> warm_umap()  # doctest: +SKIP  (half a minute of compiling)
+    """
+    import umap
+
+    rng = np.random.default_rng(0)
+    for n, init in ((200, "spectral"), (4200, "random")):
+        umap.UMAP(n_neighbors=10, n_epochs=10, init=init, random_state=0, n_jobs=1).fit_transform(
+            rng.normal(size=(n, 8)))
+
+
 def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout, n_jobs):
     from openTSNE import TSNE
 

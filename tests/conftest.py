@@ -13,6 +13,10 @@ import pytest
 # (app/services/threads.py); the library leaves the choice to its caller.
 for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
+# The app compiles UMAP's numba functions ahead at start (app/services/ahead.py): half a minute of a core in
+# every test process and test server, most of which never map by UMAP. Off here; tests/benchmarks/bench_maps.py
+# measures what it gives a fresh server.
+os.environ.setdefault("LAB_WARM", "0")
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 _BLAS_LIMIT = threadpool_limits(limits=1, user_api="blas")

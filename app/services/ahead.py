@@ -73,3 +73,24 @@ def moved(state_key: str, data, **values: float) -> tuple[str, float] | None:
         return None
     return next(((name, v - last[1][name]) for name, v in values.items()
                  if name in last[1] and v != last[1][name]), None)
+
+
+#: Set to 0 to skip compiling ahead at server start (test servers that never map by UMAP).
+WARM_ENV = "LAB_WARM"
+_warming: list[Future] = []
+_warm_lock = threading.Lock()
+
+
+def warm_compiled() -> Future | None:
+    """Compile UMAP's and its neighbour search's numba functions once per server process, on a low-priority
+    thread, so the first UMAP a person asks for costs what every later one does: umap-learn keeps almost none of
+    its compiled functions on disk, and compiling them took 15-40 s of the first UMAP of a process. The
+    environment variable ``LAB_WARM=0`` turns it off. Returns the work's future (None when turned off)."""
+    if os.environ.get(WARM_ENV, "1") == "0":
+        return None
+    with _warm_lock:
+        if not _warming:
+            from embedcore.maps import warm_umap
+
+            _warming.append(pool("lab-warm").submit(warm_umap))
+        return _warming[0]
