@@ -14,7 +14,8 @@ import pandas as pd
 
 from .exceptions import DataError
 
-__all__ = ["OTHER", "category_groups", "cluster_map", "column_roles", "filter_rows", "search"]
+__all__ = ["OTHER", "category_groups", "cluster_map", "cluster_words", "column_roles", "density_contours",
+           "filter_rows", "search"]
 
 #: The legend entry that holds every category past the most frequent ones.
 OTHER = "other"
@@ -136,9 +137,15 @@ def filter_rows(column, *, values=None, low=None, high=None) -> np.ndarray:
     return keep
 
 
-def cluster_map(coords, labels=None, *, min_size: int | None = None) -> tuple[np.ndarray, pd.DataFrame]:
-    """Clusters of a map found by HDBSCAN (density-based: no number of clusters to choose; sparse points stay
-    unclustered, -1), each with its centre, size and, given ``labels``, its most common label and that label's share.
+def cluster_map(coords, labels=None, *, space=None, min_size: int | None = None,
+                words: bool = False) -> tuple[np.ndarray, pd.DataFrame]:
+    """Clusters found by HDBSCAN (density-based: no number of clusters to choose; sparse points stay unclustered,
+    -1), each with its centre on the map, its size and, given ``labels``, a name: the most common label and its
+    share, or with ``words`` the label texts' most distinctive words (:func:`cluster_words`; share NaN).
+
+    HDBSCAN runs on the map ``coords``, or on ``space`` (the vectors, reduced to their top 10 principal
+    components when they have more: density in 64 or 768 dimensions is flat, and the search slow), so a cluster
+    is a group of the data and not only of the picture.
 
     Examples
     --------
@@ -153,16 +160,116 @@ def cluster_map(coords, labels=None, *, min_size: int | None = None) -> tuple[np
     xy = np.asarray(coords, dtype=np.float64)
     n = len(xy)
     size = int(min_size or max(5, n // 100))
+    columns = ["cluster", "size", "x", "y", "label", "share"]
     if n < 2 * size:
-        return np.full(n, -1, dtype=np.int64), pd.DataFrame(columns=["cluster", "size", "x", "y", "label", "share"])
-    found = HDBSCAN(min_cluster_size=size, copy=True).fit_predict(xy)
+        return np.full(n, -1, dtype=np.int64), pd.DataFrame(columns=columns)
+    where = xy if space is None else _reduced(np.asarray(space, dtype=np.float64), 10)
+    found = HDBSCAN(min_cluster_size=size, copy=True).fit_predict(where).astype(np.int64)
+    clusters = sorted(set(found.tolist()) - {-1})
+    names = cluster_words(labels, found) if labels is not None and words else None
     rows = []
-    for c in sorted(set(found.tolist()) - {-1}):
+    for c in clusters:
         members = found == c
         row = {"cluster": c, "size": int(members.sum()), "x": float(np.median(xy[members, 0])),
                "y": float(np.median(xy[members, 1])), "label": "", "share": float("nan")}
-        if labels is not None:
+        if names is not None:
+            row["label"] = ", ".join(names.get(c, []))
+        elif labels is not None:
             top = pd.Series(np.asarray(labels, dtype=object)[members]).astype(str).value_counts()
             row["label"], row["share"] = str(top.index[0]), float(top.iloc[0] / members.sum())
         rows.append(row)
-    return found.astype(np.int64), pd.DataFrame(rows, columns=["cluster", "size", "x", "y", "label", "share"])
+    return found, pd.DataFrame(rows, columns=columns)
+
+
+def _reduced(X: np.ndarray, k: int) -> np.ndarray:
+    """``X`` on its top ``k`` principal components (as it is when it has at most ``k`` columns)."""
+    if X.shape[1] <= k:
+        return X
+    from sklearn.decomposition import PCA
+
+    return PCA(n_components=k, random_state=0).fit_transform(X)
+
+
+def cluster_words(texts, clusters, *, top: int = 3) -> dict[int, list[str]]:
+    """The ``top`` most distinctive words of each cluster's texts, by class-based TF-IDF: a word's share of the
+    cluster's words, times log(1 + A / f), where A is the average number of words a cluster has and f the
+    word's count over every cluster. A word common everywhere scores low; one frequent in a single cluster
+    high. English stop words and words of one letter are left out; unclustered rows (-1) count for nothing.
+
+    Examples
+    --------
+    >>> texts = ["red apple pie", "apple tart", "green apple", "fast car race", "car engine", "race car"]
+    >>> cluster_words(texts, [0, 0, 0, 1, 1, 1], top=1)
+    {0: ['apple'], 1: ['car']}
+    """
+    from sklearn.feature_extraction.text import CountVectorizer
+    from scipy import sparse
+
+    texts = ["" if t is None else str(t) for t in np.asarray(texts, dtype=object)]
+    clusters = np.asarray(clusters, dtype=np.int64)
+    ids = sorted(set(clusters.tolist()) - {-1})
+    if not ids:
+        return {}
+    try:
+        counts = CountVectorizer(stop_words="english", token_pattern=r"(?u)\b[^\W\d_]{2,}\b").fit(texts)
+    except ValueError:  # no word in any text (numbers only, or stop words)
+        return {c: [] for c in ids}
+    words = counts.get_feature_names_out()
+    D = counts.transform(texts)
+    member = clusters >= 0
+    pos = np.searchsorted(ids, clusters[member])
+    onehot = sparse.csr_array((np.ones(len(pos)), (pos, np.flatnonzero(member))), shape=(len(ids), len(texts)))
+    C = (onehot @ D).toarray()  # words per cluster
+    per = C.sum(axis=1, keepdims=True)
+    tf = C / np.maximum(per, 1)
+    idf = np.log1p(per.mean() / np.maximum(C.sum(axis=0), 1))
+    score = tf * idf
+    out = {}
+    for k, c in enumerate(ids):
+        order = np.argsort(-score[k], kind="stable")[:top]
+        out[c] = [str(words[j]) for j in order if score[k, j] > 0]
+    return out
+
+
+def density_contours(coords, *, fractions=(0.25, 0.5, 0.75), grid: int = 128) -> list[tuple[float, list]]:
+    """Lines of equal density of a map, each enclosing the densest ``fraction`` of its points.
+
+    The density is a Gaussian kernel estimate on a ``grid`` x ``grid`` lattice over the points (binned, then
+    smoothed: a bandwidth by Scott's rule, the same on both axes as the map has one scale), read at every point;
+    the line for a fraction f is the level that the densest f of the points lie above. Returns (fraction, paths)
+    pairs, each path an (m, 2) array in map units (contourpy draws them).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> xy = np.vstack([rng.normal(0, 1, (300, 2)), rng.normal(8, 1, (300, 2))])
+    >>> [(f, len(paths)) for f, paths in density_contours(xy, fractions=(0.5,))]
+    [(0.5, 2)]
+    """
+    import contourpy
+    from scipy.ndimage import gaussian_filter
+
+    xy = np.asarray(coords, dtype=np.float64)
+    xy = xy[np.isfinite(xy).all(axis=1)]
+    n = len(xy)
+    if n < 10:
+        return []
+    spread = float(np.mean(xy.std(axis=0)))
+    if not spread > 0:
+        return []
+    bandwidth = spread * n ** (-1 / 6)  # Scott's rule in two dimensions
+    lo, hi = xy.min(axis=0) - 3 * bandwidth, xy.max(axis=0) + 3 * bandwidth
+    step = float(max(hi - lo)) / (grid - 1)
+    shape = np.maximum(np.ceil((hi - lo) / step).astype(int) + 1, 2)
+    cells = np.minimum(((xy - lo) / step).round().astype(int), shape - 1)
+    H = np.zeros(shape[::-1])
+    np.add.at(H, (cells[:, 1], cells[:, 0]), 1.0)
+    Z = gaussian_filter(H, sigma=bandwidth / step, mode="constant")
+    at_points = Z[cells[:, 1], cells[:, 0]]
+    xs, ys = lo[0] + step * np.arange(shape[0]), lo[1] + step * np.arange(shape[1])
+    generator = contourpy.contour_generator(xs, ys, Z, line_type="Separate")
+    out = []
+    for f in fractions:
+        level = float(np.quantile(at_points, 1 - f))
+        out.append((float(f), [np.asarray(p) for p in generator.lines(level) if len(p) > 2]))
+    return out

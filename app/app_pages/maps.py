@@ -61,8 +61,19 @@ query = knobs.text_input("Search", key="maps.search", max_chars=200,
 regex = knobs.toggle("Regular expression", key="maps.regex", bind="query-params")
 
 cluster = knobs.toggle("Cluster labels", key="maps.clusters", bind="query-params",
-                       help="HDBSCAN finds dense groups on the map; each is named by the commonest value of the "
-                            "label column and its share.")
+                       help="HDBSCAN finds dense groups; each is named by the commonest value of the label column "
+                            "and its share, or, for a column of free text, by its most distinctive words. Click a "
+                            "name on the map to select its cluster.")
+cluster_space = "map"
+if cluster:
+    cluster_space = knobs.radio("Find clusters in", ["map", "vectors"], key="maps.cluster_space", horizontal=True,
+                                bind="query-params",
+                                format_func={"map": "the map", "vectors": "the vectors"}.get,
+                                help="On the map: the groups you see. In the vectors (their top 10 principal "
+                                     "components): the groups the data has, which the map may split or merge.")
+density = knobs.toggle("Density contours", key="maps.contours", bind="query-params",
+                       help="Lines around the densest quarter, half and three quarters of the points: where the "
+                            "map is crowded even when the points hide each other.")
 
 view = charts.View.make(table, label_by, colour_by)
 keep = charts.filter_panel(table.meta, roles, view)
@@ -88,11 +99,12 @@ with body:
     shown, drawn, X = charts.visible(table, mapped, coords, keep)
     found, problem = charts.matches(shown.labels, query, regex)
     groups = svc.clusters(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), label_by,
-                          drawn, shown.labels) if cluster else None
+                          cluster_space, label_by in roles["text"] and label_by not in roles["category"], drawn,
+                          shown.labels, X) if cluster else None
     tools = MapTools("maps", (ref, columns, svc.rows_key(rows, keep)), shown.ids, drawn, labels=shown.labels,
                      label_name=shown.label_name, space=X, where=knobs)
     charts.draw_map(tools, shown, drawn, matches=found, method=method, clusters=groups, isolated=rows is not None,
-                    label_points=label_by not in roles["category"])
+                    label_points=label_by not in roles["category"], cluster_space=cluster_space, density=density)
     if problem:
         st.warning(md_escape(problem), icon=":material/search_off:")
     charts.figures(ref, columns, rows, method, params, table.X[mapped.positions], coords, len(drawn), extra, found,

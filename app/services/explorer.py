@@ -234,9 +234,23 @@ def trust(ref: data_service.DataRef, columns, rows_key: str, method: str, params
 
 @st.cache_data(max_entries=24, show_spinner=False)
 def clusters(ref: data_service.DataRef, columns, rows_key: str, method: str, params: tuple, label_column: str | None,
-             _Y, _labels) -> tuple[np.ndarray, pd.DataFrame]:
-    """HDBSCAN's clusters of the map, each named by its most common value of ``label_column``."""
-    return explore.cluster_map(np.asarray(_Y), None if _labels is None else list(_labels))
+             where: str, words: bool, _Y, _labels, _X=None) -> tuple[np.ndarray, pd.DataFrame]:
+    """HDBSCAN's clusters of the map (``where`` "map") or of the vectors ``_X`` ("vectors"), each named by the
+    most common value of ``label_column`` or, with ``words``, its texts' most distinctive words."""
+    return explore.cluster_map(np.asarray(_Y), None if _labels is None else list(_labels),
+                               space=None if where == "map" else np.asarray(_X), words=words)
+
+
+def contours(Y) -> list:
+    """Lines of equal density of the map as drawn (:func:`embedcore.explore.density_contours`), keyed by its
+    coordinates' bytes: the same map turned onto another one on screen has its lines turned with it."""
+    Y = np.ascontiguousarray(Y, dtype=np.float64)
+    return _contours(hashlib.sha1(Y.tobytes()).hexdigest(), Y)
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def _contours(digest: str, _Y) -> list:
+    return explore.density_contours(_Y)
 
 
 def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) -> reproduce.Recipe:

@@ -163,8 +163,9 @@ def filter_panel(meta: pd.DataFrame, roles: dict, view: View):
 
 
 def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None, isolated: bool = False,
-             label_points: bool = True) -> np.ndarray:
-    """The map: coloured, labelled, the search's matches ringed and framed, cluster names at their centres."""
+             label_points: bool = True, cluster_space: str = "map", density: bool = False) -> np.ndarray:
+    """The map: coloured, labelled, the search's matches ringed and framed, cluster names at their centres (a
+    click on one selects its cluster), lines of equal density under the points."""
     ids = shown.ids
     drawn = map_state.aligned(MAP_KEY, coords, ids)
     rings = []
@@ -175,14 +176,22 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None,
     if clusters is not None and len(clusters[1]):
         found, found_table = clusters
         centres = np.array([np.median(drawn[found == c], axis=0) for c in found_table["cluster"]])
-        text = [f"{r.label} ({r.share:.0%})" if r.label else f"cluster {r.cluster}" for r in found_table.itertuples()]
-        marks.append(lab_map.markers(centres[:, 0], centres[:, 1], name="clusters (HDBSCAN on the map)", text=text,
-                                     shape="square", color="#212529", size=5))
+        text = [(f"{r.label} ({r.share:.0%})" if r.share == r.share else r.label) if r.label else f"cluster {r.cluster}"
+                for r in found_table.itertuples()]
+        marks.append(lab_map.markers(centres[:, 0], centres[:, 1], text=text, shape="square", color="#212529",
+                                     size=5, name=f"clusters (HDBSCAN in the {cluster_space}; click a name to select)",
+                                     groups=found, group_of=found_table["cluster"]))
+    lines = []
+    if density:
+        for fraction, paths in svc.contours(drawn):
+            lines.append(lab_map.contours(paths, name="density: densest 25 %, 50 %, 75 %" if fraction == 0.25 else "",
+                                          color=f"rgba(33,37,41,{0.85 - 0.5 * fraction:.2f})", width=1.3))
     n = len(ids)
     # point labels give way to cluster names, and are not written when they only repeat a few categories
     labels = shown.labels if label_points and not marks else None
     tools.draw(st, MAP_KEY, xy=drawn, align=False, color=shown.colour, labels=labels,
-               hover=shown.hover(), rings=rings, markers=marks, focus=matches, size=3.5 if n > 5000 else 5,
+               hover=shown.hover(), rings=rings, markers=marks, contours=lines, focus=matches,
+               size=3.5 if n > 5000 else 5,
                title=f"{method} map of {n:,} {'isolated ' if isolated else ''}rows"
                      + (f", coloured by {shown.colour_by}" if shown.colour_by else ""),
                height=560)
@@ -271,7 +280,8 @@ def figures(ref, columns, rows, method: str, params: dict, X, coords, shown_rows
     if len(matches):
         row.metric("search matches", f"{len(matches):,}")
     if groups is not None:
-        row.metric("clusters", f"{len(groups[1]):,}", help=f"{int((groups[0] < 0).sum()):,} rows belong to none.")
+        row.metric("clusters", f"{len(groups[1]):,}", help=f"{int((groups[0] < 0).sum()):,} rows belong to none. "
+                   "Click a cluster's name on the map to select its rows.")
 
 
 def caption(shown: View, method: str, table, keep) -> None:
@@ -386,5 +396,16 @@ def theory(method: str) -> None:
         "'other' entry, so a rare category is not missing, only grouped.")
     st.latex(r"T(k) = 1 - \frac{2}{nk(2n-3k-1)}\sum_i \sum_{j \in U_k(i)} \big(r(i,j) - k\big)")
     st.caption("Trustworthiness: U_k(i) are the points among i's k nearest on the map but not in the data, r(i, j) "
-               "the rank of j among i's neighbours in the data. Clusters are HDBSCAN's on the map, each named by "
-               "the commonest value of the label column and that value's share.")
+               "the rank of j among i's neighbours in the data.")
+    st.markdown(
+        "**Clusters and density.** HDBSCAN groups points that are denser than their surroundings and leaves "
+        "sparse ones out; it needs no number of clusters. Found *on the map*, a cluster is what the picture shows; "
+        "found *in the vectors* (their top 10 principal components), it is a group of the data, and a map that "
+        "splits one or merges two shows it at once. A cluster is named by the commonest value of the label column "
+        "and its share, or, for free text, by its most distinctive words (class-based TF-IDF):")
+    st.latex(r"\text{score}(w, c) = \frac{n_{w,c}}{\sum_{w'} n_{w',c}}\;\log\Big(1 + \frac{A}{\sum_{c'} n_{w,c'}}\Big)")
+    st.markdown(
+        "where n is how often word w occurs in cluster c's texts and A the average number of words of a cluster. "
+        "The density contours come from a Gaussian kernel estimate of the map's points (Scott's bandwidth); each "
+        "line encloses the densest 25 %, 50 % or 75 % of the points. On a t-SNE or UMAP map they show where the "
+        "*map* is crowded, which the method decided, not how dense the data is.")

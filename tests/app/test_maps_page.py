@@ -6,6 +6,7 @@ by a filter, isolate a selection and map it alone, name its clusters, and export
 
 from __future__ import annotations
 
+import base64
 import io
 
 import numpy as np
@@ -189,3 +190,39 @@ def test_t_sne_is_drawn_while_it_runs_and_stop_keeps_the_layout(frame):
     assert any("Stopped at iteration" in i.value for i in at.info)
     assert svc.TSNE_MAPS.get(job.key) is None  # a stopped layout is this session's, not every session's
     assert not [b for b in at.button if b.key == "maps.tsne_stop"]
+
+
+def test_clusters_in_the_vectors_are_named_by_their_words_and_select_on_a_click(frame):
+    """Titles are free text: each cluster is named by its most distinctive words, which are its topic's; found in
+    the vectors, the six topics are six clusters; the names carry their clusters' rows, so a click selects one."""
+    at = with_upload(frame.head(1200))
+    at.toggle(key="maps.clusters").set_value(True).run(timeout=300)
+    at.session_state["maps.cluster_space"] = "vectors"
+    at.run(timeout=300)
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    (names,) = [m for m in drawn["markers"] if m.get("text")]
+    assert "in the vectors" in names["name"] and len(names["text"]) == len(TOPICS)
+    assert {t for text in names["text"] for t in text.split(", ") if t in TOPICS} == set(TOPICS)
+    codes = np.frombuffer(base64.b64decode(names["selectCodes"]), dtype="<i4")
+    topics = frame.head(1200)["topic"].to_numpy()
+    for code, text in zip(names["selectOf"], names["text"]):
+        assert set(topics[codes == code]) == {next(t for t in TOPICS if t in text.split(", "))}
+    members = np.flatnonzero(codes == names["selectOf"][0])
+    select_on_map(at, "maps.map", members.tolist(), kind="group")
+    assert_clean(at)
+    assert any(f"Selected: {len(members):,} " in m.value for m in at.markdown), [m.value for m in at.markdown][:20]
+
+
+def test_density_contours_are_drawn_under_the_points(frame):
+    at = with_upload(frame.head(1200))
+    at.toggle(key="maps.contours").set_value(True).run(timeout=300)
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    (layer, *rest) = drawn["contours"]
+    assert len(drawn["contours"]) == 3 and layer["name"].startswith("density")
+    for c in drawn["contours"]:
+        xy = np.frombuffer(base64.b64decode(c["xy"]), dtype="<f4").reshape(-1, 2)
+        assert len(xy) > 10 and np.isfinite(xy).all()
+        # the lines lie over the map, not somewhere else
+        assert (xy.min(axis=0) > drawn["xy"].min(axis=0) - 0.5 * np.ptp(drawn["xy"], axis=0)).all()

@@ -237,5 +237,24 @@ def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime:
         texts = [t for g in _map(page)["markers"] for t in g["text"]]
         assert len(texts) >= 2 and {t.split(" (")[0] for t in texts} <= set(TOPICS), texts
         _shot(page, f"maps-{kind}-clusters")
+        if full:
+            # a click on a cluster's name selects its rows: the named topic is their commonest, with the share
+            # the name gives (on PCA's map two topics overlap, and one cluster holds both)
+            page.evaluate(f"{MAP}.canvas.scrollIntoView({{block: 'center'}})")
+            page.wait_for_timeout(300)
+            group = page.evaluate(f"{MAP}.state().groups[0]")
+            x0, y0, x1, y1 = group["box"]
+            page.mouse.click(x0 + 4, (y0 + y1) / 2)
+            _settle(page, "m.frame.selected.size > 0")
+            drawn = _map(page)
+            picked = pd.Series(frame["topic"].to_numpy()[sorted(drawn["selected"])]).value_counts()
+            name, share = re.fullmatch(r"(\w+) \((\d+)%\)", group["text"]).groups()
+            assert picked.index[0] == name and round(100 * picked.iloc[0] / picked.sum()) == int(share), (group, picked)
+            assert_no_exception(page, f"maps {kind}: a cluster selected")
+            # density contours under the points
+            page.get_by_text("Density contours", exact=True).first.click()
+            _settle(page, f"{MAP}.state().contours.length === 3")
+            assert all(c["paths"] > 0 for c in page.evaluate(f"{MAP}.state().contours"))
+            _shot(page, f"maps-{kind}-contours")
     finally:
         page.close()

@@ -10,6 +10,7 @@ inline, no build step). Coordinates travel as base64 float32, 8 bytes a point. I
 * labels placed without overlap, most important first (``label_priority``), more as one zooms;
   ``always_label``, the selection and the hovered point are always labelled, at 12 px;
 * layers from the same call: :func:`ring` (the selection, neighbours, a highlighted item),
+  :func:`contours` (lines of equal density under the points),
   :func:`edges` (a graph's edges, cut edges, the kNN graph), :func:`arrows` (a playlist, next-song
   probabilities), :func:`line` (a hyperplane a x + b y = c) and :func:`markers` (points that are
   not items: tag positions, an exit point);
@@ -126,11 +127,24 @@ def line(a: float, b: float, c: float, *, name: str = "", color: str = "#495057"
 
 
 def markers(x, y, *, name: str = "", color: str = "#212529", shape: str = "dot", size: float = 6,
-            text=None, legend: bool = True) -> dict:
-    """Points that are not items of the map (tag positions, an exit point), optionally with text."""
-    return {"x": [float(v) for v in np.ravel(x)], "y": [float(v) for v in np.ravel(y)], "name": name, "color": color,
-            "shape": shape, "size": size, "text": None if text is None else [str(t) for t in text],
-            "legend": legend}
+            text=None, legend: bool = True, groups=None, group_of=None) -> dict:
+    """Points that are not items of the map (tag positions, an exit point), optionally with text. With ``groups``
+    (one code per point of the map) and ``group_of`` (the code each marker stands for), a click on a marker or
+    its text selects the points of its group (a cluster's name selects the cluster)."""
+    out = {"x": [float(v) for v in np.ravel(x)], "y": [float(v) for v in np.ravel(y)], "name": name, "color": color,
+           "shape": shape, "size": size, "text": None if text is None else [str(t) for t in text],
+           "legend": legend}
+    if groups is not None:
+        out["selectCodes"], out["selectOf"] = b64(groups, np.int32), [int(c) for c in group_of]
+    return out
+
+
+def contours(paths, *, name: str = "", color: str = "rgba(33,37,41,0.45)", width: float = 1.0) -> dict:
+    """Lines drawn under the points (lines of equal density): ``paths`` are (m, 2) arrays in map units."""
+    paths = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in paths]
+    starts = np.cumsum([0] + [len(p) for p in paths[:-1]]) if paths else np.zeros(0)
+    xy = np.concatenate(paths).ravel() if paths else np.zeros(0)
+    return {"xy": b64(xy), "starts": b64(starts, np.int32), "name": name, "color": color, "width": width}
 
 
 # ------------------------------------------------------------ drawing
@@ -163,7 +177,7 @@ def _items_token(ids) -> str:
 
 def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, always_label=(), color=None,
          size=5.0, opacity: float = 0.85, hover: dict | None = None, rings=(), edges=(), arrows=(), lines=(),
-         markers=(), title: str = "", x_title: str = "", y_title: str = "", height: int = 480,
+         markers=(), contours=(), title: str = "", x_title: str = "", y_title: str = "", height: int = 480,
          mode: str = "pan", selected=(), align: bool = True, glide_ms: int = 400, on_select=None, focus=()):
     """Draw ``xy`` (n x 2) as a map in ``where`` (a container, a column, ``st.empty()``; None: here).
 
@@ -202,7 +216,8 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         "color": colour,
         "size": float(size) if np.ndim(size) == 0 else b64(size), "opacity": float(opacity),
         "hover": {"fields": hover_fields}, "rings": ring_layers, "edges": list(edges), "arrows": list(arrows),
-        "lines": list(lines), "markers": list(markers), "title": title, "xTitle": x_title, "yTitle": y_title,
+        "lines": list(lines), "markers": list(markers), "contours": list(contours), "title": title,
+        "xTitle": x_title, "yTitle": y_title,
         "height": main_height(key, int(height)), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
         "focus": sorted({int(i) for i in focus}) or None,
     }

@@ -64,7 +64,9 @@ class LabMap {
       hover: { fields: ((data.hover && data.hover.fields) || []).map(
         (h) => (h.numbers != null ? { ...h, nums: decode(h.numbers) } : h)) },
       edges: (data.edges || []).map((e) => ({ ...e, pairs: decode(e.pairs, Int32Array) })),
-      arrows: data.arrows || [], lines: data.lines || [], markers: data.markers || [],
+      arrows: data.arrows || [], lines: data.lines || [],
+      markers: (data.markers || []).map((m) => (m.selectCodes ? { ...m, codes: decode(m.selectCodes, Int32Array) } : m)),
+      contours: (data.contours || []).map((c) => ({ ...c, xy: decode(c.xy), starts: decode(c.starts, Int32Array) })),
       mode: data.mode || "pan", height: data.height || 480, title: data.title || "",
       glideMs: data.glideMs ?? 400, selected: new Set(data.selected || []), xTitle: data.xTitle || "",
       yTitle: data.yTitle || "", focus: data.focus || null,
@@ -255,9 +257,9 @@ class LabMap {
     ctx.setLineDash([]);
     for (const l of f.lines) this.drawLine(ctx, l);
     this.drawPoints(ctx, X, Y, keep, sx, sy);
+    for (const c of f.contours) this.drawContours(ctx, c, sx, sy);
     ctx.globalAlpha = 1;
     for (const a of f.arrows) this.drawArrow(ctx, a, sx, sy, X, Y);
-    for (const m of f.markers) this.drawMarkers(ctx, m, sx, sy);
     // rings: the selection, neighbours, the highlighted item
     for (const r of f.rings) {
       ctx.strokeStyle = r.color || "#212529";
@@ -269,6 +271,8 @@ class LabMap {
         this.shape(ctx, r.shape || "circle", sx(X[i]), sy(Y[i]), rad, r.fill !== false);
       }
     }
+    this.markerHits = [];  // over the rings: a cluster's name stays readable over its selected points
+    for (const m of f.markers) this.drawMarkers(ctx, m, sx, sy);
     this.drawLabels(ctx, sx, sy, X, Y);
     this.drawOverlay();
   }
@@ -360,14 +364,44 @@ class LabMap {
     ctx.fillStyle = m.color || "#212529";
     ctx.strokeStyle = m.color || "#212529";
     ctx.lineWidth = m.width || 2;
+    const size = m.size || 6;
     for (let k = 0; k < m.x.length; k++) {
       const px = sx(m.x[k]), py = sy(m.y[k]);
-      this.shape(ctx, m.shape || "dot", px, py, m.size || 6);
+      this.shape(ctx, m.shape || "dot", px, py, size);
+      let right = px + size;
       if (m.text && m.text[k]) {
         ctx.font = BOLD; ctx.fillStyle = m.color || "#212529";
-        ctx.fillText(m.text[k], px + (m.size || 6) + 3, py + 4);
+        ctx.lineWidth = 3; ctx.strokeStyle = "rgba(255,255,255,0.85)"; ctx.lineJoin = "round";
+        ctx.strokeText(m.text[k], px + size + 3, py + 4);  // a halo: the name stays readable over the points
+        ctx.fillText(m.text[k], px + size + 3, py + 4);
+        ctx.strokeStyle = m.color || "#212529"; ctx.lineWidth = m.width || 2;
+        right = px + size + 3 + ctx.measureText(m.text[k]).width;
+      }
+      // a marker that stands for a group of points (a cluster's name) selects them when clicked
+      if (m.codes) this.markerHits.push({ x0: px - size - 2, y0: py - 10, x1: right + 2, y1: py + 8, m, k });
+    }
+  }
+
+  // Lines of equal density (or of any field): each layer's paths as x, y pairs, path j from starts[j].
+  drawContours(ctx, c, sx, sy) {
+    ctx.strokeStyle = c.color || "rgba(33,37,41,0.45)";
+    ctx.lineWidth = c.width || 1;
+    ctx.beginPath();
+    const xy = c.xy, starts = c.starts, ends = xy.length / 2;
+    for (let j = 0; j < starts.length; j++) {
+      const a = starts[j], b = j + 1 < starts.length ? starts[j + 1] : ends;
+      for (let i = a; i < b; i++) {
+        if (i === a) ctx.moveTo(sx(xy[2 * i]), sy(xy[2 * i + 1]));
+        else ctx.lineTo(sx(xy[2 * i]), sy(xy[2 * i + 1]));
       }
     }
+    ctx.stroke();
+  }
+
+  // The group marker (a cluster's name) under the mouse, or null.
+  markerAt(px, py) {
+    for (const h of this.markerHits || []) if (px >= h.x0 && px <= h.x1 && py >= h.y0 && py <= h.y1) return h;
+    return null;
   }
 
   drawLabels(ctx, sx, sy, X, Y) {
@@ -476,7 +510,7 @@ class LabMap {
       grad.style.background = `linear-gradient(to right, ${stops.join(",")})`;
       el("span", "lab-bar-end", this.bar).textContent = fmt(c.max);
     }
-    for (const group of [f.rings, f.markers, f.arrows, f.edges, f.lines]) {
+    for (const group of [f.rings, f.markers, f.arrows, f.edges, f.lines, f.contours]) {
       for (const r of group) {
         if (!r.name || r.legend === false) continue;
         const item = el("span", "lab-legend-item static", this.legend);
@@ -532,6 +566,7 @@ class LabMap {
         } else this.drawOverlay();
         return;
       }
+      this.overlay.style.cursor = this.markerAt(px, py) ? "pointer" : "";
       const i = this.pick(px, py);
       if (i !== this.hover) { this.hover = i; this.draw(); }
       this.showTip(i, px, py);
@@ -548,6 +583,10 @@ class LabMap {
         this.send("box", boxHits(X, Y, this.keep, ax, ay, bx, by));
       } else if (d.kind === "lasso" && d.moved) {
         this.send("lasso", lassoHits(X, Y, this.keep, d.path.map(([x, y]) => toData(v, w, h, x, y))));
+      } else if (!d.moved && this.markerAt(px, py)) {
+        const h = this.markerAt(px, py), code = h.m.selectOf[h.k], codes = h.m.codes, out = [];
+        for (let i = 0; i < codes.length; i++) if (codes[i] === code && (!this.keep || this.keep[i])) out.push(i);
+        this.send("group", out);
       } else if (!d.moved) {
         const i = this.pick(px, py);
         if (i >= 0 && this.frame.mode !== "pan") this.send("click", [i]);
@@ -613,6 +652,9 @@ class LabMap {
       canvas: [r.left, r.top, r.width, r.height], x: Array.from(this.shown.x), y: Array.from(this.shown.y),
       labels: this.labelBoxes.map(({ i, box }) => ({ i, text: String(this.labelText(i)), box })), screen,
       hidden: [...this.hidden], focus: f.focus || [], view: { ...v },
+      groups: (this.markerHits || []).map(({ x0, y0, x1, y1, m, k }) => ({
+        text: m.text ? m.text[k] : "", box: [x0 + r.left, y0 + r.top, x1 + r.left, y1 + r.top] })),
+      contours: f.contours.map((c) => ({ name: c.name, paths: c.starts.length })),
     };
   }
 }
