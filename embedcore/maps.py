@@ -24,8 +24,8 @@ METHODS: dict[str, dict] = {
     "ltsa": {"n_neighbors": 12},
     "isomap": {"n_neighbors": 12},
     "spectral": {"n_neighbors": 12},
-    "tsne": {"perplexity": 30.0, "n_iter": 500},
-    "umap": {"n_neighbors": 15, "min_dist": 0.1},
+    "tsne": {"perplexity": 30.0, "n_iter": 500, "exaggeration": 1.0, "init": "pca"},
+    "umap": {"n_neighbors": 15, "min_dist": 0.1, "init": "spectral"},
 }
 #: What the messages call each method.
 _NAMES = {"pca": "PCA", "lle": "LLE", "modified": "Modified LLE", "hessian": "Hessian LLE", "ltsa": "LTSA",
@@ -79,7 +79,7 @@ def method_defaults(method: str) -> dict:
     Examples
     --------
     >>> method_defaults("umap")
-    {'n_neighbors': 15, 'min_dist': 0.1}
+    {'n_neighbors': 15, 'min_dist': 0.1, 'init': 'spectral'}
     """
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}; choose one of {', '.join(METHODS)}.")
@@ -156,12 +156,12 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
                               random_state=random_state, n_jobs=n_jobs).fit_transform(X)
     elif method == "tsne":
         Y = _tsne(X, n_components, float(p["perplexity"]), int(p["n_iter"]), random_state, progress, on_layout,
-                  1 if n_jobs is None else n_jobs)
+                  1 if n_jobs is None else n_jobs, float(p["exaggeration"]), _init(p["init"], ("pca", "random")))
     elif method == "umap":
         import umap
 
         Y = umap.UMAP(n_neighbors=int(p["n_neighbors"]), min_dist=float(p["min_dist"]), n_components=n_components,
-                      random_state=random_state,
+                      random_state=random_state, init=_init(p["init"], ("spectral", "pca", "random")),
                       n_jobs=1 if n_jobs is None or random_state is not None else n_jobs).fit_transform(X)
     else:  # pragma: no cover - guarded by method_defaults
         raise AssertionError(method)
@@ -176,7 +176,7 @@ def warm_umap() -> None:
     layout's epochs. umap-learn caches almost none of them on disk, so each process compiles them at its
     first UMAP; a server calls this at start instead, in the background (``app.services.ahead``).
 
-    >>> warm_umap()  # doctest: +SKIP  (half a minute of compiling)
+    >>> warm_umap()  # doctest: +SKIP
     """
     import umap
 
@@ -186,7 +186,14 @@ def warm_umap() -> None:
             rng.normal(size=(n, 8)))
 
 
-def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout, n_jobs):
+def _init(value, allowed: tuple) -> str:
+    if value not in allowed:
+        raise ValueError(f"init must be one of {', '.join(allowed)}; got {value!r}.")
+    return str(value)
+
+
+def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout, n_jobs, exaggeration=1.0,
+          init="pca"):
     from openTSNE import TSNE
 
     if perplexity * 3 >= len(X):
@@ -210,8 +217,11 @@ def _tsne(X, n_components, perplexity, n_iter, random_state, progress, on_layout
 
     # Barnes-Hut beats the FFT interpolation below ~10,000 points (2.9 s vs 13 s on 1,500 here).
     method = "bh" if len(X) < 10_000 else "fft"
+    if not 1.0 <= exaggeration <= 32.0:
+        raise ValueError(f"t-SNE: exaggeration must be between 1 and 32; got {exaggeration:g}.")
     tsne = TSNE(n_components=n_components, perplexity=perplexity, n_iter=n_iter, random_state=random_state,
-                early_exaggeration_iter=exaggeration_iter,
+                early_exaggeration_iter=exaggeration_iter, exaggeration=None if exaggeration == 1.0 else exaggeration,
+                initialization=init,
                 negative_gradient_method=method, n_jobs=n_jobs, callbacks=callback, callbacks_every_iters=every,
                 verbose=False)
     return np.asarray(tsne.fit(X, affinities=_tsne_affinities(X, perplexity, random_state, n_jobs)))

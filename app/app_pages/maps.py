@@ -96,7 +96,9 @@ if live:  # the figures, the selection and the exports wait for the finished map
         charts.theory(method)
     st.stop()
 with body:
+    metric = params.get("metric", "euclidean")
     shown, drawn, X = charts.visible(table, mapped, coords, keep)
+    X = svc.in_metric(X, metric)  # neighbours, trust and clusters measure as the map did
     found, problem = charts.matches(shown.labels, query, regex)
     groups = svc.clusters(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), label_by,
                           cluster_space, label_by in roles["text"] and label_by not in roles["category"], drawn,
@@ -107,7 +109,8 @@ with body:
                     label_points=label_by not in roles["category"], cluster_space=cluster_space, density=density)
     if problem:
         st.warning(md_escape(problem), icon=":material/search_off:")
-    charts.figures(ref, columns, rows, method, params, table.X[mapped.positions], coords, len(drawn), extra, found,
+    charts.figures(ref, columns, rows, method, params, svc.in_metric(table.X[mapped.positions], metric), coords,
+                   len(drawn), extra, found,
                    groups)
     charts.caption(shown, method, table, keep)
 

@@ -24,13 +24,18 @@ from embedcore.manifold import rescale_for_distances, sample_indices
 #: Rows mapped at most; a larger table is mapped on a seeded sample of this many, and the page says so.
 SAMPLE = 20_000
 #: The methods offered, by what the page calls them, and each one's settings with (low, default, high, step).
+#: A setting given as a list is a choice among its values (the first is the default).
 METHODS = {
     "PCA": ("pca", {}),
-    "t-SNE": ("tsne", {"perplexity": (5.0, 30.0, 100.0, 1.0)}),
-    "UMAP": ("umap", {"n_neighbors": (2, 15, 100, 1), "min_dist": (0.0, 0.1, 0.99, 0.01)}),
+    "t-SNE": ("tsne", {"perplexity": (5.0, 30.0, 100.0, 1.0), "exaggeration": (1.0, 1.0, 4.0, 0.5),
+                       "init": ["pca", "random"]}),
+    "UMAP": ("umap", {"n_neighbors": (2, 15, 100, 1), "min_dist": (0.0, 0.1, 0.99, 0.01),
+                      "init": ["spectral", "pca", "random"]}),
     "Isomap": ("isomap", {"n_neighbors": (3, 12, 60, 1)}),
     "LLE": ("lle", {"n_neighbors": (3, 12, 60, 1)}),
 }
+#: How distances between rows are measured: as they are, or between the rows scaled to length 1 (cosine).
+METRICS = ("euclidean", "cosine")
 #: Neighbours for trustworthiness and recall.
 TRUST_K = 10
 #: t-SNE's threads: one, as on the Words page (on a busy two-core server a two-thread gradient waits on itself).
@@ -153,10 +158,10 @@ def layout(ref: data_service.DataRef, columns: tuple[str, ...] | None, rows_key:
            params: tuple) -> tuple[np.ndarray, dict]:
     """The map of the table's rows (``_rows``: positions into :func:`table`'s rows, or None for all) by ``method``
     (a key of :data:`METHODS`) with ``params`` (name, value pairs): coordinates and what the method reports."""
-    t = table(ref, columns)
-    X = t.X if _rows is None else t.X[np.asarray(_rows, dtype=np.int64)]
+    kw = dict(params)
+    X = in_metric(_rows_X(ref, columns, _rows), kw.pop("metric", "euclidean"))
     name = METHODS[method][0]
-    kw = _tsne_params(len(X), params) if name == "tsne" else dict(params)
+    kw = _tsne_params(len(X), kw) if name == "tsne" else kw
     if name == "tsne":
         kw["n_jobs"] = TSNE_JOBS
     if "n_neighbors" in kw:
@@ -170,9 +175,22 @@ class MapFailed(Exception):
     """A method could not map these vectors; the message says what to try."""
 
 
+def in_metric(X: np.ndarray, metric: str) -> np.ndarray:
+    """The rows as the chosen distance sees them: as they are (euclidean), or scaled to length 1 (cosine: on unit
+    rows the squared euclidean distance is 2 - 2 cos, so every method's neighbours are the cosine neighbours). A
+    row of zeros stays zeros."""
+    if metric == "euclidean":
+        return X
+    if metric != "cosine":
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}; got {metric!r}.")
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    return X / np.where(norms > 0, norms, 1.0)
+
+
 def _tsne_params(n: int, params: dict) -> dict:
-    """The page's t-SNE settings as :func:`embedcore.maps.embed` takes them, the perplexity capped by ``n``."""
-    kw = dict(params)
+    """The page's t-SNE settings as :func:`embedcore.maps.embed` takes them (the metric taken out), the perplexity
+    capped by ``n``."""
+    kw = {k: v for k, v in dict(params).items() if k != "metric"}
     kw["perplexity"] = min(float(kw["perplexity"]), float(maps.largest_perplexity(n)))
     return kw
 
@@ -189,15 +207,15 @@ def tsne_key(ref: data_service.DataRef, columns, rows, params: dict) -> tuple:
 
 def start_tsne(ref: data_service.DataRef, columns, rows, params: dict) -> live.TsneJob:
     """Start this session's live t-SNE of the rows (its frames are drawn as it runs; Stop keeps the layout)."""
-    X = _rows_X(ref, columns, rows)
+    X = in_metric(_rows_X(ref, columns, rows), params.get("metric", "euclidean"))
     return LIVE.start(tsne_key(ref, columns, rows, params), X, seed=ref.seed, name="maps-tsne",
                       n_jobs=TSNE_JOBS, **_tsne_params(len(X), params))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def tsne_start(ref: data_service.DataRef, columns, rows_key: str, _rows) -> np.ndarray:
+def tsne_start(ref: data_service.DataRef, columns, rows_key: str, _rows, metric: str) -> np.ndarray:
     """The rows' first two principal components: where openTSNE starts, drawn until its first layout."""
-    return maps.embed(_rows_X(ref, columns, _rows), "pca", random_state=ref.seed).coords
+    return maps.embed(in_metric(_rows_X(ref, columns, _rows), metric), "pca", random_state=ref.seed).coords
 
 
 def compute(ref, columns, rows, method: str, params: dict) -> tuple[np.ndarray, dict]:
@@ -261,6 +279,8 @@ def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) 
     isolated = None if rows is None else [int(r) for r in rows]
     name = METHODS[method][0]
     chosen = None if not columns else list(t.columns)
+    metric = params.get("metric", "euclidean")
+    settings = {k: v for k, v in params.items() if k != "metric"}
     code = f"""
         from embedcore import maps
         from embedcore.manifold import rescale_for_distances, sample_indices
@@ -276,8 +296,11 @@ def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) 
         isolated = {isolated!r}  # the rows isolated on the page (positions after the sample), or None
         if isolated is not None:
             X = X[isolated]
+        if {metric!r} == "cosine":  # every row scaled to length 1: euclidean neighbours are then cosine neighbours
+            norms = np.linalg.norm(X, axis=1, keepdims=True)
+            X = X / np.where(norms > 0, norms, 1.0)
         result = {{"coords": maps.embed(np.ascontiguousarray(X, dtype=np.float64), {name!r}, random_state={ref.seed},
-                                        **{params!r}).coords}}
+                                        **{settings!r}).coords}}
         """
     exact = "columns up to sign" if name in ("pca", "isomap", "lle") else "close"
     return reproduce.Recipe("maps", f"{method} map", {"coords": coords}, {"method": name, **params,

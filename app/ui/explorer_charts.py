@@ -96,32 +96,47 @@ class View:
 
 
 def method_settings(where, method: str, n: int) -> dict:
-    """The chosen method's settings as sliders (kept in the link), capped by what ``n`` points allow."""
+    """The chosen method's settings (sliders and choices, kept in the link), capped by what ``n`` points allow,
+    and the distance every method maps by."""
     params = {}
-    for name, (lo, value, hi, step) in svc.METHODS[method][1].items():
-        label = {"perplexity": "Perplexity", "n_neighbors": "Neighbours", "min_dist": "Minimum distance"}[name]
-        helps = {"perplexity": "About how many neighbours each point's affinities spread over: small values make "
-                               "tight, many clusters; large values keep more of the global layout.",
-                 "n_neighbors": "The neighbourhood each point is fitted to: small values keep local detail and can "
-                                "break the map apart, large values keep more of the global shape.",
-                 "min_dist": "How tightly UMAP may pack points: 0 gives dense clumps, near 1 an even spread."}[name]
+    labels = {"perplexity": "Perplexity", "n_neighbors": "Neighbours", "min_dist": "Minimum distance",
+              "exaggeration": "Exaggeration", "init": "Start from"}
+    helps = {"perplexity": "About how many neighbours each point's affinities spread over: small values make "
+                           "tight, many clusters; large values keep more of the global layout.",
+             "n_neighbors": "The neighbourhood each point is fitted to: small values keep local detail and can "
+                            "break the map apart, large values keep more of the global shape.",
+             "min_dist": "How tightly UMAP may pack points: 0 gives dense clumps, near 1 an even spread.",
+             "exaggeration": "Attraction multiplied by this after the first 250 iterations: 1 is plain t-SNE; "
+                             "2-4 pull clusters tighter and keep more of the global layout, as UMAP does.",
+             "init": "Where the optimiser starts: a PCA (or spectral) layout keeps the global arrangement more "
+                     "repeatable; random shows what the method does from nothing."}
+    for name, spec in svc.METHODS[method][1].items():
+        key = f"maps.{method}.{name}"
+        if isinstance(spec, list):
+            svc.keep_choice(key, spec, spec[0])
+            params[name] = where.selectbox(labels[name], spec, key=key, bind="query-params", help=helps[name])
+            continue
+        lo, value, hi, step = spec
         if name == "perplexity":
             hi = min(hi, float(max(svc.largest_perplexity(n), lo)))
         if name == "n_neighbors":
             hi = min(hi, n - 1)
-        if isinstance(step, int):
-            params[name] = int(ranged_slider(label, int(lo), int(hi), int(value), key=f"maps.{method}.{name}",
-                                             where=where, why=f"there are {n:,} points", step=step, help=helps,
-                                             bind="query-params"))
-        else:
-            params[name] = float(ranged_slider(label, float(lo), float(hi), float(value), key=f"maps.{method}.{name}",
-                                               where=where, why=f"there are {n:,} points", step=step, help=helps,
-                                               bind="query-params"))
+        kind = int if isinstance(step, int) else float
+        params[name] = kind(ranged_slider(labels[name], kind(lo), kind(hi), kind(value), key=key, where=where,
+                                          why=f"there are {n:,} points", step=step, help=helps[name],
+                                          bind="query-params"))
+    if method != "PCA":
+        params["metric"] = where.radio(
+            "Distance", list(svc.METRICS), key="maps.metric", horizontal=True, bind="query-params",
+            help="Euclidean compares the numbers as they are; cosine compares directions only (each row scaled to "
+                 "length 1 first), as text and sentence embeddings are usually compared. Neighbours, "
+                 "trustworthiness and clusters in the vectors use the same distance.")
     return params
 
 
 def settings_text(params: dict) -> str:
-    return ", ".join(f"{k.replace('n_neighbors', 'neighbours').replace('_', ' ')} {v:g}" for k, v in params.items())
+    return ", ".join(f"{k.replace('n_neighbors', 'neighbours').replace('_', ' ')} "
+                     f"{v:g}" if not isinstance(v, str) else f"{k} {v}" for k, v in params.items())
 
 
 def matches(labels, query: str, regex: bool):
@@ -223,11 +238,11 @@ def live_tsne(top, ref, columns, rows, params: dict, shown: View) -> bool:
             st.session_state.pop("maps.tsne_stopped", None)
         svc.start_tsne(ref, columns, rows, params)
         map_state.forget(MAP_KEY)  # the frames and the map they end in keep t-SNE's own axes
-    st.fragment(_live_view, run_every=FRAME_S)(key, ref, columns, rows, shown)
+    st.fragment(_live_view, run_every=FRAME_S)(key, ref, columns, rows, params.get("metric", "euclidean"), shown)
     return True
 
 
-def _live_view(key, ref, columns, rows, shown: View) -> None:
+def _live_view(key, ref, columns, rows, metric: str, shown: View) -> None:
     """One frame of a live t-SNE (see :func:`live_tsne`); once the run has ended, the page runs again and draws
     the finished map in the same place."""
     job = svc.LIVE.job(key)
@@ -242,7 +257,7 @@ def _live_view(key, ref, columns, rows, shown: View) -> None:
     bar.progress(min(max(fraction, 0.0), 1.0), text=text)
     frame = job.next_frame()
     if frame is None:  # before the first layout: the PCA openTSNE starts from
-        frame = (svc.tsne_start(ref, columns, svc.rows_key(rows), rows), "0 (the PCA it starts from)")
+        frame = (svc.tsne_start(ref, columns, svc.rows_key(rows), rows, metric), "0 (the PCA it starts from)")
     n = len(frame[0])
     lab_map.draw(st, frame[0], key=MAP_KEY, ids=shown.ids, align=False, glide_ms=FRAME_GLIDE_MS, color=shown.colour,
                  size=3.5 if n > 5000 else 5, title=f"t-SNE of {n:,} rows, iteration {frame[1]}", height=560)

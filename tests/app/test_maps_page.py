@@ -226,3 +226,21 @@ def test_density_contours_are_drawn_under_the_points(frame):
         assert len(xy) > 10 and np.isfinite(xy).all()
         # the lines lie over the map, not somewhere else
         assert (xy.min(axis=0) > drawn["xy"].min(axis=0) - 0.5 * np.ptp(drawn["xy"], axis=0)).all()
+
+
+def test_cosine_distance_maps_directions_only(frame):
+    """Rows scaled by any positive factor are the same directions: with cosine they map as the rows did, with
+    euclidean they do not."""
+    from app.services import explorer as svc
+
+    X = frame.head(300).iloc[:, 2:].to_numpy()
+    scaled = X * np.random.default_rng(3).uniform(0.2, 5.0, (len(X), 1))
+    assert np.allclose(svc.in_metric(scaled, "cosine"), svc.in_metric(X, "cosine"))
+    assert svc.in_metric(np.zeros((2, 3)), "cosine").tolist() == [[0.0] * 3] * 2  # a row of zeros stays zeros
+    at = with_upload(frame.head(300))
+    at.session_state["maps.method"] = "Isomap"
+    at.run(timeout=300)
+    euclidean = lab_map(at, "maps.map")["xy"]
+    at.radio(key="maps.metric").set_value("cosine").run(timeout=300)
+    assert_clean(at)
+    assert not np.allclose(lab_map(at, "maps.map")["xy"], euclidean)

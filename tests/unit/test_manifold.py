@@ -160,7 +160,7 @@ def test_validation_messages():
         embed(X_ROLL, "hessian", n_neighbors=5)
     with pytest.raises(ValueError, match="Unknown method 'mds'"):
         embed(X_ROLL, "mds")
-    with pytest.raises(ValueError, match="takes \\['perplexity', 'n_iter'\\]|takes \\['n_iter', 'perplexity'\\]"):
+    with pytest.raises(ValueError, match="takes \\['exaggeration', 'init', 'n_iter', 'perplexity'\\]"):
         embed(X_ROLL, "tsne", n_neighbors=3)
     with pytest.raises(ValueError, match="perplexity=30 needs more than 90 points"):
         embed(X_ROLL[:60], "tsne")
@@ -502,3 +502,21 @@ def test_lle_weights_unchanged_by_rotation_scaling_translation_but_not_by_a_stre
     assert rows["stretch of one axis"]["largest weight change"] > 1e-2
     with pytest.raises(ValueError, match="scale must be above 0"):
         weight_invariance(X, 10, scale=0.0)
+
+
+def test_t_sne_exaggeration_and_start_are_applied_and_checked():
+    """Exaggeration after the early phase pulls clusters tighter; a random start gives another layout; values
+    out of range are refused with the range."""
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(c, 1.0, (60, 5)) for c in (0, 6, 12)])
+    plain = embed(X, "tsne", perplexity=20, n_iter=250, random_state=0).coords
+    tight = embed(X, "tsne", perplexity=20, n_iter=250, exaggeration=4.0, random_state=0).coords
+    spread = [np.mean([np.linalg.norm(Y[i * 60:(i + 1) * 60] - Y[i * 60:(i + 1) * 60].mean(0), axis=1).mean()
+                       / np.linalg.norm(Y - Y.mean(0), axis=1).mean() for i in range(3)]) for Y in (plain, tight)]
+    assert spread[1] < spread[0]  # each cluster smaller against the whole map
+    random = embed(X, "tsne", perplexity=20, n_iter=250, init="random", random_state=0).coords
+    assert not np.allclose(random, plain)
+    with pytest.raises(ValueError, match="exaggeration must be between 1 and 32"):
+        embed(X, "tsne", exaggeration=0.5)
+    with pytest.raises(ValueError, match="init must be one of pca, random"):
+        embed(X, "tsne", init="spectral")
