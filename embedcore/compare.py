@@ -35,6 +35,7 @@ __all__ = [
     "procrustes",
     "procrustes_align",
     "align_to",
+    "align_sequence",
     "point_neighbours",
     "match_items",
     "compare_embeddings",
@@ -240,6 +241,30 @@ class PointNeighbours(NamedTuple):
     def shared(self) -> np.ndarray:
         """The neighbours in both lists, in the data list's order."""
         return self.data[self.in_map]
+
+
+def align_sequence(frames, anchor: int, reference=None) -> list[np.ndarray]:
+    """Maps of the same rows at a sequence of settings, each aligned (:func:`align_to`) to its neighbour: the map
+    at ``anchor`` onto ``reference`` (or kept as it is), then outward from it, each onto the one aligned before.
+    Morphing from one to the next then shows what the setting changed, not an arbitrary turn.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.normal(size=(20, 2))
+    >>> turn = np.array([[0.0, -1.0], [1.0, 0.0]])
+    >>> out = align_sequence([A @ turn, A, 3 * A @ turn.T], 1)
+    >>> [bool(np.allclose(m, A)) for m in out]
+    [True, True, True]
+    """
+    maps = [np.asarray(f, dtype=np.float64) for f in frames]
+    out: list = [None] * len(maps)
+    out[anchor] = maps[anchor] if reference is None else align_to(maps[anchor], reference)[0]
+    for k in range(anchor + 1, len(maps)):
+        out[k] = align_to(maps[k], out[k - 1])[0]
+    for k in range(anchor - 1, -1, -1):
+        out[k] = align_to(maps[k], out[k + 1])[0]
+    return out
 
 
 def _nearest(P: np.ndarray, i: int, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -95,6 +95,7 @@ if live:  # the figures, the selection and the exports wait for the finished map
     with theory():
         charts.theory(method)
     st.stop()
+sweep = charts.sweep_panel(knobs, top, ref, columns, rows, method, params, len(mapped.ids))
 with body:
     metric = params.get("metric", "euclidean")
     shown, drawn, X = charts.visible(table, mapped, coords, keep)
@@ -106,7 +107,8 @@ with body:
     tools = MapTools("maps", (ref, columns, svc.rows_key(rows, keep)), shown.ids, drawn, labels=shown.labels,
                      label_name=shown.label_name, space=X, where=knobs)
     charts.draw_map(tools, shown, drawn, matches=found, method=method, clusters=groups, isolated=rows is not None,
-                    label_points=label_by not in roles["category"], cluster_space=cluster_space, density=density)
+                    label_points=label_by not in roles["category"], cluster_space=cluster_space, density=density,
+                    sweep=charts.sweep_for(sweep, params, mapped, shown))
     if problem:
         st.warning(md_escape(problem), icon=":material/search_off:")
     charts.figures(ref, columns, rows, method, params, svc.in_metric(table.X[mapped.positions], metric), coords,

@@ -8,6 +8,7 @@ method and its settings: a colour, a search or a filter change none of them, so 
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -34,6 +35,9 @@ METHODS = {
     "Isomap": ("isomap", {"n_neighbors": (3, 12, 60, 1)}),
     "LLE": ("lle", {"n_neighbors": (3, 12, 60, 1)}),
 }
+#: The setting a sweep varies for each method, and the values it maps at (with the map's own value, each capped by
+#: what the rows allow).
+SWEEPS = {"t-SNE": ("perplexity", (5.0, 15.0, 30.0, 50.0, 100.0)), "UMAP": ("n_neighbors", (5, 10, 15, 30, 50))}
 #: How distances between rows are measured: as they are, or between the rows scaled to length 1 (cosine).
 METRICS = ("euclidean", "cosine")
 #: Neighbours for trustworthiness and recall.
@@ -269,6 +273,38 @@ def contours(Y) -> list:
 @st.cache_data(max_entries=24, show_spinner=False)
 def _contours(digest: str, _Y) -> list:
     return explore.density_contours(_Y)
+
+
+def sweep_values(method: str, params: dict, n: int) -> tuple[str, tuple] | None:
+    """The setting a sweep of ``method`` varies on ``n`` rows and its values (the map's own among them), or None
+    when the method has no sweep or the rows allow fewer than 3 values."""
+    if method not in SWEEPS:
+        return None
+    name, base = SWEEPS[method]
+    lo = METHODS[method][1][name][0]
+    cap = maps.largest_perplexity(n) if name == "perplexity" else n - 1
+    kind = type(base[0])
+    values = sorted({kind(min(v, cap)) for v in base if lo <= min(v, cap)} | {kind(params[name])})
+    return (name, tuple(values)) if len(values) >= 3 else None
+
+
+def sweep_key(ref: data_service.DataRef, columns, rows, method: str, params: dict) -> tuple:
+    """What identifies a sweep: everything of the map but the value of the setting it varies."""
+    name = SWEEPS[method][0]
+    return ("sweep", ref, columns, _key(rows), method, tuple(sorted((k, v) for k, v in params.items() if k != name)))
+
+
+def sweep_map(ref: data_service.DataRef, columns, rows, method: str, params: dict, value) -> np.ndarray:
+    """The map at one value of the swept setting: the same cached computation as the page's own map (a t-SNE goes
+    to the store its live runs fill, so moving the page's slider to a swept value draws it at once)."""
+    name = SWEEPS[method][0]
+    chosen = {**params, name: value}
+    if method == "t-SNE" and LIVE.shown(tsne_key(ref, columns, rows, chosen)) is None:
+        t = time.perf_counter()
+        coords = compute(ref, columns, rows, method, chosen)[0]
+        TSNE_MAPS.put(tsne_key(ref, columns, rows, chosen), (coords, time.perf_counter() - t))
+        return coords
+    return compute(ref, columns, rows, method, chosen)[0]
 
 
 def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) -> reproduce.Recipe:

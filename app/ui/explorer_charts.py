@@ -17,6 +17,7 @@ from app.services import selection as picked
 from app.ui import map as lab_map
 from app.ui.controls import ranged_slider
 from app.ui.text import md_escape
+from embedcore import compare
 
 MAP_KEY = "maps.map"
 #: Seconds between two frames of a live t-SNE (the fragment that draws it runs again this often).
@@ -178,7 +179,7 @@ def filter_panel(meta: pd.DataFrame, roles: dict, view: View):
 
 
 def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None, isolated: bool = False,
-             label_points: bool = True, cluster_space: str = "map", density: bool = False) -> np.ndarray:
+             label_points: bool = True, cluster_space: str = "map", density: bool = False, sweep=None) -> np.ndarray:
     """The map: coloured, labelled, the search's matches ringed and framed, cluster names at their centres (a
     click on one selects its cluster), lines of equal density under the points."""
     ids = shown.ids
@@ -196,6 +197,8 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None,
         marks.append(lab_map.markers(centres[:, 0], centres[:, 1], text=text, shape="square", color="#212529",
                                      size=5, name=f"clusters (HDBSCAN in the {cluster_space}; click a name to select)",
                                      groups=found, group_of=found_table["cluster"]))
+    if sweep is not None:
+        sweep = {**sweep, "frames": compare.align_sequence(sweep["frames"], sweep["at"], drawn)}
     lines = []
     if density:
         for fraction, paths in svc.contours(drawn):
@@ -205,7 +208,7 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None,
     # point labels give way to cluster names, and are not written when they only repeat a few categories
     labels = shown.labels if label_points and not marks else None
     tools.draw(st, MAP_KEY, xy=drawn, align=False, color=shown.colour, labels=labels,
-               hover=shown.hover(), rings=rings, markers=marks, contours=lines, focus=matches,
+               hover=shown.hover(), rings=rings, markers=marks, contours=lines, focus=matches, sweep=sweep,
                size=3.5 if n > 5000 else 5,
                title=f"{method} map of {n:,} {'isolated ' if isolated else ''}rows"
                      + (f", coloured by {shown.colour_by}" if shown.colour_by else ""),
@@ -264,6 +267,59 @@ def _live_view(key, ref, columns, rows, metric: str, shown: View) -> None:
     st.caption(f"t-SNE is running ({time.perf_counter() - job.started:.0f} s): the map moves as the optimiser places "
                "the points; Stop keeps the layout so far. The figures, the selection and the exports come when it "
                "ends.")
+
+
+SWEEP_SLOT = "maps.sweep"
+
+
+def sweep_panel(where, top, ref, columns, rows, method: str, params: dict, n: int):
+    """The sweep's button (in ``where``): maps at several values of the method's main setting, computed one after
+    the other with a progress bar (in ``top``), then kept for this session. Returns (name, values, maps) of the
+    sweep of this map's other settings, or None."""
+    found = svc.sweep_values(method, params, n)
+    if found is None:
+        return None
+    name, values = found
+    key = svc.sweep_key(ref, columns, rows, method, params)
+    held = st.session_state.get(SWEEP_SLOT)
+    label = {"perplexity": "perplexity", "n_neighbors": "neighbours"}[name]
+    if held is not None and held[0] == key:
+        return name, held[1], held[2]
+    if where.button(f"Sweep {label}: {', '.join(f'{v:g}' for v in values)}", key="maps.sweep_run",
+                    icon=":material/animation:",
+                    help=f"Map the rows at each of these values of {label}, then scrub between them under the map: "
+                         "the browser morphs from one map to the next, each turned onto its neighbour, so you see "
+                         "how the setting reshapes your data."):
+        bar = top.progress(0.0, text=f"Sweep of {label}")
+        frames = []
+        for k, v in enumerate(values):
+            bar.progress(k / len(values), text=f"{method} at {label} {v:g} ({k + 1} of {len(values)})")
+            try:
+                frames.append(svc.sweep_map(ref, columns, rows, method, params, v))
+            except svc.MapFailed as err:
+                bar.empty()
+                top.error(md_escape(str(err)), icon=":material/error:")
+                return None
+        bar.empty()
+        st.session_state[SWEEP_SLOT] = (key, values, frames)
+        return name, values, frames
+    return None
+
+
+def sweep_for(sweep, params: dict, mapped: View, shown: View) -> dict | None:
+    """The sweep as the map draws it: its maps of the rows on the map (the filter's); :func:`draw_map` turns each
+    onto its neighbour, the one of this map's own value onto the map on screen."""
+    if sweep is None:
+        return None
+    name, values, frames = sweep
+    at = values.index(params[name]) if params[name] in values else None
+    if at is None:
+        return None
+    order = np.argsort(mapped.positions, kind="stable")
+    index = order[np.searchsorted(mapped.positions[order], shown.positions)]
+    frames = [np.asarray(f)[index] for f in frames]
+    label = {"perplexity": "perplexity", "n_neighbors": "neighbours"}[name]
+    return {"name": label, "values": values, "frames": frames, "at": at}
 
 
 def visible(table, shown: View, coords, keep):

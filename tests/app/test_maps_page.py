@@ -244,3 +244,39 @@ def test_cosine_distance_maps_directions_only(frame):
     at.radio(key="maps.metric").set_value("cosine").run(timeout=300)
     assert_clean(at)
     assert not np.allclose(lab_map(at, "maps.map")["xy"], euclidean)
+
+
+def test_a_sweep_of_perplexity_is_sent_to_the_map_aligned_and_fills_the_slider(frame):
+    """The sweep maps the rows at each value (the page's own among them, drawn exactly as the map), each turned
+    onto its neighbour; moving the page's slider to a swept value then draws it without running t-SNE again."""
+    from app.services import explorer as svc
+
+    at = with_upload(frame.head(400))
+    at.session_state["maps.method"] = "t-SNE"
+    settle(at.run(timeout=300))
+    (button,) = [b for b in at.button if b.key == "maps.sweep_run"]
+    assert button.label == "Sweep perplexity: 5, 15, 30, 50, 100"
+    button.click().run(timeout=600)
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    sweep = drawn["sweep"]
+    assert sweep["values"] == [5.0, 15.0, 30.0, 50.0, 100.0] and sweep["at"] == 2 and sweep["name"] == "perplexity"
+    frames = [np.stack([np.frombuffer(base64.b64decode(x), "<f4"), np.frombuffer(base64.b64decode(y), "<f4")], 1)
+              for x, y in zip(sweep["x"], sweep["y"])]
+    assert np.allclose(frames[2], drawn["xy"], atol=1e-4)  # the page's own map is the sweep's frame at its value
+    for a, b in zip(frames, frames[1:]):  # neighbours are turned onto each other: far closer than unaligned
+        assert np.abs(a - b).mean() < np.abs(a).mean()
+    assert len({f.tobytes() for f in frames}) == 5
+    calls = []
+    import embedcore.maps
+    real = embedcore.maps.embed
+    embedcore.maps.embed = lambda *a, **k: calls.append(a[1]) or real(*a, **k)
+    try:
+        at.session_state["maps.t-SNE.perplexity"] = 50.0
+        at.run(timeout=300)
+    finally:
+        embedcore.maps.embed = real
+    assert_clean(at)
+    assert "tsne" not in calls and not [b for b in at.button if b.key == "maps.tsne_stop"]
+    assert lab_map(at, "maps.map")["sweep"]["at"] == 3  # the same sweep, at the new value
+    assert svc.SWEEPS["UMAP"][0] == "n_neighbors"

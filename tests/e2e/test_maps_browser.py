@@ -258,3 +258,43 @@ def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime:
             _shot(page, f"maps-{kind}-contours")
     finally:
         page.close()
+
+
+def test_a_sweep_is_scrubbed_in_the_browser(server, browser, frame):  # noqa: F811 (fixtures)
+    """t-SNE at five perplexities of 500 rows; the scrubber under the map morphs between them without the
+    server: at a whole step the points are that perplexity's map, between two they are part of the way."""
+    url, _ = server
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
+        page.goto(f"{url}/maps?maps.method=t-SNE")
+        wait_idle(page)
+        page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(
+            [{"name": "small.csv", "mimeType": "text/csv", "buffer": frame.head(500).to_csv(index=False).encode()}])
+        _settle(page, "m.frame.n === 500 && m.frame.title.startsWith('t-SNE map')", timeout_ms=180_000)
+        page.get_by_role("button", name=re.compile(r"^Sweep perplexity")).click()
+        _settle(page, "!!m.frame.sweep", timeout_ms=180_000)
+        assert_no_exception(page, "maps: sweep")
+        state = page.evaluate(f"{MAP}.state().sweep")
+        assert state["values"] == [5, 15, 30, 50, 100] and state["at"] == 2 and state["t"] is None
+        scrub = page.locator(".lab-scrub-input").first
+        scrub.scroll_into_view_if_needed()
+        frames = page.evaluate(f"(() => {{ const w = {MAP}.frame.sweep; "
+                               "return w.xs.map((x, k) => [Array.from(x), Array.from(w.ys[k])]); })()")
+        requests = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: requests.append(payload)))
+        scrub.focus()
+        page.keyboard.press("End")  # to perplexity 100: that map, drawn by the browser alone
+        page.wait_for_timeout(200)
+        s = page.evaluate(f"{MAP}.state()")
+        assert s["sweep"]["t"] == 4
+        assert np.allclose(s["x"], frames[4][0], atol=1e-6) and np.allclose(s["y"], frames[4][1], atol=1e-6)
+        page.evaluate(f"(() => {{ const i = {MAP}.scrubInput; i.value = '0.5'; "
+                      "i.dispatchEvent(new Event('input')); })()")
+        s = page.evaluate(f"{MAP}.state()")
+        half = (np.array(frames[0][0]) + np.array(frames[1][0])) / 2
+        assert s["sweep"]["t"] == 0.5 and np.allclose(s["x"], half, atol=1e-4)
+        assert "between 5 and 15" in page.locator(".lab-scrub-value").first.inner_text()
+        _shot(page, "maps-sweep")
+        assert not requests  # the morph is the browser's own: nothing went to the server
+    finally:
+        page.close()

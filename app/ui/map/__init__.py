@@ -178,7 +178,8 @@ def _items_token(ids) -> str:
 def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, always_label=(), color=None,
          size=5.0, opacity: float = 0.85, hover: dict | None = None, rings=(), edges=(), arrows=(), lines=(),
          markers=(), contours=(), title: str = "", x_title: str = "", y_title: str = "", height: int = 480,
-         mode: str = "pan", selected=(), align: bool = True, glide_ms: int = 400, on_select=None, focus=()):
+         mode: str = "pan", selected=(), align: bool = True, glide_ms: int = 400, on_select=None, focus=(),
+         sweep: dict | None = None):
     """Draw ``xy`` (n x 2) as a map in ``where`` (a container, a column, ``st.empty()``; None: here).
 
     ``ids`` name the points (kept to align and glide the next map drawn under ``key``; default: the
@@ -187,7 +188,9 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     ``click`` (a click picks a point; drags pan) or ``pan``. ``selected`` are the indices ringed as
     the selection. ``on_select(event)`` is called with a selection made on the map. ``align`` aligns
     the map to the one last drawn under ``key``; ``glide_ms`` is how long points glide (0: jump). ``focus``
-    names points the view frames (a search's matches); double-click shows the whole map again.
+    names points the view frames (a search's matches); double-click shows the whole map again. ``sweep`` (``name``,
+    ``values``, ``frames``: one (n, 2) map per value, each aligned to its neighbour, ``at``: the value this map is)
+    puts a scrubber under the map that morphs between them in the browser.
     Returns the coordinates drawn (after alignment).
     """
     xy = np.asarray(xy, dtype=np.float64)
@@ -220,6 +223,10 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         "xTitle": x_title, "yTitle": y_title,
         "height": main_height(key, int(height)), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
         "focus": sorted({int(i) for i in focus}) or None,
+        "sweep": None if sweep is None else {
+            "name": str(sweep["name"]), "values": [float(v) for v in sweep["values"]], "at": int(sweep["at"]),
+            "x": [b64(np.asarray(f)[:, 0]) for f in sweep["frames"]],
+            "y": [b64(np.asarray(f)[:, 1]) for f in sweep["frames"]]},
     }
     data["sig"] = canvas.signature(data, default=str)
 

@@ -34,6 +34,7 @@ class LabMap {
     this.canvas = el("canvas", "lab-canvas", this.stage);
     this.overlay = el("canvas", "lab-overlay", this.stage);
     this.tip = el("div", "lab-tip", this.stage);
+    this.scrub = el("div", "lab-scrub", this.box);  // a sweep's scrubber (empty: hidden)
     this.bar = el("div", "lab-colorbar", this.box);
     this.legend = el("div", "lab-legend", this.box);
     this.hidden = new Set();
@@ -71,6 +72,10 @@ class LabMap {
       glideMs: data.glideMs ?? 400, selected: new Set(data.selected || []), xTitle: data.xTitle || "",
       yTitle: data.yTitle || "", focus: data.focus || null,
     };
+    if (data.sweep) {
+      const w = data.sweep;
+      f.sweep = { name: w.name, values: w.values, at: w.at, xs: w.x.map((b) => decode(b)), ys: w.y.map((b) => decode(b)) };
+    }
     if (f.color.kind === "category") f.codes = decode(f.color.codes, Int32Array);
     if (f.color.kind === "continuous") f.values = decode(f.color.values);
     for (const h of f.hover.fields) if (h.sameAs === "color") h.nums = f.values;  // the colour's numbers, sent once
@@ -91,6 +96,7 @@ class LabMap {
     this.stage.dataset.mode = f.mode;
     this.resize();
     this.drawLegend();
+    this.drawScrubber(old);
     const focus = f.focus && f.focus.length ? f.focus : null;
     const target = focus ? fitView(focusBounds(f.x, f.y, focus), this.w, this.h, 48)
       : fitView(bounds(f.x, f.y, this.keep), this.w, this.h);
@@ -479,6 +485,47 @@ class LabMap {
     ctx.setLineDash([]);
   }
 
+  // A sweep of one setting (several maps, each aligned to its neighbour): a slider under the map that morphs
+  // between them in the browser. At a whole step the map is that setting's own; between two, each point is
+  // drawn part of the way from one to the next.
+  drawScrubber(old) {
+    const f = this.frame, w = f.sweep;
+    const same = w && old && old.sweep && old.sweep.values.join() === w.values.join() && this.scrubInput;
+    if (!w) { this.scrub.replaceChildren(); this.scrubInput = null; this.scrubT = null; return; }
+    if (!same) {
+      this.scrub.replaceChildren();
+      const label = el("label", "lab-scrub-label", this.scrub);
+      label.textContent = `Sweep of ${w.name}`;
+      const input = el("input", "lab-scrub-input", this.scrub);
+      input.type = "range"; input.min = "0"; input.max = String(w.values.length - 1); input.step = "0.01";
+      input.setAttribute("aria-label", `Sweep of ${w.name}: morph the map between its settings`);
+      const ends = el("span", "lab-scrub-value", this.scrub);
+      this.scrubInput = input; this.scrubValue = ends;
+      input.addEventListener("input", () => this.scrubTo(Number(input.value)));
+    }
+    this.scrubInput.value = String(w.at);
+    this.scrubT = null;  // the page's own map is on screen until the scrubber moves
+    this.scrubValue.textContent = `${w.name} ${fmt(w.values[w.at])} (the page's map)`;
+  }
+
+  scrubTo(t) {
+    const f = this.frame, w = f.sweep;
+    const k = Math.min(w.values.length - 2, Math.floor(t)), u = t - k;
+    const ax = w.xs[k], ay = w.ys[k], bx = w.xs[k + 1], by = w.ys[k + 1], n = f.n;
+    const x = new Float32Array(n), y = new Float32Array(n);
+    for (let i = 0; i < n; i++) { x[i] = ax[i] + (bx[i] - ax[i]) * u; y[i] = ay[i] + (by[i] - ay[i]) * u; }
+    cancelAnimationFrame(this.anim);
+    this.anim = null;
+    this.shown = { x, y };
+    this.scrubT = t;
+    const value = w.values[k] + (w.values[k + 1] - w.values[k]) * u;
+    const whole = Math.abs(t - Math.round(t)) < 1e-9;
+    this.scrubValue.textContent = whole ? `${w.name} ${fmt(w.values[Math.round(t)])}`
+      : `${w.name} between ${fmt(w.values[k])} and ${fmt(w.values[k + 1])} (about ${fmt(value)})`;
+    if (this.auto) this.view = fitView(bounds(x, y, this.keep), this.w, this.h);
+    this.draw();
+  }
+
   drawLegend() {
     const f = this.frame;
     this.legend.replaceChildren();
@@ -655,6 +702,7 @@ class LabMap {
       groups: (this.markerHits || []).map(({ x0, y0, x1, y1, m, k }) => ({
         text: m.text ? m.text[k] : "", box: [x0 + r.left, y0 + r.top, x1 + r.left, y1 + r.top] })),
       contours: f.contours.map((c) => ({ name: c.name, paths: c.starts.length })),
+      sweep: f.sweep ? { name: f.sweep.name, values: f.sweep.values, at: f.sweep.at, t: this.scrubT } : null,
     };
   }
 }
