@@ -8,6 +8,7 @@ both of its phases, early exaggeration and the rest) so a page can redraw while 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -160,7 +161,13 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
     elif method == "umap":
         import umap
 
+        if progress is not None:
+            progress(0.0, "UMAP: the neighbour graph and the start")
+        # umap-learn reports its epochs only through a tqdm bar: the bar writes to _EpochReader, which hands
+        # "epoch i of n" to ``progress``
         Y = umap.UMAP(n_neighbors=int(p["n_neighbors"]), min_dist=float(p["min_dist"]), n_components=n_components,
+                      tqdm_kwds=None if progress is None else {"disable": False, "file": _EpochReader(progress),
+                                                               "mininterval": 0.2, "ascii": True},
                       random_state=random_state, init=_init(p["init"], ("spectral", "pca", "random")),
                       n_jobs=1 if n_jobs is None or random_state is not None else n_jobs).fit_transform(X)
     else:  # pragma: no cover - guarded by method_defaults
@@ -184,6 +191,26 @@ def warm_umap() -> None:
     for n, init in ((200, "spectral"), (4200, "random")):
         umap.UMAP(n_neighbors=10, n_epochs=10, init=init, random_state=0, n_jobs=1).fit_transform(
             rng.normal(size=(n, 8)))
+
+
+class _EpochReader:
+    """A file for tqdm to write its bar to: each "i/n" it writes becomes ``progress(i / n, ...)``."""
+
+    _COUNT = re.compile(r"(\d+)/(\d+)")
+
+    def __init__(self, progress):
+        self.progress = progress
+
+    def write(self, text: str) -> int:
+        found = self._COUNT.findall(text)
+        if found:
+            done, total = map(int, found[-1])
+            if total:
+                self.progress(min(done / total, 0.99), f"UMAP epoch {done} of {total}")
+        return len(text)
+
+    def flush(self) -> None:
+        pass
 
 
 def _init(value, allowed: tuple) -> str:

@@ -85,9 +85,7 @@ with main:
         live = method == "t-SNE" and charts.live_tsne(top, ref, columns, rows, params, mapped)
         if not live:
             body = st.container()
-            with body.container(), st.spinner(f"Computing the {method} map of {len(mapped.ids):,} rows…",
-                                               show_time=True):
-                coords, extra = svc.compute(ref, columns, rows, method, params)
+            coords, extra = charts.computed(body.container(), ref, columns, rows, method, params, len(mapped.ids))
     except svc.MapFailed as err:
         top.error(md_escape(str(err)), icon=":material/error:")
         st.stop()

@@ -159,9 +159,10 @@ def rows_key(rows, keep=None) -> str:
 
 @st.cache_data(max_entries=24, show_spinner=False)
 def layout(ref: data_service.DataRef, columns: tuple[str, ...] | None, rows_key: str, _rows, method: str,
-           params: tuple) -> tuple[np.ndarray, dict]:
+           params: tuple, _progress=None) -> tuple[np.ndarray, dict]:
     """The map of the table's rows (``_rows``: positions into :func:`table`'s rows, or None for all) by ``method``
-    (a key of :data:`METHODS`) with ``params`` (name, value pairs): coordinates and what the method reports."""
+    (a key of :data:`METHODS`) with ``params`` (name, value pairs): coordinates and what the method reports.
+    ``_progress(fraction, text)`` hears how far an iterative method is (UMAP's epochs)."""
     kw = dict(params)
     X = in_metric(_rows_X(ref, columns, _rows), kw.pop("metric", "euclidean"))
     name = METHODS[method][0]
@@ -170,7 +171,7 @@ def layout(ref: data_service.DataRef, columns: tuple[str, ...] | None, rows_key:
         kw["n_jobs"] = TSNE_JOBS
     if "n_neighbors" in kw:
         kw["n_neighbors"] = int(min(int(kw["n_neighbors"]), len(X) - 1))
-    result = maps.embed(X, name, random_state=ref.seed, **kw)
+    result = maps.embed(X, name, random_state=ref.seed, progress=_progress, **kw)
     extra = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in result.extra.items()}
     return result.coords, {"params": result.params, **extra}
 
@@ -222,7 +223,7 @@ def tsne_start(ref: data_service.DataRef, columns, rows_key: str, _rows, metric:
     return maps.embed(in_metric(_rows_X(ref, columns, _rows), metric), "pca", random_state=ref.seed).coords
 
 
-def compute(ref, columns, rows, method: str, params: dict) -> tuple[np.ndarray, dict]:
+def compute(ref, columns, rows, method: str, params: dict, progress=None) -> tuple[np.ndarray, dict]:
     """:func:`layout`, keyed by the rows' digest (a t-SNE drawn live, finished or stopped, is taken from where its
     run left it); :class:`MapFailed` when the method cannot map these vectors (all equal, duplicated for LLE, too
     few)."""
@@ -233,7 +234,7 @@ def compute(ref, columns, rows, method: str, params: dict) -> tuple[np.ndarray, 
             extra = {"params": _tsne_params(len(coords), params), "seconds": seconds}
         else:
             coords, extra = layout(ref, columns, _key(rows), None if rows is None else tuple(int(r) for r in rows),
-                                   method, tuple(sorted(params.items())))
+                                   method, tuple(sorted(params.items())), progress)
     except (ValueError, np.linalg.LinAlgError, FloatingPointError) as err:
         raise MapFailed(f"{method} could not map these vectors: {err} Try another method or leave columns "
                         "out of the vector.") from None
@@ -294,17 +295,18 @@ def sweep_key(ref: data_service.DataRef, columns, rows, method: str, params: dic
     return ("sweep", ref, columns, _key(rows), method, tuple(sorted((k, v) for k, v in params.items() if k != name)))
 
 
-def sweep_map(ref: data_service.DataRef, columns, rows, method: str, params: dict, value) -> np.ndarray:
+def sweep_map(ref: data_service.DataRef, columns, rows, method: str, params: dict, value,
+              progress=None) -> np.ndarray:
     """The map at one value of the swept setting: the same cached computation as the page's own map (a t-SNE goes
     to the store its live runs fill, so moving the page's slider to a swept value draws it at once)."""
     name = SWEEPS[method][0]
     chosen = {**params, name: value}
     if method == "t-SNE" and LIVE.shown(tsne_key(ref, columns, rows, chosen)) is None:
         t = time.perf_counter()
-        coords = compute(ref, columns, rows, method, chosen)[0]
+        coords = compute(ref, columns, rows, method, chosen, progress)[0]
         TSNE_MAPS.put(tsne_key(ref, columns, rows, chosen), (coords, time.perf_counter() - t))
         return coords
-    return compute(ref, columns, rows, method, chosen)[0]
+    return compute(ref, columns, rows, method, chosen, progress)[0]
 
 
 def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) -> reproduce.Recipe:

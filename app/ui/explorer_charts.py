@@ -293,9 +293,13 @@ def sweep_panel(where, top, ref, columns, rows, method: str, params: dict, n: in
         bar = top.progress(0.0, text=f"Sweep of {label}")
         frames = []
         for k, v in enumerate(values):
-            bar.progress(k / len(values), text=f"{method} at {label} {v:g} ({k + 1} of {len(values)})")
+            def told(fraction, text, k=k, v=v):
+                bar.progress(min((k + fraction) / len(values), 1.0),
+                             text=f"{method} at {label} {v:g} ({k + 1} of {len(values)}): {text}")
+
+            told(0.0, "starting")
             try:
-                frames.append(svc.sweep_map(ref, columns, rows, method, params, v))
+                frames.append(svc.sweep_map(ref, columns, rows, method, params, v, told))
             except svc.MapFailed as err:
                 bar.empty()
                 top.error(md_escape(str(err)), icon=":material/error:")
@@ -320,6 +324,20 @@ def sweep_for(sweep, params: dict, mapped: View, shown: View) -> dict | None:
     frames = [np.asarray(f)[index] for f in frames]
     label = {"perplexity": "perplexity", "n_neighbors": "neighbours"}[name]
     return {"name": label, "values": values, "frames": frames, "at": at}
+
+
+def computed(where, ref, columns, rows, method: str, params: dict, n: int):
+    """The map (:func:`app.services.explorer.compute`) with what it costs on screen in ``where``: UMAP's epochs
+    on a progress bar, a spinner with the seconds for the rest. Raises MapFailed as compute does."""
+    if method == "UMAP":
+        bar = where.progress(0.0, text=f"UMAP of {n:,} rows: starting")
+        try:
+            return svc.compute(ref, columns, rows, method, params,
+                               lambda f, text: bar.progress(min(max(f, 0.0), 1.0), text=f"UMAP of {n:,} rows: {text}"))
+        finally:
+            bar.empty()
+    with where, st.spinner(f"Computing the {method} map of {n:,} rows…", show_time=True):
+        return svc.compute(ref, columns, rows, method, params)
 
 
 def visible(table, shown: View, coords, keep):

@@ -520,3 +520,15 @@ def test_t_sne_exaggeration_and_start_are_applied_and_checked():
         embed(X, "tsne", exaggeration=0.5)
     with pytest.raises(ValueError, match="init must be one of pca, random"):
         embed(X, "tsne", init="spectral")
+
+
+def test_umap_reports_its_epochs_and_gives_the_same_map_as_without():
+    X = np.random.default_rng(0).normal(size=(120, 5))
+    seen = []
+    told = embed(X, "umap", n_neighbors=10, random_state=0, progress=lambda f, t: seen.append((f, t))).coords
+    epochs = [t for _, t in seen if t.startswith("UMAP epoch")]
+    assert seen[0][1].startswith("UMAP: the neighbour graph") and seen[-1] == (1.0, "UMAP done")
+    assert epochs and epochs[-1] == "UMAP epoch 500 of 500"
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions)
+    assert np.array_equal(told, embed(X, "umap", n_neighbors=10, random_state=0).coords)
