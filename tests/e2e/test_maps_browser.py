@@ -23,6 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.app.test_maps_page import TOPICS, own_table
 from tests.conftest import ARTIFACTS
 from tests.e2e.test_browser import assert_no_exception, browser, server, wait_idle  # noqa: F401 (fixtures)
+from tests.e2e.views import too_tall
 
 SHOTS = ARTIFACTS / "screenshots"
 KEY = "maps.map"
@@ -141,7 +142,7 @@ def test_her_own_file_as_csv_and_as_parquet(server, browser, frame):  # noqa: F8
 
 def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime: str, blob: bytes,
              vector_columns: list[str] | None, full: bool = True) -> None:
-    page = browser.new_page(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
+    page = browser.new_page(viewport={"width": 1440, "height": 900}, accept_downloads=True)
     try:
         page.goto(f"{url}/maps")
         wait_idle(page)
@@ -165,6 +166,7 @@ def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime:
         assert sorted(drawn["names"]) == sorted(TOPICS), drawn["names"]
         _shot(page, f"maps-{kind}-topic")
         page.screenshot(path=str(SHOTS / f"maps-{kind}-page.png"))
+        assert not too_tall(page, f"maps {kind}: 3,000 titled rows coloured by topic")
 
         # a filter to 2 topics keeps their points and no others (the same code for both files: the CSV only)
         if full:
@@ -256,6 +258,8 @@ def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime:
             _settle(page, f"{MAP}.state().contours.length === 3")
             assert all(c["paths"] > 0 for c in page.evaluate(f"{MAP}.state().contours"))
             _shot(page, f"maps-{kind}-contours")
+            # with a selection of 1,000 rows listed, clusters and contours: still at most two screens and a half
+            assert not too_tall(page, f"maps {kind}: a cluster selected")
     finally:
         page.close()
 

@@ -5,8 +5,8 @@ Plotly stays for explanatory charts (spectra, curves, bars, heatmaps), whose sca
 handful of marked points. Each page is opened, then each of its tabs (the pages' tabs are lazy: a tab runs
 when opened, so each is clicked and the app waited on), nested tabs included; on every view the
 markers of each scatter trace are counted: SVG points drawn (``.scatterlayer .point``) and, for
-WebGL traces too, the points of the plot's own data (``_fullData``). Every expander is opened on the
-way (the theory too). The same walk, at this laptop size (1440 x 1000), also finds nothing cut off: no
+WebGL traces too, the points of the plot's own data (``_fullData``). Every view is at most 6,000 px tall as it
+opens (tests/e2e/views.py's TALLEST); then every expander is opened on the way (the theory too). The same walk, at this laptop size (1440 x 1000), also finds nothing cut off: no
 display formula wider than its column, no clipped chart title (tests/e2e/views.py; the projector's
 screen is tests/e2e/test_text_fits_browser.py). The server and Chromium are started as in
 test_browser.py.
@@ -18,7 +18,9 @@ import pytest
 
 from app.pages import PAGES
 from tests.e2e.test_browser import browser, server  # noqa: F401 (fixtures)
-from tests.e2e.views import cut_off, open_expanders, views
+from embedcore import datasets
+from tests.e2e.test_browser import wait_idle
+from tests.e2e.views import cut_off, open_expanders, too_tall, views
 
 #: The most markers a Plotly scatter trace may draw.
 LIMIT = 200
@@ -57,11 +59,13 @@ def _big(page, where: str) -> list[str]:
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
 def test_no_plotly_scatter_of_more_than_200_markers(server, browser, spec):
     url, _ = server
-    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
     found: list[str] = []
     cut: list[str] = []
+    tall: list[str] = []
     try:
         for where in views(page, url, spec):
+            tall += too_tall(page, f"page {spec.url}, {where}")  # as it opens, before the expanders below
             open_expanders(page)  # the theory and every other expander: their charts and formulas too
             found += _big(page, f"page {spec.url}, {where}")
             cut += cut_off(page, f"page {spec.url}, {where}")
@@ -72,3 +76,26 @@ def test_no_plotly_scatter_of_more_than_200_markers(server, browser, spec):
     # the same walk, on a laptop's screen: nothing cut off (tests/e2e/test_text_fits_browser.py: the projector)
     cut = list(dict.fromkeys(cut))
     assert not cut, "cut off on a laptop (1440 px):\n" + "\n".join(cut)
+    assert not tall, "taller than two screens and a half:\n" + "\n".join(tall)
+
+
+#: Pages that open on a view without a data set: the link parameter that shows one.
+DATA_VIEW = {"cat": "cat.kind=learned+from+a+table"}
+
+
+@pytest.mark.parametrize("spec", [p for p in PAGES if p.data], ids=[p.url for p in PAGES if p.data])
+def test_no_page_is_taller_than_6000_px_with_any_bundled_data(server, browser, spec):
+    """Each of the page's other bundled data sets, opened by its link: the first view is at most TALLEST px (the
+    default data set's every tab is measured above)."""
+    url, _ = server
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    tall: list[str] = []
+    try:
+        for d in [d for kind in spec.data for d in datasets.datasets_of_kind(kind)][1:]:
+            query = "&".join(q for q in (DATA_VIEW.get(spec.key), f"{spec.key}.dataset={d.id}") if q)
+            page.goto(f"{url}/{spec.url}?{query}")
+            wait_idle(page)
+            tall += too_tall(page, f"page {spec.url}, data set {d.id}")
+    finally:
+        page.close()
+    assert not tall, "\n".join(tall)

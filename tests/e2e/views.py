@@ -77,6 +77,20 @@ CLIPPED = """() => {
     if (t.offsetParent && t.scrollWidth > t.clientWidth + 1) out.push(t.textContent.slice(0, 70));
   return out;
 }"""
+#: The most a page may measure, top to bottom, at 1440 x 900: two screens and a half. Legends, lists and tables are
+#: capped or scroll inside their own box, so a long upload does not make a page endless.
+TALLEST = 6000
+#: How tall the main area's content is, in CSS pixels (it scrolls inside its own container).
+HEIGHT = """() => Math.max(...[...document.querySelectorAll('[data-testid="stMain"], [data-testid="stMainBlockContainer"]')]
+  .map((e) => e.scrollHeight))"""
+
+
+def too_tall(page, where: str) -> list[str]:
+    """The page as it is, if it is taller than :data:`TALLEST`."""
+    height = page.evaluate(HEIGHT)
+    return [f"{where}: the page is {height:,} px tall (at most {TALLEST:,})"] if height > TALLEST else []
+
+
 CLOSED = '[data-testid="stMain"] [data-testid="stExpander"] details:not([open]) > summary'
 def charts_drawn(page) -> None:
     """Every Plotly chart has its data (a title is laid out with it); lab maps need not hold still here."""
