@@ -161,6 +161,7 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
     elif method == "umap":
         import umap
 
+        _cache_once()
         if progress is not None:
             progress(0.0, "UMAP: the neighbour graph and the start")
         # umap-learn reports its epochs only through a tqdm bar: the bar writes to _EpochReader, which hands
@@ -177,6 +178,30 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
     return MapResult(method, np.asarray(Y, dtype=np.float64), p, extra)
 
 
+def cache_compiled() -> int:
+    """Have numba keep umap-learn's and pynndescent's compiled functions on disk, as it keeps those their authors
+    marked ``cache=True``: each process then loads them instead of compiling them again at its first UMAP (3,000 x
+    64 points: 22.7 s in a fresh process, 10.3 s with the cache, 9.4 s warm). Returns how many functions were
+    switched to it. Numba writes the cache beside the library's files (or in its own cache directory when those
+    are read-only) and checks it against the source before using it."""
+    import sys
+
+    import pynndescent  # noqa: F401  (its modules are among those switched)
+    import umap  # noqa: F401
+    from numba.core.caching import NullCache
+    from numba.core.dispatcher import Dispatcher
+
+    switched = 0
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] not in ("umap", "pynndescent"):
+            continue
+        for obj in list(vars(module).values()):
+            if isinstance(obj, Dispatcher) and isinstance(obj._cache, NullCache):
+                obj.enable_caching()
+                switched += 1
+    return switched
+
+
 def warm_umap() -> None:
     """Run UMAP on two small seeded clouds so that numba compiles what a real map calls: the exact neighbour
     search umap-learn uses below 4,096 points and pynndescent's search above, the spectral start and the
@@ -187,10 +212,19 @@ def warm_umap() -> None:
     """
     import umap
 
+    _cache_once()
     rng = np.random.default_rng(0)
     for n, init in ((200, "spectral"), (4200, "random")):
         umap.UMAP(n_neighbors=10, n_epochs=10, init=init, random_state=0, n_jobs=1).fit_transform(
             rng.normal(size=(n, 8)))
+
+
+_CACHED: list[int] = []
+
+
+def _cache_once() -> None:
+    if not _CACHED:
+        _CACHED.append(cache_compiled())
 
 
 class _EpochReader:
