@@ -202,17 +202,38 @@ def cache_compiled() -> int:
     return switched
 
 
+def compiled_on_disk() -> bool:
+    """Whether numba's disk cache already holds the functions a UMAP map calls (the layout's, the fuzzy graph's,
+    the exact neighbour search below 4,096 points and pynndescent's above), after :func:`cache_compiled`."""
+    import os
+
+    try:
+        import pynndescent.pynndescent_ as nnd
+        import umap.layouts
+        import umap.umap_
+        import umap.utils
+
+        used = (umap.layouts.clip, umap.umap_.smooth_knn_dist, umap.umap_.compute_membership_strengths,
+                umap.utils.fast_knn_indices, nnd.process_candidates)
+        return all(os.path.exists(f._cache._cache_file._index_path) for f in used)
+    except (AttributeError, ImportError):  # another umap-learn or numba: say no, and compile
+        return False
+
+
 def warm_umap() -> None:
     """Run UMAP on two small seeded clouds so that numba compiles what a real map calls: the exact neighbour
     search umap-learn uses below 4,096 points and pynndescent's search above, the spectral start and the
-    layout's epochs. umap-learn caches almost none of them on disk, so each process compiles them at its
-    first UMAP; a server calls this at start instead, in the background (``app.services.ahead``).
+    layout's epochs, and keeps them on disk (:func:`cache_compiled`). A server calls this at start, in the
+    background (``app.services.ahead``); when the disk already holds them (any process compiled them since the
+    install) it does nothing more.
 
     >>> warm_umap()  # doctest: +SKIP
     """
     import umap
 
     _cache_once()
+    if compiled_on_disk():
+        return
     rng = np.random.default_rng(0)
     for n, init in ((200, "spectral"), (4200, "random")):
         umap.UMAP(n_neighbors=10, n_epochs=10, init=init, random_state=0, n_jobs=1).fit_transform(

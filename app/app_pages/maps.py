@@ -43,12 +43,18 @@ method = knobs.selectbox("Method", list(svc.METHODS), key="maps.method", bind="q
                               "neighbour graph; LLE keeps each point's reconstruction from its neighbours.")
 params = charts.method_settings(knobs, method, len(table.rows))
 meta_columns = list(table.meta.columns)
-colours = ["(none)"] + meta_columns
+colours = ["(none)"] + meta_columns + [svc.RECALL]
 svc.keep_choice("maps.colour", colours, colours[svc.first_index(meta_columns, roles["category"])])
 colour_by = knobs.selectbox("Colour by", colours, key="maps.colour", bind="query-params",
                             index=svc.first_index(meta_columns, roles["category"]),
                             help="A column of categories gets a legend of its 11 commonest values and 'other'; "
-                                 "a column of numbers a colour bar.")
+                                 "a column of numbers a colour bar. Neighbour recall colours each point by the share "
+                                 f"of its {svc.TRUST_K} nearest in the vectors that are also its {svc.TRUST_K} "
+                                 "nearest on the map: red where the map misplaces it.")
+sizes = ["(same size)"] + roles["number"]
+svc.keep_choice("maps.size", sizes, sizes[0])
+size_by = knobs.selectbox("Size by", sizes, key="maps.size", bind="query-params",
+                          help="A column of numbers: the larger the value, the larger the point (2 to 9 px).")
 label_choices = ["(row number)"] + roles["text"] + [c for c in meta_columns if c not in roles["text"]]
 svc.keep_choice("maps.label", label_choices, label_choices[1 if roles["text"] else 0])
 label_by = knobs.selectbox("Labels and search", label_choices, key="maps.label", bind="query-params",
@@ -56,8 +62,9 @@ label_by = knobs.selectbox("Labels and search", label_choices, key="maps.label",
                            help="The column whose values name the points: on the map, in the tooltip, in the "
                                 "lists, and what the search reads.")
 query = knobs.text_input("Search", key="maps.search", max_chars=200,
-                         placeholder="text in the label column",
-                         help="Rows whose label holds this text (case ignored) are ringed and counted.")
+                         placeholder="text in the label column", on_change=charts.search_entered,
+                         help="Rows whose label holds this text (case ignored) are ringed, counted and framed; "
+                              "Enter selects them.")
 regex = knobs.toggle("Regular expression", key="maps.regex", bind="query-params")
 
 cluster = knobs.toggle("Cluster labels", key="maps.clusters", bind="query-params",
@@ -99,6 +106,11 @@ with body:
     shown, drawn, X = charts.visible(table, mapped, coords, keep)
     X = svc.in_metric(X, metric)  # neighbours, trust and clusters measure as the map did
     found, problem = charts.matches(shown.labels, query, regex)
+    if st.session_state.pop(charts.SEARCH_ENTERED, False) and len(found):  # Enter in the search: its matches
+        picked.select("maps", (ref, columns, svc.rows_key(rows, keep)), shown.ids, found.tolist())
+    if colour_by == svc.RECALL:
+        shown = charts.recall_colour(ref, columns, rows, method, params, mapped, shown, coords,
+                                     svc.in_metric(table.X[mapped.positions], metric))
     groups = svc.clusters(ref, columns, svc.rows_key(rows, keep), method, tuple(sorted(params.items())), label_by,
                           cluster_space, label_by in roles["text"] and label_by not in roles["category"], drawn,
                           shown.labels, X) if cluster else None
@@ -106,6 +118,7 @@ with body:
                      label_name=shown.label_name, space=X, where=knobs)
     charts.draw_map(tools, shown, drawn, matches=found, method=method, clusters=groups, isolated=rows is not None,
                     label_points=label_by not in roles["category"], cluster_space=cluster_space, density=density,
+                    sizes=None if size_by not in roles["number"] else table.meta[size_by].to_numpy()[shown.positions],
                     sweep=charts.sweep_for(sweep, params, mapped, shown))
     if problem:
         st.warning(md_escape(problem), icon=":material/search_off:")

@@ -40,6 +40,8 @@ METHODS = {
 SWEEPS = {"t-SNE": ("perplexity", (5.0, 15.0, 30.0, 50.0, 100.0)), "UMAP": ("n_neighbors", (5, 10, 15, 30, 50))}
 #: How distances between rows are measured: as they are, or between the rows scaled to length 1 (cosine).
 METRICS = ("euclidean", "cosine")
+#: The colour choice that colours each point by its neighbour recall (the vectors' neighbours kept on the map).
+RECALL = "(neighbour recall)"
 #: Neighbours for trustworthiness and recall.
 TRUST_K = 10
 #: t-SNE's threads: one, as on the Words page (on a busy two-core server a two-thread gradient waits on itself).
@@ -86,12 +88,16 @@ def _meta(data) -> pd.DataFrame:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def table(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> Table:
-    """The chosen vector columns (None: all) of every row, or of a seeded sample of :data:`SAMPLE` rows."""
+    """The chosen vector columns (None: all) of every row, or of a seeded sample of :data:`SAMPLE` rows; the
+    numeric columns left out join the metadata."""
     data = data_service.load(ref)
     names = [str(c) for c in (data.columns or [f"v{j + 1}" for j in range(data.X.shape[1])])]
     chosen = names if not columns else [c for c in names if c in set(columns)]
     X = data.X[:, [names.index(c) for c in chosen]] if chosen != names else data.X
     meta = _meta(data)
+    for c in names:  # a number column left out of the vector is metadata: it colours, sizes and filters
+        if c not in chosen and c not in meta.columns:
+            meta[c] = data.X[:, names.index(c)]
     keep = sample_indices(len(X), SAMPLE, random_state=ref.seed)
     rows = np.arange(len(X)) if keep is None else np.sort(keep)
     # magnitudes past 1e±100 scaled by a power of two: squared distances would overflow (no map changes)
@@ -253,6 +259,15 @@ def trust(ref: data_service.DataRef, columns, rows_key: str, method: str, params
         X, Y = X[keep], Y[keep]
     k = min(TRUST_K, max(1, (len(X) - 1) // 2 - 1))
     return float(metrics.trustworthiness(X, Y, k=k)), len(X)
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def recall(ref: data_service.DataRef, columns, rows_key: str, method: str, params: tuple, _X, _Y) -> np.ndarray:
+    """Each mapped point's neighbour recall at :data:`TRUST_K`: the share of its nearest rows in the vectors
+    that are also its nearest on the map."""
+    X, Y = np.asarray(_X), np.asarray(_Y)
+    k = min(TRUST_K, len(X) - 1)
+    return np.asarray(metrics.neighbour_recall(X, Y, k=k, per_point=True), dtype=np.float64)
 
 
 @st.cache_data(max_entries=24, show_spinner=False)

@@ -20,10 +20,17 @@ from app.ui.text import md_escape
 from embedcore import compare
 
 MAP_KEY = "maps.map"
-#: Seconds between two frames of a live t-SNE (the fragment that draws it runs again this often).
+#: Seconds between two frames of a live t-SNE at least (the fragment that draws it runs again this often), and
+#: points per second of frame interval: a frame of 3,000 points costs the server and the browser about 55 ms of
+#: the two cores the optimiser shares, so bigger maps are drawn less often (3,000 points: 0.25 s a frame; at
+#: 0.08 s, 138 frames made the run 1.7x openTSNE's time alone).
 FRAME_S = 0.08
-#: How long a frame glides to the next, in milliseconds (a little less than a frame).
-FRAME_GLIDE_MS = 70
+FRAME_POINTS_PER_S = 12_000
+
+
+def frame_seconds(n: int) -> float:
+    """Seconds between two live frames of ``n`` points."""
+    return max(FRAME_S, n / FRAME_POINTS_PER_S)
 #: Values a category filter offers at most (the commonest); a column with more is filtered by typing.
 FILTER_CHOICES = 200
 
@@ -79,6 +86,9 @@ class View:
     def colour(self) -> dict:
         if self.colour_by is None:
             return lab_map.single(lab_map.PALETTE[0])
+        if self.colour_by == svc.RECALL:
+            return lab_map.continuous(self.colour_values, scale="rdylgn", title=f"neighbour recall at {svc.TRUST_K}",
+                                      vmin=0.0, vmax=1.0)
         if self.codes is not None:  # the legend lists the categories drawn, each in the colour it has on the whole map
             present = np.unique(self.codes)
             remap = np.full(max(len(self.names), 1), -1, dtype=np.int32)
@@ -94,6 +104,23 @@ class View:
             out[self.colour_by] = (self.colour_values if self.codes is None
                                    else np.array([str(v) for v in self.colour_values], dtype=object))
         return out
+
+
+SEARCH_ENTERED = "maps.search_entered"
+
+
+def search_entered() -> None:
+    """The search box's callback (Enter, or leaving it changed): the page selects the matches in this run."""
+    st.session_state[SEARCH_ENTERED] = True
+
+
+def recall_colour(ref, columns, rows, method: str, params: dict, mapped: View, shown: View, coords, X_all) -> View:
+    """``shown`` coloured by each point's neighbour recall, computed over every mapped row (the filter hides
+    rows, it does not change their neighbours)."""
+    values = svc.recall(ref, columns, svc.rows_key(rows), method, tuple(sorted(params.items())), X_all, coords)
+    order = np.argsort(mapped.positions, kind="stable")
+    index = order[np.searchsorted(mapped.positions[order], shown.positions)]
+    return replace(shown, colour_by=svc.RECALL, colour_values=values[index], codes=None, names=())
 
 
 def method_settings(where, method: str, n: int) -> dict:
@@ -179,7 +206,8 @@ def filter_panel(meta: pd.DataFrame, roles: dict, view: View):
 
 
 def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None, isolated: bool = False,
-             label_points: bool = True, cluster_space: str = "map", density: bool = False, sweep=None) -> np.ndarray:
+             label_points: bool = True, cluster_space: str = "map", density: bool = False, sweep=None,
+             sizes=None) -> np.ndarray:
     """The map: coloured, labelled, the search's matches ringed and framed, cluster names at their centres (a
     click on one selects its cluster), lines of equal density under the points."""
     ids = shown.ids
@@ -209,16 +237,26 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None,
     labels = shown.labels if label_points and not marks else None
     tools.draw(st, MAP_KEY, xy=drawn, align=False, color=shown.colour, labels=labels,
                hover=shown.hover(), rings=rings, markers=marks, contours=lines, focus=matches, sweep=sweep,
-               size=3.5 if n > 5000 else 5,
+               size=(3.5 if n > 5000 else 5) if sizes is None else point_sizes(sizes),
                title=f"{method} map of {n:,} {'isolated ' if isolated else ''}rows"
                      + (f", coloured by {shown.colour_by}" if shown.colour_by else ""),
                height=560)
     return drawn
 
 
+def point_sizes(values) -> np.ndarray:
+    """Point radii from 2 to 9 px, growing with ``values`` (linearly from their smallest to their largest; a
+    missing value gets the smallest)."""
+    v = np.asarray(pd.to_numeric(pd.Series(values), errors="coerce"), dtype=np.float64)
+    finite = v[np.isfinite(v)]
+    if not finite.size or not finite.max() > finite.min():
+        return np.full(len(v), 4.0)
+    return np.where(np.isfinite(v), 2.0 + 7.0 * (v - finite.min()) / (finite.max() - finite.min()), 2.0)
+
+
 def live_tsne(top, ref, columns, rows, params: dict, shown: View) -> bool:
     """This map's t-SNE drawn while it runs: started here when neither a finished map (any session's) nor a
-    layout this session stopped is there, then drawn by a fragment that runs every :data:`FRAME_S` seconds with
+    layout this session stopped is there, then drawn by a fragment that runs every :func:`frame_seconds` with
     the latest layout, a progress bar and Stop. True while it runs (the page draws nothing that needs the final
     map); False once the map is there, after saying how a run of this session ended (in ``top``). A run that
     failed raises :class:`app.services.explorer.MapFailed`; one stopped before its first layout offers to start
@@ -241,7 +279,8 @@ def live_tsne(top, ref, columns, rows, params: dict, shown: View) -> bool:
             st.session_state.pop("maps.tsne_stopped", None)
         svc.start_tsne(ref, columns, rows, params)
         map_state.forget(MAP_KEY)  # the frames and the map they end in keep t-SNE's own axes
-    st.fragment(_live_view, run_every=FRAME_S)(key, ref, columns, rows, params.get("metric", "euclidean"), shown)
+    st.fragment(_live_view, run_every=frame_seconds(len(shown.ids)))(key, ref, columns, rows,
+                                                                      params.get("metric", "euclidean"), shown)
     return True
 
 
@@ -262,7 +301,8 @@ def _live_view(key, ref, columns, rows, metric: str, shown: View) -> None:
     if frame is None:  # before the first layout: the PCA openTSNE starts from
         frame = (svc.tsne_start(ref, columns, svc.rows_key(rows), rows, metric), "0 (the PCA it starts from)")
     n = len(frame[0])
-    lab_map.draw(st, frame[0], key=MAP_KEY, ids=shown.ids, align=False, glide_ms=FRAME_GLIDE_MS, color=shown.colour,
+    glide = int(850 * frame_seconds(n))  # a little less than a frame
+    lab_map.draw(st, frame[0], key=MAP_KEY, ids=shown.ids, align=False, glide_ms=glide, color=shown.colour,
                  size=3.5 if n > 5000 else 5, title=f"t-SNE of {n:,} rows, iteration {frame[1]}", height=560)
     st.caption(f"t-SNE is running ({time.perf_counter() - job.started:.0f} s): the map moves as the optimiser places "
                "the points; Stop keeps the layout so far. The figures, the selection and the exports come when it "

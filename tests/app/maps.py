@@ -108,6 +108,10 @@ def lab_maps(at) -> dict[str, dict]:
         for field in (data.get("hover") or {}).get("fields") or []:
             if field.get("sameAs") == "color":  # the colour's numbers, not sent twice
                 field["values"] = data["values"]
+            elif field.get("sameAs") == "labels":  # the labels, not sent twice
+                field["values"] = data["labels"]
+            elif field.get("codes") is not None:  # a few repeated values, sent as codes into their names
+                field["values"] = [field["names"][c] for c in _decode(field["codes"], np.int32)]
             elif "numbers" in field:  # numbers sent as bytes: their values, as the tooltip reads them
                 field["values"] = _decode(field["numbers"])
         data["proto_id"] = el.proto.id

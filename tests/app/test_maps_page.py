@@ -280,3 +280,29 @@ def test_a_sweep_of_perplexity_is_sent_to_the_map_aligned_and_fills_the_slider(f
     assert "tsne" not in calls and not [b for b in at.button if b.key == "maps.tsne_stop"]
     assert lab_map(at, "maps.map")["sweep"]["at"] == 3  # the same sweep, at the new value
     assert svc.SWEEPS["UMAP"][0] == "n_neighbors"
+
+
+def test_colour_by_neighbour_recall_size_by_a_column_and_enter_selects_the_matches(frame):
+    """Recall colours each point by the share of its 10 nearest rows kept on the map (0 to 1, red to green); a
+    number column left out of the vector sizes the points; Enter in the search selects what it found."""
+    from app.services import explorer as svc
+    from embedcore.metrics import neighbour_recall
+
+    mine = frame.head(600).copy()
+    mine.insert(2, "length", np.arange(600, dtype=float))
+    at = with_upload(mine)
+    at.multiselect(key="maps.leave_out").set_value(["length"]).run()
+    at.selectbox(key="maps.colour").set_value(svc.RECALL).run()
+    at.selectbox(key="maps.size").set_value("length").run()
+    assert_clean(at)
+    drawn = lab_map(at, "maps.map")
+    X = mine.iloc[:, 3:].to_numpy()
+    expected = neighbour_recall(X, drawn["xy"].astype(np.float64), k=10, per_point=True)
+    assert drawn["color"]["kind"] == "continuous" and drawn["color"]["title"] == "neighbour recall at 10"
+    assert np.allclose(drawn["values"], expected, atol=0.01) and 0 < drawn["values"].mean() < 1
+    sizes = np.frombuffer(base64.b64decode(drawn["size"]), "<f4")
+    assert sizes[0] == 2.0 and sizes[-1] == 9.0 and np.all(np.diff(sizes) > 0)
+    at.text_input(key="maps.search").set_value("on travel").run()
+    assert_clean(at)
+    found = [i for i, t in enumerate(mine["title"]) if "on travel" in t]
+    assert sorted(lab_map(at, "maps.map")["selected"]) == found

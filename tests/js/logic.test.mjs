@@ -450,6 +450,8 @@ test("a tooltip writes numbers with three significant digits and names points by
   const nums = decode(Buffer.from(new Float32Array([1.23456, 7]).buffer).toString("base64"));
   assert.deepEqual([0, 1].map((i) => fieldValue({ nums, digits: 3 }, i)), ["1.23", "7"]);
   assert.equal(fieldValue({ values: ["a", "b"] }, 1), "b");
+  assert.deepEqual([0, 1, 2].map((i) => fieldValue({ cds: new Int32Array([1, 0, -1]), names: ["x", "y"] }, i)),
+                   ["y", "x", ""]);
   assert.deepEqual([pointName({ ids: ["x", "y"] }, 1), pointName({ ids: null, rowIds: true }, 1),
                     pointName({ ids: null }, 1)], ["y", "1", "#1"]);
   // a point whose label is left empty (nothing written beside it on the map) is still named in its tooltip

@@ -159,12 +159,18 @@ def are_rows(ids, n: int) -> bool:
 
 
 def _hover_field(name, values) -> dict:
-    """A tooltip field: text, one per point, or real numbers sent as float32 bytes that the map writes with three
-    significant digits (20,000 formatted strings cost more to make, send and read than the numbers)."""
+    """A tooltip field: text, one per point; real numbers sent as float32 bytes that the map writes with three
+    significant digits (20,000 formatted strings cost more to make, send and read than the numbers); or, for a
+    column of a few values repeated (a category), int32 codes into its names."""
     a = values if isinstance(values, np.ndarray) else None
     if a is not None and a.ndim == 1 and a.dtype.kind == "f":
         return {"name": str(name), "numbers": b64(a), "digits": 3}
-    return {"name": str(name), "values": [str(v) for v in values]}
+    texts = [str(v) for v in values]
+    if len(texts) >= 64:
+        names, codes = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
+        if len(names) <= min(256, len(texts) // 4):
+            return {"name": str(name), "codes": b64(codes, np.int32), "names": [str(v) for v in names]}
+    return {"name": str(name), "values": texts}
 
 
 def _items_token(ids) -> str:
@@ -200,9 +206,11 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     labels_list = None if labels is None else ["" if v is None else str(v) for v in labels]
     colour = color if isinstance(color, dict) else single(color or PALETTE[0])
     hover_fields = [_hover_field(k, vals) for k, vals in (hover or {}).items()]
-    for field in hover_fields:  # the colour's own numbers, sent once (at 20,000 points a quarter of the data)
+    for field in hover_fields:  # the colour's own numbers and the labels, sent once (each is a quarter of the data)
         if field.get("numbers") is not None and field["numbers"] == colour.get("values"):
             field["numbers"], field["sameAs"] = None, "color"
+        if field.get("values") is not None and field["values"] == labels_list:
+            field["values"], field["sameAs"] = None, "labels"
     rows = ids is None or are_rows(ids, n)
     sel = sorted({int(i) for i in selected})
     ring_layers = list(rings)

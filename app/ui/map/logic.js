@@ -28,9 +28,12 @@ export function tipTitle(frame, i) {
   return label != null && label !== "" ? String(label) : pointName(frame, i);
 }
 
-// A tooltip field's value for point i: its text, or its number written with `digits` digits.
+// A tooltip field's value for point i: its text, its number written with `digits` digits, or the name its code
+// stands for (a column of a few repeated values is sent as codes into its names).
 export function fieldValue(field, i) {
-  return field.nums ? significant(field.nums[i], field.digits || 3) : field.values[i];
+  if (field.nums) return significant(field.nums[i], field.digits || 3);
+  if (field.cds) return field.cds[i] < 0 ? "" : String(field.names[field.cds[i]]);
+  return field.values[i];
 }
 
 // Bounds of the points drawn (skipping NaN), as [x0, y0, x1, y1]; a single point gets a unit box.

@@ -6,6 +6,7 @@
 const FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const BOLD = "600 12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const LABEL_CANDIDATES = 4000; // labels tried per draw, most important first (the rest wait for a zoom)
+const VIEW_GLIDE_MS = 120; // a change of view alone (the points unmoved) zooms this fast
 const STAMP_ABOVE = 5000; // points above which a glide's frames are stamped (stampDiscs), not blended
 const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
 
@@ -63,7 +64,8 @@ class LabMap {
       color: data.color || { kind: "single", color: "#3b5bdb" }, size: data.size ?? 5,
       opacity: data.opacity ?? 0.85, rings: data.rings || [], rowIds: !!data.rowIds,
       hover: { fields: ((data.hover && data.hover.fields) || []).map(
-        (h) => (h.numbers != null ? { ...h, nums: decode(h.numbers) } : h)) },
+        (h) => (h.numbers != null ? { ...h, nums: decode(h.numbers) }
+          : h.codes != null ? { ...h, cds: decode(h.codes, Int32Array) } : h)) },
       edges: (data.edges || []).map((e) => ({ ...e, pairs: decode(e.pairs, Int32Array) })),
       arrows: data.arrows || [], lines: data.lines || [],
       markers: (data.markers || []).map((m) => (m.selectCodes ? { ...m, codes: decode(m.selectCodes, Int32Array) } : m)),
@@ -78,7 +80,10 @@ class LabMap {
     }
     if (f.color.kind === "category") f.codes = decode(f.color.codes, Int32Array);
     if (f.color.kind === "continuous") f.values = decode(f.color.values);
-    for (const h of f.hover.fields) if (h.sameAs === "color") h.nums = f.values;  // the colour's numbers, sent once
+    for (const h of f.hover.fields) {  // the colour's numbers and the labels, sent once
+      if (h.sameAs === "color") h.nums = f.values;
+      if (h.sameAs === "labels") h.values = f.labels;
+    }
     if (typeof f.size === "string") f.sizes = decode(f.size);
     const old = this.frame;
     if (old && old.color.kind === "category" && f.color.kind === "category" &&
@@ -106,9 +111,11 @@ class LabMap {
     if (match && from && match.some((j) => j >= 0) && !this.still(from, f, match, target)) {
       const view0 = this.view;
       const start = performance.now();
+      // only the view moves (a search framed, a filter): a short zoom, the points stay where they are
+      const ms = this.pointsStill(from, f, match) ? Math.min(f.glideMs, VIEW_GLIDE_MS) : f.glideMs;
       cancelAnimationFrame(this.anim);
       const step = (now) => {
-        const t = Math.min(1, (now - start) / f.glideMs);
+        const t = Math.min(1, (now - start) / ms);
         const [x, y] = tween(from.x, from.y, f.x, f.y, match, t);
         this.shown = { x, y };
         if (this.auto && view0) {
@@ -134,6 +141,10 @@ class LabMap {
 
   // True when the new frame lands where the one on screen is, to half a pixel, and so would the view: a
   // glide would show nothing for its whole length (a live run's last frame redrawn as the finished map).
+  pointsStill(from, f, match) {
+    return !this.view || largestMove(from.x, from.y, f.x, f.y, match) * this.view.s < 0.5;
+  }
+
   still(from, f, match, target) {
     const v = this.view;
     if (!v) return false;
