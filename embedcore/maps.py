@@ -221,21 +221,21 @@ def compiled_on_disk() -> bool:
 
 
 def warm_umap() -> None:
-    """Run UMAP on two small seeded clouds so that numba compiles what a real map calls: the exact neighbour
-    search umap-learn uses below 4,096 points and pynndescent's search above, the spectral start and the
-    layout's epochs, and keeps them on disk (:func:`cache_compiled`). A server calls this at start, in the
-    background (``app.services.ahead``); when the disk already holds them (any process compiled them since the
-    install) it does nothing more.
+    """Load (or compile) what a UMAP map calls, so a process's first map costs what a later one does: a UMAP of
+    200 seeded points brings in umap-learn, its fuzzy graph, the exact neighbour search used below 4,096 points,
+    the spectral start and the layout's epochs (0.1 s once numba's disk cache holds them, :func:`cache_compiled`).
+    When the cache lacks them (the first start after an install), a UMAP of 4,200 points compiles pynndescent's
+    search too, which numba keeps on disk for the next processes. A server calls this at start, in the
+    background (``app.services.ahead``).
 
     >>> warm_umap()  # doctest: +SKIP
     """
     import umap
 
     _cache_once()
-    if compiled_on_disk():
-        return
+    cold = not compiled_on_disk()
     rng = np.random.default_rng(0)
-    for n, init in ((200, "spectral"), (4200, "random")):
+    for n, init in ((200, "spectral"), (4200, "random"))[:2 if cold else 1]:
         umap.UMAP(n_neighbors=10, n_epochs=10, init=init, random_state=0, n_jobs=1).fit_transform(
             rng.normal(size=(n, 8)))
 

@@ -464,7 +464,10 @@ def _full_table(table, shown: View, coords, rows_idx=None) -> pd.DataFrame:
     positions = shown.positions if rows_idx is None else shown.positions[rows_idx]
     xy = coords if rows_idx is None else coords[rows_idx]
     frame = table.meta.iloc[positions].reset_index(drop=True).copy()
-    frame.insert(0, "row", (table.rows[positions] + 1))
+    # the row's number in the file; a file's own column "row" (or the page's, for a file without metadata) keeps
+    # its name and the number gets another
+    name = next(n for n in ("row", "file_row", "file_row_number") if n not in frame.columns)
+    frame.insert(0, name, (table.rows[positions] + 1))
     vectors = pd.DataFrame(table.X[positions], columns=table.columns)
     frame = pd.concat([frame, vectors], axis=1)
     frame["map_x"], frame["map_y"] = xy[:, 0], xy[:, 1]
@@ -473,8 +476,7 @@ def _full_table(table, shown: View, coords, rows_idx=None) -> pd.DataFrame:
 
 def exports(table, shown: View, coords, tools) -> None:
     """Downloads: every row shown with all its columns and its map coordinates, as CSV and Parquet; the selection
-    likewise."""
-    row = st.container(horizontal=True)
+    likewise; a preview of the table's first rows above them."""
 
     def csv(rows_idx=None) -> str:
         return _full_table(table, shown, coords, rows_idx).to_csv(index=False)
@@ -484,6 +486,12 @@ def exports(table, shown: View, coords, tools) -> None:
         _full_table(table, shown, coords).to_parquet(out, index=False)
         return out.getvalue()
 
+    first = np.arange(min(5, len(shown.ids)))
+    st.dataframe(_full_table(table, shown, coords, first), hide_index=True, key="maps.preview", height=213,
+                 row_height=35)
+    st.caption(f"The first rows of what the downloads hold: every row on the map ({len(shown.ids):,}) with every "
+               "column of the file and its map coordinates.")
+    row = st.container(horizontal=True)
     row.download_button("Table with the map (.csv)", lambda: csv(), "maps-table.csv", "text/csv",
                         key="maps.export_csv", on_click="ignore", icon=":material/download:",
                         help="Every row on the map with every column of the file and its map coordinates.")

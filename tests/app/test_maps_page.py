@@ -306,3 +306,17 @@ def test_colour_by_neighbour_recall_size_by_a_column_and_enter_selects_the_match
     assert_clean(at)
     found = [i for i, t in enumerate(mine["title"]) if "on travel" in t]
     assert sorted(lab_map(at, "maps.map")["selected"]) == found
+
+
+def test_a_file_with_its_own_row_column_exports_both():
+    """A column called "row" in the file (or the page's own, for a file without metadata) is kept, and the
+    row's number in the file goes beside it."""
+    from app.services import explorer as svc
+    from app.ui import explorer_charts as charts
+
+    meta = pd.DataFrame({"row": ["a", "b", "c"]})
+    table = svc.Table(np.eye(3), meta, ["x", "y", "z"], ["x", "y", "z"], np.arange(3), 3)
+    view = charts.View.make(table, "row", "(none)")
+    out = charts._full_table(table, view, np.zeros((3, 2)))
+    assert list(out.columns[:2]) == ["file_row", "row"] and out["row"].tolist() == ["a", "b", "c"]
+    assert out["file_row"].tolist() == [1, 2, 3]

@@ -6,7 +6,6 @@
 const FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const BOLD = "600 12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const LABEL_CANDIDATES = 4000; // labels tried per draw, most important first (the rest wait for a zoom)
-const VIEW_GLIDE_MS = 120; // a change of view alone (the points unmoved) zooms this fast
 const STAMP_ABOVE = 5000; // points above which a glide's frames are stamped (stampDiscs), not blended
 const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
 
@@ -108,14 +107,13 @@ class LabMap {
     // a new set of points to frame (a search typed) frames them, wherever the view was panned
     const refocus = String(focus || "") !== String((old && old.focus) || "");
     if (refocus) this.auto = true;
-    if (match && from && match.some((j) => j >= 0) && !this.still(from, f, match, target)) {
+    // only the view moves (a search framed, a filter): it jumps, the points stay where they are
+    if (match && from && match.some((j) => j >= 0) && !this.pointsStill(from, f, match)) {
       const view0 = this.view;
       const start = performance.now();
-      // only the view moves (a search framed, a filter): a short zoom, the points stay where they are
-      const ms = this.pointsStill(from, f, match) ? Math.min(f.glideMs, VIEW_GLIDE_MS) : f.glideMs;
       cancelAnimationFrame(this.anim);
       const step = (now) => {
-        const t = Math.min(1, (now - start) / ms);
+        const t = Math.min(1, (now - start) / f.glideMs);
         const [x, y] = tween(from.x, from.y, f.x, f.y, match, t);
         this.shown = { x, y };
         if (this.auto && view0) {
@@ -139,19 +137,10 @@ class LabMap {
     registry[f.mapId] = this;
   }
 
-  // True when the new frame lands where the one on screen is, to half a pixel, and so would the view: a
-  // glide would show nothing for its whole length (a live run's last frame redrawn as the finished map).
+  // True when no point of the new frame moves by half a pixel or more from where it is on screen (a search, a
+  // filter, a colour, a live run's last frame redrawn as the finished map): nothing to glide, the view jumps.
   pointsStill(from, f, match) {
     return !this.view || largestMove(from.x, from.y, f.x, f.y, match) * this.view.s < 0.5;
-  }
-
-  still(from, f, match, target) {
-    const v = this.view;
-    if (!v) return false;
-    const moved = largestMove(from.x, from.y, f.x, f.y, match) * v.s;
-    const turned = this.auto && (Math.abs(target.cx - v.cx) * v.s >= 0.5 || Math.abs(target.cy - v.cy) * v.s >= 0.5 ||
-                                 Math.abs(target.s / v.s - 1) * Math.max(this.w, this.h) >= 0.5);
-    return moved < 0.5 && !turned;
   }
 
   visibility() {
