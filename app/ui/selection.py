@@ -137,7 +137,8 @@ class MapTools:
                 with right:
                     summary(self.rows)
             row = st.container(horizontal=True)  # one row (a horizontal container: fewer elements than columns)
-            row.download_button("Selection (.csv)", sel.to_csv(frame), file_name, "text/csv",
+            # written when clicked, not at every run that shows a selection
+            row.download_button("Selection (.csv)", lambda: sel.to_csv(frame), file_name, "text/csv",
                                 key=f"{page}.{name}.download", on_click="ignore",
                                 help="The selected ids, labels and map coordinates.")
             row.button("Clear the selection", key=f"{page}.{name}.clear", on_click=sel.clear,
