@@ -18,7 +18,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import live, reproduce
 from app.services.shared import store
-from embedcore import explore, maps, metrics
+from embedcore import compare, explore, maps, metrics
 from embedcore.exceptions import DataError
 from embedcore.manifold import rescale_for_distances, sample_indices
 
@@ -302,6 +302,12 @@ def sweep_values(method: str, params: dict, n: int) -> tuple[str, tuple] | None:
     kind = type(base[0])
     values = sorted({kind(min(v, cap)) for v in base if lo <= min(v, cap)} | {kind(params[name])})
     return (name, tuple(values)) if len(values) >= 3 else None
+
+
+def aligned_sweep(frames, at: int, drawn) -> list[np.ndarray]:
+    """A sweep's maps as drawn: the one at ``at`` (the page's own setting) turned onto the map on screen, each
+    other onto its neighbour (:func:`embedcore.compare.align_sequence`)."""
+    return compare.align_sequence(frames, at, drawn)
 
 
 def sweep_key(ref: data_service.DataRef, columns, rows, method: str, params: dict) -> tuple:

@@ -17,7 +17,6 @@ from app.services import selection as picked
 from app.ui import map as lab_map
 from app.ui.controls import ranged_slider
 from app.ui.text import md_escape
-from embedcore import compare
 
 MAP_KEY = "maps.map"
 #: Seconds between two frames of a live t-SNE at least (the fragment that draws it runs again this often), and
@@ -226,7 +225,7 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None,
                                      size=5, name=f"clusters (HDBSCAN in the {cluster_space}; click a name to select)",
                                      groups=found, group_of=found_table["cluster"]))
     if sweep is not None:
-        sweep = {**sweep, "frames": compare.align_sequence(sweep["frames"], sweep["at"], drawn)}
+        sweep = {**sweep, "frames": svc.aligned_sweep(sweep["frames"], sweep["at"], drawn)}
     lines = []
     if density:
         for fraction, paths in svc.contours(drawn):
