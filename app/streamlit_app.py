@@ -14,7 +14,7 @@ if str(_ROOT) not in sys.path:
 
 import app.services.threads  # noqa: E402,F401  (one BLAS thread per computation)
 from app.pages import PAGES, pages_by_section  # noqa: E402
-from app.services import ahead, heap  # noqa: E402
+from app.services import heap  # noqa: E402
 from app.ui import layout, share  # noqa: E402
 from app.ui.sidebar import shared_sidebar  # noqa: E402
 
@@ -50,5 +50,4 @@ link_notes = st.container()  # above the page: what of the link the page could n
 page.run()
 share.report_link(link_notes, requested, prefix)
 heap.watch_sessions()  # what a session leaves goes back to the system once it has ended
-ahead.warm_compiled()  # UMAP's numba functions compiled once per server, in the background
 heap.settle()  # after the page, so what it imported is frozen before Streamlit's after-run collection

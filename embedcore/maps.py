@@ -225,7 +225,7 @@ def warm_umap() -> None:
     200 seeded points brings in umap-learn, its fuzzy graph, the exact neighbour search used below 4,096 points,
     the spectral start and the layout's epochs (0.1 s once numba's disk cache holds them, :func:`cache_compiled`).
     When the cache lacks them (the first start after an install), a UMAP of 4,200 points compiles pynndescent's
-    search too, which numba keeps on disk for the next processes. A server calls this at start, in the
+    search too, which numba keeps on disk for the next processes. A server calls this when its Maps page is first opened, in the
     background (``app.services.ahead``).
 
     >>> warm_umap()  # doctest: +SKIP

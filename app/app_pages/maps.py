@@ -1,5 +1,6 @@
 import streamlit as st
 
+from app.services import ahead
 from app.services import data as data_service
 from app.services import explorer as svc
 from app.services import reproduce
@@ -16,6 +17,9 @@ page_header("Maps: your embeddings",
             "PCA, t-SNE, UMAP, Isomap or LLE, colour it by any column, search it, filter it, and check which "
             "neighbourhoods the map keeps.")
 
+# UMAP brought in and compiled in the background once per server, when the page that maps by it is first
+# opened (importing it holds the interpreter for about 2 s: not at the first visit of every other page)
+ahead.warm_compiled()
 source, data = data_source("vectors", "maps", default="digits", usable=svc.usable)
 ref = data_service.ref("vectors", source)
 names = [str(c) for c in (data.columns or [f"v{j + 1}" for j in range(data.X.shape[1])])]

@@ -75,17 +75,18 @@ def moved(state_key: str, data, **values: float) -> tuple[str, float] | None:
                  if name in last[1] and v != last[1][name]), None)
 
 
-#: Set to 0 to skip compiling ahead at server start (test servers that never map by UMAP).
+#: Set to 0 to skip compiling ahead (test processes and servers, most of which never map by UMAP).
 WARM_ENV = "LAB_WARM"
 _warming: list[Future] = []
 _warm_lock = threading.Lock()
 
 
 def warm_compiled() -> Future | None:
-    """Compile UMAP's and its neighbour search's numba functions once per server process, on a low-priority
-    thread, so the first UMAP a person asks for costs what every later one does: umap-learn keeps almost none of
-    its compiled functions on disk, and compiling them took 15-40 s of the first UMAP of a process. The
-    environment variable ``LAB_WARM=0`` turns it off. Returns the work's future (None when turned off)."""
+    """Bring UMAP in once per server process, on a low-priority thread (:func:`embedcore.maps.warm_umap`: its
+    numba functions loaded from numba's disk cache, or compiled and kept there), so the first UMAP a person asks
+    for costs what every later one does: compiling took 15-40 s of the first UMAP of a process, importing about
+    2 s. The Maps page asks for it when opened. The environment variable ``LAB_WARM=0`` turns it off. Returns
+    the work's future (None when turned off)."""
     if os.environ.get(WARM_ENV, "1") == "0":
         return None
     with _warm_lock:
