@@ -324,6 +324,86 @@ def test_a_click_selects_the_point_under_the_mouse_and_a_hover_shows_its_label(f
         page.close()
 
 
+def test_the_keyboard_alone_reaches_the_map_walks_its_points_inspects_selects_and_clears(fixture_app, browser):
+    """Tab reaches the map (a named, described application region); an arrow goes to the nearest point in its
+    direction and the live region names it; Enter inspects it (a click event); Space and two Shift + arrows
+    select three points; Escape clears; + zooms; T opens the table of every point; with reduced motion a redraw
+    jumps."""
+    n = 300
+    page = open_map(browser, fixture_app, n, "box")
+    try:
+        s = state(page)
+        assert s["access"]["role"] == "application"
+        assert s["access"]["name"] == f"{n:,} points, turn 0"
+        about = s["access"]["description"]
+        assert f"A map of {n} points" in about and "Colour by depth" in about and "Most points lie in the" in about
+        page.keyboard.press("Tab")  # from the page: the checkbox, the slider and the map's buttons come first
+        for _ in range(15):
+            if page.evaluate("(k) => window.__labMaps[k].hasFocus === true", KEY):
+                break
+            page.keyboard.press("Tab")
+        assert page.evaluate("(k) => window.__labMaps[k].hasFocus === true", KEY), "Tab never reached the map"
+        names = map_app.labels(n)
+        page.keyboard.press("ArrowRight")
+        first = state(page)["focused"]
+        assert first >= 0 and names[first] in state(page)["access"]["said"]
+        page.keyboard.press("ArrowRight")
+        s = state(page)
+        second = s["focused"]
+        assert s["x"][second] > s["x"][first], "ArrowRight went left"
+        assert names[second] in s["access"]["said"] and f"of {n}" in s["access"]["said"]
+        before = event(page)
+        page.keyboard.press("Enter")
+        got = wait_event(page, before)
+        assert got == {"kind": "click", "indices": [second]}
+        page.locator(f".st-key-{KEY.replace('.', '-')} .lab-stage").focus()
+        page.keyboard.press("Escape")  # this app draws the clicked point as its selection: cleared first
+        got = wait_event(page, got)
+        assert got == {"kind": "clear", "indices": []}
+        page.keyboard.press("Space")
+        got = wait_event(page, got)
+        assert got["kind"] == "keys" and got["indices"] == [second]
+        for _ in range(2):
+            page.keyboard.press("Shift+ArrowUp")
+            page.wait_for_timeout(150)
+        page.wait_for_function("(k) => window.__labMaps[k].frame.selected.size === 3", arg=KEY, timeout=60_000)
+        wait_idle(page)
+        s = state(page)
+        assert len(s["selected"]) == 3 and second in s["selected"], s["selected"]
+        assert "3 points selected" in s["access"]["said"] and "Selected: 3 points" in s["access"]["description"]
+        page.keyboard.press("Escape")
+        page.wait_for_function("(k) => window.__labMaps[k].frame.selected.size === 0", arg=KEY, timeout=60_000)
+        assert event(page)["kind"] == "clear"
+        scale = state(page)["scale"][0]
+        page.keyboard.press("+")
+        assert state(page)["scale"][0] > 1.4 * scale
+        page.keyboard.press("t")
+        table = page.locator(f".st-key-{KEY.replace('.', '-')} .lab-table table")
+        assert table.locator("tbody tr").count() == 50 and f"of {n} rows" in table.locator("caption").inner_text()
+        assert page.locator(f".st-key-{KEY.replace('.', '-')} .lab-table-btn").get_attribute("aria-expanded") == "true"
+        shot(page, "map-fixture-keyboard")
+    finally:
+        page.close()
+
+
+def test_with_reduced_motion_a_redrawn_map_jumps_instead_of_gliding(fixture_app, browser):
+    page = browser.new_page(viewport={"width": 1440, "height": 1000}, reduced_motion="reduce")
+    try:
+        page.goto(f"{fixture_app}/?n=300&mode=box")
+        wait_idle(page)
+        wait_drawn(page, KEY)
+        page.evaluate("(k) => { const m = window.__labMaps[k]; m.__glides = 0; const u = m.update.bind(m); "
+                      "m.update = (d, a) => { u(d, a); if (m.anim != null) m.__glides++; }; }", KEY)
+        slider = page.get_by_role("slider", name="Turn")
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("(k) => window.__labMaps[k].frame.title.endsWith('turn 1')", arg=KEY, timeout=60_000)
+        assert page.evaluate("(k) => window.__labMaps[k].__glides", KEY) == 0
+        assert not state(page)["gliding"]
+    finally:
+        page.close()
+
+
 def test_wheel_zoom_keeps_the_point_under_the_mouse_and_reset_restores_the_view(fixture_app, browser):
     n = 300
     page = open_map(browser, fixture_app, n, "pan")

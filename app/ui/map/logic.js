@@ -355,3 +355,43 @@ export function stampDiscs(data32, W, H, px, py, order, packed, mask) {
     }
   }
 }
+
+// What a screen reader is told a map draws (its description, app/ui/access): how many points and how many the
+// legend hides, the axes, the colour (each category's count, or a number's range), the groups named on the map,
+// where most points lie, the selection and the inspected point. `keep`: the points shown (null: all).
+export function describeMap(f, keep) {
+  const shown = keep ? keep.reduce((a, b) => a + b, 0) : f.n;
+  const out = [`A map of ${counted(f.n, "point")}${shown < f.n ? `, ${counted(f.n - shown, "point")} hidden by the legend` : ""}.`];
+  if (f.xTitle || f.yTitle) out.push(`Across: ${f.xTitle || "x"}; up: ${f.yTitle || "y"}.`);
+  const c = f.color;
+  if (c.kind === "category" && f.codes) {
+    const counts = new Map();
+    for (let i = 0; i < f.n; i++) counts.set(f.codes[i], (counts.get(f.codes[i]) || 0) + 1);
+    const parts = [...counts].sort((a, b) => b[1] - a[1])
+      .map(([code, k]) => `${c.names[code] ?? "no value"} (${k.toLocaleString("en-US")})`);
+    out.push(`Colour${c.title ? ` by ${c.title}` : ""}: ${listed(parts, 10)}.`);
+  } else if (c.kind === "continuous") {
+    out.push(`Colour${c.title ? ` by ${c.title}` : ""}, from ${spoken(c.min)} to ${spoken(c.max)}.`);
+  }
+  const named = f.markers.filter((m) => m.text && m.text.length).flatMap((m) => m.text);
+  if (named.length) out.push(`Named on the map: ${listed(named, 10)}.`);
+  const crowd = densest(f.x, f.y, keep);
+  if (crowd) out.push(`Most points lie in the ${crowd.region} (${Math.round(crowd.share * 100)}% of them).`);
+  if (f.selected.size) {
+    const sel = [...f.selected].slice(0, 6).map((i) => tipTitle(f, i));
+    out.push(`Selected: ${counted(f.selected.size, "point")}${sel.length ? `, ${listed(sel, 5)}` : ""}.`);
+  }
+  const inspected = f.rings.find((r) => r.label && r.indices.length === 1);
+  if (inspected) out.push(`Inspected: ${tipTitle(f, inspected.indices[0])}.`);
+  return out.join(" ");
+}
+
+// What the keys announce for point i: its label, its tooltip fields, and where it is among the points.
+export function pointSpoken(f, i) {
+  const fields = f.hover.fields.map((h) => `${h.name} ${fieldValue(h, i)}`);
+  const colour = f.color.kind === "category" && f.codes ? `${f.color.title || "colour"} ${f.color.names[f.codes[i]] ?? "no value"}`
+    : f.color.kind === "continuous" && f.values ? `${f.color.title || "value"} ${spoken(f.values[i])}` : null;
+  const parts = [...new Set([colour, ...fields].filter(Boolean))];
+  return `${tipTitle(f, i)}${parts.length ? `; ${parts.join("; ")}` : ""}. Point ${(i + 1).toLocaleString("en-US")} of ` +
+    `${f.n.toLocaleString("en-US")}${f.selected.has(i) ? ", selected" : ""}.`;
+}

@@ -8,6 +8,10 @@ const BOLD = "600 12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const LABEL_CANDIDATES = 4000; // labels tried per draw, most important first (the rest wait for a zoom)
 const STAMP_ABOVE = 5000; // points above which a glide's frames are stamped (stampDiscs), not blended
 const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
+const MAP_KEYS = "Keys: the arrows move from point to point, Home and End go to the leftmost and the rightmost, " +
+  "Enter inspects the point, Space adds it to the selection or takes it out, Shift with an arrow extends the " +
+  "selection, Escape clears it, plus and minus zoom, T shows the points as a table.";
+const AHEAD = { ArrowRight: "to the right", ArrowLeft: "to the left", ArrowUp: "up", ArrowDown: "down" };
 
 function el(tag, cls, parent) {
   const e = document.createElement(tag);
@@ -48,6 +52,10 @@ class LabMap {
     this.hover = -1;
     this.drag = null;
     this.w = 600; this.h = 400;
+    this.access = new LabAccess(this.box, this.stage, { kind: "map", keys: MAP_KEYS, tools: this.tools });
+    this.access.tableFrom(() => this.tableRows());
+    this.kfocus = -1;  // the point the keys reached (-1: none yet)
+    this.keySel = null;  // the selection the keys are building (null: the page's)
     this.bind();
   }
 
@@ -84,7 +92,10 @@ class LabMap {
       if (h.sameAs === "labels") h.values = f.labels;
     }
     if (typeof f.size === "string") f.sizes = decode(f.size);
+    if (reducedMotion()) f.glideMs = 0;  // the reader asked for less motion: maps jump to their new places
     const old = this.frame;
+    if (!old || old.n !== f.n || old.items !== f.items) this.kfocus = -1;
+    if (this.keySel && !sameMembers(this.keySel, f.selected)) this.keySel = null;
     if (old && old.color.kind === "category" && f.color.kind === "category" &&
         JSON.stringify(old.color.names) === JSON.stringify(f.color.names)) {
       // the hidden legend entries stay hidden while the categories are the same
@@ -96,6 +107,8 @@ class LabMap {
     this.keep = this.visibility();
     this.paint();
     this.title.textContent = f.title;
+    this.access.describe(f.title || "Map", describeMap(f, this.keep));
+    this.access.tableFrom(() => this.tableRows());
     this.stage.style.height = `${f.height}px`;
     this.stage.dataset.mode = f.mode;
     this.resize();
@@ -277,6 +290,11 @@ class LabMap {
         this.shape(ctx, r.shape || "circle", sx(X[i]), sy(Y[i]), rad, r.fill !== false);
       }
     }
+    if (this.kfocus >= 0 && this.hasFocus) {  // the point the keys reached: a thick ring with a white halo
+      const x = sx(X[this.kfocus]), y = sy(Y[this.kfocus]);
+      ctx.lineWidth = 5; ctx.strokeStyle = "#ffffff"; ctx.beginPath(); ctx.arc(x, y, 10, 0, 2 * Math.PI); ctx.stroke();
+      ctx.lineWidth = 2.5; ctx.strokeStyle = "#1c3faa"; ctx.beginPath(); ctx.arc(x, y, 10, 0, 2 * Math.PI); ctx.stroke();
+    }
     this.markerHits = [];  // over the rings: a cluster's name stays readable over its selected points
     for (const m of f.markers) this.drawMarkers(ctx, m, sx, sy);
     this.drawLabels(ctx, sx, sy, X, Y);
@@ -288,7 +306,7 @@ class LabMap {
     ctx.strokeStyle = "#e9ecef";
     ctx.lineWidth = 1;
     ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
-    ctx.fillStyle = "#868e96";
+    ctx.fillStyle = "#495057";
     ctx.font = FONT;
     if (f.xTitle) { ctx.textAlign = "right"; ctx.fillText(f.xTitle, w - 6, h - 6); }
     if (f.yTitle) { ctx.save(); ctx.translate(14, 6); ctx.rotate(Math.PI / 2); ctx.textAlign = "left"; ctx.fillText(f.yTitle, 0, 0); ctx.restore(); }
@@ -297,7 +315,7 @@ class LabMap {
     const v = this.view, target = 80 / v.s, p = Math.pow(10, Math.floor(Math.log10(target)));
     const unit = [1, 2, 5, 10].map((k) => k * p).filter((u) => u <= target).pop() || p;
     const len = unit * v.s;
-    ctx.strokeStyle = "#868e96";
+    ctx.strokeStyle = "#6c757d";
     ctx.beginPath(); ctx.moveTo(10, h - 12); ctx.lineTo(10 + len, h - 12); ctx.moveTo(10, h - 16); ctx.lineTo(10, h - 8);
     ctx.moveTo(10 + len, h - 16); ctx.lineTo(10 + len, h - 8); ctx.stroke();
     ctx.fillText(`${+unit.toPrecision(3)}`, 14 + len, h - 8);
@@ -419,6 +437,7 @@ class LabMap {
     // over hundreds of points would otherwise pile their labels on each other.
     const must = new Set();
     if (this.hover >= 0) must.add(this.hover);
+    if (this.kfocus >= 0 && this.hasFocus) must.add(this.kfocus);
     for (const r of f.rings) if (r.label) for (const i of r.indices) must.add(i);
     for (const i of f.always) must.add(i);
     const bold = (i) => must.has(i) || f.selected.has(i);
@@ -537,6 +556,8 @@ class LabMap {
         const item = el("button", "lab-legend-item", this.legend);
         item.dataset.code = String(k);
         if (this.hidden.has(k)) item.classList.add("off");
+        item.type = "button";
+        item.setAttribute("aria-pressed", String(!this.hidden.has(k)));
         const sw = el("span", "lab-swatch", item);
         sw.style.background = c.colors[k % c.colors.length];
         el("span", null, item).textContent = String(name);
@@ -544,7 +565,9 @@ class LabMap {
         item.onclick = () => {
           this.hidden.has(k) ? this.hidden.delete(k) : this.hidden.add(k);
           item.classList.toggle("off");
+          item.setAttribute("aria-pressed", String(!this.hidden.has(k)));
           this.keep = this.visibility();
+          this.access.describe(f.title || "Map", describeMap(f, this.keep));
           this.draw();
         };
       });
@@ -646,7 +669,108 @@ class LabMap {
       if (this.frame.selected.size) this.send("clear", []);
     });
     this.btnReset.onclick = () => this.resetView();
+    this.stage.addEventListener("keydown", (ev) => this.onKey(ev));
+    this.stage.addEventListener("focus", () => { this.hasFocus = true; if (this.kfocus >= 0) this.focusPoint(this.kfocus, false); });
+    this.stage.addEventListener("blur", () => { this.hasFocus = false; this.tip.style.display = "none"; if (this.frame) this.draw(); });
     this.btnPng.onclick = () => this.png();
+  }
+
+  // ------------------------------------------------------------ the keys
+  onKey(ev) {
+    const f = this.frame;
+    if (!f || !f.n || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const k = ev.key, X = this.shown.x, Y = this.shown.y, keep = this.keep;
+    const here = this.kfocus >= 0 && this.kfocus < f.n && (!keep || keep[this.kfocus]) ? this.kfocus : -1;
+    let next = null;
+    if (k in DIRECTIONS) {
+      const [ux, uy] = DIRECTIONS[k];
+      next = here < 0 ? this.startPoint() : stepTo(X, Y, keep, here, ux, uy);
+      if (next < 0) { ev.preventDefault(); this.access.announce(`No point further ${AHEAD[k]}.`); return; }
+    } else if (k === "Home" || k === "End") {
+      next = extreme(X, Y, keep, k === "End");
+    } else if (k === "Enter") {
+      if (here < 0) return;
+      this.send("click", [here]);
+      this.access.announce(`Inspecting ${tipTitle(f, here)}.`);
+    } else if (k === " " || k === "Spacebar") {
+      if (here < 0) { ev.preventDefault(); return; }
+      const sel = this.keySel || new Set(f.selected);
+      if (sel.has(here)) sel.delete(here); else sel.add(here);
+      this.sendKeys(sel, `${tipTitle(f, here)} ${sel.has(here) ? "added to" : "taken out of"} the selection`);
+    } else if (k === "Escape") {
+      if (!this.keySel && !f.selected.size) return;
+      this.keySel = null;
+      this.send("clear", []);
+      this.access.announce("Selection cleared.");
+    } else if (k === "+" || k === "=" || k === "-" || k === "_") {
+      const [px, py] = here >= 0 ? toScreen(this.view, this.w, this.h, X[here], Y[here]) : [this.w / 2, this.h / 2];
+      this.view = zoomAt(this.view, this.w, this.h, px, py, k === "-" || k === "_" ? 1 / 1.5 : 1.5);
+      this.auto = false;
+      this.draw();
+      this.access.announce(k === "-" || k === "_" ? "Zoomed out." : "Zoomed in.");
+    } else if (k === "t" || k === "T") {
+      this.access.toggleTable(true);
+    } else return;
+    ev.preventDefault();
+    if (next === null || next < 0) return;
+    if (ev.shiftKey && (k in DIRECTIONS || k === "Home" || k === "End")) {  // extend the selection as it moves
+      const sel = this.keySel || new Set(f.selected);
+      if (here >= 0) sel.add(here);
+      sel.add(next);
+      this.focusPoint(next, false);
+      this.sendKeys(sel, pointSpoken(f, next).replace(/\.$/, ""));
+      return;
+    }
+    this.focusPoint(next);
+  }
+
+  // The point the arrows start from: the one nearest the middle of the view.
+  startPoint() {
+    const [x, y] = toData(this.view, this.w, this.h, this.w / 2, this.h / 2);
+    return closest(this.shown.x, this.shown.y, this.keep, x, y);
+  }
+
+  // Move the keys' focus to point i: the view follows it when it leaves the screen; its tooltip shows and its
+  // label, fields and place are announced (`say` false: shown again without a word, as the map takes focus).
+  focusPoint(i, say = true) {
+    const f = this.frame;
+    this.kfocus = i;
+    let [px, py] = toScreen(this.view, this.w, this.h, this.shown.x[i], this.shown.y[i]);
+    if (px < 8 || py < 8 || px > this.w - 8 || py > this.h - 8) {
+      this.view = { ...this.view, cx: this.shown.x[i], cy: this.shown.y[i] };
+      this.auto = false;
+      [px, py] = [this.w / 2, this.h / 2];
+    }
+    this.draw();
+    this.showTip(i, px, py);
+    if (say) this.access.announce(pointSpoken(f, i));
+  }
+
+  sendKeys(sel, said) {
+    this.keySel = sel;
+    const f = this.frame;
+    this.send("keys", [...sel].sort((a, b) => a - b));
+    const n = sel.size;
+    this.access.announce(`${said}. ${counted(n, "point")} selected.`);
+  }
+
+  // The table view: every point shown, with its label, place and tooltip fields.
+  tableRows() {
+    const f = this.frame;
+    if (!f) return { columns: [], n: 0, row: () => [] };
+    const rows = [];
+    for (let i = 0; i < f.n; i++) if (!this.keep || this.keep[i]) rows.push(i);
+    const colour = f.color.kind === "category" ? (f.color.title || "colour") : f.color.kind === "continuous" ? (f.color.title || "value") : null;
+    const fields = f.hover.fields.filter((h) => h.name !== colour);
+    const columns = ["point", ...(f.labels ? ["label"] : []), f.xTitle || "x", f.yTitle || "y",
+                     ...(colour ? [colour] : []), ...fields.map((h) => h.name), "selected"];
+    const row = (k) => {
+      const i = rows[k];
+      return [pointName(f, i), ...(f.labels ? [f.labels[i] ?? ""] : []), significant(this.shown.x[i], 4), significant(this.shown.y[i], 4),
+              ...(colour ? [f.color.kind === "category" ? (f.color.names[f.codes[i]] ?? "") : significant(f.values[i], 4)] : []),
+              ...fields.map((h) => fieldValue(h, i)), f.selected.has(i) ? "yes" : ""];
+    };
+    return { columns, n: rows.length, row };
   }
 
   resetView() {
@@ -703,8 +827,18 @@ class LabMap {
         text: m.text ? m.text[k] : "", box: [x0 + r.left, y0 + r.top, x1 + r.left, y1 + r.top] })),
       contours: f.contours.map((c) => ({ name: c.name, paths: c.starts.length })),
       sweep: f.sweep ? { name: f.sweep.name, values: f.sweep.values, at: f.sweep.at, t: this.scrubT } : null,
+      focused: this.kfocus, keySelection: this.keySel ? [...this.keySel] : null,
+      access: { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
+                description: this.access.desc.textContent, said: this.access.said.textContent,
+                table: !this.access.table.hidden },
     };
   }
+}
+
+function sameMembers(a, b) {
+  if (a.size !== b.size) return false;
+  for (const v of a) if (!b.has(v)) return false;
+  return true;
 }
 
 function fmt(v) {

@@ -1,0 +1,126 @@
+// The DOM every canvas component of the lab shares for keyboard and screen-reader users (inlined by
+// app/ui/canvas.py after the components' logic): the canvas' stage becomes a focusable, named region whose
+// description (written from the data by the component) sits in a visually hidden live region; a second live
+// region announces what the keys reach; a "Table" button (or the T key) opens the data as an HTML table,
+// paged for big maps. Whether the reader asked for less motion is read here too.
+
+const TABLE_ROWS = 50;  // rows a table view shows at a time
+let accessCount = 0;
+
+function accessNode(tag, cls, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// Whether the reader's system asks for less motion (then glides and live frames jump).
+function reducedMotion() {
+  return !!(globalThis.matchMedia && globalThis.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+class LabAccess {
+  // `box`: the component's root; `target`: the element that takes the focus (the canvas' stage); `kind`: what a
+  // screen reader calls it ("map", "bar chart"); `keys`: a sentence on the keys it answers; `tools`: where the
+  // Table button goes (default: a row of its own above `target`).
+  constructor(box, target, { kind, keys, tools = null }) {
+    const id = `lab-access-${++accessCount}`;
+    this.target = target;
+    target.tabIndex = 0;
+    target.setAttribute("role", "application");
+    target.setAttribute("aria-roledescription", kind);
+    this.desc = accessNode("div", "lab-sr", box);
+    this.desc.id = `${id}-about`;
+    this.desc.setAttribute("aria-live", "polite");
+    this.keys = accessNode("div", "lab-sr", box);
+    this.keys.id = `${id}-keys`;
+    this.keys.textContent = keys;
+    target.setAttribute("aria-describedby", `${this.desc.id} ${this.keys.id}`);
+    this.said = accessNode("div", "lab-sr lab-said", box);
+    this.said.setAttribute("aria-live", "polite");
+    this.said.setAttribute("aria-atomic", "true");
+    this.tableBtn = accessNode("button", "lab-btn lab-table-btn", tools || box.insertBefore(accessNode("div", "lab-access-tools"), target));
+    this.tableBtn.type = "button";
+    this.tableBtn.textContent = "Table";
+    this.tableBtn.title = "Show the data as a table (or press T on the chart)";
+    this.tableBtn.setAttribute("aria-expanded", "false");
+    this.table = accessNode("div", "lab-table", box);
+    this.table.id = `${id}-table`;
+    this.table.hidden = true;
+    this.table.tabIndex = -1;
+    this.table.setAttribute("role", "region");
+    this.tableBtn.setAttribute("aria-controls", this.table.id);
+    this.tableBtn.onclick = () => this.toggleTable(false);
+    this.source = null;
+    this.tablePage = 0;
+  }
+
+  // The accessible name (the chart's title) and the description of what it draws.
+  describe(name, text) {
+    const label = String(name || "").replace(/\s*\n\s*/g, " · ");
+    if (this.target.getAttribute("aria-label") !== label) this.target.setAttribute("aria-label", label);
+    this.table.setAttribute("aria-label", `Table: ${label}`);
+    if (this.desc.textContent !== text) this.desc.textContent = text;
+  }
+
+  // Say `text` now (the point or bar the keys reached).
+  announce(text) {
+    this.said.textContent = text;
+  }
+
+  // What the table view shows: `source()` returns {columns, n, row(k) -> cells} (read when the table is drawn).
+  tableFrom(source) {
+    this.source = source;
+    if (!this.table.hidden) this.drawTable();
+  }
+
+  toggleTable(focus = true) {
+    this.table.hidden = !this.table.hidden;
+    this.tableBtn.setAttribute("aria-expanded", String(!this.table.hidden));
+    this.tableBtn.textContent = this.table.hidden ? "Table" : "Hide table";
+    if (this.table.hidden) { this.table.replaceChildren(); return; }
+    this.tablePage = 0;
+    this.drawTable();
+    if (focus) this.table.focus();
+  }
+
+  drawTable() {
+    const t = this.source ? this.source() : { columns: [], n: 0, row: () => [] };
+    const p = pageOf(t.n, TABLE_ROWS, this.tablePage);
+    this.tablePage = p.at;
+    this.table.replaceChildren();
+    const scroll = accessNode("div", "lab-table-scroll", this.table);
+    const table = accessNode("table", null, scroll);
+    accessNode("caption", null, table).textContent =
+      `${this.target.getAttribute("aria-label") || "Data"}: ${t.n > TABLE_ROWS ? `rows ${p.start + 1} to ${p.end} of ` : ""}${counted(t.n, "row")}`;
+    const head = accessNode("tr", null, accessNode("thead", null, table));
+    for (const c of t.columns) {
+      const th = accessNode("th", null, head);
+      th.scope = "col";
+      th.textContent = c;
+    }
+    const body = accessNode("tbody", null, table);
+    for (let k = p.start; k < p.end; k++) {
+      const tr = accessNode("tr", null, body);
+      t.row(k).forEach((cell, j) => {
+        const td = accessNode(j ? "td" : "th", null, tr);
+        if (!j) td.scope = "row";
+        td.textContent = cell == null ? "" : String(cell);
+      });
+    }
+    if (p.pages > 1) {
+      const pager = accessNode("div", "lab-table-pager", this.table);
+      const prev = accessNode("button", "lab-btn", pager), next = accessNode("button", "lab-btn", pager);
+      prev.type = next.type = "button";
+      prev.textContent = `Previous ${TABLE_ROWS}`;
+      next.textContent = `Next ${TABLE_ROWS}`;
+      prev.disabled = p.at === 0;
+      next.disabled = p.at === p.pages - 1;
+      const where = accessNode("span", "lab-table-where", pager);
+      where.textContent = `page ${p.at + 1} of ${p.pages}`;
+      pager.insertBefore(where, next);
+      prev.onclick = () => { this.tablePage -= 1; this.drawTable(); this.table.querySelector(".lab-table-pager button:first-child")?.focus(); };
+      next.onclick = () => { this.tablePage += 1; this.drawTable(); this.table.querySelector(".lab-table-pager button:last-child")?.focus(); };
+    }
+  }
+}
