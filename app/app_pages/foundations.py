@@ -285,7 +285,8 @@ def svd_section(ref, seed: int) -> None:
     plots.show(c1, fc.svd_energy(spectrum.energy, rank, spectrum.k80), key="found.chart.svd_energy")
     if matrix == svc.PHOTO:
         c2.image(approx.values, caption=f"Rank {rank}: {100 * approx.energy:.1f}% of the energy, relative error "
-                 f"{approx.error:.3f} (image {rows}x{cols}, scikit-learn's sample photo)")
+                 f"{approx.error:.3f} (image {rows}x{cols}, scikit-learn's sample photo)",
+                 alt=f"The sample photo rebuilt from its first {rank} singular layers, {rows} by {cols} pixels")
     else:
         shown = f"first {approx.rows} rows" + (f", first {approx.columns:,} columns" if approx.columns < cols else "")
         plots.show(c2, fc.svd_reconstruction(approx.values, title=f"Rank-{rank} reconstruction ({shown}), relative "

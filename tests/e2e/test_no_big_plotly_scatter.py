@@ -1,14 +1,16 @@
 """No page draws a scatter map with Plotly: every page, every tab, in Chromium, has no Plotly scatter
-trace of more than 200 markers (maps of items are drawn by the lab's map component, app/ui/map).
+trace of more than 200 markers (maps of items are drawn by the lab's map component, app/ui/map). The walk over
+every view is tests/e2e/test_access_browser.py's, which runs these checks with its own on each view.
 
 Plotly stays for explanatory charts (spectra, curves, bars, heatmaps), whose scatter traces are lines or a
 handful of marked points. Each page is opened, then each of its tabs (the pages' tabs are lazy: a tab runs
 when opened, so each is clicked and the app waited on), nested tabs included; on every view the
 markers of each scatter trace are counted: SVG points drawn (``.scatterlayer .point``) and, for
 WebGL traces too, the points of the plot's own data (``_fullData``). Every view is at most 6,000 px tall as it
-opens (tests/e2e/views.py's TALLEST); then every expander is opened on the way (the theory too). The same walk, at this laptop size (1440 x 1000), also finds nothing cut off: no
-display formula wider than its column, no clipped chart title (tests/e2e/views.py; the projector's
-screen is tests/e2e/test_text_fits_browser.py). The server and Chromium are started as in
+opens (tests/e2e/views.py's TALLEST); then every expander is opened on the way (the theory too). The same walk, at
+this laptop size (1440 x 900), also finds nothing cut off: no display formula wider than its column, no clipped
+chart title (tests/e2e/views.py; the projector's screen is tests/e2e/test_text_fits_browser.py). Here: the first
+view of every other bundled data set, at most TALLEST px. The server and Chromium are started as in
 test_browser.py.
 """
 
@@ -20,7 +22,7 @@ from app.pages import PAGES
 from tests.e2e.test_browser import browser, server  # noqa: F401 (fixtures)
 from embedcore import datasets
 from tests.e2e.test_browser import wait_idle
-from tests.e2e.views import cut_off, open_expanders, too_tall, views
+from tests.e2e.views import too_tall
 
 #: The most markers a Plotly scatter trace may draw.
 LIMIT = 200
@@ -51,32 +53,10 @@ SCATTERS = """() => {
   return out;
 }"""
 
-def _big(page, where: str) -> list[str]:
+def big_scatters(page, where: str) -> list[str]:
+    """The Plotly scatter traces on the page with more than :data:`LIMIT` markers."""
     return [f"{where}: chart {s['chart']!r}, trace {s['trace']!r} ({s['type']}, {s['mode']}) draws {s['markers']:,} markers"
             for s in page.evaluate(SCATTERS) if s["markers"] > LIMIT]
-
-
-@pytest.mark.parametrize("spec", PAGES, ids=[p.url for p in PAGES])
-def test_no_plotly_scatter_of_more_than_200_markers(server, browser, spec):
-    url, _ = server
-    page = browser.new_page(viewport={"width": 1440, "height": 900})
-    found: list[str] = []
-    cut: list[str] = []
-    tall: list[str] = []
-    try:
-        for where in views(page, url, spec):
-            tall += too_tall(page, f"page {spec.url}, {where}")  # as it opens, before the expanders below
-            open_expanders(page)  # the theory and every other expander: their charts and formulas too
-            found += _big(page, f"page {spec.url}, {where}")
-            cut += cut_off(page, f"page {spec.url}, {where}")
-    finally:
-        page.close()
-    found = list(dict.fromkeys(found))
-    assert not found, "Plotly scatter maps left (draw them with app.ui.map):\n" + "\n".join(found)
-    # the same walk, on a laptop's screen: nothing cut off (tests/e2e/test_text_fits_browser.py: the projector)
-    cut = list(dict.fromkeys(cut))
-    assert not cut, "cut off on a laptop (1440 px):\n" + "\n".join(cut)
-    assert not tall, "taller than two screens and a half:\n" + "\n".join(tall)
 
 
 #: Pages that open on a view without a data set: the link parameter that shows one.
