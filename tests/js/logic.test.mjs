@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
-  placeLabels, matchFrames, tween, largestMove, parseColour, discMask, blendDiscs, packRGBA, stampDiscs,
+  placeLabels, matchFrames, tween, largestMove, parseColour, discMask, MARKS, blendDiscs, packRGBA, stampDiscs,
   significant, pointName, fieldValue, tipTitle, focusBounds,
 } from "../../app/ui/map/logic.js";
 
@@ -467,4 +467,19 @@ test("focusBounds frames the chosen points, each axis at least a quarter of the 
   assert.deepEqual(focusBounds(xs, ys, [0, 2]), [0, 0, 50, 50]);
   // nothing to frame (indices out of range): the whole map
   assert.deepEqual(focusBounds(xs, ys, [9]), bounds(xs, ys));
+});
+
+test("each category mark covers about the circle's area, and no two marks cover the same pixels", () => {
+  const area = (m) => m.reduce((a, v, k) => (k % 3 === 2 ? a + v : a), 0);
+  const r = 6, circle = area(discMask(r)), seen = new Set();
+  assert.ok(Math.abs(circle - Math.PI * r * r) < 2);
+  for (const shape of MARKS) {
+    const m = discMask(r, shape), a = area(m);
+    assert.ok(a > 0.55 * circle && a < 1.25 * circle, `${shape}: ${a.toFixed(1)} against ${circle.toFixed(1)}`);
+    const cells = [];
+    for (let k = 0; k < m.length; k += 3) if (m[k + 2] >= 0.5) cells.push(`${m[k]},${m[k + 1]}`);
+    const key = cells.sort().join(";");
+    assert.ok(!seen.has(key), `${shape} looks like another mark`);
+    seen.add(key);
+  }
 });

@@ -55,9 +55,11 @@ def b64(values, dtype=np.float32) -> str:
 
 
 # ------------------------------------------------------------ colours
-def categories(values, *, names=None, colors=None, title: str | None = None) -> dict:
+def categories(values, *, names=None, colors=None, title: str | None = None, marks: bool = True) -> dict:
     """Colour by category: ``values`` are the categories of the points (any hashable values, or codes
-    into ``names``). The legend lists them in ``names`` order (default: sorted)."""
+    into ``names``). The legend lists them in ``names`` order (default: sorted). With ``marks`` each category
+    also has its own shape (circle, square, triangle, diamond, plus, cross, in turn), so that colour is not the
+    only thing telling them apart."""
     values = np.asarray(values, dtype=object)
     if names is None:
         uniq = list(dict.fromkeys(values.tolist()))
@@ -71,7 +73,7 @@ def categories(values, *, names=None, colors=None, title: str | None = None) -> 
     if (codes < 0).any():  # codes given directly
         codes = values.astype(np.int64).astype(np.int32)
     return {"kind": "category", "codes": b64(codes, np.int32), "names": [str(n) for n in names],
-            "colors": list(colors or PALETTE), "title": title or ""}
+            "colors": list(colors or PALETTE), "title": title or "", "marks": bool(marks)}
 
 
 def continuous(values, *, scale: str = "viridis", title: str = "", vmin=None, vmax=None) -> dict:

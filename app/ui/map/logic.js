@@ -269,17 +269,39 @@ export function parseColour(css) {
   return m ? [+m[1], +m[2], +m[3]] : [128, 128, 128];
 }
 
-// The pixels a disc of radius r (in pixels) covers around its centre, with the share of each pixel it
-// covers (4 x 4 samples a pixel, so the edge is smooth): flat [dx, dy, coverage, ...].
-export function discMask(r) {
-  const out = [], R = Math.ceil(r + 0.5), r2 = r * r;
+// The marks categories are drawn with, in turn, so that a category differs from the next by its shape as well
+// as its colour (for readers who cannot tell the colours apart, and on a grey print).
+export const MARKS = ["circle", "square", "triangle", "diamond", "plus", "cross"];
+
+// Whether the offset (x, y) in pixels (y down) lies inside a mark of `shape` and radius r; the shapes have
+// about the area of the circle of radius r.
+function insideMark(shape, x, y, r) {
+  const ax = Math.abs(x), ay = Math.abs(y);
+  if (shape === "square") return ax <= 0.89 * r && ay <= 0.89 * r;
+  if (shape === "diamond") return ax + ay <= 1.25 * r;
+  if (shape === "triangle") {  // pointing up, its centroid on the point
+    const h = 2.0 * r, top = -0.67 * h, base = 0.33 * h;
+    return y >= top && y <= base && ax <= ((y - top) / h) * 1.15 * r;
+  }
+  if (shape === "plus") return (ax <= 0.42 * r && ay <= 1.2 * r) || (ay <= 0.42 * r && ax <= 1.2 * r);
+  if (shape === "cross") {
+    const u = Math.abs(x + y) / Math.SQRT2, v = Math.abs(x - y) / Math.SQRT2;
+    return (u <= 0.42 * r && v <= 1.2 * r) || (v <= 0.42 * r && u <= 1.2 * r);
+  }
+  return x * x + y * y <= r * r;
+}
+
+// The pixels a mark of radius r (in pixels) covers around its centre, with the share of each pixel it
+// covers (4 x 4 samples a pixel, so the edge is smooth): flat [dx, dy, coverage, ...]. A disc unless `shape`
+// names another of MARKS.
+export function discMask(r, shape = "circle") {
+  const out = [], R = Math.ceil(1.25 * r + 0.5);
   for (let dy = -R; dy <= R; dy++) {
     for (let dx = -R; dx <= R; dx++) {
       let hits = 0;
       for (let sy = 0; sy < 4; sy++) {
         for (let sx = 0; sx < 4; sx++) {
-          const ox = dx - 0.5 + (sx + 0.5) / 4, oy = dy - 0.5 + (sy + 0.5) / 4;
-          if (ox * ox + oy * oy <= r2) hits++;
+          if (insideMark(shape, dx - 0.5 + (sx + 0.5) / 4, dy - 0.5 + (sy + 0.5) / 4, r)) hits++;
         }
       }
       if (hits) out.push(dx, dy, hits / 16);

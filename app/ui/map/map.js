@@ -227,13 +227,18 @@ class LabMap {
       order.push(i);
     }
     const masks = (this.masks ||= new Map()), ci = this.colourIdx, rgb = this.paletteRGB;
-    const maskOf = (r) => {
-      const key = Math.round(r * dpr * 4) / 4;
+    const maskOf = (r, shape = "circle") => {
+      const px = Math.round(r * dpr * 4) / 4, key = `${shape}|${px}`;
       let m = masks.get(key);
-      if (!m) { m = discMask(key); masks.set(key, m); }
+      if (!m) { m = discMask(px, shape); masks.set(key, m); }
       return m;
     };
-    const one = f.sizes ? null : maskOf(f.size), mask = one ? () => one : (i) => maskOf(f.sizes[i]);
+    // categories: each its own mark as well as its colour (MARKS, in the legend's order)
+    const marks = f.color.kind === "category" && f.color.marks ? f.codes : null;
+    const markOf = (i) => MARKS[((marks[i] % MARKS.length) + MARKS.length) % MARKS.length];
+    const one = f.sizes || marks ? null : maskOf(f.size);
+    const mask = one ? () => one : marks ? (i) => maskOf(f.sizes ? f.sizes[i] : f.size, markOf(i))
+      : (i) => maskOf(f.sizes[i]);
     if (this.anim != null && order.length > STAMP_ABOVE) {  // a glide's frame: stamped, blended once it stops
       const words = rgb.map((c) => packRGBA(c, f.opacity));
       stampDiscs(this.words, W, H, px, py, order, (i) => words[ci[i]], mask);
@@ -558,7 +563,7 @@ class LabMap {
         if (this.hidden.has(k)) item.classList.add("off");
         item.type = "button";
         item.setAttribute("aria-pressed", String(!this.hidden.has(k)));
-        const sw = el("span", "lab-swatch", item);
+        const sw = el("span", `lab-swatch${c.marks ? ` mark-${MARKS[k % MARKS.length]}` : ""}`, item);
         sw.style.background = c.colors[k % c.colors.length];
         el("span", null, item).textContent = String(name);
         item.title = "Click to hide or show";
