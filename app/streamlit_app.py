@@ -31,17 +31,17 @@ st.set_page_config(
 st.html(layout.page_css())
 
 _HERE = Path(__file__).resolve().parent
-# Two groups, the topic named in each title: one header per topic made the list taller than a 900 px window.
-navigation: dict[str, list] = {}
+# One list, the lab's own pages first, then the topics, each named in its title ("Manifolds: locally linear
+# embedding"). No section headers: Streamlit writes a sectioned list as a <ul> holding <div>s and <li>s outside
+# any list, which screen readers cannot announce as a list (app/GUIDE.md, "Access").
+navigation: list = []
 for section, specs in pages_by_section().items():
-    group = "Lab" if section == "Lab" else "Topics"
     for p in specs:
-        # "Manifolds: locally linear embedding"; a title that starts with an acronym keeps its capitals
-        title = p.title if group == "Lab" or p.title.split()[0].isupper() else p.title[0].lower() + p.title[1:]
-        title = title if group == "Lab" else f"{section}: {title}"
-        navigation.setdefault(group, []).append(
-            st.Page(_HERE / p.path, title=title, icon=p.icon, url_path=p.url, default=p.default))
-page = st.navigation(navigation)
+        # a title that starts with an acronym keeps its capitals
+        title = p.title if section == "Lab" or p.title.split()[0].isupper() else p.title[0].lower() + p.title[1:]
+        title = title if section == "Lab" else f"{section}: {title}"
+        navigation.append(st.Page(_HERE / p.path, title=title, icon=p.icon, url_path=p.url, default=p.default))
+page = st.navigation(navigation, expanded=True)
 prefix = next((p.key for p in PAGES if p.url == page.url_path), "home")
 layout.mode_and_reset(prefix)
 requested = share.link_request()  # what a shared link asks for, read on the session's first run (before the sidebar)
