@@ -105,8 +105,8 @@ def test_axe_and_the_component_checks_find_what_they_should(server, browser):
         page.wait_for_function("() => window.__labMaps && window.__labMaps['man.map.lle']", timeout=120_000)
         assert not axe_violations(page, "manifolds")
         assert not region_problems(page, "manifolds")
-        page.evaluate("""() => { const p = document.querySelector('[data-testid="stCaptionContainer"] p');
-                                 p.style.setProperty('color', '#828180', 'important'); }""")
+        page.evaluate("""() => { for (const p of document.querySelectorAll('[data-testid="stMain"] [data-testid="stCaptionContainer"] p'))
+                                   p.style.setProperty('color', '#828180', 'important'); }""")
         found = axe_violations(page, "manifolds, a caption made grey")
         assert any("color-contrast" in f for f in found), found
         page.evaluate("() => window.__labMaps['man.map.lle'].stage.removeAttribute('aria-label')")
