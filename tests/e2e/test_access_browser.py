@@ -44,14 +44,16 @@ REGIONS = """() => {
   const walk = (root) => {
     for (const e of root.querySelectorAll('*')) {
       if (e.shadowRoot) walk(e.shadowRoot);
-      if (!e.matches('.lab-stage, .lab-chart-stage, .lab-heat-stage, .lab-3d, .lab-3d-canvas, [role="application"]')) continue;
+      if (!e.matches('.lab-stage, .lab-chart-stage, .lab-heat-stage, .lab-3d-canvas, [role="application"]')) continue;
       if (!e.getBoundingClientRect().width) continue;
       const host = root.host || e;
       const holder = host.closest ? host.closest('[class*="st-key-"]') : null;
       const key = holder ? [...holder.classList].find((c) => c.startsWith('st-key-')).slice(7) : '';
       const about = (e.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean)
         .map((id) => { const d = root.getElementById ? root.getElementById(id) : null; return d ? d.textContent : ''; });
+      const map = e.parentNode && e.parentNode.parentNode && e.parentNode.parentNode.__labMap;
       out.push({key, cls: e.className, role: e.getAttribute('role'), name: e.getAttribute('aria-label') || '',
+                points: map && map.frame ? map.frame.n : null,
                 about: about[0] || '', keys: about[1] || '', tabindex: e.tabIndex});
     }
   };
@@ -90,6 +92,8 @@ def region_problems(page, where: str) -> list[str]:
             out.append(f"{what} has no accessible name")
         if not re.search(r"\d", r["about"]):
             out.append(f"{what}: its description counts nothing: {r['about']!r}")
+        if r["points"] is not None and f"A map of {r['points']:,} point" not in r["about"]:
+            out.append(f"{what}: a map of {r['points']:,} points described as {r['about']!r}")
         if "Keys:" not in r["keys"] and "key" not in r["keys"].lower():
             out.append(f"{what}: its keys are not told: {r['keys']!r}")
     return out

@@ -1,10 +1,18 @@
-// The line chart's pure logic (app/ui/lines/logic.js): a range axis, positions on linear and log axes, and
-// the point under the pointer. Run with node's own test runner: `node --test tests/js/`.
+// The line chart's pure logic (app/ui/lines/logic.js): a range axis, positions on linear and log axes, the
+// point under the pointer, and what a screen reader is told. Run with node's own test runner:
+// `node --test tests/js/`.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { rangeAxis, position, nearestPoint } from "../../app/ui/lines/logic.js";
+import * as access from "../../app/ui/access/logic.js";
+import {
+  rangeAxis, position, nearestPoint, fmt, walkOrder, lineName, linesName, describeLines, lineSpoken, linesTable,
+  nearestAlong,
+} from "../../app/ui/lines/logic.js";
+
+// The component finds the shared helpers (counted, spoken, trend, ...) inlined ahead of its logic; here, as globals.
+Object.assign(globalThis, access);
 
 test("a range axis covers the values on 1-2-5 steps without forcing zero in", () => {
   for (const [lo, hi] of [[1, 34], [0.013, 0.41], [-3.2, -0.7], [1500, 1510], [5, 5], [1e-7, 3e-7]]) {
@@ -35,4 +43,58 @@ test("the nearest drawn point within reach is found across series, and nothing b
   assert.equal(nearestPoint(drawn, 120, 120), null);
   assert.equal(nearestPoint(drawn, 120, 120, 200) !== null, true);
   assert.equal(nearestPoint([[], []], 0, 0), null);
+});
+
+const CHART = {
+  title: "", xTitle: "step", yTitle: "score", logX: false, logY: false,
+  series: [
+    { name: "rises", x: [3, 1, 2, 4], y: [9, 1, 4, 16], text: null },
+    { name: "", x: [1, 2, null, 4], y: [5, 3, 2, 1], text: ["a", "b", "c", "d"] },
+    { name: "best", x: [2], y: [4], text: null },
+  ],
+  vlines: [{ x: 2, label: "chosen", color: "#495057", name: "" }], hlines: [],
+};
+
+test("numbers are written with four significant digits, powers for the very large and small", () => {
+  assert.equal(fmt(2 / 3), "0.6667"); assert.equal(fmt(1234567), "1.235e+6"); assert.equal(fmt(null), "no value");
+});
+
+test("the arrows walk a curve's points left to right, leaving out those without an x or a y", () => {
+  assert.deepEqual(walkOrder([3, 1, 2, 4], [9, 1, 4, 16]), [1, 2, 0, 3]);
+  assert.deepEqual(walkOrder([1, 2, null, 4], [5, NaN, 2, 1]), [0, 3]);
+  assert.deepEqual(walkOrder([2, 1, 2], [0, 0, 0]), [1, 0, 2]);  // ties in the order given
+  assert.deepEqual(nearestAlong([10, 20, 30], [0, 1, 2], 24), 1);
+  assert.equal(nearestAlong([], [], 3), -1);
+});
+
+test("a chart is named by its title, else by what it plots against what, else by its curves", () => {
+  assert.equal(linesName({ ...CHART, title: "Scores" }), "Scores");
+  assert.equal(linesName(CHART), "Line chart of score against step");
+  assert.equal(linesName({ ...CHART, yTitle: "" }), "Line chart of rises and best");
+  assert.equal(linesName({ series: [{ name: "" }] }), "Line chart");
+  assert.equal(lineName(CHART, 1), "line 2");
+});
+
+test("the description names each curve with its points, x range, first and last y, trend and peak", () => {
+  const about = describeLines(CHART);
+  assert.ok(about.startsWith("3 lines. Across: step; up: score."), about);
+  assert.ok(about.includes("rises: 4 points, x from 1 to 4; y starts at 1 and ends at 16, rises overall; highest 16 at x 4."), about);
+  assert.ok(about.includes("line 2: 3 points, x from 1 to 4; y starts at 5 and ends at 1, falls overall; highest 5 at x 1."), about);
+  assert.ok(about.includes("best: 1 point, at x 2, y 4.") && about.includes("Marked: chosen at x 2."), about);
+  const many = { series: Array.from({ length: 10 }, (_, k) => ({ name: `s${k}`, x: [0, 1], y: [k, k] })) };
+  const said = describeLines(many);
+  assert.ok(said.includes("s7: 2 points") && !said.includes("s8:") && said.includes("And 2 more lines"), said);
+  assert.ok(said.includes("ends about where it starts"), said);
+  assert.ok(describeLines({ ...CHART, logX: true }).includes("Across: step (log scale)"));
+});
+
+test("a point reached by the keys is said with its name, curve, x, y and place; the table is in long form", () => {
+  assert.equal(lineSpoken(CHART, 1, 3, 3, 3), "d, line 2: step 4, score 1. Point 3 of 3.");
+  assert.equal(lineSpoken(CHART, 0, 0, 3, 4), "rises: step 3, score 9. Point 3 of 4.");
+  const t = linesTable(CHART);
+  assert.deepEqual(t.columns, ["series", "point", "step", "score"]);
+  assert.equal(t.n, 9);
+  assert.deepEqual(t.row(0), ["rises", "", "3", "9"]);
+  assert.deepEqual(t.row(6), ["line 2", "c", "no value", "2"]);
+  assert.deepEqual(linesTable({ ...CHART, series: [CHART.series[0]] }).columns, ["series", "step", "score"]);
 });

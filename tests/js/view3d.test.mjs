@@ -1,10 +1,18 @@
-// The 3-D view's pure logic (app/ui/view3d/logic.js): the projection, the painting order, the nearest point.
-// Run with node's own test runner: `node --test tests/js/` (tests/unit/test_map_js.py does).
+// The 3-D view's pure logic (app/ui/view3d/logic.js): the projection, the painting order, the nearest point, the
+// keys' turns and what a screen reader is told. Run with node's own test runner: `node --test tests/js/`
+// (tests/unit/test_map_js.py does).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { project, projectAll, depthOrder, nearestProjected } from "../../app/ui/view3d/logic.js";
+import * as access from "../../app/ui/access/logic.js";
+import {
+  project, projectAll, depthOrder, nearestProjected, coordText, viewName, span, describeView, anglesSpoken, turnBy,
+  viewTable,
+} from "../../app/ui/view3d/logic.js";
+
+// The component finds the shared helpers (counted, spoken, listed) inlined ahead of its logic; here, as globals.
+Object.assign(globalThis, access);
 
 const close = (a, b) => Math.abs(a - b) < 1e-9;
 
@@ -34,4 +42,48 @@ test("the pointer finds the nearest point within its radius, the nearer to the v
   assert.equal(nearestProjected(sx, sy, depth, 11, 11, 6), 0);
   assert.equal(nearestProjected(sx, sy, depth, 20, 12, 6), 2);
   assert.equal(nearestProjected(sx, sy, depth, 40, 40, 6), -1);
+});
+
+const CLOUD = { x: new Float32Array([0, 1, 2]), y: new Float32Array([-1, 0, 1]), z: new Float32Array([5, 5, 5]),
+                ids: new Int32Array([10, 11, 12]) };
+const MARKS = [{ name: "inspected", ids: [11], xyz: [1, 0, 5] },
+               { name: "neighbours", ids: [10, 12, 40], xyz: [0, -1, 5, 2, 1, 5, 7, 7, 7] }];
+
+test("a view is named by its title, else by its points and marks", () => {
+  assert.equal(viewName("Swiss roll", 3, MARKS), "Swiss roll");
+  assert.equal(viewName("", 3, MARKS), "3-D view of 3 points, marking inspected and neighbours");
+  assert.equal(viewName("", 1, []), "3-D view of 1 point");
+});
+
+test("the description counts the points, gives their reach on each axis, the marks and the segments", () => {
+  assert.deepEqual(span(new Float32Array([2, NaN, -1])), [-1, 2]);
+  assert.equal(span([NaN]), null);
+  const about = describeView(CLOUD, MARKS, 4);
+  assert.ok(about.startsWith("3 points in three dimensions. They reach x from 0 to 2, y from -1 to 1 and z from 5 to 5."), about);
+  assert.ok(about.includes("Marked as inspected: point 11.") && about.includes("Marked as neighbours: 3 points, 10, 12 and 40."), about);
+  assert.ok(about.endsWith("4 segments join points under them."), about);
+  assert.equal(describeView({ x: [], y: [], z: [] }, []), "0 points in three dimensions.");
+});
+
+test("the keys turn, tip and zoom the view within bounds, and Home goes back to the first view", () => {
+  const home = { yaw: 0.5, pitch: 0.3 }, a = { yaw: 0.5, pitch: 0.3, zoom: 1 };
+  assert.ok(close(turnBy(a, "ArrowRight", home).yaw, 0.5 + Math.PI / 12));
+  assert.ok(close(turnBy(a, "ArrowLeft", home).yaw, 0.5 - Math.PI / 12));
+  assert.ok(close(turnBy(a, "ArrowUp", home).pitch, 0.3 - Math.PI / 12));
+  assert.equal(turnBy({ ...a, pitch: 1.45 }, "ArrowDown", home).pitch, 1.5);
+  assert.equal(turnBy(a, "+", home).zoom, 1.25);
+  assert.equal(turnBy({ ...a, zoom: 0.21 }, "-", home).zoom, 0.2);
+  assert.deepEqual(turnBy({ yaw: 3, pitch: -1, zoom: 4 }, "Home", home), { yaw: 0.5, pitch: 0.3, zoom: 1 });
+  assert.equal(turnBy(a, "x", home), null);
+  assert.equal(anglesSpoken({ yaw: -Math.PI / 2, pitch: Math.PI / 9, zoom: 1.5625 }), "Turned 270 degrees, tipped 20 degrees, zoom 1.56.");
+});
+
+test("the table has a row per point with the marks it carries, then the marked points not in the cloud", () => {
+  assert.equal(coordText(1 / 3), "0.3333");
+  const t = viewTable(CLOUD, MARKS);
+  assert.deepEqual(t.columns, ["point", "x", "y", "z", "marked as"]);
+  assert.equal(t.n, 4);
+  assert.deepEqual(t.row(0), ["10", "0", "-1", "5", "neighbours"]);
+  assert.deepEqual(t.row(1), ["11", "1", "0", "5", "inspected"]);
+  assert.deepEqual(t.row(3), ["40", "7", "7", "7", "neighbours"]);
 });

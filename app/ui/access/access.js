@@ -47,8 +47,6 @@ class LabAccess {
     this.table = accessNode("div", "lab-table", box);
     this.table.id = `${id}-table`;
     this.table.hidden = true;
-    this.table.tabIndex = -1;
-    this.table.setAttribute("role", "region");
     this.tableBtn.setAttribute("aria-controls", this.table.id);
     this.tableBtn.onclick = () => this.toggleTable(false);
     this.source = null;
@@ -59,7 +57,7 @@ class LabAccess {
   describe(name, text) {
     const label = String(name || "").replace(/\s*\n\s*/g, " · ");
     if (this.target.getAttribute("aria-label") !== label) this.target.setAttribute("aria-label", label);
-    this.table.setAttribute("aria-label", `Table: ${label}`);
+    this.tableName = `Table: ${label}`;
     if (this.desc.textContent !== text) this.desc.textContent = text;
   }
 
@@ -81,7 +79,7 @@ class LabAccess {
     if (this.table.hidden) { this.table.replaceChildren(); return; }
     this.tablePage = 0;
     this.drawTable();
-    if (focus) this.table.focus();
+    if (focus) this.table.querySelector(".lab-table-scroll").focus();
   }
 
   drawTable() {
@@ -89,7 +87,11 @@ class LabAccess {
     const p = pageOf(t.n, TABLE_ROWS, this.tablePage);
     this.tablePage = p.at;
     this.table.replaceChildren();
+    // the table scrolls in its own box, which the keys can reach and scroll (a named region)
     const scroll = accessNode("div", "lab-table-scroll", this.table);
+    scroll.tabIndex = 0;
+    scroll.setAttribute("role", "region");
+    scroll.setAttribute("aria-label", this.tableName || "Table");
     const table = accessNode("table", null, scroll);
     accessNode("caption", null, table).textContent =
       `${this.target.getAttribute("aria-label") || "Data"}: ${t.n > TABLE_ROWS ? `rows ${p.start + 1} to ${p.end} of ` : ""}${counted(t.n, "row")}`;
@@ -119,8 +121,15 @@ class LabAccess {
       const where = accessNode("span", "lab-table-where", pager);
       where.textContent = `page ${p.at + 1} of ${p.pages}`;
       pager.insertBefore(where, next);
-      prev.onclick = () => { this.tablePage -= 1; this.drawTable(); this.table.querySelector(".lab-table-pager button:first-child")?.focus(); };
-      next.onclick = () => { this.tablePage += 1; this.drawTable(); this.table.querySelector(".lab-table-pager button:last-child")?.focus(); };
+      // the focus stays on the button pressed, or goes to the table when that button has run out of pages
+      const turn = (by, which) => {
+        this.tablePage += by;
+        this.drawTable();
+        const again = this.table.querySelector(`.lab-table-pager button:${which}-child`);
+        (again && !again.disabled ? again : this.table.querySelector(".lab-table-scroll")).focus();
+      };
+      prev.onclick = () => turn(-1, "first");
+      next.onclick = () => turn(1, "last");
     }
   }
 }

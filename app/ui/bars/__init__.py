@@ -7,8 +7,11 @@ on top of the pure ``logic.js`` in this folder and the DOM it shares with the li
 ``app/ui/chart``, sent inline, no build step) draws the same
 bars on a plain canvas in a few milliseconds: a linear or log value axis, a value over each bar
 when they all fit, category labels thinned so that none overlaps the next, highlighted bars in
-their own colour, and a tooltip with the label, the value and the page's own fields. Charts that
-explain rather than respond (heatmaps, curves with many traces) stay with Plotly.
+their own colour, and a tooltip with the label, the value and the page's own fields. A screen reader
+hears the chart's title (or what its bars measure) and a description written from the values (the
+highest, the lowest, every value when there are 12 bars or fewer); the arrow keys walk the bars, each
+announced and outlined, and T shows them as a table. Charts that explain rather than respond (heatmaps,
+curves with many traces) stay with Plotly.
 """
 
 from __future__ import annotations

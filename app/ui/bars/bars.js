@@ -1,15 +1,44 @@
 // The lab's bar chart: a few bars on a plain canvas, redrawn in place when a control changes them,
 // with a linear or log value axis, value labels, category labels that never overlap, and a tooltip.
-// The pure parts live in logic.js, the DOM it shares with the line chart in ../chart/chart.js (both inlined
-// above this file by app/ui/canvas.py).
+// The arrows walk the bars (an outline marks the one reached, its tooltip shows and its value is announced);
+// T shows them as a table. The pure parts live in logic.js, the DOM it shares with the line chart in
+// ../chart/chart.js (both inlined above this file by app/ui/canvas.py).
 
 const VALUE_FONT = "11px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+const BAR_KEYS = "Keys: Left and Right arrows move from bar to bar, Home and End go to the first and the last, " +
+  "T shows the bars as a table.";
 
 class LabBars extends CanvasChart {
   constructor(root) {
-    super(root, "lab-bars");
+    super(root, "lab-bars", { kind: "bar chart", keys: BAR_KEYS });
     this.slots = [];
     this.drawn = [];
+    this.kfocus = -1;  // the bar the keys reached (-1: none yet)
+  }
+
+  about(d) { return { name: barsName(d), text: describeBars(d) }; }
+
+  tableRows() { return barsTable(this.data); }
+
+  refocus(d) { if (this.kfocus >= d.labels.length) this.kfocus = -1; }
+
+  onKey(ev) {
+    const next = barStep(this.kfocus, this.data.labels.length, ev.key);
+    if (next < 0) return false;
+    this.kfocus = next;
+    this.draw();
+    this.showFocus();
+    this.access.announce(barSpoken(this.data, next));
+    return true;
+  }
+
+  // the tooltip of the bar the keys reached, over its top
+  showFocus() {
+    const b = this.drawn[this.kfocus];
+    if (!b) return;
+    const d = this.data;
+    this.placeTip(b.x + b.w, b.y, `${d.labels[b.i]}: ${barValue(d, b.i)}`,
+                  (d.hover || []).map((f) => `${f.name}: ${f.values[b.i]}`));
   }
 
   // with ruleLegend, the reference lines are named in a row above the chart instead of on it
@@ -33,7 +62,7 @@ class LabBars extends CanvasChart {
     ctx.textAlign = "right"; ctx.textBaseline = "middle";
     axis.ticks.forEach((t, k) => {
       const y = yOf(t);
-      ctx.strokeStyle = t === 0 && !axis.log ? "#adb5bd" : "#e9ecef"; ctx.lineWidth = 1;
+      ctx.strokeStyle = t === 0 && !axis.log ? "#868e96" : "#e9ecef"; ctx.lineWidth = 1;
       ctx.beginPath(); ctx.moveTo(left, Math.round(y) + 0.5); ctx.lineTo(left + plotW, Math.round(y) + 0.5); ctx.stroke();
       ctx.fillStyle = "#495057"; ctx.fillText(tickTexts[k], left - 6, y);
     });
@@ -90,6 +119,11 @@ class LabBars extends CanvasChart {
     });
     ctx.strokeStyle = "#868e96"; ctx.beginPath();
     ctx.moveTo(left, Math.round(top + plotH) + 0.5); ctx.lineTo(left + plotW, Math.round(top + plotH) + 0.5); ctx.stroke();
+    const b = this.drawn[this.kfocus];
+    if (b && this.hasFocus) {  // the bar the keys reached, outlined (a bar with no height gets a small box)
+      const hh = Math.max(b.h, 4), y = b.h < 4 ? b.y - 2 : b.y;
+      focusStroke(ctx, () => { ctx.beginPath(); ctx.rect(b.x - 3, y - 3, b.w + 6, hh + 6); });
+    }
     this.draws = (this.draws || 0) + 1;
   }
 
@@ -98,15 +132,14 @@ class LabBars extends CanvasChart {
     if (!d) return;
     const i = barAt(this.slots, e.clientX - this.canvas.getBoundingClientRect().left);
     if (i < 0) { this.hideTip(); return; }
-    const v = d.values[i];
-    this.showTip(e, `${d.labels[i]}: ${(d.text && d.text[i]) || (v === null ? "no value" : String(+v.toPrecision(4)))}`,
-                 (d.hover || []).map((f) => `${f.name}: ${f.values[i]}`));
+    this.showTip(e, `${d.labels[i]}: ${barValue(d, i)}`, (d.hover || []).map((f) => `${f.name}: ${f.values[i]}`));
   }
 
-  // for tests: the bars and category labels as drawn, in canvas pixels
+  // for tests: the bars and category labels as drawn, in canvas pixels; the bar the keys reached; what a screen
+  // reader is given
   state() {
     return { bars: this.drawn, labels: this.labelBoxes, valuesShown: this.valuesShown, draws: this.draws,
-             canvas: this.canvas.getBoundingClientRect().toJSON() };
+             canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus, access: this.accessState() };
   }
 }
 

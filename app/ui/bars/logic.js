@@ -78,3 +78,78 @@ export function barAt(slots, x) {
   for (let i = 0; i < slots.length; i++) if (Math.abs(x - slots[i].x) <= slots[i].slot / 2) return i;
   return -1;
 }
+
+// ---------------------------------------------------------------- for keyboard and screen-reader users
+// (counted, spoken, listed and extremes come from app/ui/access/logic.js, inlined ahead of this file.)
+
+// Bar i's value as the chart writes it: the page's own text for it, else four significant digits.
+export function barValue(d, i) {
+  const v = d.values[i];
+  if (v == null || !Number.isFinite(v)) return "no value";
+  return (d.text && d.text[i]) || String(+v.toPrecision(4));
+}
+
+// The chart's accessible name: its title, else what its bars measure, else its first labels.
+export function barsName(d) {
+  if (d.title) return d.title;
+  if (d.yTitle) return `Bar chart of ${d.yTitle}`;
+  return d.labels.length ? `Bar chart of ${listed(d.labels, 3)}` : "Bar chart";
+}
+
+// The bars drawn in another colour than most of them (the page's highlight); none when all share one.
+export function highlighted(colors) {
+  if (!colors || !colors.length) return [];
+  const counts = new Map();
+  for (const c of colors) counts.set(c, (counts.get(c) || 0) + 1);
+  const usual = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  return counts.size > 1 ? colors.flatMap((c, i) => (c === usual ? [] : [i])) : [];
+}
+
+// What the bars show, said in a few sentences: how many, the highest and the lowest with their values, every
+// bar's value when there are 12 or fewer, the highlighted bars and the reference lines.
+export function describeBars(d) {
+  const n = d.labels.length;
+  if (!n) return "A bar chart with no bars.";
+  const out = [`${counted(n, "bar")}${d.yTitle ? ` of ${d.yTitle}` : ""}${d.logY ? ", on a log scale" : ""}.`];
+  const [hi, lo] = extremes(d.values);
+  if (hi < 0) out.push("No bar has a value.");
+  else if (n > 1 && hi !== lo) {
+    out.push(`Highest: ${d.labels[hi]}, ${barValue(d, hi)}. Lowest: ${d.labels[lo]}, ${barValue(d, lo)}.`);
+  }
+  if (n <= 12) out.push(`Values: ${d.labels.map((label, i) => `${label} ${barValue(d, i)}`).join("; ")}.`);
+  const marked = highlighted(d.colors);
+  if (marked.length) out.push(`Highlighted: ${listed(marked.map((i) => d.labels[i]))}.`);
+  const rules = d.rules || [];
+  if (rules.length) {
+    out.push(`${rules.length === 1 ? "A reference line" : "Reference lines"} at ` +
+             `${listed(rules.map((r) => `${spoken(r.y)}${r.label ? ` (${r.label})` : ""}`))}.`);
+  }
+  return out.join(" ");
+}
+
+// What the keys say on reaching bar i: "label: value", the tooltip's fields, and where it stands.
+export function barSpoken(d, i) {
+  const fields = (d.hover || []).map((f) => `; ${f.name} ${f.values[i]}`).join("");
+  return `${d.labels[i]}: ${barValue(d, i)}${fields}. Bar ${i + 1} of ${d.labels.length}.`;
+}
+
+// The table view: a row per bar, its label, its value and the tooltip's fields.
+export function barsTable(d) {
+  const fields = d.hover || [];
+  return {
+    columns: ["bar", d.yTitle || "value", ...fields.map((f) => f.name)],
+    n: d.labels.length,
+    row: (i) => [d.labels[i], barValue(d, i), ...fields.map((f) => f.values[i])],
+  };
+}
+
+// The bar an arrow key (or Home, End) goes to from bar `at` (-1: none yet) of n; -1 for a key that moves none,
+// `at` itself at either end.
+export function barStep(at, n, key) {
+  if (!n) return -1;
+  if (key === "Home") return 0;
+  if (key === "End") return n - 1;
+  if (key === "ArrowRight") return at < 0 ? 0 : Math.min(n - 1, at + 1);
+  if (key === "ArrowLeft") return at < 0 ? n - 1 : Math.max(0, at - 1);
+  return -1;
+}

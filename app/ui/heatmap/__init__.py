@@ -6,7 +6,9 @@ laying that figure out. This component (Components v2, no iframe; ``heatmap.js``
 ``logic.js``, both in this folder, sent inline, no build step) paints each matrix one pixel a cell
 and scales it up on a canvas without smoothing: the row names down the left serve every panel,
 each panel has its colour bar and its column names, and a tooltip gives the two names and the
-value. Values travel as base64 float32.
+value. A screen reader hears each panel's size and its lowest and highest cells; the arrow keys move
+from cell to cell, each announced and outlined, and T shows every cell in a table. Values travel as
+base64 float32.
 """
 
 from __future__ import annotations

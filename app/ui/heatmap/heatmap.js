@@ -5,6 +5,10 @@
 const HM_FONT = "11px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const HM_TITLE = "600 14px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const heatRegistry = (globalThis.__labHeatmaps = globalThis.__labHeatmaps || {});
+const HEAT_KEYS = "Keys: the arrows move from cell to cell (Left and Right cross to the next matrix at its edge), " +
+  "Home and End go to the row's first and last column, Page Up and Page Down to the same cell of the matrix " +
+  "before or after, T shows every cell as a table.";
+const HEAT_TOOLS = 24;  // the height of the row holding the Table button, taken from the chart's
 
 function hmNode(tag, cls, parent) {
   const e = document.createElement(tag);
@@ -32,12 +36,19 @@ function fmtValue(v) {
 class LabHeatmap {
   constructor(root) {
     this.box = hmNode("div", "lab-heat", root);
+    this.tools = hmNode("div", "lab-heat-tools", this.box);
     this.stage = hmNode("div", "lab-heat-stage", this.box);
     this.canvas = hmNode("canvas", "lab-heat-canvas", this.stage);
     this.tip = hmNode("div", "lab-heat-tip", this.stage);
     this.data = null; this.panels = []; this.layout = [];
+    this.kfocus = null;  // the cell the keys reached, {panel, row, col}, or null
+    this.hasFocus = false;
+    this.access = new LabAccess(this.box, this.stage, { kind: "heatmap", keys: HEAT_KEYS, tools: this.tools });
     this.canvas.addEventListener("mousemove", (e) => this.hover(e));
     this.canvas.addEventListener("mouseleave", () => { this.tip.style.display = "none"; });
+    this.stage.addEventListener("keydown", (ev) => this.onKey(ev));
+    this.stage.addEventListener("focus", () => { this.hasFocus = true; this.draw(); this.showFocus(); });
+    this.stage.addEventListener("blur", () => { this.hasFocus = false; this.tip.style.display = "none"; this.draw(); });
   }
 
   update(data) {
@@ -51,14 +62,53 @@ class LabHeatmap {
       return img;
     });
     if (data.chartId) heatRegistry[data.chartId] = this;
+    const f = this.kfocus;
+    if (f && (f.panel >= this.panels.length || f.row >= data.n || f.col >= data.n)) this.kfocus = null;
     this.draw();
+    this.access.describe(heatName(this.panels), describeHeatmap(data.names, this.panels));
+    this.access.tableFrom(() => heatTable(this.data.names, this.panels));
+    if (this.hasFocus) this.showFocus();
+  }
+
+  onKey(ev) {
+    const d = this.data;
+    if (!d || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.key === "t" || ev.key === "T") {
+      ev.preventDefault();
+      this.access.toggleTable(true);
+      return;
+    }
+    const next = cellStep(this.kfocus, ev.key, d.n, this.panels.length);
+    if (!next) return;
+    ev.preventDefault();
+    this.kfocus = next;
+    this.draw();
+    this.showFocus();
+    this.access.announce(cellSpoken(d.names, this.panels, next.panel, next.row, next.col));
+  }
+
+  // the tooltip of the cell the keys reached, beside it
+  showFocus() {
+    const f = this.kfocus, L = f && this.layout[f.panel];
+    if (!L) return;
+    const cell = L.size / Math.max(1, this.data.n);
+    this.showTip(f.panel, f.row, f.col, L.x + (f.col + 1) * cell, L.y + f.row * cell);
+  }
+
+  showTip(j, row, col, x, y) {
+    const d = this.data;
+    this.tip.textContent = `${this.panels[j].title}: ${d.names[row]} and ${d.names[col]}: ${fmtValue(this.panels[j].z[row * d.n + col])}`;
+    this.tip.style.display = "block";
+    const w = this.canvas.clientWidth;
+    this.tip.style.left = `${Math.max(0, Math.min(x + 12, w - this.tip.offsetWidth - 4))}px`;
+    this.tip.style.top = `${Math.max(0, y - 30)}px`;
   }
 
   draw() {
     const d = this.data;
     if (!d) return;
     const dpr = window.devicePixelRatio || 1, n = d.n, names = d.names.map((s) => shortName(s));
-    const w = Math.max(200, this.box.clientWidth || 600), most = Math.max(160, d.height || 480);
+    const w = Math.max(200, this.box.clientWidth || 600), most = Math.max(160, (d.height || 480) - HEAT_TOOLS);
     const ctx = this.canvas.getContext("2d");
     ctx.font = HM_FONT;
     const widest = names.reduce((m, s) => Math.max(m, ctx.measureText(s).width), 0);
@@ -84,7 +134,7 @@ class LabHeatmap {
       ctx.fillText(p.title, x0, y0 - 8);
       ctx.imageSmoothingEnabled = false;
       ctx.drawImage(this.images[j], x0, y0, size, size);
-      ctx.strokeStyle = "#dee2e6"; ctx.strokeRect(x0 + 0.5, y0 + 0.5, size - 1, size - 1);
+      ctx.strokeStyle = "#868e96"; ctx.strokeRect(x0 + 0.5, y0 + 0.5, size - 1, size - 1);
       // column names under the panel, slanted, every `every`-th
       ctx.font = HM_FONT; ctx.fillStyle = "#495057"; ctx.textAlign = "right"; ctx.textBaseline = "middle";
       for (let c = 0; c < n; c += every) {
@@ -97,7 +147,7 @@ class LabHeatmap {
         const c = colourAt(p.stops, 1 - y / (bh - 1 || 1));
         ctx.fillStyle = `rgb(${c[0]},${c[1]},${c[2]})`; ctx.fillRect(bx, by + y, 12, 1);
       }
-      ctx.strokeStyle = "#adb5bd"; ctx.strokeRect(bx + 0.5, by + 0.5, 11, bh - 1);
+      ctx.strokeStyle = "#868e96"; ctx.strokeRect(bx + 0.5, by + 0.5, 11, bh - 1);
       ctx.fillStyle = "#495057"; ctx.textAlign = "left";
       const mid = (p.zmin + p.zmax) / 2;
       [[p.zmax, by], [mid, by + bh / 2], [p.zmin, by + bh]].forEach(([v, y]) => ctx.fillText(fmtValue(v), bx + 16, y));
@@ -107,6 +157,14 @@ class LabHeatmap {
     this.rowLabels = 0;
     for (const L of stacked ? this.layout : this.layout.slice(0, 1)) {
       for (let r = 0; r < n; r += every) { ctx.fillText(names[r], left - 5, L.y + (r + 0.5) * cell); this.rowLabels++; }
+    }
+    const f = this.kfocus, L = f && this.layout[f.panel];
+    if (L && this.hasFocus) {  // the cell the keys reached: a 2 px outline over a white halo, 8 px at the least
+      const side = Math.max(cell, 8), x = L.x + (f.col + 0.5) * cell - side / 2, y = L.y + (f.row + 0.5) * cell - side / 2;
+      ctx.save();
+      ctx.lineWidth = 5; ctx.strokeStyle = "#ffffff"; ctx.strokeRect(x - 1, y - 1, side + 2, side + 2);
+      ctx.lineWidth = 2; ctx.strokeStyle = "#1c3faa"; ctx.strokeRect(x - 1, y - 1, side + 2, side + 2);
+      ctx.restore();
     }
     this.draws = (this.draws || 0) + 1;
   }
@@ -118,20 +176,20 @@ class LabHeatmap {
     for (let j = 0; j < this.layout.length; j++) {
       const L = this.layout[j], at = cellAt(x, y, L.x, L.y, L.size, d.n);
       if (!at) continue;
-      const [row, col] = at, v = this.panels[j].z[row * d.n + col];
-      this.tip.textContent = `${this.panels[j].title}: ${d.names[row]} and ${d.names[col]}: ${fmtValue(v)}`;
-      this.tip.style.display = "block";
-      this.tip.style.left = `${Math.max(0, Math.min(x + 12, r.width - this.tip.offsetWidth - 4))}px`;
-      this.tip.style.top = `${Math.max(0, y - 30)}px`;
+      this.showTip(j, at[0], at[1], x, y);
       return;
     }
     this.tip.style.display = "none";
   }
 
-  // for tests: where each panel is drawn (canvas pixels) and how many row names were written
+  // for tests: where each panel is drawn (canvas pixels), how many row names were written, the cell the keys
+  // reached and what a screen reader is given
   state() {
     return { panels: this.layout, n: this.data.n, rowLabels: this.rowLabels, draws: this.draws,
-             canvas: this.canvas.getBoundingClientRect().toJSON() };
+             canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus,
+             access: { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
+                       description: this.access.desc.textContent, said: this.access.said.textContent,
+                       table: !this.access.table.hidden } };
   }
 }
 

@@ -5,7 +5,10 @@ and start: 0.35-0.45 s of script in Chromium before the chart is drawn, about ha
 component (Components v2, no iframe; ``lines.js`` on top of the pure ``logic.js``, the bar chart's
 axis logic and the DOM both share in ``app/ui/chart``, sent inline, no build step) draws the same curves on a plain canvas: linear or log axes,
 lines and markers, dashed reference lines with their labels, a legend, and a tooltip naming the nearest
-point. Charts read in depth (many traces, zoom, a heatmap) stay with Plotly, further down the pages.
+point. A screen reader hears each curve described (its points, x range, first and last value, trend and
+peak); Left and Right walk a curve's points, Up and Down switch curves, each point announced and ringed,
+and T shows every point in a table. Charts read in depth (many traces, zoom, a heatmap) stay with Plotly,
+further down the pages.
 """
 
 from __future__ import annotations

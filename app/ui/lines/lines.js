@@ -1,7 +1,12 @@
 // The lab's line chart: a few curves on a plain canvas (log or linear axes, markers, dashed reference
 // lines, a legend and a tooltip), drawn in a few milliseconds where Plotly first spends a third of a
-// second starting its library. The pure parts live in ../bars/logic.js and logic.js, the DOM it shares with the
-// bar chart in ../chart/chart.js (all inlined above by app/ui/canvas.py).
+// second starting its library. Left and Right walk the points of one curve, Up and Down switch curves (a ring
+// marks the point reached, its tooltip shows and it is announced); T shows every point in a table. The pure
+// parts live in ../bars/logic.js and logic.js, the DOM it shares with the bar chart in ../chart/chart.js (all
+// inlined above by app/ui/canvas.py).
+
+const LINE_KEYS = "Keys: Left and Right arrows move along a line from point to point, Up and Down switch lines, " +
+  "Home and End go to the line's first and last point, T shows the points as a table.";
 
 function axisFor(values, log, zero) {
   if (log) return logAxis(values);
@@ -11,16 +16,66 @@ function axisFor(values, log, zero) {
   return lo === Infinity ? rangeAxis(0, 1) : rangeAxis(lo, hi);
 }
 
-function fmt(v) {
-  if (!Number.isFinite(v)) return "no value";
-  const a = Math.abs(v);
-  return a !== 0 && (a >= 1e6 || a < 1e-3) ? v.toExponential(3) : String(+v.toPrecision(4));
-}
-
 class LabLines extends CanvasChart {
   constructor(root) {
-    super(root, "lab-lines");
+    super(root, "lab-lines", { kind: "line chart", keys: LINE_KEYS });
     this.drawn = [];
+    this.kfocus = null;  // the point the keys reached, {s, i} (series, index), or null
+  }
+
+  about(d) { return { name: linesName(d), text: describeLines(d) }; }
+
+  tableRows() { return linesTable(this.data); }
+
+  refocus(d) {
+    const f = this.kfocus;
+    if (f && !(f.s < d.series.length && f.i < d.series[f.s].x.length)) this.kfocus = null;
+  }
+
+  // curve k's points as the arrows walk them: those drawn, left to right
+  walk(k) {
+    const pts = this.drawn[k] || [];
+    return walkOrder(pts.map((p) => p[0]), pts.map((p) => p[1]));
+  }
+
+  onKey(ev) {
+    const d = this.data, k = ev.key, walks = d.series.map((_, j) => this.walk(j));
+    const usable = walks.flatMap((w, j) => (w.length ? [j] : []));
+    if (!usable.length || !["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(k)) return false;
+    let f = this.kfocus && walks[this.kfocus.s] && walks[this.kfocus.s].includes(this.kfocus.i) ? this.kfocus : null;
+    if (!f) {  // the first key lands on the first curve's first point (its last for Left and End)
+      const w = walks[usable[0]];
+      f = { s: usable[0], i: k === "ArrowLeft" || k === "End" ? w[w.length - 1] : w[0] };
+    } else if (k === "ArrowUp" || k === "ArrowDown") {  // the next curve (Down) or the one before, at the nearest x
+      const at = usable.indexOf(f.s), to = usable[(at + (k === "ArrowDown" ? 1 : usable.length - 1)) % usable.length];
+      const w = walks[to];
+      f = { s: to, i: w[nearestAlong(this.drawn[to].map((p) => p[0]), w, this.drawn[f.s][f.i][0])] };
+    } else {
+      const w = walks[f.s], p = w.indexOf(f.i);
+      const q = k === "Home" ? 0 : k === "End" ? w.length - 1 : Math.max(0, Math.min(w.length - 1, p + (k === "ArrowRight" ? 1 : -1)));
+      f = { s: f.s, i: w[q] };
+    }
+    this.kfocus = f;
+    this.draw();
+    this.showFocus();
+    const w = walks[f.s];
+    this.access.announce(lineSpoken(d, f.s, f.i, w.indexOf(f.i) + 1, w.length));
+    return true;
+  }
+
+  // the tooltip of the point the keys reached, beside it
+  showFocus() {
+    const f = this.kfocus;
+    if (!f || !this.drawn[f.s]) return;
+    const [x, y] = this.drawn[f.s][f.i];
+    if (Number.isFinite(x) && Number.isFinite(y)) this.tipFor(f.s, f.i, x, y);
+  }
+
+  tipFor(k, i, x, y) {
+    const d = this.data, s = d.series[k];
+    this.placeTip(x, y, s.text ? s.text[i] : s.name,
+                  [...(s.text && s.name ? [s.name] : []),
+                   `${d.xTitle || "x"}: ${fmt(s.x[i])} · ${d.yTitle || "y"}: ${fmt(s.y[i])}`]);
   }
 
   fillLegend(data) {
@@ -47,7 +102,7 @@ class LabLines extends CanvasChart {
     ctx.textAlign = "right"; ctx.textBaseline = "middle";
     ay.ticks.forEach((t, k) => {
       const y = Math.round(Y(t)) + 0.5;
-      ctx.strokeStyle = t === 0 && !ay.log ? "#adb5bd" : "#e9ecef";
+      ctx.strokeStyle = t === 0 && !ay.log ? "#868e96" : "#e9ecef";
       ctx.beginPath(); ctx.moveTo(left, y); ctx.lineTo(left + plotW, y); ctx.stroke();
       ctx.fillText(yTexts[k], left - 6, y);
     });
@@ -112,6 +167,11 @@ class LabLines extends CanvasChart {
       }
     });
     ctx.restore();
+    const f = this.kfocus, at = f && this.drawn[f.s] ? this.drawn[f.s][f.i] : null;
+    if (at && this.hasFocus && Number.isFinite(at[0]) && Number.isFinite(at[1])) {  // the point the keys reached
+      const r = Math.max(7, (d.series[f.s].size || 6) / 2 + 4);
+      focusStroke(ctx, () => { ctx.beginPath(); ctx.arc(at[0], at[1], r, 0, 2 * Math.PI); });
+    }
     this.axes = { x: ax, y: ay };
     this.draws = (this.draws || 0) + 1;
   }
@@ -123,17 +183,15 @@ class LabLines extends CanvasChart {
     const hit = nearestPoint(this.drawn.map((pts, k) => (d.series[k].hover === false ? [] : pts)),
                              e.clientX - r.left, e.clientY - r.top);
     if (!hit) { this.hideTip(); return; }
-    const s = d.series[hit.s];
-    this.showTip(e, s.text ? s.text[hit.i] : s.name,
-                 [...(s.text && s.name ? [s.name] : []),
-                  `${d.xTitle || "x"}: ${fmt(s.x[hit.i])} · ${d.yTitle || "y"}: ${fmt(s.y[hit.i])}`]);
+    this.tipFor(hit.s, hit.i, e.clientX - r.left, e.clientY - r.top);
   }
 
-  // for tests: the points as drawn (canvas pixels), the plot's frame and axes, how often it was drawn
+  // for tests: the points as drawn (canvas pixels), the plot's frame and axes, how often it was drawn, the point
+  // the keys reached and what a screen reader is given
   state() {
     return { points: this.drawn, frame: this.frame, axes: this.axes, draws: this.draws,
              legend: [...this.legend.querySelectorAll(".lab-chart-key")].map((k) => k.textContent),
-             canvas: this.canvas.getBoundingClientRect().toJSON() };
+             canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus, access: this.accessState() };
   }
 }
 

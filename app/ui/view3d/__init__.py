@@ -7,6 +7,8 @@ specification, 45-60 ms of the browser's time per change without a GPU. This com
 inline, no build step) projects the points orthographically on a plain canvas, farthest first,
 with marks over them (always visible) and segments under them; a drag turns the view about the
 vertical axis and tips it, the wheel zooms, a double-click resets, and the tooltip names the point.
+The keys do the same (the arrows turn and tip it, + and - zoom, Home resets), a screen reader is told how
+many points there are, how far they reach and which are marked, and T shows them as a table.
 The view keeps its angle when the page sends new marks. Coordinates travel as base64 float32.
 """
 
@@ -39,10 +41,11 @@ def mark(ids, P, *, name: str, color: str, size: float, outline: bool = False) -
 
 
 def draw(where, P, rgb, *, key: str, ids=None, marks=(), segments=None, height: int = 440, yaw: float = 30.0,
-         pitch: float = 20.0, radius: float = 2.2) -> dict:
+         pitch: float = 20.0, radius: float = 2.2, title: str = "") -> dict:
     """The points ``P`` (n x 3) coloured ``rgb`` (n x 3 bytes) in ``where`` (None: here). ``ids`` name the points in
     the tooltip (default: row numbers); ``marks`` (:func:`mark`) are drawn over them, ``segments`` (m x 6: two
-    ends a row) under them; ``yaw`` and ``pitch`` (degrees) are the first view's angles. Returns the data sent."""
+    ends a row) under them; ``yaw`` and ``pitch`` (degrees) are the first view's angles; ``title`` is the view's
+    name for a screen reader (default: how many points it holds and what is marked). Returns the data sent."""
     P = np.asarray(P, dtype=np.float64).reshape(-1, 3)
     ids = np.arange(len(P)) if ids is None else np.asarray(ids)
     extent = float(np.linalg.norm(np.ptp(P, axis=0))) if len(P) else 1.0
@@ -53,6 +56,7 @@ def draw(where, P, rgb, *, key: str, ids=None, marks=(), segments=None, height: 
         "extent": extent or 1.0, "marks": list(marks), "radius": float(radius),
         "segments": None if segments is None else _b64(np.asarray(segments).reshape(-1), np.float32),
         "height": main_height(key, int(height)), "yaw": float(np.radians(yaw)), "pitch": float(np.radians(pitch)),
+        "title": str(title),
     }
     data["sig"] = canvas.signature(data)
     canvas.mount(_COMPONENT, where, key=key, data=data)

@@ -1,9 +1,12 @@
 // The lab's 3-D view: points in space on a plain canvas, turned by dragging, zoomed by the wheel,
-// double-click to reset; marks drawn over the cloud (always visible), segments under it, a tooltip.
-// The pure parts live in logic.js (inlined above this file by app/ui/view3d/__init__.py).
+// double-click to reset; marks drawn over the cloud (always visible), segments under it, a tooltip. The keys
+// turn it too (the arrows, + and - to zoom, Home to reset, each new view announced), and T shows the points as
+// a table. The pure parts live in logic.js (inlined above this file by app/ui/canvas.py).
 
 const V3_FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const viewRegistry = (globalThis.__lab3d = globalThis.__lab3d || {});
+const VIEW_KEYS = "Keys: Left and Right arrows turn the view, Up and Down tip it, plus and minus zoom, Home goes " +
+  "back to the first view, T shows the points as a table.";
 
 function v3Node(tag, cls, parent) {
   const e = document.createElement(tag);
@@ -20,10 +23,13 @@ function v3Bytes(b64) {
 
 class Lab3D {
   constructor(root) {
-    this.box = v3Node("div", "lab-3d", root);
+    this.box = v3Node("div", "lab-view3d", root);
     this.canvas = v3Node("canvas", "lab-3d-canvas", this.box);
     this.tip = v3Node("div", "lab-3d-tip", this.box);
     this.data = null; this.cloudSig = null;
+    // the canvas itself takes the focus and the keys: it is the whole view (the Table button sits over its corner)
+    this.stage = this.canvas;
+    this.access = new LabAccess(this.box, this.canvas, { kind: "3-D view", keys: VIEW_KEYS });
     this.bind();
   }
 
@@ -41,6 +47,24 @@ class Lab3D {
     if (first || !this.angles) this.reset(false);
     if (data.viewId) viewRegistry[data.viewId] = this;
     this.draw();
+    const segments = this.segments ? Math.floor(this.segments.length / 6) : 0;
+    this.access.describe(viewName(data.title, this.cloud.x.length, data.marks), describeView(this.cloud, data.marks, segments));
+    this.access.tableFrom(() => viewTable(this.cloud, this.data.marks));
+  }
+
+  onKey(ev) {
+    if (!this.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.key === "t" || ev.key === "T") {
+      ev.preventDefault();
+      this.access.toggleTable(true);
+      return;
+    }
+    const next = turnBy(this.angles, ev.key, this.data);
+    if (!next) return;
+    ev.preventDefault();
+    this.angles = next;
+    this.draw();
+    this.access.announce(anglesSpoken(next));
   }
 
   reset(redraw = true) {
@@ -61,7 +85,7 @@ class Lab3D {
     const { yaw, pitch, zoom } = this.angles, scale = (0.95 * Math.min(w, h) / (d.extent || 1)) * zoom;
     const c = this.cloud, cx = w / 2, cy = h / 2;
     if (this.segments) {  // the neighbourhood graph under the points
-      ctx.strokeStyle = "rgba(60,60,60,0.27)"; ctx.lineWidth = 1; ctx.beginPath();
+      ctx.strokeStyle = "rgba(70,70,70,0.6)"; ctx.lineWidth = 1; ctx.beginPath();  // 3:1 on white
       const s = this.segments;
       for (let k = 0; k + 5 < s.length; k += 6) {
         const a = project(s[k], s[k + 1], s[k + 2], yaw, pitch), b = project(s[k + 3], s[k + 4], s[k + 5], yaw, pitch);
@@ -112,6 +136,7 @@ class Lab3D {
       this.draw();
     }, { passive: false });
     cv.addEventListener("dblclick", () => this.reset());
+    this.stage.addEventListener("keydown", (ev) => this.onKey(ev));
   }
 
   hover(e) {
@@ -129,10 +154,13 @@ class Lab3D {
     this.tip.style.left = `${Math.min(px + 12, this.w - 80)}px`; this.tip.style.top = `${Math.max(0, py - 28)}px`;
   }
 
-  // for tests: how the view is turned and where the marks were drawn (canvas pixels)
+  // for tests: how the view is turned, where the marks were drawn (canvas pixels) and what a screen reader is given
   state() {
     return { n: this.cloud.x.length, angles: { ...this.angles }, marks: this.markPixels, draws: this.draws,
-             canvas: this.canvas.getBoundingClientRect().toJSON() };
+             canvas: this.canvas.getBoundingClientRect().toJSON(),
+             access: { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
+                       description: this.access.desc.textContent, said: this.access.said.textContent,
+                       table: !this.access.table.hidden } };
   }
 }
 
@@ -140,7 +168,7 @@ export default function (component) {
   const { data, parentElement } = component;
   let view = parentElement.__lab3d;
   if (!view) {
-    for (const stale of parentElement.querySelectorAll(".lab-3d")) stale.remove();
+    for (const stale of parentElement.querySelectorAll(".lab-view3d")) stale.remove();
     view = parentElement.__lab3d = new Lab3D(parentElement);
     view.ro = new ResizeObserver(() => view.draw());
     view.ro.observe(parentElement.host || view.box);
