@@ -575,7 +575,7 @@ with t_download:
                         "machine*); then pick *from the command line* and upload the `codes.csv.npz` it writes.")
             st.download_button("Table for the command line (.csv)", svc.table_for_command(graph.data),
                                svc.table_file_name(graph.data), "text/csv", key="cat.dl_table", on_click="ignore")
-            st.code(svc.command_line(graph, gamma, n_comp, keep_trivial), language="bash")
+            st.code(svc.command_line(graph, gamma, n_comp, keep_trivial), language=None, wrap_lines=True)
             if unit_rows:
                 st.caption("The command writes the codes as the eigenvectors give them; scale each row to length 1 "
                            "afterwards (divide it by its length) to get the codes shown here.")

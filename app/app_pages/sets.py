@@ -266,7 +266,7 @@ def outside_sketches(ref, setting):
         c2.download_button("Sets (sets.csv)", files.sets, "sets.csv", "text/csv", key="sets.dl_sets",
                            on_click="ignore")
         st.markdown("2. Sketch them (here, or on a Dask cluster with `--scheduler`) and zip the output directory:")
-        st.code(files.command, language="bash")
+        st.code(files.command, language=None, wrap_lines=True)  # plain and wrapped: 4.5:1 text, no scroll box
         if files.note:
             st.caption(files.note)
         st.markdown("3. Upload the zip, or `manifest.json` with its shards, or `.npz` shards:")
