@@ -7,7 +7,7 @@ on top of the pure ``logic.js`` in this folder and the DOM it shares with the li
 ``app/ui/chart``, sent inline, no build step) draws the same
 bars on a plain canvas in a few milliseconds: a linear or log value axis, a value over each bar
 when they all fit, category labels thinned so that none overlaps the next, highlighted bars in
-their own colour, and a tooltip with the label, the value and the page's own fields. A screen reader
+their own colour and striped (a second channel beside the colour), and a tooltip with the label, the value and the page's own fields. A screen reader
 hears the chart's title (or what its bars measure) and a description written from the values (the
 highest, the lowest, every value when there are 12 bars or fewer); the arrow keys walk the bars, each
 announced and outlined, and T shows them as a table. Charts that explain rather than respond (heatmaps,
@@ -61,7 +61,7 @@ def draw(where, labels, values, *, key: str, title: str = "", y_title: str = "",
 
     ``log_y`` puts the values on a log axis (values at or below 0 sit on its bottom); ``text_format``
     writes each value over its bar (None: no value text); ``highlight(label)`` picks the bars drawn in
-    the highlight colour; ``hover`` maps a field name to one value per bar for the tooltip; ``rules`` are
+    the highlight colour, with white stripes; ``hover`` maps a field name to one value per bar for the tooltip; ``rules`` are
     (y, label) or (y, label, colour) drawn as dotted lines across the chart (a threshold), labelled on the line
     or, with ``rule_legend``, in a row above the chart (for lines among the bars). Returns the data sent, as
     tests read it.
