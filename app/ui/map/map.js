@@ -235,10 +235,11 @@ class LabMap {
     };
     // categories: each its own mark as well as its colour (MARKS, in the legend's order)
     const marks = f.color.kind === "category" && f.color.marks ? f.codes : null;
-    const markOf = (i) => MARKS[((marks[i] % MARKS.length) + MARKS.length) % MARKS.length];
+    const markOf = (i) => ((marks[i] % MARKS.length) + MARKS.length) % MARKS.length;
+    const byMark = marks && !f.sizes ? MARKS.map((shape) => maskOf(f.size, shape)) : null;  // one size: 6 masks
     const one = f.sizes || marks ? null : maskOf(f.size);
-    const mask = one ? () => one : marks ? (i) => maskOf(f.sizes ? f.sizes[i] : f.size, markOf(i))
-      : (i) => maskOf(f.sizes[i]);
+    const mask = one ? () => one : byMark ? (i) => byMark[markOf(i)]
+      : marks ? (i) => maskOf(f.sizes[i], MARKS[markOf(i)]) : (i) => maskOf(f.sizes[i]);
     if (this.anim != null && order.length > STAMP_ABOVE) {  // a glide's frame: stamped, blended once it stops
       const words = rgb.map((c) => packRGBA(c, f.opacity));
       stampDiscs(this.words, W, H, px, py, order, (i) => words[ci[i]], mask);
@@ -323,7 +324,8 @@ class LabMap {
     ctx.strokeStyle = "#6c757d";
     ctx.beginPath(); ctx.moveTo(10, h - 12); ctx.lineTo(10 + len, h - 12); ctx.moveTo(10, h - 16); ctx.lineTo(10, h - 8);
     ctx.moveTo(10 + len, h - 16); ctx.lineTo(10 + len, h - 8); ctx.stroke();
-    ctx.fillText(`${+unit.toPrecision(3)}`, 14 + len, h - 8);
+    this.scaleText = `${+unit.toPrecision(3)}`;
+    ctx.fillText(this.scaleText, 14 + len, h - 8);
   }
 
   shape(ctx, kind, x, y, r, fill = true) {
@@ -832,7 +834,7 @@ class LabMap {
         text: m.text ? m.text[k] : "", box: [x0 + r.left, y0 + r.top, x1 + r.left, y1 + r.top] })),
       contours: f.contours.map((c) => ({ name: c.name, paths: c.starts.length })),
       sweep: f.sweep ? { name: f.sweep.name, values: f.sweep.values, at: f.sweep.at, t: this.scrubT } : null,
-      focused: this.kfocus, keySelection: this.keySel ? [...this.keySel] : null,
+      focused: this.kfocus, keySelection: this.keySel ? [...this.keySel] : null, scaleBar: this.scaleText,
       access: { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
                 description: this.access.desc.textContent, said: this.access.said.textContent,
                 table: !this.access.table.hidden },
