@@ -5,6 +5,7 @@
 // paged for big maps. Whether the reader asked for less motion is read here too.
 
 const TABLE_ROWS = 50;  // rows a table view shows at a time
+const DESCRIBE_EVERY = 3000;  // ms between two descriptions of streaming data
 let accessCount = 0;
 
 function accessNode(tag, cls, parent) {
@@ -53,12 +54,18 @@ class LabAccess {
     this.tablePage = 0;
   }
 
-  // The accessible name (the chart's title) and the description of what it draws.
+  // The accessible name (the chart's title) and the description of what it draws. The description is a live
+  // region: while new data streams in (a live t-SNE's frames) it is rewritten at most every DESCRIBE_EVERY ms, so
+  // a screen reader is not read a new sentence for every frame; the last data's description always lands.
   describe(name, text) {
     const label = String(name || "").replace(/\s*\n\s*/g, " · ");
     if (this.target.getAttribute("aria-label") !== label) this.target.setAttribute("aria-label", label);
     this.tableName = `Table: ${label}`;
-    if (this.desc.textContent !== text) this.desc.textContent = text;
+    clearTimeout(this.describing);
+    if (this.desc.textContent === text) return;
+    const wait = (this.describedAt ?? -Infinity) + DESCRIBE_EVERY - performance.now();
+    const put = () => { this.desc.textContent = text; this.describedAt = performance.now(); };
+    if (wait <= 0) put(); else this.describing = setTimeout(put, wait);
   }
 
   // Say `text` now (the point or bar the keys reached).
