@@ -341,9 +341,10 @@ def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tu
         s1.button("Stop", key="words.map_stop", on_click=svc.ask_stop, help="Keep the layout so far.")
         fraction, text = job.progress
         s2.progress(min(max(fraction, 0.0), 1.0), text=text)
-        frame = job.next_frame()
+        start = svc.map_start(ref, params, n_words, seed)
+        frame = job.next_frame(spread=svc.live.spread(start))  # each layout drawn at the start's scale
         if frame is None:  # before the first layout: the PCA openTSNE starts from (the map is on the page early)
-            frame = (svc.map_start(ref, params, n_words, seed), "0 (the PCA it starts from)")
+            frame = (start, "0 (the PCA it starts from)")
         light = {**style, "hover": {"count": style["hover"]["count"]}}  # frames a few times a second: kept small
         lab_map.draw(st, frame[0], key="words.map", ids=style["labels"], title=f"t-SNE, iteration {frame[1]}",
                      height=640, align=False, glide_ms=GLIDE_MS, **light)

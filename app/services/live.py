@@ -74,9 +74,20 @@ class TsneJob(BackgroundJob):
         return self.running or (self.outcome == "done" and self.latest is not None
                                 and self.shown < self.latest[1] and self.draws < MIN_FRAMES)
 
-    def next_frame(self) -> tuple[np.ndarray, int] | None:
+    def next_frame(self, spread: float | None = None) -> tuple[np.ndarray, int] | None:
         """The layout to draw now: the latest, or, when the run is ahead of the page by more than
-        FRAME_ITERATIONS, the one kept FRAME_ITERATIONS past the last drawn. None before the first."""
+        FRAME_ITERATIONS, the one kept FRAME_ITERATIONS past the last drawn. None before the first.
+
+        With ``spread`` (the :func:`spread` of the map drawn before the run, its start) the layout comes
+        :func:`scaled_to` it: openTSNE starts from its PCA shrunk to a standard deviation of 0.0001, and the
+        early exaggeration can shrink a layout further (300 words to 1e-11 by iteration 280), so frames drawn
+        at the optimiser's own scale would pass from a map to a dot and back, the scale bar reading 5e-12."""
+        frame = self._next_frame()
+        if frame is None or spread is None:
+            return frame
+        return scaled_to(frame[0], spread), frame[1]
+
+    def _next_frame(self) -> tuple[np.ndarray, int] | None:
         with self._lock:
             latest = self.latest
             if latest is None:
@@ -123,6 +134,33 @@ class TsneJob(BackgroundJob):
         self.outcome = outcome  # last: a session that sees it finds everything else in place
         self.first.set()
         self.ended.set()
+
+
+def spread(Y: np.ndarray) -> float:
+    """How widely a layout's points lie: their median distance from their median point (a few points flung far
+    out, as early exaggeration's end does, do not change it).
+
+    >>> spread(np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [0.0, 0.0], [50.0, 50.0]]))
+    1.0
+    """
+    Y = np.asarray(Y, dtype=np.float64)
+    return float(np.median(np.linalg.norm(Y - np.median(Y, axis=0), axis=1))) if len(Y) else 0.0
+
+
+def scaled_to(Y: np.ndarray, target: float) -> np.ndarray:
+    """``Y`` about its median point, scaled so that its :func:`spread` is ``target`` (unchanged when it has
+    none: every point in one place).
+
+    >>> Y = np.array([[2.0, 0.0], [-2.0, 0.0], [0.0, 2.0], [0.0, -2.0], [0.0, 0.0]]) * 1e-11 + 3.0
+    >>> scaled_to(Y, 1.0).round(6).tolist()
+    [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [0.0, 0.0]]
+    """
+    Y = np.asarray(Y, dtype=np.float64)
+    now = spread(Y)
+    if not (now > 0 and np.isfinite(now) and target > 0):
+        return Y
+    centre = np.median(Y, axis=0)
+    return (Y - centre) * (target / now)
 
 
 class LiveMaps:

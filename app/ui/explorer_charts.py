@@ -296,9 +296,10 @@ def _live_view(key, ref, columns, rows, metric: str, shown: View) -> None:
                help="Keep the layout so far.")
     fraction, text = job.progress
     bar.progress(min(max(fraction, 0.0), 1.0), text=text)
-    frame = job.next_frame()
+    start = svc.tsne_start(ref, columns, svc.rows_key(rows), rows, metric)
+    frame = job.next_frame(spread=svc.live.spread(start))  # each layout drawn at the start's scale
     if frame is None:  # before the first layout: the PCA openTSNE starts from
-        frame = (svc.tsne_start(ref, columns, svc.rows_key(rows), rows, metric), "0 (the PCA it starts from)")
+        frame = (start, "0 (the PCA it starts from)")
     n = len(frame[0])
     glide = int(850 * frame_seconds(n))  # a little less than a frame
     lab_map.draw(st, frame[0], key=MAP_KEY, ids=shown.ids, align=False, glide_ms=glide, color=shown.colour,

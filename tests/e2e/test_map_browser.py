@@ -621,3 +621,66 @@ def test_words_map_labels_do_not_overlap(server, browser, n):
         shot(page, f"words-map-{n}")
     finally:
         page.close()
+
+
+#: Every frame the Words map draws, as it arrives (polled at each animation frame): its title, the spread of
+#: the frame's own coordinates (median distance from the median point) and the scale bar's text once it is still.
+FRAME_RECORDER = """(() => { window.__frames = []; let last = -1;
+  const tick = () => {
+    const m = window.__labMaps && window.__labMaps['words.map'];
+    if (m && m.frame && m.frames !== last) {
+      last = m.frames;
+      const f = m.frame, med = (a) => { const s = Array.from(a).sort((p, q) => p - q); return s[s.length >> 1]; };
+      const cx = med(f.x), cy = med(f.y);
+      const d = Array.from(f.x, (x, i) => Math.hypot(x - cx, f.y[i] - cy));
+      window.__frames.push({title: f.title, spread: med(d), bar: null});
+    }
+    // the scale bar once the frame's glide has ended (mid-glide it is the view's, between two frames)
+    if (m && m.anim == null && window.__frames.length) window.__frames[window.__frames.length - 1].bar = m.scaleText;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();"""
+
+
+def test_a_live_words_tsne_keeps_its_scale_from_frame_to_frame(server, browser):
+    """openTSNE starts from its PCA shrunk to a standard deviation of 0.0001 and its early exaggeration shrank
+    the 300 words to 1e-11 by iteration 280: drawn at that scale the map became a dot and back, its scale bar
+    reading 5e-12. Every live frame is drawn at the start's scale: none is less than a third of the one before,
+    and the scale bar stays within a factor of 10 of the start's."""
+    url, _ = server
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    page.add_init_script(FRAME_RECORDER)
+    try:
+        page.goto(f"{url}/words?words.tab=Word+map&words.seed=3")
+        wait_idle(page)
+        assert_no_exception(page, "words")
+        for _ in range(600):
+            wait_idle(page, timeout_ms=300_000)
+            if page.get_by_role("button", name="Stop").count() == 0:
+                break
+            page.wait_for_timeout(300)
+        page.evaluate("() => { window.__frames.length = 0; }")  # the first run: the page may open after it began
+        seed = page.get_by_label("Random seed", exact=True).and_(page.locator("input"))
+        seed.fill("4")
+        seed.press("Enter")
+        page.get_by_role("button", name="Stop").wait_for(timeout=60_000)
+        for _ in range(600):
+            wait_idle(page, timeout_ms=300_000)
+            if page.get_by_role("button", name="Stop").count() == 0:
+                break
+            page.wait_for_timeout(300)
+        page.wait_for_timeout(500)
+        frames = [f for f in page.evaluate("() => window.__frames") if "iteration" in f["title"]]
+        live = [f for f in frames if "PCA" not in f["title"]]
+        assert len(live) >= 5, frames
+        start = next(f for f in frames if "PCA" in f["title"]) if any("PCA" in f["title"] for f in frames) else live[0]
+        for before, after in zip([start] + live, live):
+            assert after["spread"] >= before["spread"] / 3, (before, after)
+        for f in live:
+            assert start["spread"] / 10 <= f["spread"] <= start["spread"] * 10, (start, f)
+            if f["bar"] is not None and start["bar"] is not None:  # a frame replaced mid-glide has no still bar
+                assert float(start["bar"]) / 10 <= float(f["bar"]) <= float(start["bar"]) * 10, (start, f)
+        assert sum(f["bar"] is not None for f in live) >= 3
+    finally:
+        page.close()
