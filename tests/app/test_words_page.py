@@ -215,7 +215,10 @@ def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
     at.run()  # the fragment's next run: the running map's latest layout, and Stop
     live = lab_map(at, "words.map")
     assert live["n"] == 2000 and live["title"] == f"t-SNE, iteration {job.latest[1]}"
-    assert np.array_equal(live["xy"], job.latest[0].astype(np.float32))
+    # the latest layout, drawn at the start's scale (app.services.live.scaled_to)
+    drawn = live["xy"].astype(np.float64)
+    expected = app.services.live.scaled_to(job.latest[0], app.services.live.spread(drawn))
+    assert np.allclose(drawn, expected, atol=1e-5 * app.services.live.spread(drawn))
     at.button(key="words.map_stop").click().run()
     # the run after the click waited for the t-SNE to end (it ends at its next layout) and shows what it kept
     assert job.outcome == "stopped" and not at.exception and not at.error
