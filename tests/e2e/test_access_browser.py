@@ -23,6 +23,7 @@ import pytest
 
 from app.pages import PAGES
 from tests.e2e.test_browser import assert_no_exception, browser, server, wait_idle  # noqa: F401 (fixtures)
+from tests.e2e.test_map_browser import live_run_ended
 from tests.e2e.test_no_big_plotly_scatter import big_scatters
 from tests.e2e.views import cut_off, open_expanders, too_tall, views
 
@@ -184,11 +185,7 @@ def test_the_keyboard_alone_inspects_and_selects_on_the_pages_map(server, browse
         assert_no_exception(page, url_path)
         page.wait_for_function("(k) => window.__labMaps && window.__labMaps[k] && window.__labMaps[k].frame",
                                arg=key, timeout=300_000)
-        for _ in range(600):  # a live t-SNE (Words) draws its frames first; the keys are tried on the finished map
-            wait_idle(page, timeout_ms=300_000)
-            if page.get_by_role("button", name="Stop").count() == 0:
-                break
-            page.wait_for_timeout(500)
+        live_run_ended(page)  # a live t-SNE (Words) draws its frames first; the keys are tried on the finished map
         wait_idle(page)
         page.evaluate("() => document.activeElement && document.activeElement.blur()")  # from the page's start
         _tab_to(page, key)

@@ -70,6 +70,16 @@ def wait_drawn(page, key: str, frames: int = 1, timeout_ms: int = 120_000) -> No
         arg=[key, frames], timeout=timeout_ms)
 
 
+def live_run_ended(page, pause_ms: int = 400) -> None:
+    """Wait until the page's live t-SNE has ended (its Stop button is gone), the app idle after each look."""
+    for _ in range(900):
+        wait_idle(page, timeout_ms=300_000)
+        if page.get_by_role("button", name="Stop").count() == 0:
+            return
+        page.wait_for_timeout(pause_ms)
+    raise AssertionError("the live t-SNE did not end")
+
+
 def state(page, key: str = KEY) -> dict:
     s = page.evaluate(STATE, key)
     s["pagexy"] = np.array(s["pagexy"], dtype=np.float64).reshape(-1, 2)
@@ -604,11 +614,7 @@ def test_words_map_labels_do_not_overlap(server, browser, n):
         assert_no_exception(page, "words")
         page.wait_for_function("([k, n]) => window.__labMaps && window.__labMaps[k] && window.__labMaps[k].state().n === n",
                                arg=[key, n], timeout=300_000)
-        for _ in range(600):  # t-SNE draws its frames live; the check is on the finished map
-            wait_idle(page, timeout_ms=300_000)
-            if page.get_by_role("button", name="Stop").count() == 0:
-                break
-            page.wait_for_timeout(500)
+        live_run_ended(page)  # t-SNE draws its frames live; the check is on the finished map
         wait_idle(page)
         wait_drawn(page, key)
         page.locator(f".st-key-{key.replace('.', '-')} canvas.lab-canvas").first.scroll_into_view_if_needed()
@@ -655,21 +661,13 @@ def test_a_live_words_tsne_keeps_its_scale_from_frame_to_frame(server, browser):
         page.goto(f"{url}/words?words.tab=Word+map&words.seed=3")
         wait_idle(page)
         assert_no_exception(page, "words")
-        for _ in range(600):
-            wait_idle(page, timeout_ms=300_000)
-            if page.get_by_role("button", name="Stop").count() == 0:
-                break
-            page.wait_for_timeout(300)
+        live_run_ended(page)
         page.evaluate("() => { window.__frames.length = 0; }")  # the first run: the page may open after it began
         seed = page.get_by_label("Random seed", exact=True).and_(page.locator("input"))
         seed.fill("4")
         seed.press("Enter")
         page.get_by_role("button", name="Stop").wait_for(timeout=60_000)
-        for _ in range(600):
-            wait_idle(page, timeout_ms=300_000)
-            if page.get_by_role("button", name="Stop").count() == 0:
-                break
-            page.wait_for_timeout(300)
+        live_run_ended(page)
         page.wait_for_timeout(500)
         frames = [f for f in page.evaluate("() => window.__frames") if "iteration" in f["title"]]
         live = [f for f in frames if "PCA" not in f["title"]]
