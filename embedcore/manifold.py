@@ -364,7 +364,8 @@ def lle_from_neighbors(
         vals, vecs = eigh(M.toarray(), subset_by_index=(0, k - 1))
     else:
         raise ValueError(f"eigen_solver must be 'auto', 'arpack' or 'dense', got {eigen_solver!r}.")
-    return LLESolution(W, M, vals, vecs[:, 1 : n_components + 1], float(np.sum(vals[1 : n_components + 1])))
+    # M = (I - W)^T (I - W) is positive semi-definite: a kept eigenvalue below 0 is rounding (-2.7e-17 seen)
+    return LLESolution(W, M, vals, vecs[:, 1 : n_components + 1], max(0.0, float(np.sum(vals[1 : n_components + 1]))))
 
 
 def allowed_k(n: int, k: int = 10) -> int:
