@@ -98,7 +98,9 @@ def panel(prefix: str, where=None, *, presenting: bool = False) -> None:
         box.caption("You have changed a setting since this step: Previous or Next goes back to the tour's.")
         if _param(prefix) in st.query_params:  # the address is now the person's own view, not the step
             del st.query_params[_param(prefix)]
-    prev_col, next_col = box.columns(2)
+    # one row that wraps: in a narrow column at a projector's type size each button takes a line of its own
+    # instead of cutting its word ("Previ…")
+    prev_col = next_col = box.container(horizontal=True)
     prev_col.button("Previous", key=f"{prefix}.tour_prev", icon=":material/arrow_back:", disabled=index == 1,
                     on_click=_apply, args=(prefix, index - 1), width="stretch")
     if index < len(steps):

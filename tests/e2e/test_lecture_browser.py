@@ -190,6 +190,11 @@ def _on_step(page, spec, index: int) -> None:
     assert not others & set(params), f"{spec.url} step {index}: {sorted(others & set(params))} in {page.url}"
     # a setting of the link the page could not take would be named above the page
     assert page.locator('[data-testid="stAlert"]', has_text="is not possible here").count() == 0
+    # Previous and Next are whole words ("Previ…" in two columns of the narrow panel)
+    cut = page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' button')].filter((b) =>
+        [...b.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1)).map((b) => b.innerText)""",
+                        f'.st-key-lab_tour_{spec.key.replace(".", "_")}')
+    assert not cut, f"{spec.url} step {index}: buttons cut short: {cut}"
 
 
 @pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
