@@ -15,7 +15,7 @@ from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.selection import MapTools
 from app.ui.sidebar import data_source
-from app.ui.text import equations, html_escape, md_escape
+from app.ui.text import count, equations, html_escape, md_escape
 
 page_header("Words: vectors from PMI and SVD",
             "Count which words occur near which, turn the counts into pointwise mutual information and factorise "
@@ -100,10 +100,9 @@ except ValueError as err:
     st.stop()
 
 figures = knobs.container(horizontal=True, gap="small")  # one wrapping row: fewer elements than a grid of columns
-figures.metric("documents", f"{facts['documents']:,}", width=100)
-figures.metric("tokens", f"{facts['tokens']:,}", width=100)
-figures.metric("vocabulary", f"{facts['vocabulary']:,}", width=100)
-figures.metric("non-zero PMI entries", f"{facts['nnz']:,}", width=100)
+for name in ("documents", "tokens", "vocabulary"):
+    figures.metric(name, count(facts[name]), width=100, help=f"{facts[name]:,}")
+figures.metric("non-zero PMI entries", count(facts["nnz"]), width=100, help=f"{facts['nnz']:,}")
 figures.metric("fit time", f"{facts['fit seconds']:.2f} s", width=100,
                help="What counting, the PMI and its SVD took on this server when they were computed: a step of "
                "Window or Dimensions is fitted in the background while the one before is on screen, at a low "

@@ -20,6 +20,16 @@ def html_escape(text: str) -> str:
     return html.escape(str(text), quote=False)
 
 
+def count(n: int) -> str:
+    """A count short enough for a narrow metric: "9,217", "1.37 M" (a metric 100 px wide broke "1,367,240" over
+    two lines).
+
+    >>> count(9217), count(1_367_240), count(12_000_000)
+    ('9,217', '1.37 M', '12.0 M')
+    """
+    return f"{n:,}" if abs(n) < 1_000_000 else f"{n / 1e6:.3g} M" if abs(n) < 1e7 else f"{n / 1e6:.1f} M"
+
+
 def equations(where, *lines: str) -> None:
     r"""Display formulas, each argument on a line of its own, centred (one ``st.latex`` element).
 
