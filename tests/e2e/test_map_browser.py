@@ -382,7 +382,7 @@ def test_the_keyboard_alone_reaches_the_map_walks_its_points_inspects_selects_an
         assert len(s["selected"]) == 3 and second in s["selected"], s["selected"]
         assert "3 points selected" in s["access"]["said"]
         # the description follows (at most one new description every 3 s, while data streams in)
-        page.wait_for_function("(k) => window.__labMaps[k].state().access.description.includes('Selected: 3 points')",
+        page.wait_for_function("(k) => window.__labMaps[k].state().access.description.includes('The selection holds 3 points')",
                                arg=KEY, timeout=10_000)
         page.keyboard.press("Escape")
         page.wait_for_function("(k) => window.__labMaps[k].frame.selected.size === 0", arg=KEY, timeout=60_000)
@@ -655,7 +655,8 @@ def test_a_live_words_tsne_keeps_its_scale_from_frame_to_frame(server, browser):
     reading 5e-12. Every live frame is drawn at the start's scale: none is less than a third of the one before,
     and the scale bar stays within a factor of 10 of the start's."""
     url, _ = server
-    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    # without glides each frame is drawn where it lands, so its scale bar can be read before the next one comes
+    page = browser.new_page(viewport={"width": 1440, "height": 1000}, reduced_motion="reduce")
     page.add_init_script(FRAME_RECORDER)
     try:
         page.goto(f"{url}/words?words.tab=Word+map&words.seed=3")

@@ -74,7 +74,7 @@ test("a map's description names its points, colours, groups, crowd, selection an
   assert.match(about, /Colour by topic: news \(9\) and sport \(3\)\./);
   assert.match(about, /Named on the map: cluster A\./);
   assert.match(about, /Most points lie in the (lower )?left \(82% of them\)\./);
-  assert.match(about, /Selected: 2 points, w1 and w2\./);
+  assert.match(about, /The selection holds 2 points: w1 and w2\./);
   assert.match(about, /Inspected: w10\./);
   assert.equal(pointSpoken(f, 2), "w2; topic news; count 20. Point 3 of 12, selected.");
 });

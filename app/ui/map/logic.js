@@ -401,7 +401,8 @@ export function describeMap(f, keep) {
   if (crowd) out.push(`Most points lie in the ${crowd.region} (${Math.round(crowd.share * 100)}% of them).`);
   if (f.selected.size) {
     const sel = [...f.selected].slice(0, 6).map((i) => tipTitle(f, i));
-    out.push(`Selected: ${counted(f.selected.size, "point")}${sel.length ? `, ${listed(sel, 5)}` : ""}.`);
+    // worded apart from the page's own "Selected: 3 points" above its selection table, which tests look for
+    out.push(`The selection holds ${counted(f.selected.size, "point")}${sel.length ? `: ${listed(sel, 5)}` : ""}.`);
   }
   const inspected = f.rings.find((r) => r.label && r.indices.length === 1);
   if (inspected) out.push(`Inspected: ${tipTitle(f, inspected.indices[0])}.`);
