@@ -68,6 +68,16 @@ class LabAccess {
     if (wait <= 0) put(); else this.describing = setTimeout(put, wait);
   }
 
+  // The keys every component shares: T opens or closes the table. True when `ev` was one of them (handled here);
+  // a key with Alt, Ctrl or Meta is the browser's and counts as handled, so that the component leaves it alone.
+  sharedKey(ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return true;
+    if (ev.key !== "t" && ev.key !== "T") return false;
+    ev.preventDefault();
+    this.toggleTable(true);
+    return true;
+  }
+
   // Say `text` now (the point or bar the keys reached).
   announce(text) {
     this.said.textContent = text;

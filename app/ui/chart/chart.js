@@ -73,12 +73,7 @@ class CanvasChart {
   showFocus() {}
 
   keydown(ev) {
-    if (!this.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (ev.key === "t" || ev.key === "T") {
-      ev.preventDefault();
-      this.access.toggleTable(true);
-      return;
-    }
+    if (!this.data || this.access.sharedKey(ev)) return;
     if (this.onKey(ev)) ev.preventDefault();
   }
 

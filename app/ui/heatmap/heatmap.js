@@ -72,12 +72,7 @@ class LabHeatmap {
 
   onKey(ev) {
     const d = this.data;
-    if (!d || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (ev.key === "t" || ev.key === "T") {
-      ev.preventDefault();
-      this.access.toggleTable(true);
-      return;
-    }
+    if (!d || this.access.sharedKey(ev)) return;
     const next = cellStep(this.kfocus, ev.key, d.n, this.panels.length);
     if (!next) return;
     ev.preventDefault();

@@ -685,7 +685,7 @@ class LabMap {
   // ------------------------------------------------------------ the keys
   onKey(ev) {
     const f = this.frame;
-    if (!f || !f.n || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (!f || !f.n || this.access.sharedKey(ev)) return;
     const k = ev.key, X = this.shown.x, Y = this.shown.y, keep = this.keep;
     const here = this.kfocus >= 0 && this.kfocus < f.n && (!keep || keep[this.kfocus]) ? this.kfocus : -1;
     let next = null;
@@ -715,8 +715,6 @@ class LabMap {
       this.auto = false;
       this.draw();
       this.access.announce(k === "-" || k === "_" ? "Zoomed out." : "Zoomed in.");
-    } else if (k === "t" || k === "T") {
-      this.access.toggleTable(true);
     } else return;
     ev.preventDefault();
     if (next === null || next < 0) return;

@@ -53,12 +53,7 @@ class Lab3D {
   }
 
   onKey(ev) {
-    if (!this.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (ev.key === "t" || ev.key === "T") {
-      ev.preventDefault();
-      this.access.toggleTable(true);
-      return;
-    }
+    if (!this.data || this.access.sharedKey(ev)) return;
     const next = turnBy(this.angles, ev.key, this.data);
     if (!next) return;
     ev.preventDefault();
