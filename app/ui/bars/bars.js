@@ -1,6 +1,7 @@
 // The lab's bar chart: a few bars on a plain canvas, redrawn in place when a control changes them,
 // with a linear or log value axis, value labels, category labels that never overlap, and a tooltip.
-// The arrows walk the bars (an outline marks the one reached, its tooltip shows and its value is announced);
+// The arrows walk the bars (an outline marks the one reached, its tooltip shows and its value is announced: the
+// stage's keydown and its aria-label and description are set up in ../chart/chart.js with ../access/access.js);
 // T shows them as a table. The pure parts live in logic.js, the DOM it shares with the line chart in
 // ../chart/chart.js (both inlined above this file by app/ui/canvas.py).
 

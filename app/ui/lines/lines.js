@@ -1,7 +1,8 @@
 // The lab's line chart: a few curves on a plain canvas (log or linear axes, markers, dashed reference
 // lines, a legend and a tooltip), drawn in a few milliseconds where Plotly first spends a third of a
 // second starting its library. Left and Right walk the points of one curve, Up and Down switch curves (a ring
-// marks the point reached, its tooltip shows and it is announced); T shows every point in a table. The pure
+// marks the point reached, its tooltip shows and it is announced: the stage's keydown and its aria-label and
+// description are set up in ../chart/chart.js with ../access/access.js); T shows every point in a table. The pure
 // parts live in ../bars/logic.js and logic.js, the DOM it shares with the bar chart in ../chart/chart.js (all
 // inlined above by app/ui/canvas.py).
 
