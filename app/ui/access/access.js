@@ -78,6 +78,13 @@ class LabAccess {
     return true;
   }
 
+  // For tests: what a screen reader is given (role, name, description, the last announcement) and whether the
+  // table is open.
+  state() {
+    return { role: this.target.getAttribute("role"), name: this.target.getAttribute("aria-label"),
+             description: this.desc.textContent, said: this.said.textContent, table: !this.table.hidden };
+  }
+
   // Say `text` now (the point or bar the keys reached).
   announce(text) {
     this.said.textContent = text;

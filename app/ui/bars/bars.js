@@ -154,7 +154,7 @@ class LabBars extends CanvasChart {
   // reader is given
   state() {
     return { bars: this.drawn, labels: this.labelBoxes, valuesShown: this.valuesShown, draws: this.draws,
-             canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus, access: this.accessState() };
+             canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus, access: this.access.state() };
   }
 }
 

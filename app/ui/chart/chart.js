@@ -117,13 +117,6 @@ class CanvasChart {
   }
 
   hideTip() { this.tip.style.display = "none"; }
-
-  // for tests: what a screen reader is given
-  accessState() {
-    return { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
-             description: this.access.desc.textContent, said: this.access.said.textContent,
-             table: !this.access.table.hidden };
-  }
 }
 
 // The component's entry: one chart of class `Chart` per element (kept on it under `slot`), redrawn with the

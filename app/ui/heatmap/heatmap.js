@@ -182,9 +182,7 @@ class LabHeatmap {
   state() {
     return { panels: this.layout, n: this.data.n, rowLabels: this.rowLabels, draws: this.draws,
              canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus,
-             access: { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
-                       description: this.access.desc.textContent, said: this.access.said.textContent,
-                       table: !this.access.table.hidden } };
+             access: this.access.state() };
   }
 }
 

@@ -192,7 +192,7 @@ class LabLines extends CanvasChart {
   state() {
     return { points: this.drawn, frame: this.frame, axes: this.axes, draws: this.draws,
              legend: [...this.legend.querySelectorAll(".lab-chart-key")].map((k) => k.textContent),
-             canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus, access: this.accessState() };
+             canvas: this.canvas.getBoundingClientRect().toJSON(), focused: this.kfocus, access: this.access.state() };
   }
 }
 

@@ -833,9 +833,7 @@ class LabMap {
       contours: f.contours.map((c) => ({ name: c.name, paths: c.starts.length })),
       sweep: f.sweep ? { name: f.sweep.name, values: f.sweep.values, at: f.sweep.at, t: this.scrubT } : null,
       focused: this.kfocus, keySelection: this.keySel ? [...this.keySel] : null, scaleBar: this.scaleText,
-      access: { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
-                description: this.access.desc.textContent, said: this.access.said.textContent,
-                table: !this.access.table.hidden },
+      access: this.access.state(),
     };
   }
 }

@@ -153,9 +153,7 @@ class Lab3D {
   state() {
     return { n: this.cloud.x.length, angles: { ...this.angles }, marks: this.markPixels, draws: this.draws,
              canvas: this.canvas.getBoundingClientRect().toJSON(),
-             access: { role: this.stage.getAttribute("role"), name: this.stage.getAttribute("aria-label"),
-                       description: this.access.desc.textContent, said: this.access.said.textContent,
-                       table: !this.access.table.hidden } };
+             access: this.access.state() };
   }
 }
 
