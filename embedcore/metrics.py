@@ -16,7 +16,7 @@ from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import KDTree, NearestNeighbors
 from sklearn.utils import check_array
 
-__all__ = ["DataRanks", "trustworthiness", "continuity", "neighbour_recall", "MapQuality", "map_quality"]
+__all__ = ["DataRanks", "trustworthiness", "continuity", "neighbour_recall", "MapQuality", "map_quality", "order_kept", "far_neighbours"]
 
 #: Megabytes of distances held at once (a block of rows of the n x n matrix): 512 rows of 5,000 points.
 _WORKING_MEMORY = 20
@@ -280,3 +280,50 @@ def map_quality(X, Y, k: int = 10) -> MapQuality:
     MapQuality(trustworthiness=1.0, continuity=1.0, recall=1.0)
     """
     return MapQuality(trustworthiness(X, Y, k), continuity(X, Y, k), neighbour_recall(X, Y, k))
+
+
+def order_kept(values, Y) -> float:
+    """How well a map keeps the order of a known coordinate (the position along a swiss roll, say): the larger
+    absolute Spearman rank correlation of ``values`` with either of the map's two axes.
+
+    1 means that one axis of the map puts the points in the coordinate's order; a map that tears or folds the
+    manifold mixes the order and scores low. NaN when ``values`` is not numeric or is constant.
+
+    Examples
+    --------
+    >>> t = np.arange(10.0)
+    >>> round(order_kept(t, np.column_stack([np.sin(t), -t ** 3])), 6)
+    1.0
+    """
+    from scipy.stats import spearmanr
+
+    values = np.asarray(values)
+    if values.dtype.kind not in "fiu" or values.size < 3 or np.ptp(values) == 0:
+        return float("nan")
+    Y = np.asarray(Y, dtype=np.float64)
+    best = float("nan")
+    for j in range(Y.shape[1]):
+        if np.ptp(Y[:, j]) == 0:
+            continue
+        rho = min(1.0, abs(float(spearmanr(values, Y[:, j])[0])))
+        best = rho if not best >= rho else best
+    return best
+
+
+def far_neighbours(values, Y, k: int = 10, part: float = 0.25) -> float:
+    """The share of a map's neighbour pairs (each point and its ``k`` nearest on the map) whose known coordinate
+    differs by more than ``part`` of its range: points the map puts together from far along the manifold, which
+    is what a fold does. NaN when ``values`` is not numeric or is constant.
+
+    Examples
+    --------
+    >>> t = np.r_[np.arange(20.0), np.arange(20.0) + 100]
+    >>> far_neighbours(t, np.column_stack([np.r_[np.arange(20.0), np.arange(20.0)], np.zeros(40)]), k=1)
+    1.0
+    """
+    values = np.asarray(values)
+    if values.dtype.kind not in "fiu" or values.size <= k or np.ptp(values) == 0:
+        return float("nan")
+    ind = _knn(np.asarray(Y, dtype=np.float64), k)
+    gap = np.abs(values[:, None].astype(np.float64) - values[ind])
+    return float(np.mean(gap > part * np.ptp(values)))

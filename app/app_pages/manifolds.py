@@ -5,7 +5,7 @@ from app.services import manifolds as svc
 from app.services import reproduce
 from app.services import selection as picked
 from app.ui import manifolds_charts as charts
-from app.ui import share
+from app.ui import share, tour
 from app.ui.controls import ranged_slider
 from app.ui.layout import chart_height, instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.selection import MapTools
@@ -437,4 +437,6 @@ def lle_map() -> None:
 with map_slot:
     lle_map()
 trust_slot.metric(f"trustworthiness (k={svc.quality_k(pts)})", f"{svc.trust(pts, B, reg):.4f}")
+if tour.current("man") is not None:
+    tour.tell("man", **svc.tour_facts(pts, B, reg))
 svc.solve_ahead_of(pts, B, reg)  # B ± 1, ± 2, the side B moved to first

@@ -51,7 +51,7 @@ from embedcore.manifold import (
     weight_invariance,
 )
 from embedcore.maps import METHODS, embed, largest_perplexity, method_defaults
-from embedcore.metrics import DataRanks, neighbour_recall, trustworthiness
+from embedcore.metrics import DataRanks, far_neighbours, neighbour_recall, order_kept, trustworthiness
 
 GENERATORS = {
     "swiss_roll": datasets.make_swiss_roll,
@@ -430,6 +430,31 @@ def trust(p: Points, B: int, reg: float) -> float:
     if workers.WORKERS <= 0:
         return trustworthiness(X, out.embedding, quality_k(p), ranks=data_ranks(p))
     return workers.call(workers.trust, X, out.embedding, quality_k(p), _digest(X))
+
+
+#: B of the tour's "unrolled" step: the reference the other steps' trustworthiness is told against.
+TOUR_B = 12
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tour_facts(p: Points, B: int, reg: float) -> dict:
+    """What the tour says of the map at (B, reg), measured: its trustworthiness, how well it keeps the order of
+    the colour coordinate (the position along the roll), the share of its neighbour pairs from far along the
+    manifold (a fold), how many graph edges join points that far apart, and trustworthiness at
+    :data:`TOUR_B` and, for noisy generated points, without the noise."""
+    data, out = point_set(p), lle(p, B, reg)
+    facts = {"B": int(B), "trust": trust(p, B, reg), "order": order_kept(data.colour, out.embedding),
+             "folded": far_neighbours(data.colour, out.embedding, quality_k(p))}
+    across = 0
+    if data.colour is not None and np.asarray(data.colour).dtype.kind in "fiu" and np.ptp(data.colour) > 0:
+        t = np.asarray(data.colour, dtype=np.float64)
+        pairs = graph_pairs(p, B)
+        across = int(np.sum(np.abs(t[pairs[:, 0]] - t[pairs[:, 1]]) > 0.25 * np.ptp(t)))
+    facts["across"] = across
+    facts["trust_12"] = trust(p, TOUR_B, reg) if TOUR_B <= largest_b(p) else float("nan")
+    if p.noise > 0:
+        facts["trust_clean"] = trust(Points(p.data, p.n, 0.0), B, reg)
+    return facts
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -3,11 +3,26 @@
 A step names controls by their session-state keys (each bound to the URL) and the values to give them; a
 control of the tour that a step does not name goes back to its default. The texts say what to look at,
 in the terms of the source each page follows.
+
+A step's sentence is a claim about the picture, so its numbers are not written here: a ``{field}`` in the text is
+filled from the facts the page computes for the state it shows (:func:`app.ui.tour.tell`), and each
+:class:`Claim` is a test of those facts that must hold for the sentence to be true. The page says so when one does
+not hold on the data on show, and ``tests/app/test_tours.py`` opens every step's link and checks every claim.
 """
 
 from __future__ import annotations
 
+import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a step's sentence asserts (``says``, in words), and the test of the page's facts that makes it true."""
+
+    says: str
+    holds: Callable[[dict], bool]
 
 
 @dataclass(frozen=True)
@@ -15,20 +30,63 @@ class Step:
     title: str
     text: str
     settings: dict = field(default_factory=dict)
+    claims: tuple[Claim, ...] = ()
+
+    @property
+    def fields(self) -> set[str]:
+        """The facts the text names (``{trust:.2f}`` names ``trust``)."""
+        return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(self.text) if name}
+
+    def needs(self) -> bool:
+        return bool(self.fields or self.claims)
+
+    def filled(self, facts: dict) -> str | None:
+        """The text with the page's facts in it, or None while a fact it names is still missing."""
+        try:
+            return self.text.format(**facts)
+        except (KeyError, IndexError):
+            return None
+
+    def failing(self, facts: dict) -> list[str] | None:
+        """The claims the facts do not bear out, or None while a fact a claim needs is still missing."""
+        out = []
+        for claim in self.claims:
+            try:
+                if not claim.holds(facts):
+                    out.append(claim.says)
+            except KeyError:
+                return None
+        return out
 
 
 TOURS: dict[str, list[Step]] = {}
 
 TOURS["man"] = [
-    Step("Torn", "With **B = 5** the neighbourhoods barely overlap: the map breaks into strips that LLE lays "
-         "out side by side, and trustworthiness drops.", {"man.B": 5}),
-    Step("Unrolled", "At **B = 12** the neighbourhoods overlap along the whole sheet: the roll is laid flat and "
-         "the colour (position along the roll) runs smoothly from one end to the other.", {"man.B": 12}),
-    Step("Folded", "With **B = 40** the neighbourhoods reach across the roll's layers (the graph's edges jump "
-         "between them in the 3-D view): the map folds the layers onto each other.",
-         {"man.B": 40, "man.graph": True}),
-    Step("Thick", "Noise of **0.5** makes the sheet thick: LLE reproduces the noise, and the map at B = 12 is "
-         "no longer a clean rectangle.", {"man.B": 12, "man.noise": 0.5}),
+    Step("Torn", "With **B = 5** the neighbourhoods barely overlap: the map keeps the roll's order only in pieces "
+         "(rank correlation of the colour with the map's better axis {order:.2f}), and trustworthiness falls to "
+         "{trust:.3f}, from {trust_12:.3f} at B = 12.", {"man.B": 5},
+         (Claim("the order is kept only in pieces (rank correlation under 0.9)", lambda f: f["order"] < 0.9),
+          Claim("trustworthiness is lower than at B = 12", lambda f: f["trust"] < f["trust_12"]))),
+    Step("Unrolled", "At **B = 12** the neighbourhoods overlap along the whole sheet: one axis of the map puts the "
+         "points in the roll's order (rank correlation {order:.2f}) and {folded:.1%} of its neighbour pairs come "
+         "from far along the roll. LLE bends the sheet into an arc, not a flat rectangle, but nothing is folded.",
+         {"man.B": 12},
+         (Claim("the order along the roll is kept (rank correlation at least 0.95)", lambda f: f["order"] >= 0.95),
+          Claim("no fold: under 1% of the map's neighbour pairs come from far along the roll",
+                lambda f: f["folded"] < 0.01))),
+    Step("Folded", "With **B = 40** the neighbourhoods reach across the roll's layers ({across:,} of the graph's "
+         "edges join points a quarter of the roll apart): the map folds the layers onto each other, {folded:.0%} "
+         "of its neighbour pairs come from far along the roll and the order's rank correlation drops to "
+         "{order:.2f}.", {"man.B": 40, "man.graph": True},
+         (Claim("some of the graph's edges jump between layers", lambda f: f["across"] > 0),
+          Claim("the map folds: over 3% of its neighbour pairs come from far along the roll",
+                lambda f: f["folded"] > 0.03),
+          Claim("the order is lost (rank correlation under 0.5)", lambda f: f["order"] < 0.5))),
+    Step("Thick", "Noise of **0.75** makes the sheet as thick as the gap between its layers: at B = 12 the "
+         "neighbourhoods cross the gap, the order's rank correlation falls to {order:.2f} and trustworthiness to "
+         "{trust:.3f} ({trust_clean:.3f} on the same points without noise).", {"man.B": 12, "man.noise": 0.75},
+         (Claim("the order is lost (rank correlation under 0.5)", lambda f: f["order"] < 0.5),
+          Claim("trustworthiness is lower than without the noise", lambda f: f["trust"] < f["trust_clean"]))),
 ]
 
 TOURS["sets"] = [

@@ -67,6 +67,46 @@ def current(prefix: str) -> int | None:
     return st.session_state.get(_param(prefix))
 
 
+#: Where the step's sentence goes, per session and page: filled by :func:`tell` later in the same run.
+_SLOTS: dict[tuple[str, str], tuple] = {}
+
+
+def _slot_key(prefix: str) -> tuple[str, str]:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return (ctx.session_id if ctx is not None else "", prefix)
+
+
+def _facts_key(prefix: str) -> str:
+    return f"{prefix}.tour_facts"
+
+
+def tell(prefix: str, **facts) -> None:
+    """Give the tour the numbers the page computed for the state it shows; the step's sentence is written with them
+    once every fact it names is known, with a warning for any claim the facts do not bear out.
+
+    A page calls it wherever it has computed a fact (more than once in a run is fine: the facts add up)."""
+    known = st.session_state.setdefault(_facts_key(prefix), {})
+    known.update(facts)
+    slot = _SLOTS.get(_slot_key(prefix))
+    if slot is None:
+        return
+    where, step = slot
+    text, failing = step.filled(known), step.failing(known)
+    if text is None or failing is None:
+        return
+    with where.container():
+        st.markdown(text)
+        for says in failing:
+            st.warning(f"Not so on the data shown here: {says}.", icon=":material/info:")
+
+
+def facts(prefix: str) -> dict:
+    """The facts the page gave the tour in its last run (the tests check each step's claims against them)."""
+    return dict(st.session_state.get(_facts_key(prefix), {}))
+
+
 def _leave(prefix: str) -> None:
     st.session_state.pop(_param(prefix), None)
     if _param(prefix) in st.query_params:
@@ -83,6 +123,7 @@ def panel(prefix: str, where=None, *, presenting: bool = False) -> None:
     if not steps:
         return
     where = where if where is not None else st
+    _SLOTS.pop(_slot_key(prefix), None)
     box = where.container(border=True, key=f"lab_tour_{prefix.replace('.', '_')}")
     index = current(prefix)
     if index is None:
@@ -93,7 +134,12 @@ def panel(prefix: str, where=None, *, presenting: bool = False) -> None:
         return
     step = steps[index - 1]
     box.markdown(f"**Tour {index}/{len(steps)}: {step.title}**")
-    box.markdown(step.text)
+    st.session_state[_facts_key(prefix)] = {}
+    if step.needs():  # written by tell() once the page has computed what the sentence says
+        _SLOTS[_slot_key(prefix)] = (box.empty(), step)
+        _SLOTS[_slot_key(prefix)][0].caption("Measuring what this step shows…")
+    else:
+        box.markdown(step.text)
     if not _matches(step):
         box.caption("You have changed a setting since this step: Previous or Next goes back to the tour's.")
         if _param(prefix) in st.query_params:  # the address is now the person's own view, not the step

@@ -55,6 +55,23 @@ def test_a_steps_link_opens_the_page_on_that_step(spec, index):
     for key, value in step.settings.items():
         assert at.session_state[key] == value, f"{key} is {at.session_state[key]!r}, the step sets {value!r}"
     assert any(f"Tour {index}/{len(TOURS[spec.key])}: {step.title}" in m.value for m in at.markdown)
+    # the sentence is a claim about what the step shows: its numbers come from the page's facts for this state,
+    # and every claim of the step holds on them
+    facts = at.session_state[f"{spec.key}.tour_facts"] if f"{spec.key}.tour_facts" in at.session_state else {}
+    text = step.filled(facts)
+    assert text is not None, f"{spec.url} step {index}: the page gave no {sorted(step.fields - set(facts))}"
+    assert any(text in m.value for m in at.markdown), f"{spec.url} step {index}: {text!r} is not on the page"
+    failing = step.failing(facts)
+    assert failing == [], f"{spec.url} step {index}: not so: {failing} (facts {facts})"
+    assert not any("Not so on the data" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
+def test_every_tour_step_states_what_the_page_measures(spec):
+    """A step that says what its picture shows says it through facts and claims (a sentence with no number can
+    still claim one, like "the largest difference is 0"): at most one step of a tour is pure narration."""
+    narrated = [s.title for s in TOURS[spec.key] if not s.claims]
+    assert len(narrated) <= 1, f"{spec.url}: steps with no claim checked: {narrated}"
 
 
 def test_next_and_previous_walk_the_steps_and_put_back_what_a_step_does_not_set():
@@ -68,7 +85,7 @@ def test_next_and_previous_walk_the_steps_and_put_back_what_a_step_does_not_set(
         for key, value in steps[i].settings.items():
             assert at.session_state[key] == value
         assert at.query_params["man.tour"] in (str(i + 1), [str(i + 1)])
-    assert at.slider(key="man.noise").value == 0.5
+    assert at.slider(key="man.noise").value == 0.75
     at.button(key="man.tour_prev").click().run()  # back to "Folded": B = 40, and the noise the step does not set is 0
     assert at.slider(key="man.B").value == 40 and at.slider(key="man.noise").value == 0.0
     assert at.checkbox(key="man.graph").value
