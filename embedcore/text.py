@@ -44,6 +44,7 @@ __all__ = [
     "ngram_growth",
     "term_hashes",
     "bucket_matrix",
+    "bucket_loads",
     "collision_table",
     "colliding_terms",
     "hashing_distortion",
@@ -541,6 +542,17 @@ def bucket_matrix(hashes, n_buckets: int, *, signed: bool = True) -> sp.csr_arra
     h = np.asarray(hashes, dtype=np.int64)
     sign = np.where(h >= 0, 1.0, -1.0) if signed else np.ones(h.size)
     return sp.csr_array((sign, (np.arange(h.size), _buckets(h, n_buckets))), shape=(h.size, n_buckets))
+
+
+def bucket_loads(hashes, n_buckets: int) -> np.ndarray:
+    """How many terms each of the ``n_buckets`` buckets holds (int64, one entry per bucket, empty ones 0).
+
+    Examples
+    --------
+    >>> bucket_loads(np.array([5, -6, 7, 9]), 4).tolist()
+    [0, 2, 1, 1]
+    """
+    return np.bincount(_buckets(hashes, n_buckets), minlength=n_buckets).astype(np.int64)
 
 
 def collision_table(hashes, bits) -> pd.DataFrame:

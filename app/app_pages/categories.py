@@ -6,7 +6,7 @@ from app.services import categories as svc
 from app.services import data as data_service
 from app.services import reproduce
 from app.ui import categories_charts as cat_charts
-from app.ui import comparison, plots, share
+from app.ui import comparison, plots, share, tour
 from app.ui.controls import ranged_slider
 from app.ui.layout import chart_height, instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
@@ -579,6 +579,9 @@ with t_download:
             if unit_rows:
                 st.caption("The command writes the codes as the eigenvectors give them; scale each row to length 1 "
                            "afterwards (divide it by its length) to get the codes shown here.")
+
+if tour.current("cat") is not None:  # what the tour's sentence says, measured on the graph and code on show
+    tour.tell("cat", **svc.tour_facts(graph, gamma, n_comp, keep_trivial, unit_rows))
 
 share.panel("categories", None if graph.from_file else reproduce.lazy(
     lambda: svc.recipe(graph, gamma, n_comp, keep_trivial, unit_rows)),

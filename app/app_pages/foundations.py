@@ -6,7 +6,7 @@ from app.services import reproduce
 from app.services import selection as picked
 from app.ui import foundations_charts as fc
 from app.ui import map as lab_map
-from app.ui import plots, share
+from app.ui import plots, share, tour
 from app.ui.controls import ranged_select_slider, ranged_slider
 from app.ui.layout import instrument, main_chart, page_header, tab_sections, theory
 from app.ui.selection import MapTools
@@ -14,6 +14,13 @@ from app.ui.sidebar import data_source
 from app.ui.text import equations
 
 TABS = ["PCA", "Standardising new data", "PCA vs JL", "Johnson-Lindenstrauss", "SVD", "Autoencoders", "Feature hashing"]
+#: the sidebar's data set feeds three tabs only: its box says so, and a line under it says what the open tab shows
+DATA_LABEL = "Data set (PCA vs JL, JL and SVD tabs)"
+ON_SHOW = {"PCA": "a synthetic 3-D cloud of 400 correlated Gaussian points, not the data set above",
+           "Standardising new data": "the digits, whatever the data set above",
+           "Autoencoders": "the digits, whatever the data set above",
+           "Feature hashing": "the word counts of 300 news articles, whatever the data set above"}
+ON_SHOW_CHOSEN = "the data set above or the tab's own, as the tab's Data or Matrix choice says"
 SIDEBAR_STANDARDISED = "the sidebar data set (standardised)"
 NEWS = "news TF-IDF (300 documents)"
 PHOTO = "scikit-learn's sample photo"
@@ -92,7 +99,9 @@ def pca_section(seed: int) -> None:
     numbers.metric("greedy vs eigen PC1 (|cosine|)", f"{pca.agreement:.6f}")
     with st.expander("Theory: PCA greedily and by its eigenvectors", icon=":material/school:"):
         pca_theory()
-        st.caption("Misleading: arrows are scaled for display; without standardisation the axes' units decide what "
+        st.caption("Misleading: arrows are scaled for display (in the side views each reaches two standard "
+                   "deviations along its component, shortened where it would pass the cloud's edge in that view); "
+                   "without standardisation the axes' units decide what "
                    "'largest variance' means. The greedy directions' tips (diamonds) land on the eigenvector arrows' "
                    "tips; their signs are arbitrary.")
     if not rotatable:
@@ -414,8 +423,9 @@ Johnson-Lindenstrauss**, **random projections**, **SVD**, **autoencoders** and *
 
 keep_controls()
 seed = data_service.seed()
-source, _ = data_source("vectors", "found", default="digits")
+source, _ = data_source("vectors", "found", default="digits", label=DATA_LABEL)
 ref = data_service.ref("vectors", source)
+st.sidebar.caption(f"On show: {ON_SHOW.get(st.session_state.get('found.tab') or TABS[0], ON_SHOW_CHOSEN)}.")
 main, knobs = instrument("found")
 knobs.caption("The sidebar data set feeds the PCA-vs-JL and JL sections (as an alternative to the news "
                    "articles) and the SVD section (as an alternative to the photo).")
@@ -430,6 +440,26 @@ tab_sections(dict(zip(TABS, [
 ], strict=True)), key="found.tab", where=main)
 with main, theory():
     intro()
+
+
+def tell_the_tour() -> None:
+    """The figures the tour's sentences state, for the tab on show at its controls' values."""
+    state = st.session_state
+    tab = state.get("found.tab") or TABS[0]
+    if tab == "PCA":
+        tour.tell("found", **svc.pca_facts(seed, "xyz".index(state["found.pca_feature"]),
+                                           float(state["found.pca_scale"]), bool(state["found.pca_std"])))
+    elif tab == "PCA vs JL" and "found.pvj_k" in state:
+        matrix = ref if state["found.pvj_data"] == SIDEBAR_STANDARDISED else svc.NEWS
+        tour.tell("found", **svc.pca_vs_jl_facts(matrix, seed, state["found.pvj_k"]))
+    elif tab == "Johnson-Lindenstrauss" and "found.jl_k" in state:
+        matrix = svc.NEWS if state["found.jl_data"] == NEWS else ref
+        tour.tell("found", **svc.jl_facts(matrix, int(state["found.jl_k"]), state["found.jl_kind"], seed,
+                                          float(state["found.jl_eps"])))
+
+
+if tour.current("found") is not None:
+    tell_the_tour()
 
 svd_now = (svc.PHOTO if st.session_state["found.svd_data"] == PHOTO else ref, int(st.session_state.get("found.svd_k", 10)),
            bool(st.session_state["found.svd_center"]))  # read here: the download builds its zip on another thread

@@ -7,7 +7,7 @@ from app.services import graphs as svc
 from app.services import reproduce
 from app.ui import graphs_charts as charts
 from app.ui import map as lab_map
-from app.ui import plots, share
+from app.ui import plots, share, tour
 from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, lazy_tabs, main_chart, page_header, theory
 from app.ui.text import equations, md_escape
@@ -355,6 +355,9 @@ with tabs[4]:
 
 k_now = min(max(int(st.session_state.get("graphs.k", 3)), 2), svc.max_parts(ref))
 k_rule_now = st.session_state.get("graphs.k_rule", "sweep")
+if tour.current("graphs") is not None:  # what the tour's sentence says, measured on the graph and splits on show
+    tour.tell("graphs", **svc.tour_facts(ref, weighted, normalized, st.session_state.get("graphs.rule", "zero"),
+                                         k_now, k_rule_now, st.session_state.get("graphs.cmp_rule", "sweep")))
 share.panel("graphs", reproduce.lazy(lambda: svc.recipe(ref, weighted, normalized, k_now, k_rule_now)),
             what="the Fiedler vector and λ₂, the three splits, the bisection into "
                  f"{k_now} parts and both spectra, with the node names"

@@ -7,7 +7,7 @@ from app.services import maps
 from app.services import playlists as svc
 from app.services import reproduce
 from app.ui import playlists_charts as pcharts
-from app.ui import plots, runs, share
+from app.ui import plots, runs, share, tour
 from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
@@ -20,6 +20,8 @@ FRAME_S = 0.25
 #: the default data train in 0.2-0.4 s, and one live frame of that is not worth the page's second run (a first
 #: visit took 1.5-1.8 s instead of 0.6-0.8 s when the training ran past a frame).
 AT_ONCE_S = 0.5
+#: How long a tour's step waits for its model (data that train at once take a second or two).
+TOUR_WAIT_S = 30.0
 
 
 def _last(key: str, options: list | None = None, default=None):
@@ -217,7 +219,8 @@ if ahead is not None:  # trained in the background since the last run (see svc.p
     wait_note.empty()
 if job is None and svc.auto_trains(spec, n_songs):
     job = svc.start(spec)  # drawn by the training section's own runs, below
-    job.wait(AT_ONCE_S)  # short training is shown at once, without a live map
+    # short training is shown at once, without a live map; a tour's step waits for the model whose numbers it states
+    job.wait(AT_ONCE_S if tour.current("pl") is None else TOUR_WAIT_S)
 notice = svc.collect(job) if job is not None else None
 if job is not None and not job.running and job.draws:
     maps.forget("pl.map.songs")  # the map learned live is shown as its last frames showed it, not turned
@@ -249,6 +252,8 @@ if key.stopped_at is None and n_songs <= svc.AUTO_TRAIN_SONGS:
     svc.prefetch(spec._replace(model="dual" if model_kind == "single" else "single"))
 model_info = svc.model_info(key)
 held = trained.held_out
+if tour.current("pl") is not None:  # what the tour's sentences say: the fit to the true map, both point models
+    tour.tell("pl", **svc.truth_fit(key), **svc.point_models(key, n_songs))
 cols[3].metric("iterations", f"{model_info['iterations']:,}", help=f"{model_info['seconds']:.1f} s")
 cols[4].metric("held-out log-likelihood (Δ vs bigram)", f"{held:.4f}" if held is not None else "n/a",
                delta=f"{held - base['bigram (Witten-Bell)']:+.3f}" if held is not None else None,
@@ -401,6 +406,11 @@ song's tags, and training has placed every tag among the songs that carry it.
                                    help="How strongly training pulls each song to its tags' mean (the control).")
             cs_spec = svc.ColdStartSpec(ref, cs_share, float(10**cs_tag_exp), model_kind, dim, reg, iters, z_approx)
             cs_table = svc.cold_start_result(cs_spec)
+            if cs_table is None and tour.current("pl") is not None:  # the tour's step shows the scores (a second)
+                try:
+                    cs_table = svc.run_cold_start(cs_spec)
+                except ValueError:
+                    pass  # Run says why
             if st.button("Run", key="pl.cs_run", type="primary",
                          help="Hold the songs out, train and score (a few seconds)."):
                 with st.spinner("Training without the held-out songs..."):
@@ -411,6 +421,7 @@ song's tags, and training has placed every tag among the songs that carry it.
             if cs_table is None:
                 st.caption("Press Run to train without the held-out songs and score the three placements.")
             else:
+                tour.tell("pl", **svc.cold_start_facts(cs_table))
                 plots.show(st, pcharts.cold_start_bars(cs_table), key="pl.chart.cold")
                 st.dataframe(cs_table.round(4), hide_index=True, key="pl.cs_table")
                 st.caption(f"{int(cs_table['held-out songs'].iloc[0]):,} songs held out; "

@@ -3,7 +3,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import reproduce
 from app.services import sets as svc
-from app.ui import comparison, plots, sets_charts, share
+from app.ui import comparison, plots, sets_charts, share, tour
 from app.ui.controls import ranged_number, ranged_slider
 from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
@@ -378,6 +378,11 @@ with tabs[5]:
                            key="sets.dl_csv", on_click="ignore")
         st.caption(f"{files.sets:,} sets x {files.columns:,} columns, {files.nonzeros:,} non-zeros. Load the .npz "
                    "with scipy.sparse.csr_array((f['data'], f['indices'], f['indptr']), shape=f['shape']).")
+
+if ready and tour.current("sets") is not None:  # what the tour's sentence says, measured on the setting on show
+    pair = [min(max(int(st.session_state.get(k, d)), 0), max(n_sets - 1, 0))
+            for k, d in (("sets.add_a", 0), ("sets.add_b", min(1, n_sets - 1)))]
+    tour.tell("sets", **svc.tour_facts(ref, setting, *pair))
 
 share.panel("sets", reproduce.lazy(lambda: svc.recipe(ref, setting)) if ready else None,
             uploaded=source == "upload",

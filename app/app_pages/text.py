@@ -5,7 +5,7 @@ from app.services import reproduce
 from app.services import sparse_products as sp_svc
 from app.services import text as svc
 from app.ui import map as lab_map
-from app.ui import plots, share
+from app.ui import plots, share, tour
 from app.ui import text_charts as charts
 from app.ui.controls import ranged_slider
 from app.ui.layout import instrument, main_height, page_header, tab_sections, theory
@@ -426,6 +426,24 @@ tab_sections({
     "Feature hashing": lambda: hashing_section(ref, min_count),
     "LSA": lambda: lsa_section(ref, min_count),
 }, key="text.tab", where=main)
+
+
+def tell_the_tour() -> None:
+    """The figures the tour's sentences state, for the tab on show at its controls' values."""
+    state = st.session_state
+    tab = state.get("text.tab") or "Bag of words"
+    if tab == "Bag of words":
+        tour.tell("text", **svc.bag_facts(ref, min_count, int(state.get("text.first", 0)),
+                                          int(state.get("text.rows", 10)), int(state.get("text.cols", 20))))
+    elif tab == "TF and IDF":
+        tour.tell("text", listed=int(state.get("text.top", 15)),
+                  **svc.tfidf_facts(ref, min_count, int(state.get("text.doc", 0)), state.get("text.tf", "frequency")))
+    elif tab == "Feature hashing":
+        tour.tell("text", **svc.hashing_facts(ref, min_count, int(state.get("text.bits", 10))))
+
+
+if tour.current("text") is not None:
+    tell_the_tour()
 with main:
     theory_box = theory(key="text.theory")
 with theory_box:

@@ -680,6 +680,72 @@ def clusters(graph: Graph, gamma: float | None, n_clusters: int, seed: int) -> p
     return table.groupby("cluster")["category"].apply(lambda s: ", ".join(s)).reset_index()
 
 
+# ---------------------------------------------------------------- the tour's facts
+
+
+def _names(names) -> str:
+    return ", ".join(str(n) for n in names)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tour_facts(graph: Graph, gamma: float | None, n_components, keep_trivial: bool, normalize: bool = False) -> dict:
+    """What the tour's sentences say, measured on the graph, γ and code on show (plain numbers and names, for
+    :func:`app.ui.tour.tell`).
+
+    The spectrum: ``zeros``, ``l2`` and ``l3`` (the first two past the zeros), the largest ``gap`` (after
+    λ ``gap_after``), the largest ``next_gap`` after it, the ``rest_n`` eigenvalues past the gap from ``rest_lo``
+    to ``rest_hi``, the eigengap's ``k``, the eigenvalues marked ``kept`` (``kept_names``) and the code's
+    ``width``. The code's first column ``code_col``: the categories by sign (``negative``, ``positive``), the one
+    ``nearest_zero`` and its ``nearest_value``, their ``order`` along it with the first category's side first;
+    its second column ``second_col`` and ``second_order``; ``agreement`` of the code with the affinity
+    (:func:`embedcore.spectral.code_agreement`) over ``pairs`` pairs. The article's spectrum (``article_diff``,
+    the largest difference, and ``article_gamma``) and the γ sweep (``sweep_*``) when there are any.
+    """
+    labels = base(graph).labels
+    table, gap_after, k = spectrum_view(graph, gamma, n_components, keep_trivial)
+    vals = table["eigenvalue"].to_numpy(dtype=np.float64)
+    info = summary(graph, gamma, n_components, keep_trivial)
+    zeros = int(info["connected components"])
+    facts = {"gamma": float("nan") if gamma is None else float(gamma), "days": len(labels), "zeros": zeros,
+             "l2": float(vals[zeros]) if vals.size > zeros else float("nan"),
+             "l3": float(vals[zeros + 1]) if vals.size > zeros + 1 else float("nan"), "k": int(k),
+             "gap_after": 0 if gap_after is None else int(gap_after),
+             "kept": int(table["kept"].sum()), "kept_names": _names(f"λ{i}" for i in table["index"][table["kept"]]),
+             "width": int(info["code width"])}
+    if gap_after is not None:
+        after = vals[gap_after:]
+        facts.update(gap=float(vals[gap_after] - vals[gap_after - 1]),
+                     next_gap=float(np.diff(after).max()) if after.size > 1 else 0.0,
+                     rest_n=int(after.size), rest_lo=float(after.min()), rest_hi=float(after.max()))
+    code = codes(graph, gamma, n_components, keep_trivial, normalize)
+    columns = list(code.table.columns[1:])
+    first = code.table[columns[0]].to_numpy(dtype=np.float64)
+    oriented = -first if first[0] > 0 else first  # an eigenvector's sign is arbitrary: the first category below 0
+    nearest = int(np.argmin(np.abs(first)))
+    facts.update(code_col=columns[0], negative=_names(np.asarray(labels)[first < 0]),
+                 positive=_names(np.asarray(labels)[first > 0]), nearest_zero=str(labels[nearest]),
+                 nearest_value=float(first[nearest]),
+                 order=_names(np.asarray(labels)[np.argsort(oriented, kind="stable")]),
+                 agreement=spectral.code_agreement(code.table[columns].to_numpy(dtype=np.float64),
+                                                   spectrum(graph, gamma)[0]),
+                 pairs=len(labels) * (len(labels) - 1) // 2)
+    if len(columns) > 1:
+        second = code.table[columns[1]].to_numpy(dtype=np.float64)
+        facts.update(second_col=columns[1], second_order=_names(np.asarray(labels)[np.argsort(second, kind="stable")]))
+    printed = reference_spectrum(graph)
+    if not printed.empty:
+        facts.update(article_diff=float(printed["difference"].max()), article_gamma=float(base(graph).reference_gamma))
+    if gamma is not None:
+        sweep = gamma_sweep(graph, gamma)
+        by = {f: g["eigenvalue"].to_numpy(dtype=np.float64) for f, g in sweep.groupby("factor")}
+        low, high = min(by), max(by)
+        facts.update(sweep_low=float(low), sweep_high=float(high), sweep_n=int(by[low].size - 1),
+                     sweep_low_spread=float(np.ptp(by[low][1:])), sweep_low_gap=float(np.diff(by[low][1:]).max()),
+                     sweep_high_l2=float(by[high][1]), sweep_high_top=float(by[high].max()),
+                     sweep_here_gap=float(np.diff(by[1.0][1:]).max()) if 1.0 in by else float("nan"))
+    return facts
+
+
 # ---------------------------------------------------------------- downloads
 
 

@@ -105,6 +105,18 @@ def pca_scores(seed: int, feature: int, log10_scale: float, standardise: bool) -
     return np.column_stack([pca.points, pca.points @ pca.eigen[:2].T])
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def pca_facts(seed: int, feature: int, log10_scale: float, standardise: bool) -> dict:
+    """The PCA tab's figures: the rescaled feature and its factor, PC1's angle to that feature's axis (now and
+    before the rescaling), PC1's loading on it and share of the variance, and the largest angle any component
+    turned through the rescaling."""
+    now = pca_scaling(seed, feature, log10_scale, standardise)
+    before = pca_scaling(seed, feature, 0.0, standardise)
+    return {"feature": "xyz"[feature], "factor": float(10.0**log10_scale), "angle": float(now.angle_deg),
+            "angle_before": float(before.angle_deg), "loading": float(abs(now.eigen[0][feature])),
+            "share": float(now.explained[0]), "moved": float(linear.line_angles_deg(now.eigen, before.eigen).max())}
+
+
 # ------------------------------------------------------------------ standardising new data
 
 #: the share of the digits held out as new data, and the test-batch sizes offered
@@ -182,6 +194,17 @@ def pca_vs_jl(matrix: Matrix, seed: int) -> PcaVsJl:
         return PcaVsJl(None, (), problem)
     ks = linear.k_grid(min(X.shape))
     return PcaVsJl(linear.pca_vs_jl(X, list(ks), random_state=seed), ks, None)
+
+
+def pca_vs_jl_facts(matrix: Matrix, seed: int, k: int) -> dict:
+    """The PCA-vs-JL figures at ``k``: the share of the energy each map loses and its median distortion (empty
+    when the matrix has nothing to compare or ``k`` is not measured)."""
+    result = pca_vs_jl(matrix, seed)
+    if result.problem or int(k) not in result.ks:
+        return {}
+    row = result.table.set_index("k").loc[int(k)]
+    return {"k": int(k), **{name: float(row[name]) for name in
+                            ("pca_reconstruction", "jl_reconstruction", "pca_distortion", "jl_distortion")}}
 
 
 # ------------------------------------------------------------------ Johnson-Lindenstrauss
@@ -289,6 +312,20 @@ def jl_guarantee(matrix: Matrix, k: int, kind: str, seed: int, eps: float) -> Jl
     per, some = linear.jl_failure_bounds(n, k, eps)
     return JlGuarantee(linear.jl_seed_dim(n, eps), float(per), float(some),
                        1.0 - jl_within(matrix, k, kind, seed, eps))
+
+
+def jl_facts(matrix: Matrix, k: int, kind: str, seed: int, eps: float) -> dict:
+    """The JL tab's figures: the bound for ``eps``, the pairs measured, how far the worst of them moved at ``k`` and
+    at a quarter of it, and the share outside 1 +- eps there (empty when the matrix has nothing to compare)."""
+    info = jl_data(matrix, seed)
+    if info.problem:
+        return {}
+    used = jl_usable_k(matrix, k, kind, seed)
+    small = max(2, used // 4)
+    return {"eps": float(eps), "bound": jl_bound(info.rows, eps), "rows": info.rows, "pairs": info.pairs, "k": used,
+            "worst": linear.worst_distortion(jl_ratios(matrix, used, kind, seed)), "k_small": small,
+            "worst_small": linear.worst_distortion(jl_ratios(matrix, small, kind, seed)),
+            "outside_small": 1.0 - jl_within(matrix, small, kind, seed, eps)}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

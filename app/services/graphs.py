@@ -313,6 +313,64 @@ def comparison(data: data_service.DataRef, weighted: bool, rule: str) -> dict:
     return out
 
 
+# ---------------------------------------------------------------- the tour's facts
+
+
+def _listed(names) -> str:
+    """Names as a sentence lists them: "9", "3 and 9", "1, 3 and 9"; "none" for no name."""
+    names = [str(n) for n in names]
+    if not names:
+        return "none"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _cut_largest_each_time(n: int, steps: pd.DataFrame) -> bool:
+    """Whether every step of a recursive bisection cut the largest part there was at the time."""
+    parts = [n]
+    for size, halves in zip(steps["nodes in the part"], steps["sizes"]):
+        if int(size) != max(parts):
+            return False
+        parts.remove(int(size))
+        parts.extend(int(h) for h in str(halves).split("+"))
+    return True
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tour_facts(data: data_service.DataRef, weighted: bool, normalized: bool, rule: str, k: int, k_rule: str,
+               cmp_rule: str) -> dict:
+    """What the tour's sentences say, measured on the graph and settings on show (plain numbers and names, for
+    :func:`app.ui.tour.tell`).
+
+    The split by ``rule``: the members ``misplaced`` against the known two groups (and under the other weighting,
+    ``misplaced_other``), the ``club`` the first misplaced one joined; the best sweep cut's ``sweep_threshold``,
+    ``sweep_conductance`` and ``sweep_below`` (nodes below it), whether it cuts off the same nodes as the split at 0
+    (``sweep_same_as_zero``) and the conductances at 0 and at the median; the recursive bisection into ``k`` parts
+    by ``k_rule`` (``parts``, ``part_sizes``, ``steps``, ``largest_each_time``); the two Laplacians' splits by
+    ``cmp_rule`` (``laplacians_agree`` of ``nodes``, and each one's λ₂).
+    """
+    g = graph(data)
+    _, found = cuts(data, weighted, normalized)
+    facts = {"nodes": len(g.nodes), "rule": RULE_TITLES[rule], "weighted": bool(weighted)}
+    wrong = misplaced(data, found[rule].side)
+    if wrong is not None:
+        other = misplaced(data, cuts(data, not weighted, normalized)[1][rule].side)
+        facts.update(misplaced=_listed(g.nodes[i] for i in wrong), misplaced_other=_listed(g.nodes[i] for i in other),
+                     club=str(g.groups[wrong[0]]) if len(wrong) else "")
+    sweep, zero, median = found["sweep"], found["zero"], found["median"]
+    facts.update(sweep_threshold=float(sweep.threshold), sweep_conductance=float(sweep.conductance),
+                 sweep_below=int(sweep.size), sweep_same_as_zero=bool(np.array_equal(sweep.side, zero.side)),
+                 zero_conductance=float(zero.conductance), median_conductance=float(median.conductance))
+    b = bisection(data, weighted, normalized, k_rule, k)
+    sizes = np.bincount(np.asarray(b["labels"]))
+    facts.update(parts=int(np.count_nonzero(sizes)), part_sizes=_listed(sizes[sizes > 0].tolist()),
+                 steps=len(b["steps"]), largest_each_time=_cut_largest_each_time(len(g.nodes), b["steps"]))
+    cmp = comparison(data, weighted, cmp_rule)
+    facts.update(cmp_rule=RULE_TITLES[cmp_rule], laplacians_agree=len(g.nodes) - len(cmp["differ"]),
+                 l2_plain=float(fiedler(data, weighted, False).value),
+                 l2_normalised=float(fiedler(data, weighted, True).value))
+    return facts
+
+
 # ---------------------------------------------------------------- export
 
 

@@ -561,6 +561,42 @@ def truth_alignment(key: ModelKey):
     return aligned, true_points, disparity, shared_songs
 
 
+def truth_fit(key: ModelKey) -> dict:
+    """How closely the learned map fits the true one after the best turn, shift and scale: ``disparity``, the
+    squared errors left over the true map's squared spread (empty without a true map)."""
+    alignment = truth_alignment(key)
+    return {} if alignment is None else {"disparity": float(alignment[2])}
+
+
+def point_models(key: ModelKey, n_songs: int, wait: float = 120.0) -> dict:
+    """Held-out log-likelihood of both point models with the other settings of ``key`` (``ll_single``,
+    ``ll_dual``): the one on show, and the other as it is trained for the Model radio's next click (trained now,
+    in the background run every session shares, when it is not yet and the data train at once). Empty when one
+    of them has no score."""
+    spec = key.spec
+    other = spec._replace(model="dual" if spec.model == "single" else "single")
+    found = trained(ModelKey(other))
+    if found is None and n_songs <= AUTO_TRAIN_SONGS:
+        prefetch(other)
+        job = prefetching(other)
+        deadline = time.monotonic() + wait
+        while job is not None and job.running and time.monotonic() < deadline:
+            job.watched()
+            job.wait(0.05)
+        found = trained(ModelKey(other))
+    mine = trained(key).held_out
+    if found is None or found.held_out is None or mine is None:
+        return {}
+    return {f"ll_{spec.model}": float(mine), f"ll_{other.model}": float(found.held_out)}
+
+
+def cold_start_facts(table: pd.DataFrame) -> dict:
+    """The cold-start table's scores by placement, and how many songs were held out."""
+    score = dict(zip(table["placement"], table["held-out log-likelihood"].astype(float)))
+    return {"cs_songs": int(table["held-out songs"].iloc[0]), "cs_tags": score["tags' mean"],
+            "cs_zero": score["at 0"], "cs_random": score["random"]}
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def training_songs(data: DataRef, test_size: float) -> pd.DataFrame:
     """The training songs in the order a model fitted on them has (what a live frame's rows are): song (str),

@@ -390,6 +390,49 @@ def _bucket_stats(ref: DataRef, partitions: int, offsets: str, vectors: str) -> 
     return stats.round(3)
 
 
+# ------------------------------------------------------------------ the tour's facts
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tour_facts(ref: DataRef, s: Setting, a: int, b: int) -> dict:
+    """What the tour's sentences say, measured on this setting (plain numbers, for :func:`app.ui.tour.tell`).
+
+    The buckets of the setting's hyperplanes: ``occupied`` of ``width``, ``per_bucket`` items per occupied bucket
+    (over every partitioning), ``per_partition`` occupied buckets per partitioning, the ``largest`` bucket, the
+    items ``alone`` in theirs, the items ``told_apart`` (a code no other item has), the most ``regions`` K planes
+    make in the items' ``dims`` dimensions, and how often near and random pairs share a bucket (``near``,
+    ``far``). Additivity of sets ``a`` and ``b``: ``max_difference`` over the ``touched`` buckets. The K and N
+    tab's curves (``curve_*``): near and random pairs' sharing at the first and last K, and the K where the curves
+    are furthest apart and closest.
+    """
+    info = summary(ref, s)
+    model = raw(ref, s)
+    X = vectors_of(ref, s.vectors)
+    sizes = core.bucket_sizes(model)
+    near, far = core.pair_sharing(model.item_codes_, core.sharing_pairs(X, random_state=ref.seed))
+    check = additivity(ref, s.geometry(), a, b)
+    curves = bucket_stats(ref, s.N, s.offsets, s.vectors)
+    apart = curves["near_share"] - curves["far_share"]
+    first, last = curves.iloc[0], curves.iloc[-1]
+    return {
+        "K": s.K, "N": s.N, "items": int(info["items"]), "dims": int(X.shape[1]), "width": int(info["width"]),
+        "columns": int(info["columns"]), "occupied": int(sizes.size),
+        "per_bucket": float(sizes.mean()), "per_partition": float(sizes.size / s.N),
+        "largest": int(sizes.max()), "alone": int((sizes == 1).sum()),
+        "told_apart": core.items_told_apart(model), "regions": core.max_regions(s.K, X.shape[1]),
+        "near": near, "far": far,
+        "add_a": int(a), "add_b": int(b), "max_difference": float(check["max_difference"]),
+        "touched": int(check["touched"]),
+        "curve_partitions": stats_partitions(s.N),
+        "curve_k_first": int(first["K"]), "curve_k_last": int(last["K"]),
+        "curve_near_first": float(first["near_share"]), "curve_near_last": float(last["near_share"]),
+        "curve_far_first": float(first["far_share"]), "curve_far_last": float(last["far_share"]),
+        "curve_apart_k": int(curves["K"][apart.idxmax()]), "curve_apart": float(apart.max()),
+        "curve_close_k": int(curves["K"][apart.idxmin()]), "curve_close": float(apart.min()),
+        "curve_always_apart": bool((apart > 0).all()),
+    }
+
+
 # ------------------------------------------------------------------ 5. benchmark
 
 

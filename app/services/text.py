@@ -20,6 +20,7 @@ from embedcore.text import (
     LSA,
     BagOfWords,
     TfIdf,
+    bucket_loads,
     colliding_terms,
     collision_table,
     document_frequency,
@@ -119,6 +120,15 @@ def counts_slice(ref: data_service.DataRef, min_count: int, first: int, n_docs: 
     return pd.DataFrame(block, index=[f"doc {i}" for i in rows], columns=list(vocab[: block.shape[1]]))
 
 
+def bag_facts(ref: data_service.DataRef, min_count: int, first: int, n_docs: int, n_terms: int) -> dict:
+    """The matrix's size and share of non-zero cells, and the same share in the slice drawn (with its first three
+    terms)."""
+    f = facts(ref, min_count)
+    table = counts_slice(ref, min_count, first, n_docs, n_terms)
+    return {"documents": f["documents"], "terms": f["terms"], "density": float(f["density"]),
+            "slice_density": float((table.to_numpy() > 0).mean()), "slice_terms": ", ".join(table.columns[:3])}
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def rank_frequency(ref: data_service.DataRef, min_count: int) -> pd.DataFrame:
     """Each term's corpus count and document frequency by rank (Zipf's curve)."""
@@ -168,6 +178,21 @@ def term_table(ref: data_service.DataRef, min_count: int, doc: int, tf: str, top
     table["ours, unit length"] = ours / (np.linalg.norm(ours) or 1.0)
     table["sklearn − ours (unit length)"] = table["sklearn tf-idf"] - table["ours, unit length"]
     return table.sort_values(["tf · idf", "f"], ascending=False, kind="stable").head(top).reset_index(drop=True)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def tfidf_facts(ref: data_service.DataRef, min_count: int, doc: int, tf: str) -> dict:
+    """One document's commonest term (its count, document frequency and place by our tf · idf among the
+    document's terms) and the term tf · idf puts first (its document frequency); empty for an empty document."""
+    vocab, X = bag(ref, min_count)
+    table = term_table(ref, min_count, doc, tf, X[[doc]].nnz)
+    if table.empty:
+        return {}
+    frequent = int(table["f"].to_numpy().argmax())  # the first of the commonest in the tf · idf order
+    return {"doc": int(doc), "documents": int(X.shape[0]), "doc_terms": len(table),
+            "frequent": str(table["term"].iloc[frequent]), "frequent_f": int(table["f"].iloc[frequent]),
+            "frequent_df": int(table["df"].iloc[frequent]), "frequent_rank": frequent + 1,
+            "top": str(table["term"].iloc[0]), "top_df": int(table["df"].iloc[0])}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -246,6 +271,24 @@ def distortion(ref: data_service.DataRef, min_count: int) -> pd.DataFrame:
         return pd.DataFrame()
     return hashing_distortion(W, hashes(ref, min_count), HASH_BITS, n_documents=N_HASH_DOCS,
                               random_state=ref.seed)
+
+
+#: The bucket bits the hashing step compares with: more buckets than the Lee articles have terms.
+WIDE_BITS = 16
+
+
+def hashing_facts(ref: data_service.DataRef, min_count: int, bits: int) -> dict:
+    """At m = 2^bits buckets: the terms, the fewest, median and most terms a bucket holds, and the RMS error of a
+    hashed cosine (signed) against the mean cosine and the error at 2^WIDE_BITS buckets."""
+    load = bucket_loads(hashes(ref, min_count), 2**int(bits))
+    out = {"bits": int(bits), "buckets": 2**int(bits), "terms": vocabulary_size(ref, min_count),
+           "fewest": int(load.min()), "median": float(np.median(load)), "most": int(load.max())}
+    dist = distortion(ref, min_count)
+    if len(dist):
+        at = dist.set_index("bits")
+        out.update(rmse=float(at.loc[int(bits), "rmse (signed)"]), mean_cosine=float(at["mean cosine"].iloc[0]),
+                   wide_bits=WIDE_BITS, rmse_wide=float(at.loc[WIDE_BITS, "rmse (signed)"]))
+    return out
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

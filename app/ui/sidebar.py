@@ -78,14 +78,15 @@ def shared_sidebar() -> None:
 
 
 def data_source(kind: str, page: str, default: str | None = None, allowed: list[str] | None = None,
-                usable=None, more: tuple[str, ...] = ()):
+                usable=None, more: tuple[str, ...] = (), label: str = "Data set"):
     """A sidebar select box of bundled data sets of ``kind`` plus the upload, when the page can use it.
 
     Returns ``(source_id, data)``. An upload this page cannot read as ``kind``
     is not offered, and one line says why; one that reads but looks like
     another kind of data is offered without being chosen. A new upload that
     suits the page is chosen once, as the person most likely wants to see it. ``more`` names further kinds of
-    bundled data listed after those of ``kind`` (an upload is still read as ``kind``).
+    bundled data listed after those of ``kind`` (an upload is still read as ``kind``). ``label`` names the box (a
+    page whose sections do not all use the data set says which do).
     """
     options = [d for k in (kind, *more) for d in data_service.datasets_of_kind(k) if allowed is None or d.id in allowed]
     ids = [d.id for d in options]
@@ -116,7 +117,7 @@ def data_source(kind: str, page: str, default: str | None = None, allowed: list[
         st.session_state[key] = default or ids[0]
     # the page's default is also the widget's own: a link naming it is kept, and Reset comes back to it
     first = ids.index(default) if default in ids else 0
-    chosen = st.sidebar.selectbox("Data set", ids, index=first, format_func=titles.get, key=key, bind="query-params")
+    chosen = st.sidebar.selectbox(label, ids, index=first, format_func=titles.get, key=key, bind="query-params")
     if "upload" in ids and chosen != "upload" and upload.kind not in data_service.ACCEPTS[kind]:
         what = data_service.KIND_LABELS[upload.kind].split(" (")[0].lower()
         what = "a table" if what == "table" else what  # "looks like vectors", "looks like a table"

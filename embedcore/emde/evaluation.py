@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -41,6 +42,56 @@ def bucket_statistics(
     >>> stats[["K", "buckets", "empty_fraction", "near_share", "far_share"]].round(2).values.tolist()
     [[1.0, 2.0, 0.0, 0.84, 0.63], [4.0, 16.0, 0.36, 0.56, 0.21], [8.0, 256.0, 0.83, 0.3, 0.06]]
     """
+    X = as_vectors(X)
+    rng = check_random_state(random_state)
+    pairs = sharing_pairs(X, n_neighbors=n_neighbors, n_pairs=n_pairs, random_state=rng)
+    rows = []
+    for K in n_hyperplanes_grid:
+        e = EMDE(n_hyperplanes=int(K), n_partitions=n_partitions, offsets=offsets, random_state=rng).fit(X)
+        counts = np.asarray(e.item_sketches_.sum(axis=0)).ravel()
+        occupied = counts > 0
+        near, far = pair_sharing(e.item_codes_, pairs)
+        rows.append(
+            {
+                "K": int(K),
+                "buckets": int(2**K),
+                "empty_fraction": float(1 - occupied.mean()),
+                "items_per_bucket": float(counts[occupied].mean()),
+                "near_share": near,
+                "far_share": far,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+class SharingPairs(NamedTuple):
+    """Pairs of items to test buckets on: near pairs (an item and one of its nearest neighbours) and random pairs,
+    as index arrays ``near_a[i], near_b[i]`` and ``far_a[i], far_b[i]``.
+
+    Examples
+    --------
+    >>> pairs = sharing_pairs(np.arange(20.0).reshape(10, 2), n_neighbors=2, n_pairs=8, random_state=0)
+    >>> len(pairs.near_a), len(pairs.far_a)
+    (8, 8)
+    """
+
+    near_a: np.ndarray
+    near_b: np.ndarray
+    far_a: np.ndarray
+    far_b: np.ndarray
+
+
+def sharing_pairs(X, *, n_neighbors: int = 5, n_pairs: int = 2000, random_state=None) -> SharingPairs:
+    """Draw ``n_pairs`` near pairs (an item and one of its ``n_neighbors`` nearest neighbours, never itself) and
+    ``n_pairs`` random pairs of the items ``X``, for :func:`pair_sharing`.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [0.1], [5.0], [5.1]])
+    >>> p = sharing_pairs(X, n_neighbors=1, n_pairs=4, random_state=0)
+    >>> {tuple(sorted(ab)) for ab in zip(p.near_a.tolist(), p.near_b.tolist())} <= {(0, 1), (2, 3)}
+    True
+    """
     from sklearn.neighbors import NearestNeighbors
 
     X = as_vectors(X)
@@ -53,23 +104,25 @@ def bucket_statistics(
     pick = rng.randint(0, near_a.size, size=min(n_pairs, near_a.size))
     near_a, near_b = near_a[pick], near_b[pick]
     far_a, far_b = rng.randint(0, n, size=n_pairs), rng.randint(0, n, size=n_pairs)
-    rows = []
-    for K in n_hyperplanes_grid:
-        e = EMDE(n_hyperplanes=int(K), n_partitions=n_partitions, offsets=offsets, random_state=rng).fit(X)
-        codes = e.item_codes_
-        counts = np.asarray(e.item_sketches_.sum(axis=0)).ravel()
-        occupied = counts > 0
-        rows.append(
-            {
-                "K": int(K),
-                "buckets": int(2**K),
-                "empty_fraction": float(1 - occupied.mean()),
-                "items_per_bucket": float(counts[occupied].mean()),
-                "near_share": float((codes[near_a] == codes[near_b]).mean()),
-                "far_share": float((codes[far_a] == codes[far_b]).mean()),
-            }
-        )
-    return pd.DataFrame(rows)
+    return SharingPairs(near_a, near_b, far_a, far_b)
+
+
+def pair_sharing(codes, pairs: SharingPairs) -> tuple[float, float]:
+    """How often the near pairs and the random pairs share a bucket, per partitioning: ``(near, far)``, each the
+    share of (pair, partitioning) with equal codes. ``codes`` is an EMDE's ``item_codes_`` (items x N).
+
+    Examples
+    --------
+    >>> codes = np.array([[0, 1], [0, 1], [1, 0], [1, 1]])
+    >>> pair_sharing(codes, SharingPairs(np.array([0]), np.array([1]), np.array([0, 2]), np.array([2, 3])))
+    (1.0, 0.25)
+    """
+    codes = np.asarray(codes)
+    if codes.ndim == 1:
+        codes = codes[:, None]
+    near = float((codes[pairs.near_a] == codes[pairs.near_b]).mean()) if len(pairs.near_a) else float("nan")
+    far = float((codes[pairs.far_a] == codes[pairs.far_b]).mean()) if len(pairs.far_a) else float("nan")
+    return near, far
 
 
 def word2vec_item_vectors(items: Sequence[str], sets, *, vector_size: int = 50, window: int = 5,

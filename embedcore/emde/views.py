@@ -190,6 +190,58 @@ def occupied_buckets(emde: EMDE) -> int:
     return int(np.unique(emde.item_codes_ + np.arange(N) * 2**emde.n_hyperplanes).size)
 
 
+def bucket_sizes(emde: EMDE) -> np.ndarray:
+    """How many fitted items each occupied bucket holds, over all partitionings: one count per occupied bucket,
+    partitioning by partitioning in the order of the codes (so ``bucket_sizes(e).size == occupied_buckets(e)``
+    and the counts add up to ``n_items * N``).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [0.1], [0.2], [5.0]])
+    >>> e = EMDE(n_hyperplanes=2, n_partitions=3, random_state=0).fit(X)
+    >>> sizes = bucket_sizes(e)
+    >>> int(sizes.sum()), sizes.size == occupied_buckets(e)
+    (12, True)
+    """
+    check_is_fitted(emde, "item_codes_")
+    N = emde.n_partitions
+    keys = (np.asarray(emde.item_codes_, dtype=np.int64) + np.arange(N, dtype=np.int64) * 2**emde.n_hyperplanes)
+    return np.unique(keys, return_counts=True)[1]
+
+
+def items_told_apart(emde: EMDE) -> int:
+    """Fitted items whose buckets, over all partitionings together, no other item shares: the items the sketch
+    can tell from every other (two items with the same bucket in every partitioning have the same sketch).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [0.0, 0.0], [3.0, 1.0], [-2.0, 4.0]])  # the first two are one point
+    >>> items_told_apart(EMDE(n_hyperplanes=4, n_partitions=50, random_state=0).fit(X))
+    2
+    """
+    check_is_fitted(emde, "item_codes_")
+    _, inverse, counts = np.unique(np.asarray(emde.item_codes_), axis=0, return_inverse=True, return_counts=True)
+    return int((counts[np.ravel(inverse)] == 1).sum())
+
+
+def max_regions(n_hyperplanes: int, dimensions: int) -> int:
+    """The most regions ``n_hyperplanes`` hyperplanes cut a ``dimensions``-dimensional space into (reached when
+    they are in general position): the sum of C(K, i) for i = 0 .. d. It is ``2**K`` only while K <= d; past that
+    most of a partitioning's ``2**K`` codes can name no region at all.
+
+    Examples
+    --------
+    >>> max_regions(30, 2), max_regions(3, 5), max_regions(4, 1)
+    (466, 8, 5)
+    """
+    from math import comb
+
+    K, d = int(n_hyperplanes), int(dimensions)
+    if K < 0 or d < 0:
+        raise ValueError(f"n_hyperplanes and dimensions must be >= 0, got {K} and {d}.")
+    return sum(comb(K, i) for i in range(min(K, d) + 1))
+
+
 class Additivity(NamedTuple):
     """Sketches of two sets and of their pooled multiset, bucket by bucket.
 

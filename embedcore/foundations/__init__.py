@@ -45,6 +45,7 @@ from .pca import (
     axis_angle_deg,
     eigen_pca,
     greedy_pca,
+    line_angles_deg,
     rescale_feature,
     scaling_experiment,
     standardise,
@@ -71,6 +72,7 @@ from .random_projection import (
     projection_block,
     random_projection,
     share_within,
+    worst_distortion,
 )
 from .standardising import (
     BatchModel,
@@ -115,6 +117,7 @@ __all__ = [
     "sample_rows",
     "rescale_feature",
     "axis_angle_deg",
+    "line_angles_deg",
     "ScalingPCA",
     "scaling_experiment",
     "k_grid",
@@ -124,6 +127,7 @@ __all__ = [
     "nested_random_projection",
     "prefix_distortion",
     "share_within",
+    "worst_distortion",
     "jl_bound_curve",
     "PROJECTION_KINDS",
     "orthonormal_frame",

@@ -127,6 +127,27 @@ def axis_angle_deg(direction, axis: int) -> float:
     return float(np.degrees(np.arccos(min(1.0, cos))))
 
 
+def line_angles_deg(A, B) -> np.ndarray:
+    """Angle in degrees (0 to 90) between the line along each row of ``A`` and the line along the same row of
+    ``B``: how far each component turned from one PCA to another, whatever its sign.
+
+    Examples
+    --------
+    >>> line_angles_deg([[1.0, 0.0], [0.0, 1.0]], [[-2.0, 0.0], [1.0, 1.0]]).round(6).tolist()
+    [0.0, 45.0]
+    """
+    A = np.atleast_2d(np.asarray(A, dtype=np.float64))
+    B = np.atleast_2d(np.asarray(B, dtype=np.float64))
+    if A.shape != B.shape:
+        raise ValueError(f"A {A.shape} and B {B.shape} must have the same shape.")
+    a = A / np.linalg.norm(A, axis=1, keepdims=True)
+    b = B / np.linalg.norm(B, axis=1, keepdims=True)
+    cos = np.abs((a * b).sum(axis=1))
+    # the sine from the part of b off a's line: exact for small angles, where arccos of a cosine near 1 is not
+    sin = np.linalg.norm(b - (a * b).sum(axis=1, keepdims=True) * a, axis=1)
+    return np.degrees(np.arctan2(sin, cos))
+
+
 class ScalingPCA(NamedTuple):
     """What PCA finds on data with one feature rescaled (see :func:`scaling_experiment`).
 

@@ -457,6 +457,19 @@ def share_within(ratios, eps: float) -> float:
     return float(np.mean(np.abs(r - 1) <= eps)) if r.size else float("nan")
 
 
+def worst_distortion(ratios) -> float:
+    """The largest ``|ratio - 1|`` of the squared-distance ratios: how far the worst pair left 1 (NaN when there
+    are none).
+
+    Examples
+    --------
+    >>> worst_distortion([0.8, 1.0, 1.5, 1.1])
+    0.5
+    """
+    r = np.asarray(ratios, dtype=np.float64)
+    return float(np.abs(r - 1).max()) if r.size else float("nan")
+
+
 def jl_bound_curve(n_samples: int, eps_grid=None):
     """The JL bound (:func:`jl_min_dim`) along a grid of eps: a DataFrame with columns ``eps`` and ``k``.
 

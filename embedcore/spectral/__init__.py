@@ -31,6 +31,7 @@ from .encoder import (
     SpectralCategoryEncoder,
     category_frequencies,
     choose_code,
+    code_agreement,
     code_columns,
     spectral_code,
 )
@@ -103,6 +104,7 @@ __all__ = [
     "order_distances",
     "path_spectrum",
     "spectral_code",
+    "code_agreement",
     "kernel_from_distances",
     "category_frequencies",
     "SpectralCategoryEncoder",

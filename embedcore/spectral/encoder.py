@@ -144,6 +144,36 @@ def spectral_code(eigenvectors, columns, normalize: bool = False) -> np.ndarray:
     return unit_rows(code) if normalize else code
 
 
+def code_agreement(code, A) -> float:
+    """How well a code keeps a similarity: the rank (Spearman) correlation, over every pair of categories, between
+    their affinity ``A[i, j]`` and how close their codes are (minus the Euclidean distance between the rows of
+    ``code``). 1: the more alike two categories, the nearer their codes, for every pair; 0: no relation; NaN when
+    either side is constant (fewer than three categories, or every affinity equal).
+
+    Examples
+    --------
+    >>> A = np.array([[0, 3.0, 1.0], [3.0, 0, 2.0], [1.0, 2.0, 0]])
+    >>> code_agreement(np.array([[0.0], [0.1], [0.5]]), A)
+    1.0
+    >>> code_agreement(np.array([[0.0], [0.5], [0.1]]), A)  # the most alike pair is the furthest apart
+    -1.0
+    """
+    from scipy.spatial.distance import pdist
+    from scipy.stats import spearmanr
+
+    code = np.asarray(code, dtype=np.float64)
+    if code.ndim == 1:
+        code = code[:, None]
+    A = np.asarray(A, dtype=np.float64)
+    if A.shape != (len(code), len(code)):
+        raise ValueError(f"A must be {len(code)} x {len(code)} (one row per category of the code), got {A.shape}.")
+    i, j = np.triu_indices(len(code), 1)
+    closeness, affinity = -pdist(code), A[i, j]
+    if closeness.size < 2 or np.ptp(closeness) == 0 or np.ptp(affinity) == 0:
+        return float("nan")
+    return float(spearmanr(affinity, closeness)[0])
+
+
 def category_frequencies(values, categories) -> np.ndarray:
     """Each category's share of ``values`` (uniform when none of them occurs).
 

@@ -43,6 +43,18 @@ def test_the_page_opens_on_the_weekday_matrix_with_a_gap_and_a_two_dimensional_c
     assert "largest gap after λ2: keep 1" in spectrum["title"] and "orange" in spectrum["title"]
 
 
+def test_the_spectrums_title_counts_the_bars_it_colours_as_kept():
+    """Two components kept by hand: two orange bars, and the title says two are kept and the gap only suggests
+    one (it said "keep 1" over two orange bars)."""
+    at = open_page(PAGE)
+    at.radio(key="cat.ncomp_mode").set_value("fixed").run()
+    at.slider(key="cat.n_fixed").set_value(2).run()
+    spectrum = bar_charts(at)["cat.chart.first_spectrum"]
+    assert [c == HIGHLIGHT for c in spectrum["colors"]] == [False, True, True] + [False] * 4
+    assert "2 kept in orange" in spectrum["title"] and "largest gap after λ2 suggests 1" in spectrum["title"]
+    assert "keep 1" not in spectrum["title"]
+
+
 
 def test_gamma_change_redraws_the_heatmaps():
     # how fast is the browser benchmark's to measure (tests/benchmarks), not this test's

@@ -122,6 +122,30 @@ def test_the_side_views_show_the_cloud_and_each_component_as_its_own_arrow():
     assert abs(z) > 100 * abs(x)  # PC1 lies along the scaled z axis
 
 
+@pytest.mark.parametrize("feature, scale, std", [("z", 0.0, False), ("x", 3.0, False), ("z", 3.0, False),
+                                                 ("x", 3.0, True)])
+def test_every_arrow_of_the_side_views_ends_inside_the_points_it_is_drawn_over(feature, scale, std):
+    at = open_page(PAGE)
+    at.selectbox(key="found.pca_feature").set_value(feature)
+    at.slider(key="found.pca_scale").set_value(scale)
+    at.checkbox(key="found.pca_std").set_value(std).run()
+    maps = lab_maps(at)
+    for key in ("found.map.xy", "found.map.xz", "found.map.yz"):
+        lo, hi = maps[key]["xy"].min(axis=0), maps[key]["xy"].max(axis=0)
+        tips = [a["to"][0] for a in maps[key]["arrows"]] + [(m["x"][0], m["y"][0]) for m in maps[key]["markers"]]
+        for tip in tips:
+            assert np.all(lo <= tip) and np.all(tip <= hi), (key, tip, lo, hi)
+
+
+def test_the_sidebar_says_which_tabs_its_data_set_feeds_and_what_the_open_tab_shows():
+    at = open_page(PAGE)
+    box = at.sidebar.selectbox(key="found.dataset")
+    assert "PCA vs JL" in box.label and "SVD" in box.label
+    assert any("synthetic 3-D cloud" in c.value for c in at.sidebar.caption)
+    _open(at, "Feature hashing")
+    assert any("news articles" in c.value for c in at.sidebar.caption)
+
+
 def test_the_feature_picked_is_the_one_measured():
     at = open_page(PAGE)
     at.selectbox(key="found.pca_feature").set_value("x").run()

@@ -572,3 +572,60 @@ def test_word2vec_item_vectors_follow_the_items_and_the_seed():
                                                        epochs=3, random_state=5))
     with pytest.raises(ValueError, match="every set is empty"):
         word2vec_item_vectors(["a"], [[], []])
+
+
+# --------------------------------------------------------------------------- what the Sets page's tour measures
+
+
+def test_bucket_sizes_count_every_occupied_buckets_items():
+    from embedcore.emde import bucket_sizes, occupied_buckets
+
+    for kw in ({}, dict(n_hyperplanes=1, n_partitions=3), dict(n_hyperplanes=30, n_partitions=2, drop_empty=True)):
+        e = fitted(**kw)
+        sizes = bucket_sizes(e)
+        assert sizes.size == occupied_buckets(e) and sizes.min() >= 1
+        assert int(sizes.sum()) == len(ITEMS) * e.n_partitions  # every item in one bucket of every partitioning
+        if e.n_hyperplanes <= 12:  # the same counts as the item sketches' column sums
+            counts = np.asarray(e.item_sketches_.sum(axis=0)).ravel()
+            np.testing.assert_array_equal(np.sort(sizes), np.sort(counts[counts > 0]))
+
+
+def test_items_told_apart_are_the_items_with_a_code_of_their_own():
+    from embedcore.emde import items_told_apart
+
+    e = fitted(n_hyperplanes=1, n_partitions=1)  # two buckets: 500 items cannot have a code each
+    assert items_told_apart(e) == 0
+    many = fitted(n_hyperplanes=8, n_partitions=20)
+    codes = [tuple(r) for r in many.item_codes_]
+    assert items_told_apart(many) == sum(codes.count(c) == 1 for c in codes) > 400
+    twins = EMDE(n_hyperplanes=6, n_partitions=10, random_state=0).fit(np.vstack([ITEMS[:20], ITEMS[:1]]))
+    assert items_told_apart(twins) <= 19  # an item and its copy share every bucket
+
+
+def test_max_regions_is_the_general_position_count_and_bounds_the_occupied_buckets():
+    from embedcore.emde import max_regions, occupied_buckets
+
+    assert [max_regions(K, 2) for K in range(5)] == [1, 2, 4, 7, 11]  # 1 + K + K(K-1)/2 in the plane
+    assert max_regions(6, 6) == 2**6 and max_regions(7, 6) < 2**7
+    X = np.random.default_rng(3).standard_normal((2000, 2))
+    for K in (3, 10, 30):
+        e = EMDE(n_hyperplanes=K, n_partitions=4, drop_empty=K > 12, random_state=0).fit(X)
+        assert occupied_buckets(e) <= 4 * max_regions(K, 2)
+    with pytest.raises(ValueError, match=">= 0"):
+        max_regions(-1, 2)
+
+
+def test_pair_sharing_of_bucket_statistics_pairs_matches_its_table():
+    from embedcore.emde import bucket_statistics, pair_sharing, sharing_pairs
+
+    pairs = sharing_pairs(ITEMS, n_neighbors=3, n_pairs=300, random_state=0)
+    assert all(len(a) == 300 for a in pairs)
+    assert (pairs.near_a != pairs.near_b).all()  # an item is never its own neighbour
+    near, far = pair_sharing(fitted(n_hyperplanes=4).item_codes_, pairs)
+    assert 0 <= far < near <= 1
+    # bucket_statistics draws the same pairs from the same seed before its planes, so its rates are these
+    rng = np.random.RandomState(0)
+    pairs = sharing_pairs(ITEMS, n_pairs=500, random_state=rng)
+    e = EMDE(n_hyperplanes=4, n_partitions=6, random_state=rng).fit(ITEMS)
+    row = bucket_statistics(ITEMS, [4], 6, n_pairs=500, random_state=0).iloc[0]
+    assert (row["near_share"], row["far_share"]) == pair_sharing(e.item_codes_, pairs)

@@ -27,6 +27,7 @@ from embedcore.foundations import (
     jl_bound_curve,
     jl_min_dim,
     k_grid,
+    line_angles_deg,
     linear_autoencoder_vs_pca,
     low_rank,
     nested_random_projection,
@@ -45,6 +46,7 @@ from embedcore.foundations import (
     svd_energy,
     svd_layers,
     train_autoencoder,
+    worst_distortion,
 )
 
 DIGITS = load_digits().data
@@ -200,6 +202,32 @@ def test_axis_angle_matches_the_arccos_of_the_normalised_component():
         assert axis_angle_deg(-v, j) == pytest.approx(expected)
 
 
+def test_line_angles_are_the_axis_angles_for_unit_vectors_ignore_sign_and_length_and_resolve_tiny_turns():
+    rng = np.random.default_rng(3)
+    A = rng.standard_normal((6, 4))
+    np.testing.assert_allclose(line_angles_deg(A, -3 * A), 0, atol=1e-12)
+    for j in range(4):  # against a coordinate axis it is the axis angle
+        axis = np.zeros((6, 4))
+        axis[:, j] = 1.0
+        np.testing.assert_allclose(line_angles_deg(A, axis), [axis_angle_deg(a, j) for a in A])
+    B = rng.standard_normal((6, 4))
+    expected = np.degrees(np.arccos(np.clip(np.abs((A * B).sum(1)) / np.linalg.norm(A, axis=1)
+                                            / np.linalg.norm(B, axis=1), 0, 1)))
+    np.testing.assert_allclose(line_angles_deg(A, B), expected, rtol=1e-9)
+    tiny = np.array([[1.0, 1e-9, 0.0]])  # a nanoradian: arccos of its cosine would give 0
+    assert line_angles_deg([[1.0, 0.0, 0.0]], tiny)[0] == pytest.approx(np.degrees(1e-9), rel=1e-6)
+    with pytest.raises(ValueError, match="same shape"):
+        line_angles_deg(A, B[:, :3])
+
+
+def test_standardising_takes_every_component_back_to_the_unscaled_ones():
+    X = correlated_cloud(400, random_state=0)
+    scaled, plain = (scaling_experiment(X, 0, s, standardise=True).eigen for s in (3.0, 0.0))
+    assert line_angles_deg(scaled, plain).max() < 1e-6
+    raw, raw_plain = (scaling_experiment(X, 0, s).eigen for s in (3.0, 0.0))
+    assert line_angles_deg(raw, raw_plain)[0] > 10  # without it PC1 turns
+
+
 def test_scaling_experiment_agrees_with_eigen_and_greedy_pca_done_by_hand():
     X = correlated_cloud(400, random_state=2)
     for feature, log_scale, std in ((2, 0.0, False), (2, 3.0, False), (0, 1.5, True), (1, 2.0, False)):
@@ -311,6 +339,14 @@ def test_share_within_counts_by_hand_and_is_nan_without_ratios():
     r = np.random.default_rng(0).uniform(0, 2, 1000)
     assert share_within(r, 0.3) == pytest.approx(np.mean([abs(v - 1) <= 0.3 for v in r]))
     assert np.isnan(share_within([], 0.3))
+
+
+def test_worst_distortion_is_the_largest_departure_from_1_and_bounds_share_within():
+    r = np.random.default_rng(0).uniform(0.5, 1.7, 500)
+    worst = worst_distortion(r)
+    assert worst == pytest.approx(max(abs(v - 1) for v in r))
+    assert share_within(r, worst) == 1.0 and share_within(r, worst * 0.999) < 1.0
+    assert np.isnan(worst_distortion([]))
 
 
 def test_jl_bound_curve_falls_with_eps_and_is_the_bound():

@@ -758,3 +758,19 @@ def test_median_gamma_is_one_over_the_columns_median_distance():
         np.testing.assert_allclose(A, kernel_from_distances(D, g))
     same = SpectralCategoryEncoder(gamma=enc.gammas_[0]).fit(tips[["day"]], tips["tip"])
     np.testing.assert_array_equal(same.affinity_[0], enc.affinity_[0])
+
+
+def test_code_agreement_ranks_pairs_by_affinity_against_their_codes_distance():
+    from embedcore.spectral import code_agreement, laplacian_spectrum
+
+    A = WEEK.matrix
+    vecs = laplacian_spectrum(A)[1]
+    one = code_agreement(vecs[:, [1]], A)  # the weekday code: the more alike two days, the closer their numbers
+    assert one > 0.9
+    assert code_agreement(-vecs[:, [1]], A) == one  # an eigenvector's sign changes no distance
+    assert code_agreement(vecs[:, 1], A) == one  # one column may come as a vector
+    shuffled = vecs[[6, 0, 5, 1, 4, 2, 3], 1]  # the same numbers given to other days
+    assert code_agreement(shuffled, A) < 0.5
+    assert np.isnan(code_agreement(np.zeros((7, 1)), A))  # every code equal: no order to compare
+    with pytest.raises(ValueError, match="7 x 7"):
+        code_agreement(vecs[:, [1]], A[:6, :6])

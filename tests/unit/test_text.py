@@ -18,6 +18,7 @@ from embedcore.text import (
     colliding_terms,
     collision_table,
     document_frequency,
+    bucket_loads,
     bucket_matrix,
     hashing_distortion,
     inverse_document_frequency,
@@ -201,6 +202,21 @@ def test_collision_share_matches_the_uniform_hash_formula():
         assert abs(row["buckets used"] / row["expected buckets used"] - 1) < 0.05
     crowded = colliding_terms(terms, term_hashes(terms, seed=7), 256, top=3)
     assert len(crowded) == 3 and (crowded["terms"] >= 2).all()
+
+
+def test_bucket_loads_count_every_term_once_and_agree_with_the_collision_table_and_the_matrix():
+    terms = [f"term{i}" for i in range(3000)]
+    h = term_hashes(terms, seed=7)
+    table = collision_table(h, [6, 10])
+    for (_, row), m in zip(table.iterrows(), (64, 1024)):
+        load = bucket_loads(h, m)
+        assert load.shape == (m,) and load.sum() == len(terms)
+        assert (load > 0).sum() == row["buckets used"]
+        assert load[load > 1].sum() / len(terms) == pytest.approx(row["colliding share"])
+        np.testing.assert_array_equal(load, np.asarray(abs(bucket_matrix(h, m)).sum(axis=0)).ravel())
+    assert colliding_terms(terms, h, 64, top=1)["terms"].iloc[0] == bucket_loads(h, 64).max()
+    with pytest.raises(ValueError, match="positive integer"):
+        bucket_loads(h, 0)
 
 
 def test_signs_make_hashed_inner_products_unbiased(lee):
