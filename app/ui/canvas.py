@@ -46,7 +46,13 @@ def signature(data: dict, default=None) -> str:
 
 def mount(comp, where, *, key: str, data: dict, **kwargs) -> None:
     """Put ``comp`` with ``data`` in ``where`` (a container or column; None or ``st``: here), its height its
-    content's; ``kwargs`` are the component's callbacks."""
+    content's; ``kwargs`` are the component's callbacks. The data gets the page's type scale (larger in
+    presentation mode, where the component also fits itself to the window), part of what decides a redraw."""
+    from app.ui.layout import PRESENT_TYPE, presenting
+
+    scale = PRESENT_TYPE if presenting() else 1.0
+    if data.get("typeScale", 1.0) != scale:  # and whole in the window under the tour's bar (see fitToWindow)
+        data = {**data, "typeScale": scale, "fit": True, "sig": f"{data.get('sig', '')}|{scale}"}
     if where is None or where is st:
         comp(key=key, data=data, height="content", **kwargs)
     else:

@@ -70,7 +70,7 @@ def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total:
                                marker=dict(size=9, color=colours)))
     if gap_after is not None:
         fig.add_vrect(x0=gap_after + 0.1, x1=gap_after + 0.9, fillcolor="#ffd43b", opacity=0.35, line_width=0,
-                      annotation_text=f"largest gap: keep {eigengap_k}")
+                      annotation_text="largest gap" + _gap_says(int(np.count_nonzero(table["kept"])), eigengap_k))
     pad = 0.5 + 0.03 * n  # a fixed range: the gap's label does not stretch the axis to negative indices
     fig.update_xaxes(title="index (ascending)", dtick=1 if n <= 20 else None, range=[1 - pad, n + pad])
     top = max(2.0, vals.max() + 0.05) if n < 8 else vals.max() + 0.1
@@ -81,6 +81,12 @@ def spectrum(table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total:
     return charts.layout(fig, title, 380)
 
 
+def _gap_says(n_kept: int, eigengap_k: int) -> str:
+    """What a spectrum's title says of its largest gap, given how many eigenvalues are coloured as kept: "keep k"
+    when the code keeps what the gap suggests, else only the suggestion (the code was chosen otherwise)."""
+    return f": keep {eigengap_k}" if n_kept == eigengap_k else f" suggests {eigengap_k}"
+
+
 def spectrum_bars(where, table: pd.DataFrame, gap_after: int | None, eigengap_k: int, total: int | None = None, *,
                   key: str, height: int = 380) -> dict:
     """The first screen's spectrum as the lab's bar chart (a canvas, no Plotly): one bar per eigenvalue, the kept
@@ -89,11 +95,12 @@ def spectrum_bars(where, table: pd.DataFrame, gap_after: int | None, eigengap_k:
     labels = [f"λ{i}" for i in table["index"]]
     kept = dict(zip(labels, table["kept"].astype(bool)))
     n = len(labels)
-    title = "Eigenvalues of L, kept in orange"
+    n_kept = sum(kept.values())  # the title counts the bars it colours
+    title = f"Eigenvalues of L, {n_kept} kept in orange"
     if total is not None and total > n:
-        title = f"The smallest {n} of {total:,} eigenvalues, kept in orange"
+        title = f"The smallest {n} of {total:,} eigenvalues, {n_kept} kept in orange"
     if gap_after is not None:
-        title += f"; largest gap after λ{gap_after}: keep {eigengap_k}"
+        title += f"; largest gap after λ{gap_after}" + _gap_says(n_kept, eigengap_k)
     return lab_bars.draw(where, labels, table["eigenvalue"].to_numpy(), key=key, title=title,
                          y_title="eigenvalue of L", text_format="{:.3f}", highlight=kept.__getitem__, height=height)
 
@@ -252,7 +259,7 @@ def pooled_histograms(view: dict) -> tuple[go.Figure, go.Figure | None]:
         kernel = (view["kernel_scale"] == "log1p") == log
         fig = go.Figure(go.Bar(x=_f32((edges[:-1] + edges[1:]) / 2), y=_f32(h["counts"]),
                                width=float(np.diff(edges)[0]), name="rows",
-                               marker_color=charts.PALETTE[1] if kernel else charts.PALETTE[7]))
+                               marker_color=charts.PALETTE[1] if kernel else charts.GREY))
         fig.update_xaxes(title=_scale_title(html_escape(view["target"]), log))
         fig.update_yaxes(title="rows")
         mark = " (the kernel's scale)" if kernel else ""

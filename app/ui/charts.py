@@ -6,8 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e67700", "#495057",
-           "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
+from app.ui.palette import GREY, PALETTE, plotly_style  # noqa: F401 (GREY: for the pages' charts)
 
 
 _ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
@@ -103,6 +102,7 @@ def layout(fig: go.Figure, title: str | None = None, height: int = 420, **kw) ->
         margin=dict(l=10, r=10, t=50 if title else 10, b=30),
         # below the plot: a long legend above it would run into the title
         legend=dict(itemsizing="constant", orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
+        colorway=PALETTE,  # series given no colour take the lab's palette, not Plotly's or the theme's
         **kw,
     )
 
@@ -150,9 +150,10 @@ def item_scatter(
         cats = pd.Series(color).astype(str)
         for i, cat in enumerate(sorted(cats.unique(), key=lambda v: (len(v), v))):
             m = (cats == cat).to_numpy()
+            colour, symbol, _ = plotly_style(i)
             fig.add_trace(go.Scattergl(
                 x=x[m], y=y[m], mode="markers", name=f"{color_label} {cat}",
-                marker=dict(size=8, color=PALETTE[i % len(PALETTE)], line=dict(width=0.5, color="white")),
+                marker=dict(size=8, color=colour, symbol=symbol, line=dict(width=0.5, color="white")),
                 text=None if hover is None else np.asarray(hover, dtype=object)[m], hoverinfo="text",
                 customdata=np.flatnonzero(m).astype(np.int32),
             ))
@@ -201,8 +202,9 @@ def lines(df: pd.DataFrame, x: str, ys: dict[str, str], *, title=None, vline=Non
           y_title="", x_title=None, height=360, log_x=False, hline=None, hline_label="") -> go.Figure:
     fig = go.Figure()
     for i, (col, label) in enumerate(ys.items()):
+        colour, symbol, dash = plotly_style(i)
         fig.add_trace(go.Scatter(x=df[x], y=df[col], mode="lines+markers", name=label,
-                                 line=dict(color=PALETTE[i % len(PALETTE)], width=2)))
+                                 line=dict(color=colour, width=2, dash=dash), marker=dict(symbol=symbol)))
     if vline is not None:
         # a trace rather than a shape: shapes and their labels misplace on log axes
         values = np.concatenate([np.asarray(df[c], dtype=float) for c in ys])
@@ -240,7 +242,7 @@ def tuning_bars(table: pd.DataFrame, *, title: str, height: int = 420) -> go.Fig
     fig = go.Figure()
     for j, (method, sub) in enumerate(table.groupby("method", sort=False)):
         fig.add_trace(go.Bar(
-            x=sub["setting"], y=sub["rho_score"], name=method, marker_color=PALETTE[j],
+            x=sub["setting"], y=sub["rho_score"], name=method, marker_color=PALETTE[j % len(PALETTE)],
             marker_line=dict(color="#212529", width=[3 if c else 0 for c in sub["chosen"]]),
             customdata=sub["rho_choose"],
             hovertemplate="%{x}<br>ρ on the scoring half %{y:.3f}<br>ρ on the choosing half %{customdata:.3f}"

@@ -92,9 +92,13 @@ class View:
             present = np.unique(self.codes)
             remap = np.full(max(len(self.names), 1), -1, dtype=np.int32)
             remap[present] = np.arange(len(present), dtype=np.int32)
-            palette = lab_map.PALETTE
-            return lab_map.categories(remap[self.codes], names=[self.names[k] for k in present],
-                                      colors=[palette[k % len(palette)] for k in present], title=self.colour_by)
+            names = [self.names[k] for k in present]
+            if present.size and present.max() >= lab_map.palette.distinct():  # more than the pairs: see categories
+                return lab_map.categories(remap[self.codes], names=names, title=self.colour_by)
+            # each category keeps the colour and mark it has on the whole map (no two alike)
+            styles = [lab_map.palette.style(int(k)) for k in present]
+            return lab_map.categories(remap[self.codes], names=names, colors=[c for c, _ in styles],
+                                      marks=[m for _, m in styles], title=self.colour_by)
         return lab_map.continuous(self.colour_values, title=self.colour_by)
 
     def hover(self) -> dict:

@@ -56,30 +56,58 @@ def pca_cloud(points, eigen, greedy, variances, *, title: str, height: int = 480
 #: The axis pairs of the side views: x-y, x-z, y-z.
 SIDE_VIEWS = ((0, 1), (0, 2), (1, 2))
 #: One colour per principal component on the side views (PC1, PC2, PC3).
-PC_COLOURS = ["#e8590c", "#3b5bdb", "#2b8a3e"]
-#: The arrows' lengths, as multiples of PC1's standard deviation (scaled for display).
-ARROW_LENGTHS = (2.5, 1.75, 1.25)
+PC_COLOURS = [charts.PALETTE[1], charts.PALETTE[0], charts.PALETTE[3]]
+#: The arrows' lengths, in standard deviations of the points along each arrow's own component: an arrow ends where
+#: the cloud thins out along it (and in a view where it would still reach past the points it is shortened to end
+#: inside them: see :func:`fit_inside`). PC1's standard deviation would send a small component's arrow far past
+#: the points once one feature is rescaled.
+ARROW_SDS = 2.0
+#: The most components drawn as arrows.
+ARROWS = 3
+#: The share of the points' extent from the centre that an arrow's tip may reach in a side view.
+ARROW_ROOM = 0.95
+
+
+def fit_inside(tips, points) -> float:
+    """The factor (at most 1) that brings every tip, drawn from the origin, inside the points' range on each axis
+    (to :data:`ARROW_ROOM` of it): the map frames the points, so an arrow past them would run off the panel."""
+    tips = np.asarray(tips, dtype=np.float64).reshape(-1, 2)
+    P = np.asarray(points, dtype=np.float64)
+    lo, hi = np.minimum(P.min(axis=0), 0.0), np.maximum(P.max(axis=0), 0.0)
+    factor = 1.0
+    for tip in tips:
+        for j in range(2):
+            room = ARROW_ROOM * (hi[j] if tip[j] > 0 else -lo[j])
+            if abs(tip[j]) > 0 and room > 0:
+                factor = min(factor, room / abs(tip[j]))
+    return factor
 
 
 def pca_side_views(points, eigen, greedy, variances, *, axis_names: str = "xyz",
                    height: int = 360) -> list[tuple[np.ndarray, dict]]:
     """The cloud seen along each axis (x-y, x-z, y-z) with its principal components: for each view its
     coordinates and what :func:`app.ui.map.draw` takes. Each eigenvector is an arrow from the centre in its own
-    colour, named PC1, PC2, PC3; the greedy direction's tip is a diamond of the same colour (it lands on the
-    arrow's tip). Not aligned: the axes are the features."""
+    colour, named PC1, PC2, PC3, :data:`ARROW_SDS` of its component's standard deviations long; the greedy
+    direction's tip is a diamond of the same colour (it lands on the arrow's tip). Not aligned: the axes are the
+    features. In each view an arrow that would reach past the points is shortened, with its greedy tip, to end
+    inside their range (:func:`fit_inside`): the map frames the points."""
     P = np.asarray(points, dtype=np.float64)
     eigen, greedy = np.asarray(eigen, dtype=np.float64), np.asarray(greedy, dtype=np.float64)
-    sd = float(np.sqrt(variances[0]))
-    shown = min(len(ARROW_LENGTHS), len(eigen))
+    shown = min(ARROWS, len(eigen))
+    lengths = ARROW_SDS * np.sqrt(np.maximum(np.asarray(variances, dtype=np.float64)[:shown], 0.0))[:, None]
+    ends = eigen[:shown] * lengths
+    greedy_ends = greedy[:min(shown, len(greedy))] * lengths[:len(greedy)]
     out = []
     for a, b in SIDE_VIEWS:
         arrows, tips = [], []
         for i in range(shown):
-            v = eigen[i] * ARROW_LENGTHS[i] * sd
+            fit = fit_inside([ends[i, [a, b]]] + ([greedy_ends[i, [a, b]]] if i < len(greedy_ends) else []),
+                             P[:, [a, b]])
+            v = ends[i] * fit
             arrows.append(lab_map.arrows([(0.0, 0.0)], [(v[a], v[b])], name=f"PC{i + 1}", color=PC_COLOURS[i],
                                          width=3.5 if i == 0 else 2.5))
-            if i < len(greedy):
-                g = greedy[i] * ARROW_LENGTHS[i] * sd
+            if i < len(greedy_ends):
+                g = greedy_ends[i] * fit
                 tips.append(lab_map.markers([g[a]], [g[b]], name=f"PC{i + 1} greedy", color=PC_COLOURS[i],
                                             shape="diamond", size=7, legend=False))
         out.append((P[:, [a, b]], dict(
@@ -100,9 +128,8 @@ def explained_variance(where, explained, key: str) -> dict:
 # ------------------------------------------------------------------ standardising new data
 
 
-#: Ten colours told apart at a glance (Tableau 10), one per digit.
-DIGIT_COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
-                 "#bab0ac"]
+#: One colour per digit: the first ten of the lab's palette (each digit has its own mark as well).
+DIGIT_COLOURS = charts.PALETTE[:10]
 
 
 def batch_map(train, train_labels, right, wrong, *, title: str, height: int = 460) -> tuple[np.ndarray, dict]:

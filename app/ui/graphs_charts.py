@@ -91,7 +91,7 @@ def sweep_profile(where, table: pd.DataFrame, marks: dict[str, tuple[int, float]
     cond = table["conductance"].to_numpy()[:-1]
     names = [str(v) for v in table["name"]][: len(cond)]
     curves = [lines.series(np.arange(1, len(cond) + 1), cond, name="conductance of the prefix",
-                           color=charts.PALETTE[7], markers=len(cond) <= MARKED_POINTS, size=5,
+                           color=charts.GREY, markers=len(cond) <= MARKED_POINTS, size=5,
                            text=[f"first {i + 1} nodes, up to {n}" for i, n in enumerate(names)], legend=False)]
     at: dict[int, list[str]] = {}
     for label, (size, _) in marks.items():

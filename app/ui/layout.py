@@ -57,13 +57,15 @@ def page_header(title: str, sentence: str, prefix: str | None = None) -> None:
 
 def instrument(prefix: str | None = None, ratio: tuple[float, float] = (3, 1)):
     """The first screen's two columns: the main map or chart (left), and the page's tour over the controls that
-    matter most (right). Returns ``(chart, controls)``."""
+    matter most (right); in presentation mode the tour is a bar above both. Returns ``(chart, controls)``."""
     from app.ui import tour
 
     st.session_state[MAIN_CHART] = ()  # the first chart this run draws is the page's main chart
+    if prefix is not None and presenting():  # a bar across the page that stays in view (see tour.panel)
+        tour.panel(prefix, st, presenting=True)
     chart, controls = st.columns(list(ratio), gap="medium")
-    if prefix is not None:  # the tour first: in presentation mode its Previous and Next are the first thing there
-        tour.panel(prefix, controls, presenting=presenting())
+    if prefix is not None and not presenting():  # the tour first: above the controls that matter most
+        tour.panel(prefix, controls)
     return chart, controls.container()
 
 
@@ -83,9 +85,13 @@ def chart_height(default: int) -> int:
     return max(default, PRESENT_HEIGHT) if presenting() else default
 
 
-#: A main chart's height in presentation mode: about two thirds of a 900 px window, so the chart fills the screen
-#: under the title and the tabs.
-PRESENT_HEIGHT = 620
+#: A main chart's height in presentation mode: over half of a 900 px window, and whole in a projector's 720 px
+#: under the browser's top bar and the tour's sticky bar (a map fits itself to the window when it is shorter).
+PRESENT_HEIGHT = 500
+
+#: How much larger the canvas components draw their type (labels, ticks, legends, titles) in presentation mode:
+#: 12 px becomes 18 px, readable from the back of a room.
+PRESENT_TYPE = 1.5
 
 #: Session key of the keys of the page's main chart (the first drawn after :func:`instrument`, or named by
 #: :func:`main_chart`); a fragment's rerun keeps it.

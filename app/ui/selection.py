@@ -72,8 +72,11 @@ class MapTools:
         if self.point is not None and space is not None and n > 1:
             self.view = sel.neighbours(space, self.coords, self.point, self.k, self.ids, self.labels, id_name,
                                        label_name)
+        from app.ui.layout import presenting
+
+        # on a projector the options alone, in one row: the map under them keeps the window's height
         mode = (where or st).radio("On the map", list(sel.MODES), key=f"{page}.{name}.mouse", horizontal=True,
-                                   bind="query-params",
+                                   bind="query-params", label_visibility="collapsed" if presenting() else "visible",
                                    help="Drag a box or a lasso to select points; or click one to compare its "
                                    "nearest neighbours in the data and on the map. Double-click the map to "
                                    "clear the selection.")

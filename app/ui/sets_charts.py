@@ -44,26 +44,15 @@ def _points(n: int) -> dict:
     return dict(size=5.5 if n <= 500 else 4.0 if n <= 2000 else 3.0, opacity=0.85 if n <= 500 else 0.7)
 
 
-#: Sixteen colours told apart side by side (Tableau 10, then six darker ones), one per occupied bucket.
-BUCKET_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-                  "#17becf", "#393b79", "#e7ba52", "#637939", "#843c39", "#7b4173", "#6baed6"]
-
-
 def bucket_colours(codes) -> dict:
-    """Each item's bucket as the map's colour: one legend entry per occupied bucket while they fit the palette;
-    beyond that the colours repeat, and an entry names the first buckets sharing its colour (hover names each)."""
+    """Each item's bucket as the map's colour: one legend entry per occupied bucket, no two alike (the lab's
+    palette, then its marks: :func:`app.ui.map.categories`); past the 72 pairs there are, the largest buckets keep
+    their own and the rest share one grey "others" entry (the tooltip names each item's bucket)."""
     codes = np.asarray(codes)
     used = np.unique(codes)
     rank = np.searchsorted(used, codes)
-    n = len(BUCKET_COLOURS)
-    if used.size <= n:
-        return lab_map.categories(rank, names=[f"bucket {b}" for b in used], colors=BUCKET_COLOURS)
-    names = []
-    for j in range(n):
-        same = used[j::n]
-        names.append(", ".join(str(b) for b in same[:2]) + (", …" if same.size > 2 else ""))
-    return lab_map.categories(rank % n, names=names, colors=BUCKET_COLOURS,
-                              title=f"{used.size:,} buckets, colours repeat:")
+    return lab_map.categories(rank, names=[f"bucket {b}" for b in used],
+                              title=f"{used.size:,} buckets:" if used.size > lab_map.palette.distinct() else None)
 
 
 def bucket_map(codes, names: list[str], lines, *, K: int, partition: int, occupied: int, projected: bool) -> dict:

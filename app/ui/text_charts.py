@@ -16,8 +16,7 @@ from app.ui import map as lab_map
 from app.ui.text import html_escape
 
 P = charts.PALETTE
-#: The terms on the LSA plane, and its axes through 0.
-TERM_COLOUR = "#c2255c"
+#: The LSA plane's axes through 0.
 AXIS_COLOUR = "#ced4da"
 
 
@@ -177,8 +176,8 @@ def concept_map(plot: dict, cx: int, cy: int, term_scale: str = "V_k Σ_k") -> t
         "ids": [f"document {i}" for i in range(len(D))] + [f"term {t}" for t in terms],
         "labels": [""] * len(D) + terms,
         "label_priority": np.concatenate([np.zeros(len(D)), 1.0 + reach]),
-        "color": lab_map.categories(doc_group + [term_group] * len(T), names=groups + [term_group],
-                                    colors=[P[i % len(P)] for i in range(len(groups))] + [TERM_COLOUR]),
+        # the groups and then the terms, each a colour and mark of the lab's palette, none alike
+        "color": lab_map.categories(doc_group + [term_group] * len(T), names=groups + [term_group]),
         "size": np.concatenate([np.full(len(D), 5.0), np.full(len(T), 4.0)]),
         "hover": {"text": [str(t) for t in plot["opening"]] + [f"a term, {r:.3f} from 0" for r in reach]},
         "lines": [lab_map.line(1, 0, 0, color=AXIS_COLOUR, width=1), lab_map.line(0, 1, 0, color=AXIS_COLOUR, width=1)],

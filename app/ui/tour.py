@@ -118,35 +118,48 @@ def _matches(step: Step) -> bool:
 
 
 def panel(prefix: str, where=None, *, presenting: bool = False) -> None:
-    """The tour box: the step's title and sentences, Previous and Next, and the step's link."""
+    """The tour box: the step's title and sentences, Previous and Next, and the step's link.
+
+    In presentation mode it is a bar across the page that stays at the top of the window as the page scrolls
+    (assets/present.css), the sentence on the left and the buttons on the right, and each step scrolls its figure
+    into view under it (:mod:`app.ui.reveal`)."""
     steps = TOURS.get(prefix)
     if not steps:
         return
     where = where if where is not None else st
     _SLOTS.pop(_slot_key(prefix), None)
     box = where.container(border=True, key=f"lab_tour_{prefix.replace('.', '_')}")
+    if presenting:
+        row = box.container(horizontal=True, vertical_alignment="center", gap="medium")
+        words, buttons = row.container(), row.container(horizontal=True, width=320)
+    else:
+        # one row that wraps: in a narrow column each button takes a line of its own instead of cutting its word
+        words, buttons = box, None
     index = current(prefix)
+    if presenting:
+        from app.ui import reveal
+
+        step = steps[index - 1] if index is not None else None
+        reveal.figure(f"{prefix}:{index or 0}", tab=_tab_of(prefix, step))
     if index is None:
-        box.markdown(f"**Guided tour** · {len(steps)} steps")
-        box.caption(" → ".join(s.title for s in steps))
-        box.button("Start the tour", key=f"{prefix}.tour_start", icon=":material/play_arrow:", type="primary",
-                   on_click=_apply, args=(prefix, 1), width="stretch")
+        words.markdown(f"**Guided tour** · {len(steps)} steps")
+        words.caption(" → ".join(s.title for s in steps))
+        (buttons or box).button("Start the tour", key=f"{prefix}.tour_start", icon=":material/play_arrow:",
+                                type="primary", on_click=_apply, args=(prefix, 1), width="stretch")
         return
     step = steps[index - 1]
-    box.markdown(f"**Tour {index}/{len(steps)}: {step.title}**")
+    words.markdown(f"**Tour {index}/{len(steps)}: {step.title}**")
     st.session_state[_facts_key(prefix)] = {}
     if step.needs():  # written by tell() once the page has computed what the sentence says
-        _SLOTS[_slot_key(prefix)] = (box.empty(), step)
+        _SLOTS[_slot_key(prefix)] = (words.empty(), step)
         _SLOTS[_slot_key(prefix)][0].caption("Measuring what this step shows…")
     else:
-        box.markdown(step.text)
+        words.markdown(step.text)
     if not _matches(step):
-        box.caption("You have changed a setting since this step: Previous or Next goes back to the tour's.")
+        words.caption("You have changed a setting since this step: Previous or Next goes back to the tour's.")
         if _param(prefix) in st.query_params:  # the address is now the person's own view, not the step
             del st.query_params[_param(prefix)]
-    # one row that wraps: in a narrow column at a projector's type size each button takes a line of its own
-    # instead of cutting its word ("Previ…")
-    prev_col = next_col = box.container(horizontal=True)
+    prev_col = next_col = buttons or box.container(horizontal=True)
     prev_col.button("Previous", key=f"{prefix}.tour_prev", icon=":material/arrow_back:", disabled=index == 1,
                     on_click=_apply, args=(prefix, index - 1), width="stretch")
     if index < len(steps):
@@ -157,3 +170,10 @@ def panel(prefix: str, where=None, *, presenting: bool = False) -> None:
                         width="stretch")
     if not presenting:
         box.markdown(f"[Link to this step]({step_link(prefix, index)})")
+
+
+def _tab_of(prefix: str, step: Step | None) -> str | None:
+    """The tab a step opens (its figure is that tab's first chart), or None for the page's main chart."""
+    if step is None:
+        return None
+    return next((str(v) for k, v in step.settings.items() if k.endswith(".tab")), None)

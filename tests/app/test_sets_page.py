@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 from tests.app.maps import lab_map, lab_maps
+from tests.legends import alike, map_entries
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
 PAGE = "app_pages/sets.py"
@@ -50,13 +51,22 @@ def test_the_bucket_map_colours_every_item_by_its_bucket_and_names_the_buckets()
     names = shown["color"]["names"]
     assert names == [f"bucket {b}" for b in sorted({int(v) for v in bucket})]
     assert [names[c] for c in shown["codes"]] == [f"bucket {v}" for v in bucket]
-    # more occupied buckets than colours: the colours repeat and the legend says so
+    # more occupied buckets than colours: each keeps a colour and mark of its own (the legend read "48, 255"
+    # when sixteen colours went round); past the 72 pairs the largest keep theirs and the rest are "others"
     at.slider(key="sets.K").set_value(10).run()
     shown = lab_map(at, "sets.map.buckets")
     bucket = np.array([int(v) for v in next(f["values"] for f in shown["hover"]["fields"] if f["name"] == "bucket")])
     used = np.unique(bucket)
-    assert used.size > 16 and "colours repeat" in shown["color"]["title"]
-    assert (shown["codes"] == np.searchsorted(used, bucket) % 16).all()
+    names = shown["color"]["names"]
+    assert used.size > 16 and not alike(map_entries(shown))
+    if used.size <= 72:
+        assert names == [f"bucket {b}" for b in used]
+        assert (shown["codes"] == np.searchsorted(used, bucket)).all()
+    else:
+        assert len(names) == 72 and names[-1] == f"{used.size - 71:,} others"
+        own = np.array([f"bucket {b}" in names[:-1] for b in bucket])
+        assert [names[c] for c in shown["codes"][own]] == [f"bucket {b}" for b in bucket[own]]
+        assert (shown["codes"][~own] == 71).all()
     assert len(shown["lines"]) == 10
 
 

@@ -241,3 +241,87 @@ def test_reset_in_the_browser(server, browser):
         assert _slider_value(page, "B: neighbours") == "12" and "man.B" not in page.url
     finally:
         page.close()
+
+
+#: Where a tour step's figure is at a projector's size: the first chart of the tab the step opens (else of the page)
+#: with the charts beside it in its row, as one rectangle; the bottom of the tour's sticky bar; the type of every
+#: map drawn (its canvas labels and ticks, its legend, its title).
+PROJECTOR = """(tab) => {
+  const deep = (root, sel, out = []) => {
+    out.push(...root.querySelectorAll(sel));
+    for (const e of root.querySelectorAll('*')) if (e.shadowRoot) deep(e.shadowRoot, sel, out);
+    return out;
+  };
+  const main = document.querySelector('[data-testid="stMain"]');
+  let root = main;
+  if (tab) {
+    const t = [...main.querySelectorAll('[role="tab"]')].find(e => e.innerText.trim() === tab);
+    if (!t || t.getAttribute('aria-selected') !== 'true') return {error: `tab ${tab} is not open`};
+    root = document.getElementById(t.getAttribute('aria-controls'));
+  }
+  const figs = [];
+  for (const e of deep(root, '.stPlotlyChart, canvas')) {
+    const r = e.getBoundingClientRect();
+    if (r.width < 50 || r.height < 50 || e.closest('[data-testid="stDataFrame"]')) continue;
+    const host = (e.getRootNode && e.getRootNode().host) || e;
+    if (!figs.includes(host)) figs.push(host);
+  }
+  if (!figs.length) return {error: 'no chart'};
+  figs.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+  const first = figs[0].getBoundingClientRect();
+  const rs = figs.map(f => f.getBoundingClientRect()).filter(r => r.top < first.bottom && r.bottom > first.top);
+  const bar = main.querySelector('[class*="st-key-lab_tour_"]').getBoundingClientRect();
+  const maps = Object.values(window.__labMaps || {}).filter(m => m.box && m.box.isConnected).map(m => {
+    const s = m.state();
+    return {font: parseFloat(s.font), legend: s.legendFont, title: s.titleFont};
+  });
+  return {top: Math.min(...rs.map(r => r.top)), bottom: Math.max(...rs.map(r => r.bottom)),
+          left: Math.min(...rs.map(r => r.left)), right: Math.max(...rs.map(r => r.right)),
+          bar: [bar.top, bar.bottom], height: innerHeight, width: innerWidth, maps};
+}"""
+
+
+def _figure_in_view(page, where: str, tab: str | None) -> dict:
+    """The step's figure once it is whole under the tour's bar (waited for up to 30 s while it draws and the page
+    scrolls it into view); fails with what it measured otherwise."""
+    m = None
+    for _ in range(100):
+        m = page.evaluate(PROJECTOR, tab)
+        if "error" not in m and m["top"] >= m["bar"][1] - 1 and m["bottom"] <= m["height"] + 1:
+            page.wait_for_timeout(300)
+            again = page.evaluate(PROJECTOR, tab)
+            if again == m:
+                return m
+        page.wait_for_timeout(300)
+    raise AssertionError(f"{where}: the figure is not whole under the tour bar at 1280 x 720: {m}")
+
+
+@pytest.mark.parametrize("spec", TOPIC_PAGES, ids=[p.url for p in TOPIC_PAGES])
+def test_projector_layout_keeps_every_steps_figure_in_view(server, browser, spec):
+    """At a projector's 1280 x 720 in presentation mode: the page's main picture, and then each tour step's figure
+    reached by Next (and by Previous), is whole inside the window under the tour's bar, and the maps' type is at
+    least 18 px."""
+    url, _ = server
+    steps = TOURS[spec.key]
+    page = _open(browser, f"{url}/{spec.url}?present=1", 1280, 720)
+    try:
+        assert_no_exception(page, spec.url)
+        _figure_in_view(page, f"{spec.url} first screen", None)
+        page.screenshot(path=str(SHOTS / f"projector-{spec.url}.png"))
+        _panel(page, spec.key).get_by_role("button", name="Start the tour").click()
+        for index in range(1, len(steps) + 1):
+            if index > 1:
+                _panel(page, spec.key).get_by_role("button", name="Next").click()
+            _on_step(page, spec, index)
+            tab = next((str(v) for k, v in steps[index - 1].settings.items() if k.endswith(".tab")), None)
+            m = _figure_in_view(page, f"{spec.url} step {index}", tab)
+            assert m["left"] >= 0 and m["right"] <= m["width"] + 1, f"{spec.url} step {index}: {m}"
+            for drawn in m["maps"]:
+                assert min(drawn.values()) >= 18, f"{spec.url} step {index}: map type {drawn}"
+            page.screenshot(path=str(SHOTS / f"projector-{spec.url}-{index}.png"))
+        _panel(page, spec.key).get_by_role("button", name="Previous").click()
+        _on_step(page, spec, len(steps) - 1)
+        tab = next((str(v) for k, v in steps[-2].settings.items() if k.endswith(".tab")), None)
+        _figure_in_view(page, f"{spec.url} back to step {len(steps) - 1}", tab)
+    finally:
+        page.close()

@@ -125,7 +125,7 @@ def _map(page) -> dict:
                names: f.color.names || null, kind: f.color.kind, selected: [...f.selected],
                rings: f.rings.map(r => ({{name: r.name, n: (r.indices || []).length}})),
                markers: f.markers.map(g => ({{name: g.name, text: g.text || []}})),
-               at: s.focus.map(i => [s.x[i], s.y[i]])}};
+               at: s.focus.map(i => [s.x[i], s.y[i]]), margins: s.margins}};
     }}""")
 
 
@@ -224,9 +224,10 @@ def _explore(browser, url: str, frame: pd.DataFrame, kind: str, name: str, mime:
         drawn = _map(page)
         assert drawn["focus"] == [hit]
         assert any(r["name"].startswith("search") and r["n"] == 1 for r in drawn["rings"]), drawn["rings"]
-        (x, y), view = drawn["at"][0], drawn["view"]
-        # the point sits at the centre of the canvas, to a few pixels
-        assert abs(x - view["cx"]) * view["s"] < 5 and abs(y - view["cy"]) * view["s"] < 5, (x, y, view)
+        (x, y), view, room = drawn["at"][0], drawn["view"], drawn["margins"]
+        # the point sits at the centre of the canvas (of what the axis titles leave of it), to a few pixels
+        off_x, off_y = (x - view["cx"]) * view["s"], (view["cy"] - y) * view["s"]
+        assert abs(off_x - (room["l"] - room["r"]) / 2) < 5 and abs(off_y - (room["t"] - room["b"]) / 2) < 5, (x, y, view)
         assert drawn["labels"][hit] == frame["title"][hit]
         _shot(page, f"maps-{kind}-search")
 

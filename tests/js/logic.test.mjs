@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {
   decode, bounds, fitView, toScreen, toData, zoomAt, boxHits, inPolygon, lassoHits, nearest, overlaps,
   placeLabels, matchFrames, tween, largestMove, parseColour, discMask, MARKS, blendDiscs, packRGBA, stampDiscs,
-  significant, pointName, fieldValue, tipTitle, focusBounds,
+  significant, pointName, fieldValue, tipTitle, focusBounds, nearSpots, farSpots, leaderEnd, categoryMark,
 } from "../../app/ui/map/logic.js";
 
 // A small seeded generator (mulberry32): the same points on every run.
@@ -240,19 +240,24 @@ function labelCands(n, seed, w, h, mustEvery = 0) {
   }));
 }
 
-function checkPlacement(cands, placed, w, h) {
+// Every label once, inside the canvas, its own size, none over another; beside its point (its mark's radius and
+// the gap away at most, along each axis), or a leader line's length away when it was pushed off.
+function checkPlacement(cands, placed, w, h, gap = 3) {
   const byI = new Map(cands.map((c) => [c.i, c]));
   const seen = new Set();
-  for (const { i, box } of placed) {
+  for (const { i, box, leader } of placed) {
     assert.ok(!seen.has(i), `label ${i} placed twice`);
     seen.add(i);
-    const c = byI.get(i);
+    const c = byI.get(i), g = (c.r || 0) + gap, v = Math.max(g, c.h / 2 + 1);
     assert.ok(box[0] >= 0 && box[1] >= 0 && box[2] <= w && box[3] <= h, `label ${i} outside: ${box}`);
     assert.ok(close(box[2] - box[0], c.w) && close(box[3] - box[1], c.h), `label ${i} resized`);
-    // next to its point: the point is on the label's edge or within the gap of it (a must label
-    // crowded out by others: at most 8 rows up or down)
     const dx = Math.max(box[0] - c.x, 0, c.x - box[2]), dy = Math.max(box[1] - c.y, 0, c.y - box[3]);
-    assert.ok(dx <= 4 + 1e-9 && dy <= 4 + (c.must ? 8 * (c.h + 2) : 0) + 1e-9, `label ${i} far from its point`);
+    if (leader) {
+      assert.ok(c.must || c.leaders, `label ${i} took a leader line it may not`);
+      assert.ok(dx <= g + 6 * Math.max(c.h + 2, c.w / 3) + 1e-9 && dy <= v + 6 * (c.h + 2) + 1e-9, `label ${i} far from its point`);
+    } else {
+      assert.ok(dx <= g + 1e-9 && dy <= v + 1e-9, `label ${i} not beside its point: ${dx}, ${dy}`);
+    }
   }
   for (let a = 0; a < placed.length; a++)
     for (let b = a + 1; b < placed.length; b++)
@@ -260,6 +265,9 @@ function checkPlacement(cands, placed, w, h) {
         `labels ${placed[a].i} and ${placed[b].i} overlap: ${placed[a].box} / ${placed[b].box}`);
   return seen;
 }
+
+// Whether a box covers part of the disc of radius r at (x, y).
+const covers = (box, x, y, r) => Math.hypot(Math.min(Math.max(x, box[0]), box[2]) - x, Math.min(Math.max(y, box[1]), box[3]) - y) < r;
 
 for (const n of [300, 2000]) {
   test(`placeLabels: ${n} random labels, none overlapping, all inside the canvas, every must placed`, () => {
@@ -280,18 +288,90 @@ for (const n of [300, 2000]) {
   });
 }
 
+test("placeLabels: a label tries right of its point, then left, above and below, each a gap past its mark", () => {
+  const w = 400, h = 300, c = { i: 0, x: 200, y: 150, w: 40, h: 14, must: false, r: 5 }, g = 5 + 3;
+  const spot = (blocked) => placeLabels([c], w, h, { blocked })[0].box;
+  assert.deepEqual(spot([]), [208, 143, 248, 157]);  // right, centred on the point
+  const right = [206, 143, 300, 157], left = [100, 143, 194, 157], above = [170, 120, 230, 142];
+  assert.deepEqual(spot([right]), [200 - g - 40, 143, 200 - g, 157]);
+  assert.deepEqual(spot([right, left]), [180, 150 - g - 14, 220, 150 - g]);
+  assert.deepEqual(spot([right, left, above]), [180, 150 + g, 220, 150 + g + 14]);
+  // a small mark: the labels above and below keep clear of those beside (half a label's height and a pixel)
+  const small = placeLabels(Array.from({ length: 4 }, (_, i) => ({ ...c, i, r: 1 })), w, h).map((p) => p.box);
+  assert.deepEqual(small, [[204, 143, 244, 157], [156, 143, 196, 157], [180, 128, 220, 142], [180, 158, 220, 172]]);
+  // near the right edge the first spot would leave the canvas: the label goes left
+  assert.deepEqual(placeLabels([{ ...c, x: 380 }], w, h)[0].box, [380 - g - 40, 143, 380 - g, 157]);
+});
+
 test("placeLabels: a label with no free spot is left out, unless it must show", () => {
   const w = 400, h = 300;
-  // four labels crowd around one point; a fifth at the same point finds all four spots taken
+  // four labels crowd around one point (right, left, above, below); a fifth at the same point finds every spot
+  // beside it taken
   const cands = Array.from({ length: 5 }, (_, i) => ({ i, x: 200, y: 150, w: 40, h: 14, must: false }));
   assert.deepEqual(placeLabels(cands, w, h).map((p) => p.i), [0, 1, 2, 3]);
   const withMust = cands.map((c) => ({ ...c, must: c.i === 4 }));
   const placed = placeLabels(withMust, w, h);
   assert.equal(placed[0].i, 4);
   checkPlacement(withMust, placed, w, h);
+  // without a must, a map that names every point (leaders) places all five: the last a leader line away
+  const led = placeLabels(cands.map((c) => ({ ...c, leaders: true })), w, h, { leaders: true });
+  assert.equal(led.length, 5);
+  assert.deepEqual(led.map((p) => p.leader), [false, false, false, false, true]);
+  checkPlacement(cands.map((c) => ({ ...c, leaders: true })), led, w, h);
   // a must label near a corner is pulled inside the canvas
   const corner = placeLabels([{ i: 0, x: 399, y: 1, w: 60, h: 14, must: true }], w, h);
   checkPlacementInside(corner, w, h);
+});
+
+test("placeLabels: labels keep off the axis titles and the scale bar (blocked boxes)", () => {
+  const [w, h] = [600, 400], r = rng(7);
+  const blocked = [[6, 380, 140, 396], [360, 380, 596, 397], [8, 4, 26, 300]];  // scale bar, x title, y title
+  const cands = Array.from({ length: 400 }, (_, i) => ({ i, x: w * r(), y: h * r(), w: 20 + 40 * r(), h: 14, must: i % 50 === 0, r: 4 }));
+  const placed = placeLabels(cands, w, h, { blocked });
+  checkPlacement(cands, placed, w, h);
+  for (const { i, box } of placed) for (const b of blocked) assert.ok(!overlaps(box, b), `label ${i} over ${b}`);
+  assert.ok(placed.length > 100);
+});
+
+test("placeLabels: two close labelled points are each named beside their own mark, not over the other's", () => {
+  // the day map of the Categories page: Sat and Sun 17 px apart, Mon and Tue 9 px apart, marks of radius 7
+  const pts = { Sat: [299, 308], Sun: [307, 323], Mon: [51, 416], Tue: [46, 408], Wed: [48, 282], Thu: [54, 174], Fri: [126, 84] };
+  const names = Object.keys(pts), [w, h] = [352, 440];
+  const cands = names.map((t, i) => ({ i, x: pts[t][0], y: pts[t][1], w: 7 * t.length + 2, h: 14, must: false, r: 7 }));
+  const dots = cands.map((c) => ({ x: c.x, y: c.y, r: 7, i: c.i, named: true }));
+  for (const leaders of [false, true]) {
+    const placed = placeLabels(cands, w, h, { dots, leaders });
+    assert.equal(placed.length, names.length);
+    checkPlacement(cands.map((c) => ({ ...c, leaders })), placed, w, h);
+    for (const { i, box } of placed)
+      for (const d of dots) if (d.i !== i) assert.ok(!covers(box, d.x, d.y, d.r), `${names[i]}'s label covers ${names[d.i]}'s mark`);
+  }
+});
+
+test("placeLabels: a crowd of few labelled points is named in full, leader lines to free spots, over no mark", () => {
+  const [w, h] = [500, 400], r = rng(11);
+  for (const m of [5, 9, 14]) {
+    const cands = Array.from({ length: m }, (_, i) => ({ i, x: 250 + 16 * (r() - 0.5), y: 200 + 16 * (r() - 0.5), w: 30 + 30 * r(), h: 14, must: false, r: 5, leaders: true }));
+    const dots = cands.map((c) => ({ x: c.x, y: c.y, r: 5, i: c.i, named: true }));
+    const placed = placeLabels(cands, w, h, { dots, leaders: true });
+    assert.equal(placed.length, m, `${m} points: ${placed.length} named`);
+    checkPlacement(cands, placed, w, h);
+    for (const { i, box } of placed)
+      for (const d of dots) if (d.i !== i) assert.ok(!covers(box, d.x, d.y, d.r), `label ${i} covers point ${d.i}`);
+    assert.ok(placed.some((p) => p.leader), "a crowd this tight needs leader lines");
+  }
+});
+
+test("placeLabels: of the free spots, one over no plain point is taken first", () => {
+  const c = { i: 0, x: 200, y: 150, w: 30, h: 14, must: false, r: 4 };
+  // a plain point right of the label's point: the label goes left
+  const placed = placeLabels([c], 400, 300, { dots: [{ x: 222, y: 150, r: 4, i: 1, named: false }] });
+  assert.ok(placed[0].box[2] <= 200 && !placed[0].leader, `${placed[0].box}`);
+  // points all round: it still goes beside its point (no leader line for a plain point), where it covers fewest
+  const ring = Array.from({ length: 16 }, (_, k) => ({ x: 200 + 20 * Math.cos(k / 2.5), y: 150 + 14 * Math.sin(k / 2.5), r: 4, i: k + 1, named: false }));
+  const crowded = placeLabels([c], 400, 300, { dots: ring, leaders: true });
+  assert.equal(crowded.length, 1);
+  assert.ok(!crowded[0].leader);
 });
 
 test("placeLabels: must labels crowded at one place are all placed, stacked without overlap", () => {
@@ -312,6 +392,15 @@ test("placeLabels: must labels crowded at one place are all placed, stacked with
   const seen = checkPlacement(cands, placed, w, h);
   for (let i = 0; i < musts; i++) assert.ok(seen.has(i), `must label ${i} not placed`);
   assert.ok(placed.length > musts + 50);
+});
+
+test("farSpots are nearest first, and leaderEnd is the box's point nearest the label's point", () => {
+  const spots = farSpots(100, 100, 30, 14, 6);
+  const away = ([bx, by]) => Math.hypot(Math.max(bx - 100, 0, 100 - bx - 30), Math.max(by - 100, 0, 100 - by - 14));
+  for (let k = 1; k < spots.length; k++) assert.ok(away(spots[k - 1]) <= away(spots[k]) + 1e-9);
+  assert.deepEqual(leaderEnd(0, 0, [10, -5, 40, 9]), [10, 0]);
+  assert.deepEqual(leaderEnd(50, 50, [10, -5, 40, 9]), [40, 9]);
+  assert.equal(nearSpots(0, 0, 10, 14, 4).length, 8);
 });
 
 function checkPlacementInside(placed, w, h) {
@@ -482,4 +571,34 @@ test("each category mark covers about the circle's area, and no two marks cover 
     assert.ok(!seen.has(key), `${shape} looks like another mark`);
     seen.add(key);
   }
+});
+
+// ------------------------------------------------------------------ category marks and the view's margins
+
+test("categoryMark: each category's own mark when the colour lists them, MARKS in turn when it only says so", () => {
+  const listed = { marks: ["square", "circle", "cross", "square"] };
+  assert.deepEqual([0, 1, 2, 3].map((k) => categoryMark(listed, k)), [1, 0, 5, 1]);
+  assert.deepEqual([0, 5, 6, 13].map((k) => categoryMark({ marks: true }, k)), [0, 5, 0, 1]);
+  assert.equal(categoryMark({ marks: false }, 3), -1);
+  assert.equal(categoryMark({}, 3), -1);
+});
+
+test("fitView with a margin at each side keeps the points off the axis titles, one scale on both axes", () => {
+  const [xs, ys] = cloud(400, 5, -2, 9);
+  for (const [w, h] of [[800, 480], [300, 900]]) {
+    const pad = { l: 40, t: 24, r: 24, b: 42 };
+    const view = fitView(bounds(xs, ys), w, h, pad);
+    let fits = [Infinity, Infinity, Infinity, Infinity];
+    for (let i = 0; i < xs.length; i++) {
+      const [px, py] = toScreen(view, w, h, xs[i], ys[i]);
+      fits = [Math.min(fits[0], px), Math.min(fits[1], py), Math.min(fits[2], w - px), Math.min(fits[3], h - py)];
+    }
+    assert.ok(fits[0] >= 40 - 1e-9 && fits[1] >= 24 - 1e-9 && fits[2] >= 24 - 1e-9 && fits[3] >= 42 - 1e-9, `${fits}`);
+    // the binding axis is filled exactly, both its margins met
+    assert.ok(close(fits[0] + fits[2], 64) || close(fits[1] + fits[3], 66), `${fits}`);
+    assert.ok(close(Math.abs(fits[0] - 40), Math.abs(fits[2] - 24)) || close(Math.abs(fits[1] - 24), Math.abs(fits[3] - 42)));
+  }
+  // a number is the same margin at every side
+  const a = fitView(bounds(xs, ys), 500, 400, 30), b = fitView(bounds(xs, ys), 500, 400, { l: 30, t: 30, r: 30, b: 30 });
+  assert.ok(close(a.cx, b.cx) && close(a.cy, b.cy) && close(a.s, b.s));
 });

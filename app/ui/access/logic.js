@@ -120,3 +120,45 @@ export function pageOf(n, size, k) {
   const pages = Math.max(1, Math.ceil(n / size)), at = Math.min(Math.max(0, k), pages - 1);
   return { start: at * size, end: Math.min(n, (at + 1) * size), pages, at };
 }
+
+// A page's main picture in presentation mode is whole in the window under Streamlit's top bar and the tour's
+// sticky bar, with `around` px of its own furniture (tools, title, legend): as tall as asked, or less in a short
+// window (a projector's 720 px), never under 280 px.
+// A component's type at the page's scale (`scale`: 1, or larger in presentation mode): `px` pixels times it.
+export function typeFont(px, scale = 1, weight = "") {
+  return `${weight ? weight + " " : ""}${Math.round(px * (scale > 0 ? scale : 1))}px 'Source Sans Pro', 'Source Sans 3', sans-serif`;
+}
+
+// Fitted components to redraw when the tour's bar changes height (its sentence is written after the page's run).
+const FITTED = (globalThis.__labFitted = globalThis.__labFitted || new Set());
+
+export function fitted(redraw) {
+  FITTED.add(redraw);
+  return () => FITTED.delete(redraw);
+}
+
+function watchBar() {
+  const bar = tourBar();
+  if (!bar || globalThis.__labBarWatched === bar) return;
+  globalThis.__labBarWatched = bar;
+  let last = bar.getBoundingClientRect().height;
+  new ResizeObserver(() => {
+    const now = bar.getBoundingClientRect().height;
+    if (Math.abs(now - last) < 1) return;
+    last = now;
+    for (const redraw of [...FITTED]) { try { redraw(); } catch (err) { FITTED.delete(redraw); } }
+  }).observe(bar);
+}
+
+// The tour's bar, whose height (it grows as its sentence is written) a fitted picture watches.
+export function tourBar() {
+  return typeof document === "undefined" ? null : document.querySelector('[class*="st-key-lab_tour_"]');
+}
+
+export function fitToWindow(height, fit, around = 0) {
+  if (fit && typeof document !== "undefined") watchBar();
+  if (!fit || typeof document === "undefined" || !globalThis.innerHeight) return height;
+  const bar = tourBar();
+  const reserved = 60 + (bar ? bar.getBoundingClientRect().height : 0) + 8 + around;
+  return Math.max(280, Math.min(height, Math.floor(globalThis.innerHeight - reserved)));
+}

@@ -5,7 +5,7 @@
 // T shows them as a table. The pure parts live in logic.js, the DOM it shares with the line chart in
 // ../chart/chart.js (both inlined above this file by app/ui/canvas.py).
 
-const VALUE_FONT = "11px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+
 const BAR_KEYS = "Keys: Left and Right arrows move from bar to bar, Home and End go to the first and the last, " +
   "T shows the bars as a table.";
 
@@ -67,7 +67,7 @@ class LabBars extends CanvasChart {
     ctx.font = CHART_FONT;
     const tickTexts = axis.ticks.map((t) => tickText(axis, t));
     const tickW = tickTexts.reduce((m, t) => Math.max(m, ctx.measureText(t).width), 0);
-    const left = (d.yTitle ? 18 : 0) + tickW + 10, right = 8, top = 16, bottom = 22;
+    const k = CHART_SCALE, left = (d.yTitle ? 18 * k : 0) + tickW + 10, right = 8, top = 16 * k, bottom = 22 * k;
     const plotW = Math.max(20, w - left - right), plotH = Math.max(20, h - top - bottom);
     const yOf = (v) => top + plotH * (1 - fraction(axis, v));
     // grid and tick text
@@ -98,7 +98,7 @@ class LabBars extends CanvasChart {
     });
     // reference lines across the plot (a threshold), dotted, their label at the left end
     ctx.save(); ctx.setLineDash([4, 3]); ctx.strokeStyle = "#495057"; ctx.lineWidth = 1.2;
-    ctx.font = VALUE_FONT; ctx.fillStyle = "#495057"; ctx.textAlign = "left"; ctx.textBaseline = "bottom";
+    ctx.font = typeFont(11, CHART_SCALE); ctx.fillStyle = "#495057"; ctx.textAlign = "left"; ctx.textBaseline = "bottom";
     rules.forEach((r, k) => {  // labels alternate between the left and the right end, so near lines' stay apart
       const y = Math.round(yOf(r.y)) + 0.5;
       ctx.strokeStyle = ctx.fillStyle = r.color || "#495057";
@@ -109,7 +109,7 @@ class LabBars extends CanvasChart {
     ctx.restore();
     // value text over (or under) each bar, when every one fits its slot
     const texts = d.text || [];
-    ctx.font = VALUE_FONT;
+    ctx.font = typeFont(11, CHART_SCALE);
     const fits = texts.length && texts.every((t) => ctx.measureText(t).width <= (this.slots[0]?.slot ?? 0) - 2);
     this.valuesShown = !!fits;
     if (fits) {

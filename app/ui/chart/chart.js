@@ -3,7 +3,9 @@
 // the canvas sized to its box, the tooltip placed by the pointer or by the keys, the stage as a named, described
 // region that takes the keys (LabAccess), and the mount that keeps one chart per element across reruns.
 
-const CHART_FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+// The charts' type: 12 px, times the data's typeScale in presentation mode (every chart of a page alike).
+let CHART_SCALE = 1;
+let CHART_FONT = typeFont(12);
 const chartRegistry = (globalThis.__labCharts = globalThis.__labCharts || {});
 
 function el(tag, cls, parent) {
@@ -47,6 +49,9 @@ class CanvasChart {
   update(data) {
     if (this.data && this.data.sig === data.sig) return;
     this.data = data;
+    CHART_SCALE = data.typeScale || 1;
+    CHART_FONT = typeFont(12, CHART_SCALE);
+    this.box.classList.toggle("lab-present", CHART_SCALE > 1);
     this.title.textContent = data.title || "";
     this.title.style.display = data.title ? "" : "none";
     this.legend.replaceChildren();
@@ -89,7 +94,11 @@ class CanvasChart {
   sized(height, minW, minH) {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(minW, this.box.clientWidth || 400);
-    const h = Math.max(minH, height - 26 - (this.legend.childElementCount ? 22 : 0));
+    // in presentation mode whole in the window under the tour's bar, with its title and legend as drawn
+    const fit = !!(this.data && this.data.fit);
+    const furniture = fit ? this.head.getBoundingClientRect().height + this.legend.getBoundingClientRect().height + 8
+      : 26 + (this.legend.childElementCount ? 22 : 0);
+    const h = Math.max(minH, fitToWindow(height, fit, furniture) - (fit ? 0 : furniture));
     this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
     this.canvas.style.width = `${w}px`; this.canvas.style.height = `${h}px`;
     this.stage.style.height = `${h}px`;
@@ -129,11 +138,13 @@ function mountChart(component, Chart, slot) {
     chart = parentElement[slot] = new Chart(parentElement);
     chart.ro = new ResizeObserver(() => { if (chart.data) chart.draw(); });
     chart.ro.observe(parentElement.host || chart.box);
+    chart.unfit = fitted(() => { if (chart.data) chart.draw(); });
   }
   if (data) chart.update(data);
   return () => setTimeout(() => {
     if (parentElement.isConnected || parentElement[slot] !== chart) return;
     chart.ro.disconnect();
+    chart.unfit();
     if (chart.data && chartRegistry[chart.data.chartId] === chart) delete chartRegistry[chart.data.chartId];
     delete parentElement[slot];
   }, 0);

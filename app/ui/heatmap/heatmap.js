@@ -2,7 +2,8 @@
 // smoothing), the row names down the left serving every panel, each panel with its colour bar, column
 // names under it, and a tooltip. The pure parts live in logic.js (inlined above this file).
 
-const HM_FONT = "11px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+// The heatmap's type: 11 px, times the data's typeScale in presentation mode.
+let HM_FONT = typeFont(11);
 const HM_TITLE = "600 14px 'Source Sans Pro', 'Source Sans 3', sans-serif";
 const heatRegistry = (globalThis.__labHeatmaps = globalThis.__labHeatmaps || {});
 const HEAT_KEYS = "Keys: the arrows move from cell to cell (Left and Right cross to the next matrix at its edge), " +
@@ -52,6 +53,8 @@ class LabHeatmap {
   }
 
   update(data) {
+    HM_FONT = typeFont(11, data.typeScale || 1);
+    this.box.classList.toggle("lab-present", (data.typeScale || 1) > 1);
     if (this.data && this.data.sig === data.sig) return;
     this.data = data;
     this.panels = data.panels.map((p) => ({ ...p, z: hmDecode(p.z) }));
@@ -103,7 +106,7 @@ class LabHeatmap {
     const d = this.data;
     if (!d) return;
     const dpr = window.devicePixelRatio || 1, n = d.n, names = d.names.map((s) => shortName(s));
-    const w = Math.max(200, this.box.clientWidth || 600), most = Math.max(160, (d.height || 480) - HEAT_TOOLS);
+    const w = Math.max(200, this.box.clientWidth || 600), most = Math.max(160, fitToWindow(d.height || 480, !!d.fit, HEAT_TOOLS + 8) - HEAT_TOOLS);
     const ctx = this.canvas.getContext("2d");
     ctx.font = HM_FONT;
     const widest = names.reduce((m, s) => Math.max(m, ctx.measureText(s).width), 0);
@@ -194,11 +197,13 @@ export default function (component) {
     chart = parentElement.__labHeat = new LabHeatmap(parentElement);
     chart.ro = new ResizeObserver(() => chart.draw());
     chart.ro.observe(parentElement.host || chart.box);
+    chart.unfit = fitted(() => chart.draw());
   }
   if (data) chart.update(data);
   return () => setTimeout(() => {
     if (parentElement.isConnected || parentElement.__labHeat !== chart) return;
     chart.ro.disconnect();
+    chart.unfit();
     if (chart.data && heatRegistry[chart.data.chartId] === chart) delete heatRegistry[chart.data.chartId];
     delete parentElement.__labHeat;
   }, 0);

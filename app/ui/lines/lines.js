@@ -94,7 +94,8 @@ class LabLines extends CanvasChart {
     ctx.font = CHART_FONT;
     const yTexts = ay.ticks.map((t) => tickText(ay, t)), xTexts = ax.ticks.map((t) => tickText(ax, t));
     const tickW = yTexts.reduce((m, t) => Math.max(m, ctx.measureText(t).width), 0);
-    const left = (d.yTitle ? 18 : 0) + tickW + 10, right = 14, top = 10, bottom = 22 + (d.xTitle ? 18 : 0);
+    const k = CHART_SCALE;
+    const left = (d.yTitle ? 18 * k : 0) + tickW + 10, right = 14, top = 10 * k, bottom = (22 + (d.xTitle ? 18 : 0)) * k;
     const plotW = Math.max(20, w - left - right), plotH = Math.max(20, h - top - bottom);
     const X = (v) => left + plotW * position(ax, v), Y = (v) => top + plotH * (1 - position(ay, v));
     this.frame = { left, top, plotW, plotH };

@@ -38,12 +38,11 @@ import numpy as np
 import streamlit as st
 
 from app.services.maps import ALIGN_KEY, aligned, forget  # noqa: F401  (ALIGN_KEY, forget: re-exported)
-from app.ui import canvas
+from app.ui import canvas, palette
 from app.ui.layout import main_height
 
 HERE = Path(__file__).parent
-PALETTE = ["#3b5bdb", "#e8590c", "#2b8a3e", "#c2255c", "#5f3dc4", "#0b7285", "#e67700", "#495057",
-           "#a61e4d", "#364fc7", "#087f5b", "#862e9c", "#d9480f", "#1864ab", "#5c940d", "#343a40"]
+PALETTE = palette.PALETTE
 
 
 _COMPONENT = canvas.component("embedding_lab.map", HERE, "map.js", "map.css")
@@ -55,11 +54,16 @@ def b64(values, dtype=np.float32) -> str:
 
 
 # ------------------------------------------------------------ colours
-def categories(values, *, names=None, colors=None, title: str | None = None, marks: bool = True) -> dict:
+def categories(values, *, names=None, colors=None, title: str | None = None, marks=True) -> dict:
     """Colour by category: ``values`` are the categories of the points (any hashable values, or codes
     into ``names``). The legend lists them in ``names`` order (default: sorted). With ``marks`` each category
     also has its own shape (circle, square, triangle, diamond, plus, cross, in turn), so that colour is not the
-    only thing telling them apart."""
+    only thing telling them apart; ``marks`` may also list each category's shape.
+
+    No two entries of the legend look alike: the k-th category takes :func:`app.ui.palette.style`'s colour
+    and mark (``colors``: the colours to take them from, the lab's palette by default). Past the pairs there
+    are (72 with the palette's twelve colours and six marks), the largest categories keep their own and the
+    rest are drawn as one last entry, "N others", in grey."""
     values = np.asarray(values, dtype=object)
     if names is None:
         uniq = list(dict.fromkeys(values.tolist()))
@@ -72,8 +76,26 @@ def categories(values, *, names=None, colors=None, title: str | None = None, mar
     codes = np.fromiter((index.get(v, -1) for v in values), dtype=np.int32, count=len(values))
     if (codes < 0).any():  # codes given directly
         codes = values.astype(np.int64).astype(np.int32)
-    return {"kind": "category", "codes": b64(codes, np.int32), "names": [str(n) for n in names],
-            "colors": list(colors or PALETTE), "title": title or "", "marks": bool(marks)}
+    names = [str(n) for n in names]
+    colours = list(colors or PALETTE)
+    if isinstance(marks, (list, tuple)):  # each category's shape given: its colour too, one per category
+        styles = [(colours[k % len(colours)], str(marks[k % len(marks)])) for k in range(len(names))]
+    else:
+        styles = [palette.style(k, colours) if marks else (colours[k % len(colours)], "circle")
+                  for k in range(len(names))]
+        room = palette.distinct(colours, marked=bool(marks))
+        if len(names) > room:
+            counts = np.bincount(codes[(codes >= 0) & (codes < len(names))], minlength=len(names))
+            keep = np.sort(np.argsort(-counts, kind="stable")[: room - 1])  # the largest, in the legend's order
+            remap = np.full(len(names), room - 1, dtype=np.int32)
+            remap[keep] = np.arange(room - 1, dtype=np.int32)
+            inside = (codes >= 0) & (codes < len(names))
+            codes = np.where(inside, remap[np.where(inside, codes, 0)], codes).astype(np.int32)
+            names = [names[k] for k in keep] + [f"{len(names) - len(keep):,} others"]
+            styles = styles[: room - 1] + [(palette.OTHER, "circle")]
+    return {"kind": "category", "codes": b64(codes, np.int32), "names": names,
+            "colors": [c for c, _ in styles], "title": title or "",
+            "marks": [m for _, m in styles] if marks is not False and marks is not None else False}
 
 
 def continuous(values, *, scale: str = "viridis", title: str = "", vmin=None, vmax=None) -> dict:

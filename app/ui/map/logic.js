@@ -72,10 +72,13 @@ export function focusBounds(xs, ys, idx) {
   return [x0, y0, x1, y1];
 }
 
+// `pad`: the pixels kept free at every side, or at each side ({l, t, r, b}: room for the axis titles).
 export function fitView(box, w, h, pad = 24) {
   const [x0, y0, x1, y1] = box;
-  const s = Math.min((w - 2 * pad) / (x1 - x0), (h - 2 * pad) / (y1 - y0));
-  return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, s: s > 0 && isFinite(s) ? s : 1 };
+  const p = typeof pad === "number" ? { l: pad, t: pad, r: pad, b: pad } : pad;
+  const s0 = Math.min((w - p.l - p.r) / (x1 - x0), (h - p.t - p.b) / (y1 - y0)), s = s0 > 0 && isFinite(s0) ? s0 : 1;
+  // the box's middle goes to the middle of the room left free, which is off the canvas's middle when the pads differ
+  return { cx: (x0 + x1) / 2 - (p.l - p.r) / 2 / s, cy: (y0 + y1) / 2 + (p.t - p.b) / 2 / s, s };
 }
 
 export function toScreen(view, w, h, x, y) {
@@ -145,52 +148,114 @@ export function overlaps(a, b) {
   return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 }
 
-// Greedy label placement without overlap. `cands` are {i, x, y, w, h, must} in screen pixels,
-// in order of importance (those with `must` are placed first). Each label tries four spots around
-// its point; one that would cover an already placed label or leave the w x h canvas is skipped.
-// A `must` label crowded out of all four (other must labels at nearly the same place) looks further
-// up and down, up to 8 rows away (map.js draws a leader line to it); only if all of those are taken
-// too does it go at its first spot, over others. Returns [{i, box: [x0, y0, x1, y1]}].
-// A grid of cells keeps each test local, so 20,000 candidates cost a few milliseconds.
-export function placeLabels(cands, w, h, gap = 4) {
-  const cell = 64, cols = Math.ceil(w / cell) + 1, grid = new Map(), placed = [];
+// Greedy label placement without overlap. `cands` are {i, x, y, w, h, must, r} in screen pixels, in order of
+// importance (those with `must` are placed first); r is the radius of the point's mark. Each label tries the
+// spots around its point, a gap past its mark: right, left, above, below, then the four corners. A spot is out
+// if it leaves the w x h canvas, covers a label already placed or one of `opts.blocked`'s boxes (the axis titles,
+// the scale bar, the names of markers); of the spots left, the first that covers no other point's mark
+// (`opts.dots`: {x, y, r, i, named}) is taken, else the one covering fewest (a mark that is itself labelled counts
+// far more than a plain one). A label that finds no spot, or only spots over a labelled point, looks farther out
+// (up to 6 rows or label widths away) for a free spot, which map.js joins to the point with a leader line: every
+// `must` label, and every label when `opts.leaders` (a map with few labels names all its points). A `must` label
+// with no free spot anywhere goes at its first spot inside the canvas, over others. Returns
+// [{i, box: [x0, y0, x1, y1], leader, near}] (near: the farthest a label beside its point is from it, along either
+// axis). A grid of cells keeps each test local, so 20,000 candidates cost a few
+// milliseconds. `opts` may be a number: the gap (older callers).
+export function placeLabels(cands, w, h, opts = {}) {
+  if (typeof opts === "number") opts = { gap: opts };
+  const gap = opts.gap ?? 3, leaders = !!opts.leaders, NAMED = 1000;
+  const cell = 64, cols = Math.ceil(w / cell) + 1, grid = new Map(), dotGrid = new Map(), placed = [];
   const cellsOf = (b) => {
     const out = [];
     for (let cx = Math.max(0, Math.floor(b[0] / cell)); cx <= Math.floor(b[2] / cell); cx++)
       for (let cy = Math.max(0, Math.floor(b[1] / cell)); cy <= Math.floor(b[3] / cell); cy++) out.push(cy * cols + cx);
     return out;
   };
+  const add = (g, c, v) => { if (!g.has(c)) g.set(c, []); g.get(c).push(v); };
   const free = (b) => {
     for (const c of cellsOf(b)) for (const o of grid.get(c) || []) if (overlaps(b, o)) return false;
     return true;
   };
-  const put = (i, b) => {
-    placed.push({ i, box: b });
-    for (const c of cellsOf(b)) { if (!grid.has(c)) grid.set(c, []); grid.get(c).push(b); }
+  const put = (i, b, leader, near) => {
+    placed.push({ i, box: b, leader, near });
+    for (const c of cellsOf(b)) add(grid, c, b);
+  };
+  for (const b of opts.blocked || []) for (const c of cellsOf(b)) add(grid, c, b);
+  for (const d of opts.dots || []) {
+    if (!(d.x === d.x && d.y === d.y)) continue;
+    for (const c of cellsOf([d.x - d.r, d.y - d.r, d.x + d.r, d.y + d.r])) add(dotGrid, c, d);
+  }
+  // what a box costs in marks covered (its own point's aside); a mark is counted once though it spans cells
+  const cost = (b, self) => {
+    let sum = 0;
+    const seen = new Set();
+    for (const c of cellsOf(b)) for (const d of dotGrid.get(c) || []) {
+      if (d.i === self || seen.has(d)) continue;
+      seen.add(d);
+      const qx = Math.min(Math.max(d.x, b[0]), b[2]) - d.x, qy = Math.min(Math.max(d.y, b[1]), b[3]) - d.y;
+      if (qx * qx + qy * qy < d.r * d.r) sum += d.named ? NAMED : 1;
+    }
+    return sum;
+  };
+  const inside = (b) => b[0] >= 0 && b[1] >= 0 && b[2] <= w && b[3] <= h;
+  // the best free spot of `spots` (fewest marks covered, the first of equals): [box, cost] or null
+  const best = (spots, c) => {
+    let out = null;
+    for (const [bx, by] of spots) {
+      const b = [bx, by, bx + c.w, by + c.h];
+      if (!inside(b) || !free(b)) continue;
+      const k = cost(b, c.i);
+      if (!out || k < out[1]) out = [b, k];
+      if (k === 0) break;
+    }
+    return out;
   };
   const ordered = cands.filter((c) => c.must).concat(cands.filter((c) => !c.must));
   for (const c of ordered) {
-    const spots = [
-      [c.x + gap, c.y - gap - c.h], [c.x - gap - c.w, c.y - gap - c.h],
-      [c.x + gap, c.y + gap], [c.x - gap - c.w, c.y + gap],
-    ];
-    if (c.must) for (let k = 1; k <= 8; k++) {
-      const up = c.y - gap - c.h - k * (c.h + 2), down = c.y + gap + k * (c.h + 2);
-      spots.push([c.x + gap, up], [c.x - gap - c.w, up], [c.x + gap, down], [c.x - gap - c.w, down]);
+    const g = (c.r || 0) + gap, { x, y } = c, near = Math.max(g, c.h / 2 + 1);
+    let found = best(nearSpots(x, y, c.w, c.h, g), c), leader = false;
+    if ((!found || found[1] >= NAMED) && (c.must || leaders)) {
+      const far = best(farSpots(x, y, c.w, c.h, g), c);
+      if (far && (!found || far[1] < found[1])) { found = far; leader = true; }
     }
-    let done = false;
-    for (const [bx, by] of spots) {
-      const b = [bx, by, bx + c.w, by + c.h];
-      if (b[0] < 0 || b[1] < 0 || b[2] > w || b[3] > h) continue;
-      if (free(b)) { put(c.i, b); done = true; break; }
-    }
-    if (!done && c.must) {
+    if (found) put(c.i, found[0], leader, near);
+    else if (c.must) {
       // a label that must show goes at its first spot inside the canvas, and later ones avoid it
-      const bx = Math.min(Math.max(0, c.x + gap), w - c.w), by = Math.min(Math.max(0, c.y - gap - c.h), h - c.h);
-      put(c.i, [bx, by, bx + c.w, by + c.h]);
+      const bx = Math.min(Math.max(0, x + g), w - c.w), by = Math.min(Math.max(0, y - c.h / 2), h - c.h);
+      put(c.i, [bx, by, bx + c.w, by + c.h], false, near);
     }
   }
   return placed;
+}
+
+// The spots tried next to a point (top-left corners of a w x h label), g past its centre: right, left, above,
+// below (each centred on the point), then the corners. Those above and below keep clear of the ones beside
+// (half a label's height up or down at least), so that four labels fit round a point.
+export function nearSpots(x, y, w, h, g) {
+  const v = Math.max(g, h / 2 + 1), d = Math.min(g, v) * 0.75;
+  return [
+    [x + g, y - h / 2], [x - g - w, y - h / 2], [x - w / 2, y - v - h], [x - w / 2, y + v],
+    [x + d, y - v - h], [x - d - w, y - v - h], [x + d, y + v], [x - d - w, y + v],
+  ];
+}
+
+// The spots farther out, for a label joined to its point by a leader line: 1 to 6 steps (a row, or a third of the
+// label's width) out in the same eight directions, nearest first.
+export function farSpots(x, y, w, h, g) {
+  const out = [];
+  const e = Math.max(g, h / 2 + 1);
+  for (let k = 1; k <= 6; k++) {
+    const v = k * (h + 2), u = k * Math.max(h + 2, w / 3);
+    out.push([x + g + u, y - h / 2], [x - g - u - w, y - h / 2], [x - w / 2, y - e - h - v], [x - w / 2, y + e + v],
+      [x + g, y - e - h - v], [x - g - w, y - e - h - v], [x + g, y + e + v], [x - g - w, y + e + v]);
+  }
+  const away = ([bx, by]) => Math.hypot(Math.max(bx - x, 0, x - bx - w), Math.max(by - y, 0, y - by - h));
+  return out.map((p) => [away(p), p]).sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+}
+
+// Where a leader line from the point (x, y) meets the box of its label: the nearest point of the box.
+export function leaderEnd(x, y, box) {
+  return [Math.min(Math.max(x, box[0]), box[2]), Math.min(Math.max(y, box[1]), box[3])];
 }
 
 // For a glide from the frame on screen to a new one: for each new point, the index of the same
@@ -272,6 +337,15 @@ export function parseColour(css) {
 // The marks categories are drawn with, in turn, so that a category differs from the next by its shape as well
 // as its colour (for readers who cannot tell the colours apart, and on a grey print).
 export const MARKS = ["circle", "square", "triangle", "diamond", "plus", "cross"];
+
+// The mark (an index into MARKS) of a category colour's k-th category: its own when the colour lists one per
+// category (app/ui/map/__init__.py's categories does, so that no two entries look alike), MARKS in turn when it
+// only says that there are marks, -1 (a disc, no mark) when there are none.
+export function categoryMark(color, k) {
+  const n = Array.isArray(color.marks) ? color.marks.length : 0;
+  if (n) return MARKS.indexOf(color.marks[((k % n) + n) % n]);
+  return color.marks ? ((k % MARKS.length) + MARKS.length) % MARKS.length : -1;
+}
 
 // Whether the offset (x, y) in pixels (y down) lies inside a mark of `shape` and radius r; the shapes have
 // about the area of the circle of radius r.

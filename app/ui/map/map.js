@@ -3,9 +3,20 @@
 // click selection sent back to Python as point indices, and a glide from the frame on screen to
 // a new one. The pure parts live in logic.js (inlined above this file by app/ui/map/__init__.py).
 
-const FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
-const BOLD = "600 12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+// The canvas's type: 12 px, or larger in presentation mode (the data's typeScale, for every map on the page).
+let FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+let BOLD = "600 12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+let TYPE_SCALE = 1;
+function setTypeScale(s) {
+  TYPE_SCALE = s > 0 ? s : 1;
+  const px = Math.round(12 * TYPE_SCALE);
+  FONT = `${px}px 'Source Sans Pro', 'Source Sans 3', sans-serif`;
+  BOLD = `600 ${px}px 'Source Sans Pro', 'Source Sans 3', sans-serif`;
+}
 const LABEL_CANDIDATES = 4000; // labels tried per draw, most important first (the rest wait for a zoom)
+const DOT_OBSTACLES = 3000; // points shown up to which labels keep off the other points' marks
+const LABEL_GAP = 3; // pixels between a point's mark and its label
+const LEADER_LABELS = 60; // labels up to which every one is placed, off its point with a leader line if need be
 const STAMP_ABOVE = 5000; // points above which a glide's frames are stamped (stampDiscs), not blended
 const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
 const MAP_KEYS = "Keys: the arrows move from point to point, Home and End go to the leftmost and the rightmost, " +
@@ -64,11 +75,15 @@ class LabMap {
     this.api = api;
     const sigSame = this.frame && this.frame.sig === data.sig;
     if (sigSame) return;
+    setTypeScale(data.typeScale || 1);
+    this.box.classList.toggle("lab-present", TYPE_SCALE > 1);
     const f = {
       sig: data.sig, n: data.n, items: data.items ?? null, mapId: data.mapId,
       x: decode(data.x), y: decode(data.y), ids: data.ids || null, labels: data.labels || null,
       priority: decode(data.labelPriority), always: new Set(data.alwaysLabel || []),
-      color: data.color || { kind: "single", color: "#3b5bdb" }, size: data.size ?? 5,
+      // points heavier with the type in presentation mode (sizes per point stay as given)
+      color: data.color || { kind: "single", color: "#3b5bdb" },
+      size: typeof data.size === "number" ? data.size * Math.sqrt(TYPE_SCALE) : data.size ?? 5,
       opacity: data.opacity ?? 0.85, rings: data.rings || [], rowIds: !!data.rowIds,
       hover: { fields: ((data.hover && data.hover.fields) || []).map(
         (h) => (h.numbers != null ? { ...h, nums: decode(h.numbers) }
@@ -77,7 +92,8 @@ class LabMap {
       arrows: data.arrows || [], lines: data.lines || [],
       markers: (data.markers || []).map((m) => (m.selectCodes ? { ...m, codes: decode(m.selectCodes, Int32Array) } : m)),
       contours: (data.contours || []).map((c) => ({ ...c, xy: decode(c.xy), starts: decode(c.starts, Int32Array) })),
-      mode: data.mode || "pan", height: data.height || 480, title: data.title || "",
+      mode: data.mode || "pan", height: fitToWindow(data.height || 480, !!data.fit, 115 * TYPE_SCALE), asked: data.height || 480,
+      fit: !!data.fit, title: data.title || "",
       glideMs: data.glideMs ?? 400, selected: new Set(data.selected || []), xTitle: data.xTitle || "",
       yTitle: data.yTitle || "", focus: data.focus || null,
     };
@@ -114,9 +130,9 @@ class LabMap {
     this.resize();
     this.drawLegend();
     this.drawScrubber(old);
+    this.refit();
     const focus = f.focus && f.focus.length ? f.focus : null;
-    const target = focus ? fitView(focusBounds(f.x, f.y, focus), this.w, this.h, 48)
-      : fitView(bounds(f.x, f.y, this.keep), this.w, this.h);
+    const target = focus ? this.fit(focusBounds(f.x, f.y, focus), 48) : this.fit(bounds(f.x, f.y, this.keep));
     // a new set of points to frame (a search typed) frames them, wherever the view was panned
     const refocus = String(focus || "") !== String((old && old.focus) || "");
     if (refocus) this.auto = true;
@@ -150,6 +166,20 @@ class LabMap {
     registry[f.mapId] = this;
   }
 
+  // The view that frames `box` on the canvas, `pad` pixels free at each side and a row more where the axis
+  // titles and the scale bar are written (the bottom, and the left when there is a title up), so that no point
+  // lies on them.
+  fit(box, pad = 24) {
+    const m = this.margins();
+    return fitView(box, this.w, this.h, { l: pad + m.l, t: pad + m.t, r: pad + m.r, b: pad + m.b });
+  }
+
+  // The room the axis titles and the scale bar take at each side, in pixels.
+  margins() {
+    const room = fontPx(FONT) + 6;
+    return { l: this.frame && this.frame.yTitle ? room : 0, t: 0, r: 0, b: room };
+  }
+
   // True when no point of the new frame moves by half a pixel or more from where it is on screen (a search, a
   // filter, a colour, a live run's last frame redrawn as the finished map): nothing to glide, the view jumps.
   pointsStill(from, f, match) {
@@ -162,6 +192,25 @@ class LabMap {
     const keep = new Uint8Array(f.n);
     for (let i = 0; i < f.n; i++) keep[i] = this.hidden.has(f.codes[i]) ? 0 : 1;
     return keep;
+  }
+
+  // In presentation mode a main map takes the window's height left under the tour's bar, less what sits above it
+  // in its row (selection tools) and its own title, legend and scrubber, measured as drawn.
+  refit() {
+    const f = this.frame;
+    if (!f || !f.fit) return;
+    const host = this.root.host || this.root;
+    const row = host.closest ? host.closest('[data-testid="stHorizontalBlock"]') : null;
+    // the figures beside it in its row are scrolled into view with it (app/ui/reveal): the room it has starts at
+    // the highest of their tops
+    const top = host.getBoundingClientRect().top;
+    const above = row ? Math.max(0, top - Math.min(top, ...figureTops(row))) : 0;
+    const furniture = this.box.getBoundingClientRect().height - this.stage.getBoundingClientRect().height;
+    const h = fitToWindow(f.asked, true, above + furniture + 8);
+    if (Math.abs(h - f.height) < 3) return;
+    f.height = h;
+    this.stage.style.height = `${h}px`;
+    this.resize();
   }
 
   resize() {
@@ -178,8 +227,8 @@ class LabMap {
     }
     if (grow && this.auto && this.frame) {
       const f = this.frame;
-      this.view = f.focus && f.focus.length ? fitView(focusBounds(f.x, f.y, f.focus), w, h, 48)
-        : fitView(bounds(f.x, f.y, this.keep), w, h);
+      this.view = f.focus && f.focus.length ? this.fit(focusBounds(f.x, f.y, f.focus), 48)
+        : this.fit(bounds(f.x, f.y, this.keep));
     }
   }
 
@@ -235,7 +284,8 @@ class LabMap {
     };
     // categories: each its own mark as well as its colour (MARKS, in the legend's order)
     const marks = f.color.kind === "category" && f.color.marks ? f.codes : null;
-    const markOf = (i) => ((marks[i] % MARKS.length) + MARKS.length) % MARKS.length;
+    const markIx = marks ? f.color.names.map((_, k) => Math.max(0, categoryMark(f.color, k))) : null;
+    const markOf = (i) => markIx[marks[i]] ?? 0;
     const byMark = marks && !f.sizes ? MARKS.map((shape) => maskOf(f.size, shape)) : null;  // one size: 6 masks
     const one = f.sizes || marks ? null : maskOf(f.size);
     const mask = one ? () => one : byMark ? (i) => byMark[markOf(i)]
@@ -302,6 +352,7 @@ class LabMap {
       ctx.lineWidth = 2.5; ctx.strokeStyle = "#1c3faa"; ctx.beginPath(); ctx.arc(x, y, 10, 0, 2 * Math.PI); ctx.stroke();
     }
     this.markerHits = [];  // over the rings: a cluster's name stays readable over its selected points
+    this.markerBoxes = [];
     for (const m of f.markers) this.drawMarkers(ctx, m, sx, sy);
     this.drawLabels(ctx, sx, sy, X, Y);
     this.drawOverlay();
@@ -315,7 +366,7 @@ class LabMap {
     ctx.fillStyle = "#495057";
     ctx.font = FONT;
     if (f.xTitle) { ctx.textAlign = "right"; ctx.fillText(f.xTitle, w - 6, h - 6); }
-    if (f.yTitle) { ctx.save(); ctx.translate(14, 6); ctx.rotate(Math.PI / 2); ctx.textAlign = "left"; ctx.fillText(f.yTitle, 0, 0); ctx.restore(); }
+    if (f.yTitle) { ctx.save(); ctx.translate(14 * TYPE_SCALE, 6); ctx.rotate(Math.PI / 2); ctx.textAlign = "left"; ctx.fillText(f.yTitle, 0, 0); ctx.restore(); }
     ctx.textAlign = "left";
     // a scale bar: one round length in data units, the same across and up (equal axes)
     const v = this.view, target = 80 / v.s, p = Math.pow(10, Math.floor(Math.log10(target)));
@@ -326,6 +377,18 @@ class LabMap {
     ctx.moveTo(10 + len, h - 16); ctx.lineTo(10 + len, h - 8); ctx.stroke();
     this.scaleText = `${+unit.toPrecision(3)}`;
     ctx.fillText(this.scaleText, 14 + len, h - 8);
+    // where the axis titles and the scale bar are written: the points' labels keep off them (drawLabels)
+    const px = fontPx(ctx.font), boxes = [];
+    if (f.xTitle) {
+      const tw = ctx.measureText(f.xTitle).width;
+      boxes.push({ text: f.xTitle, box: [w - 8 - tw, h - 7 - px, w - 4, h - 3] });
+    }
+    if (f.yTitle) {  // written downwards, its baseline 14 px (at 12 px type) from the left edge
+      const tw = ctx.measureText(f.yTitle).width, tx = (14 * px) / 12;
+      boxes.push({ text: f.yTitle, box: [tx - 0.35 * px, 4, tx + px, 8 + tw] });
+    }
+    boxes.push({ text: this.scaleText, box: [6, Math.min(h - 18, h - 9 - px), 16 + len + ctx.measureText(this.scaleText).width, h - 4] });
+    this.axisBoxes = boxes;
   }
 
   shape(ctx, kind, x, y, r, fill = true) {
@@ -407,6 +470,9 @@ class LabMap {
         ctx.fillText(m.text[k], px + size + 3, py + 4);
         ctx.strokeStyle = m.color || "#212529"; ctx.lineWidth = m.width || 2;
         right = px + size + 3 + ctx.measureText(m.text[k]).width;
+        // the mark and its name: the points' labels keep off them (drawLabels)
+        const fp = fontPx(ctx.font);
+        this.markerBoxes.push({ text: String(m.text[k]), box: [px - size, Math.min(py - size, py + 3 - fp), right + 1, Math.max(py + size, py + 4 + 0.3 * fp)] });
       }
       // a marker that stands for a group of points (a cluster's name) selects them when clicked
       if (m.codes) this.markerHits.push({ x0: px - size - 2, y0: py - 10, x1: right + 2, y1: py + 8, m, k });
@@ -460,6 +526,7 @@ class LabMap {
     }
     if (f.priority) order.sort((a, b) => f.priority[b] - f.priority[a]);
     const widths = (this.widths ||= new Map());
+    const radius = (i) => (f.sizes ? f.sizes[i] : f.size);  // a point's mark, in pixels from its centre
     const cands = [...must].filter((i) => i >= 0 && i < f.n && text(i) != null && text(i) !== "" && (!keep || keep[i]));
     for (const i of order) if (f.selected.has(i) && !must.has(i)) cands.push(i);
     for (const i of order.slice(0, LABEL_CANDIDATES)) if (!bold(i)) cands.push(i);
@@ -468,16 +535,31 @@ class LabMap {
       const label = String(text(i)), font = bold(i) ? BOLD : FONT, wkey = `${font}|${label}`;
       let tw = widths.get(wkey);
       if (tw === undefined) { ctx.font = font; tw = ctx.measureText(label).width; widths.set(wkey, tw); }
-      return { i, x: sx(X[i]), y: sy(Y[i]), w: tw + 2, h: 14, must: must.has(i) };
+      return { i, x: sx(X[i]), y: sy(Y[i]), w: tw + 2, h: Math.round(14 * TYPE_SCALE), must: must.has(i), r: radius(i) };
     });
-    const placed = placeLabels(boxes, w, h);
-    // a label pushed away from its point (crowded out by other labels that must show) gets a leader line
+    // Kept off: the axis titles, the scale bar and the markers' names; and, where the points are few enough to
+    // look at each, off the other points' marks (a label over a labelled point reads as that point's).
+    const named = new Set(cands), dots = [];
+    let shown = 0;
+    for (let i = 0; i < f.n; i++) if (!keep || keep[i]) shown++;
+    if (shown <= DOT_OBSTACLES) {
+      for (let i = 0; i < f.n; i++) {
+        if (keep && !keep[i]) continue;
+        const x = sx(X[i]), y = sy(Y[i]);
+        if (x > -20 && x < w + 20 && y > -20 && y < h + 20) dots.push({ x, y, r: radius(i), i, named: named.has(i) });
+      }
+    }
+    const blocked = [...(this.axisBoxes || []), ...(this.markerBoxes || [])].map((b) => b.box);
+    // a map with few labels names every labelled point: a label with no room beside its point goes a little
+    // way off, joined to it by a leader line
+    const placed = placeLabels(boxes, w, h, { gap: LABEL_GAP, blocked, dots, leaders: boxes.length <= LEADER_LABELS });
     const at = new Map(boxes.map((b) => [b.i, b]));
     ctx.strokeStyle = "rgba(73,80,87,0.7)";
     ctx.lineWidth = 1;
-    for (const { i, box } of placed) {
-      const { x, y } = at.get(i), qx = Math.min(Math.max(x, box[0]), box[2]), qy = Math.min(Math.max(y, box[1]), box[3]);
-      if (Math.hypot(qx - x, qy - y) > 6) { ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(qx, qy); ctx.stroke(); }
+    for (const { i, box, leader } of placed) {
+      const { x, y, r } = at.get(i), [qx, qy] = leaderEnd(x, y, box), d = Math.hypot(qx - x, qy - y);
+      if ((!leader && d <= r + 6) || d <= r) continue;
+      ctx.beginPath(); ctx.moveTo(x + ((qx - x) * r) / d, y + ((qy - y) * r) / d); ctx.lineTo(qx, qy); ctx.stroke();
     }
     ctx.textBaseline = "top";
     ctx.lineJoin = "round";
@@ -491,7 +573,7 @@ class LabMap {
       ctx.fillText(label, box[0] + 1, box[1] + 1);
     }
     ctx.textBaseline = "alphabetic";
-    this.labelBoxes = placed;
+    this.labelBoxes = placed;  // each with how far from its point it may be without a leader line (near)
   }
 
   drawOverlay() {
@@ -548,7 +630,7 @@ class LabMap {
     const whole = Math.abs(t - Math.round(t)) < 1e-9;
     this.scrubValue.textContent = whole ? `${w.name} ${fmt(w.values[Math.round(t)])}`
       : `${w.name} between ${fmt(w.values[k])} and ${fmt(w.values[k + 1])} (about ${fmt(value)})`;
-    if (this.auto) this.view = fitView(bounds(x, y, this.keep), this.w, this.h);
+    if (this.auto) this.view = this.fit(bounds(x, y, this.keep));
     this.draw();
   }
 
@@ -557,6 +639,7 @@ class LabMap {
     this.legend.replaceChildren();
     this.bar.replaceChildren();
     const c = f.color;
+    this.legendEntries = [];  // what each entry shows: its name, colour and shape (state() gives them to tests)
     if (c.kind === "category") {
       if (c.title) el("span", "lab-legend-title", this.legend).textContent = c.title;
       c.names.forEach((name, k) => {
@@ -565,9 +648,11 @@ class LabMap {
         if (this.hidden.has(k)) item.classList.add("off");
         item.type = "button";
         item.setAttribute("aria-pressed", String(!this.hidden.has(k)));
-        const sw = el("span", `lab-swatch${c.marks ? ` mark-${MARKS[k % MARKS.length]}` : ""}`, item);
-        sw.style.background = c.colors[k % c.colors.length];
+        const mark = categoryMark(c, k), colour = c.colors[k % c.colors.length];
+        const sw = el("span", `lab-swatch${mark >= 0 ? ` mark-${MARKS[mark]}` : ""}`, item);
+        sw.style.background = colour;
         el("span", null, item).textContent = String(name);
+        this.legendEntries.push({ name: String(name), colour, shape: mark >= 0 ? MARKS[mark] : "circle", category: k });
         item.title = "Click to hide or show";
         item.onclick = () => {
           this.hidden.has(k) ? this.hidden.delete(k) : this.hidden.add(k);
@@ -587,13 +672,19 @@ class LabMap {
       grad.style.background = `linear-gradient(to right, ${stops.join(",")})`;
       el("span", "lab-bar-end", this.bar).textContent = fmt(c.max);
     }
-    for (const group of [f.rings, f.markers, f.arrows, f.edges, f.lines, f.contours]) {
+    // the layers' entries, each drawn as the layer is: a ring, a filled mark, a line, a dashed line or an arrow
+    const kinds = [["ring", f.rings], ["marker", f.markers], ["arrow", f.arrows], ["edge", f.edges], ["line", f.lines],
+                   ["contour", f.contours]];
+    for (const [kind, group] of kinds) {
       for (const r of group) {
         if (!r.name || r.legend === false) continue;
+        const shape = layerSwatch(kind, r), colour = r.color || "#212529";
         const item = el("span", "lab-legend-item static", this.legend);
-        const sw = el("span", "lab-swatch ring", item);
-        sw.style.borderColor = r.color || "#212529";
+        const sw = el("span", `lab-swatch ${shape === "ring" ? "ring" : `shape-${shape}`}`, item);
+        if (shape === "ring" || shape === "dashed" || shape.endsWith("-outline")) sw.style.borderColor = colour;
+        else sw.style.background = colour;
         el("span", null, item).textContent = r.name;
+        this.legendEntries.push({ name: String(r.name), colour, shape });
       }
     }
   }
@@ -780,7 +871,7 @@ class LabMap {
 
   resetView() {
     this.auto = true;
-    this.view = fitView(bounds(this.shown.x, this.shown.y, this.keep), this.w, this.h);
+    this.view = this.fit(bounds(this.shown.x, this.shown.y, this.keep));
     this.draw();
   }
 
@@ -826,22 +917,57 @@ class LabMap {
     return {
       n: f.n, frames: this.frames, gliding: this.anim != null, mode: f.mode, scale: [v.s, v.s],
       canvas: [r.left, r.top, r.width, r.height], x: Array.from(this.shown.x), y: Array.from(this.shown.y),
-      labels: this.labelBoxes.map(({ i, box }) => ({ i, text: String(this.labelText(i)), box })), screen,
+      labels: this.labelBoxes.map(({ i, box, leader, near }) => ({ i, text: String(this.labelText(i)), box, leader, near })),
+      screen, axes: this.axisBoxes || [], markerTexts: this.markerBoxes || [], legend: this.legendEntries || [],
+      margins: this.margins(),
       hidden: [...this.hidden], focus: f.focus || [], view: { ...v },
       groups: (this.markerHits || []).map(({ x0, y0, x1, y1, m, k }) => ({
         text: m.text ? m.text[k] : "", box: [x0 + r.left, y0 + r.top, x1 + r.left, y1 + r.top] })),
       contours: f.contours.map((c) => ({ name: c.name, paths: c.starts.length })),
       sweep: f.sweep ? { name: f.sweep.name, values: f.sweep.values, at: f.sweep.at, t: this.scrubT } : null,
       focused: this.kfocus, keySelection: this.keySel ? [...this.keySel] : null, scaleBar: this.scaleText,
-      access: this.access.state(),
+      access: this.access.state(), font: FONT, height: f.height,
+      legendFont: parseFloat(getComputedStyle(this.legend).fontSize),
+      titleFont: parseFloat(getComputedStyle(this.title).fontSize),
     };
   }
+}
+
+// The tops of the charts under `root` (Plotly's, and the canvas components' hosts), shadow roots included.
+function figureTops(root) {
+  const out = [];
+  const walk = (r) => {
+    for (const e of r.querySelectorAll(".stPlotlyChart, canvas")) {
+      const b = e.getBoundingClientRect();
+      if (b.width > 50 && b.height > 50) out.push(((e.getRootNode && e.getRootNode().host) || e).getBoundingClientRect().top);
+    }
+    for (const e of r.querySelectorAll("*")) if (e.shadowRoot) walk(e.shadowRoot);
+  };
+  walk(root);
+  return out;
 }
 
 function sameMembers(a, b) {
   if (a.size !== b.size) return false;
   for (const v of a) if (!b.has(v)) return false;
   return true;
+}
+
+// The size in pixels of a CSS font ("600 12px ..."), 12 if it names none.
+function fontPx(font) {
+  const m = /(\d+(?:\.\d+)?)px/.exec(font || "");
+  return m ? parseFloat(m[1]) : 12;
+}
+
+// How a layer's legend entry shows it: its mark (a ring for an outlined circle), or a line, a dashed line or an arrow.
+function layerSwatch(kind, r) {
+  if (kind === "arrow") return "arrow";
+  if (kind === "edge" || kind === "line" || kind === "contour") return r.dash ? "dashed" : "line";
+  const shape = r.shape || (kind === "ring" ? "circle" : "dot");
+  if (shape === "circle") return "ring";  // a ring layer's circle, a marker's circle: drawn as an outline
+  if (kind === "ring" && r.fill === false && (shape === "square" || shape === "diamond" || shape === "star"))
+    return `${shape}-outline`;
+  return shape;
 }
 
 function fmt(v) {
@@ -854,9 +980,10 @@ export default function (component) {
   if (!map) {
     for (const stale of parentElement.querySelectorAll(".lab-map")) stale.remove();
     map = parentElement.__labMap = new LabMap(parentElement);
-    const ro = new ResizeObserver(() => { if (map.frame) { map.resize(); map.draw(); } });
+    const ro = new ResizeObserver(() => { if (map.frame) { map.refit(); map.resize(); map.draw(); } });
     ro.observe(parentElement.host || map.box);
     map.ro = ro;
+    map.unfit = fitted(() => { if (map.frame) { map.refit(); map.resize(); map.draw(); } });
   }
   if (data) map.update(data, { setTriggerValue });
   // Streamlit runs this when the element goes, and also when a call is overtaken by newer data;
@@ -864,6 +991,7 @@ export default function (component) {
   return () => setTimeout(() => {
     if (parentElement.isConnected || parentElement.__labMap !== map) return;
     map.ro.disconnect();
+    map.unfit();
     cancelAnimationFrame(map.anim);
     if (map.frame && registry[map.frame.mapId] === map) delete registry[map.frame.mapId];
     delete parentElement.__labMap;

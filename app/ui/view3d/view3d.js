@@ -3,7 +3,8 @@
 // turn it too (the arrows, + and - to zoom, Home to reset, each new view announced), and T shows the points as
 // a table. The pure parts live in logic.js (inlined above this file by app/ui/canvas.py).
 
-const V3_FONT = "12px 'Source Sans Pro', 'Source Sans 3', sans-serif";
+// The view's type: 12 px, times the data's typeScale in presentation mode.
+let V3_FONT = typeFont(12);
 const viewRegistry = (globalThis.__lab3d = globalThis.__lab3d || {});
 const VIEW_KEYS = "Keys: Left and Right arrows turn the view, Up and Down tip it, plus and minus zoom, Home goes " +
   "back to the first view, T shows the points as a table.";
@@ -34,6 +35,8 @@ class Lab3D {
   }
 
   update(data) {
+    V3_FONT = typeFont(12, data.typeScale || 1);
+    this.box.classList.toggle("lab-present", (data.typeScale || 1) > 1);
     if (this.data && this.data.sig === data.sig) return;
     if (data.cloudSig !== this.cloudSig) {  // the cloud is sent again with every run; decoded when it changed
       const f32 = (s) => new Float32Array(v3Bytes(s).buffer);
@@ -70,7 +73,8 @@ class Lab3D {
   draw() {
     const d = this.data;
     if (!d) return;
-    const dpr = window.devicePixelRatio || 1, w = Math.max(120, this.box.clientWidth || 400), h = d.height || 440;
+    const dpr = window.devicePixelRatio || 1, w = Math.max(120, this.box.clientWidth || 400);
+    const h = fitToWindow(d.height || 440, !!d.fit, 90);
     this.w = w; this.h = h;
     this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
     this.canvas.style.width = `${w}px`; this.canvas.style.height = `${h}px`;
@@ -165,11 +169,13 @@ export default function (component) {
     view = parentElement.__lab3d = new Lab3D(parentElement);
     view.ro = new ResizeObserver(() => view.draw());
     view.ro.observe(parentElement.host || view.box);
+    view.unfit = fitted(() => view.draw());
   }
   if (data) view.update(data);
   return () => setTimeout(() => {
     if (parentElement.isConnected || parentElement.__lab3d !== view) return;
     view.ro.disconnect();
+    view.unfit();
     if (view.data && viewRegistry[view.data.viewId] === view) delete viewRegistry[view.data.viewId];
     delete parentElement.__lab3d;
   }, 0);
