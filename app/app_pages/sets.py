@@ -3,7 +3,7 @@ import streamlit as st
 from app.services import data as data_service
 from app.services import reproduce
 from app.services import sets as svc
-from app.ui import comparison, plots, sets_charts, share, tour
+from app.ui import comparison, lines, plots, sets_charts, share, tour
 from app.ui.controls import ranged_number, ranged_slider
 from app.ui.layout import instrument, lazy_tabs, page_header, theory
 from app.ui.selection import MapTools
@@ -236,8 +236,8 @@ with tabs[3]:
         stats = svc.bucket_stats(ref, N, offsets, vectors)
         sharing, empty = sets_charts.bucket_sharing(stats, K)
         c1, c2 = st.columns(2)
-        plots.show(c1, sharing, key="sets.chart.share")
-        plots.show(c2, empty, key="sets.chart.empty")
+        lines.draw(c1, **sharing, key="sets.chart.share")
+        lines.draw(c2, **empty, key="sets.chart.empty")
         st.dataframe(stats, hide_index=True, key="sets.stats", column_config=sets_charts.STATS_COLUMNS)
         st.caption(f"Measured with N={svc.stats_partitions(N)} partitionings"
                    + (f" (the first {svc.STATS_PARTITIONS} of N={N}: these are means over partitionings, more only "

@@ -113,16 +113,23 @@ def additivity_heatmap(table: pd.DataFrame, touched: int) -> go.Figure:
                           colorscale="Blues", title=title, x_title="bucket", y_title="", height=260)
 
 
-def bucket_sharing(stats: pd.DataFrame, K: int) -> tuple[go.Figure, go.Figure]:
-    """How often near and random pairs share a bucket as K grows, and the share of empty buckets."""
-    share = charts.lines(stats, "K", {"near_share": "near pairs (5 nearest neighbours)", "far_share": "random pairs"},
-                         title="How often two items share a bucket", y_title="share of partitionings",
-                         vline=K, vline_label=f"K={K}")
-    empty = charts.lines(stats, "K", {"empty_fraction": "empty buckets"}, vline=K, vline_label=f"K={K}",
-                         title="Empty buckets", y_title="fraction of 2^K")
-    if len(stats) and K >= stats["K"].max():  # the marker is the rightmost thing drawn: label it on its left
-        for fig in (share, empty):
-            fig.update_traces(textposition="top left", selector=dict(name=f"K={K}"))
+def bucket_sharing(stats: pd.DataFrame, K: int) -> tuple[dict, dict]:
+    """How often near and random pairs share a bucket as K grows, and the share of empty buckets: the arguments of
+    two :func:`app.ui.lines.draw` calls (the lab's canvas line chart, drawn without waiting for Plotly's library),
+    the sidebar's K marked on both."""
+    from app.ui import lines
+
+    k = stats["K"].to_numpy()
+    mark = [lines.rule(K, f"K={K}")]
+    share = {"curves": [lines.series(k, stats["near_share"], name="near pairs (5 nearest neighbours)",
+                                     color=charts.PALETTE[0], markers=True),
+                        lines.series(k, stats["far_share"], name="random pairs", color=charts.PALETTE[1],
+                                     markers=True)],
+             "title": "How often two items share a bucket", "x_title": "K", "y_title": "share of partitionings",
+             "y_zero": True, "vlines": mark}
+    empty = {"curves": [lines.series(k, stats["empty_fraction"], name="empty buckets", color=charts.PALETTE[0],
+                                     markers=True)],
+             "title": "Empty buckets", "x_title": "K", "y_title": "fraction of 2^K", "y_zero": True, "vlines": mark}
     return share, empty
 
 

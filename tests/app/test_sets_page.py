@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from tests.app.maps import lab_map, lab_maps
+from tests.app.maps import lab_map, lab_maps, line_charts
 from tests.legends import alike, map_entries
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
@@ -88,7 +88,7 @@ def test_only_the_open_tab_runs():
     assert not at.main.get("download_button") and not at.dataframe
     open_tab(at, TAB, "K and N")
     assert not at.exception
-    assert {el.key for el in at.get("plotly_chart")} == {"sets.chart.share", "sets.chart.empty"} and not lab_maps(at)
+    assert set(line_charts(at)) == {"sets.chart.share", "sets.chart.empty"} and not lab_maps(at)
     assert not [w for w in at.slider if w.key == "sets.partition"]
 
 
@@ -124,9 +124,11 @@ def test_k_and_n_tab_follows_n_and_marks_k():
     at = open_tab(open_page(PAGE), TAB, "K and N")
     table = next(d.value for d in at.dataframe if "near_share" in d.value.columns)
     assert list(table["K"]) == list(range(1, 12))  # 200 hot dog items: up to three planes past log2(200)
-    share = _chart(at, "sets.chart.share")
+    share = line_charts(at)["sets.chart.share"]
+    assert [s["name"] for s in share["series"]] == ["near pairs (5 nearest neighbours)", "random pairs"]
+    assert share["series"][0]["y"] == list(table["near_share"]) and share["vlines"][0]["label"] == "K=4"
     at.slider(key="sets.K").set_value(7).run()
-    assert "K=7" in _chart(at, "sets.chart.share") and _chart(at, "sets.chart.share") != share
+    assert line_charts(at)["sets.chart.share"]["vlines"][0]["label"] == "K=7"
     at.select_slider(key="sets.N").set_value(2).run()
     assert not next(d.value for d in at.dataframe if "near_share" in d.value.columns).equals(table)
     assert any("N=2 partitionings" in c.value for c in at.caption)
