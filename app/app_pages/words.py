@@ -7,7 +7,7 @@ from app.services import labels as lsvc
 from app.services import reproduce
 from app.services import word_windows as wws
 from app.services import words as svc
-from app.ui import charts, comparison, plots, runs, share
+from app.ui import charts, comparison, plots, runs, share, tour
 from app.ui import labels_charts as lcharts
 from app.ui import map as lab_map
 from app.ui import words_charts as wcharts
@@ -21,7 +21,10 @@ page_header("Words: vectors from PMI and SVD",
             "Count which words occur near which, turn the counts into pointwise mutual information and factorise "
             "them with an SVD: the rows are word vectors, and near words share contexts.", "words")
 main, knobs = instrument("words")
-tabs_slot = main.container()  # the tabs, with the map; the theory under them
+main_chart("words.map")  # the word map is the page's picture
+near_box = knobs.container(border=True, key="words_near_box")  # the nearest words, beside the map
+map_slot = main.container()  # the word map and its selection tools
+tabs_slot = main.container()  # the tabs under the map; the theory under them
 with main:
     th = theory(key="words.theory")
 if th.open:  # written only while open: every Window or Dimensions change redraws the page
@@ -73,6 +76,7 @@ dims = ranged_slider("Dimensions", *dims_range, 100, key="words.dims", where=sb,
 eig = sb.slider("Eigenvalue weight p", 0.0, 1.0, 0.5, 0.25, key="words.eig",
                 help="Vectors are U Σ^p: 0 treats every dimension alike, 1 is the plain SVD projection.",
                 bind="query-params")
+map_knobs = knobs.expander("Map settings", icon=":material/scatter_plot:")
 
 if th.open:
     th.markdown(
@@ -99,16 +103,27 @@ except ValueError as err:
     st.error(md_escape(err))
     st.stop()
 
-figures = knobs.container(horizontal=True, gap="small")  # one wrapping row: fewer elements than a grid of columns
+# one wrapping row (fewer elements than a grid of columns), each figure as wide as its label or value: at a fixed
+# 100 px "non-zero PMI entries" took two lines, and in presentation mode "documents" and "197,121" did too
+figures = knobs.container(horizontal=True, gap="small")
 for name in ("documents", "tokens", "vocabulary"):
-    figures.metric(name, count(facts[name]), width=100, help=f"{facts[name]:,}")
-figures.metric("non-zero PMI entries", count(facts["nnz"]), width=100, help=f"{facts['nnz']:,}")
-figures.metric("fit time", f"{facts['fit seconds']:.2f} s", width=100,
+    figures.metric(name, count(facts[name]), width="content", help=f"{facts[name]:,}")
+figures.metric("non-zero PMI entries", count(facts["nnz"]), width="content", help=f"{facts['nnz']:,}")
+figures.metric("fit time", f"{facts['fit seconds']:.2f} s", width="content",
                help="What counting, the PMI and its SVD took on this server when they were computed: a step of "
                "Window or Dimensions is fitted in the background while the one before is on screen, at a low "
                "priority, so its time can be longer than a fit the page waited for.")
 
-TABS = ["Spectrum", "Nearest words", "Word map", "Evaluation", "Documents", "Label embedding", "Download",
+vocab_words = svc.vocabulary(ref, params)
+start = svc.default_words(ref, params)
+word = near_box.selectbox("Nearest words to", vocab_words, index=vocab_words.index(start["query"]),
+                          key="words.query", bind="query-params",
+                          help="Type to search the vocabulary. The Nearest words tab lists its 20 nearest.")
+near, near_ms = svc.nearest(ref, params, word)
+near_box.dataframe(near.head(8)[["word", "cosine"]], hide_index=True, key="words.near_box", height=318,
+                   column_config={"cosine": st.column_config.NumberColumn(format="%.3f")})
+
+TABS = ["Nearest words", "Spectrum", "Evaluation", "Documents", "Label embedding", "Download",
         "From windows to vectors"]
 tabs = lazy_tabs(TABS, key="words.tab", where=tabs_slot)
 
@@ -206,82 +221,48 @@ def trained_labels_section(seed: int) -> None:
             "article may use: a hard, noisy task for both models.")
 
 
-with tabs[0]:
-    if tabs[0].open:
-        spec, k80 = svc.spectrum(ref, params)
-        main_chart("words.chart.spectrum.sigma", "words.chart.spectrum.energy")  # the spectrum and its energy
-        s1, s2 = st.columns(2)
-        wcharts.spectrum(s1, s2, spec, k80, key="words.chart.spectrum")
-        if k80 is None:
-            st.caption(f"{dims} dimensions keep {spec['energy'].iloc[-1]:.1%} of the matrix's energy: the 80% rule "
-                       "would need more dimensions than computed. PMI matrices have long, flat spectra; for word "
-                       "similarity a few hundred dimensions usually suffice anyway.")
-        else:
-            st.caption(f"The first {k80} dimensions keep 80% of the PMI matrix's energy.")
-
-with tabs[1]:
-    if tabs[1].open:
-        vocab_words = svc.vocabulary(ref, params)
-        start = svc.default_words(ref, params)
-        word = st.selectbox("Word (type to search the vocabulary)", vocab_words,
-                            index=vocab_words.index(start["query"]), key="words.query", bind="query-params")
-        near, ms = svc.nearest(ref, params, word)
-        c1, c2 = st.columns([2, 3])
-        c1.dataframe(near.round(4), hide_index=True, key="words.near_table", height=560)
-        plots.show(c2, charts.bars(near["word"], near["cosine"], title=f"Top 20 by cosine to '{html_escape(word)}'",
-                                   y_title="cosine", horizontal=True, height=560), key="words.chart.near")
-        st.caption(f"Query time {ms:.1f} ms over {len(vocab_words):,} words.")
-        st.markdown("**Analogy** *a* is to *b* as *c* is to ? (nearest to b − a + c)")
-        a1, a2, a3 = st.columns(3)
-        first = start["analogy"]
-        a = a1.selectbox("a", vocab_words, index=vocab_words.index(first[0]), key="words.an_a", bind="query-params")
-        b = a2.selectbox("b", vocab_words, index=vocab_words.index(first[1]), key="words.an_b", bind="query-params")
-        c = a3.selectbox("c", vocab_words, index=vocab_words.index(first[2]), key="words.an_c", bind="query-params")
-        st.dataframe(svc.analogy(ref, params, a, b, c).round(4), hide_index=True, key="words.analogy", height=250)
-        st.caption("Analogies (b - a + c) need corpora of many millions of words; on a few hundred articles most "
-                   "answers are simply words near c. Read the list as the nearest words to the offset vector, not "
-                   "as a test the vectors pass or fail.")
-
-
 #: Seconds between two frames of a t-SNE drawn while it runs: 300 words take 0.3 s alone, and the five frames
 #: the run is paced to (svc.FRAME_ITERATIONS) should not make the map take much longer.
 FRAME_S = 0.08
 #: How long a frame glides to the next, in milliseconds (a little less than a frame).
 GLIDE_MS = 70
+#: The word map's height: whole on the first screen of a 1440 x 900 window, under the title and its mouse modes.
+MAP_HEIGHT = 580
 
 
-def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
-    """The word map's controls; the map itself is drawn by :func:`word_map_view`.
+def word_map_section(ref, params, seed: int, n_vocab_words: int, settings) -> int:
+    """The word map (its controls in ``settings``); the map itself is drawn by :func:`word_map_view`. Returns the
+    number of words mapped.
 
-    t-SNE runs in a thread of its own (svc.TsneJob); while it runs, the view is a fragment that
+    The page opens on it: a t-SNE of these words starts at the first visit, without a click. It runs in a thread
+    of its own (svc.TsneJob), so the rest of the page is drawn meanwhile; while it runs, the view is a fragment that
     runs again every FRAME_S seconds and draws the latest layout (at most FRAME_ITERATIONS past
     the last one drawn) in the same map (same key), so the map moves in place while the rest of
     the page stands still. A click on its Stop reruns it at once. When the layout is finished,
     that fragment run draws the final map with its selection tools in the same place, then reruns
     the page, which says how the run ended and stops the fragment's reruns.
     """
-    c1, c2, c3 = st.columns(3)
     n_words = ranged_slider("Most frequent words", min(100, n_vocab_words), min(svc.MAX_MAP_WORDS, n_vocab_words),
-                            min(300, n_vocab_words), key="words.map_n", where=c1, step=100,
+                            min(300, n_vocab_words), key="words.map_n", where=settings, step=100,
                             why="the vocabulary has no more words", bind="query-params")
-    method = c2.radio("Method", ["t-SNE", "UMAP"], key="words.map_method", horizontal=True, bind="query-params")
-    colour_by = c3.radio("Colour", ["frequency", "cluster"], key="words.map_colour", horizontal=True,
-                         bind="query-params")
+    method = settings.radio("Method", ["t-SNE", "UMAP"], key="words.map_method", horizontal=True,
+                            bind="query-params")
+    colour_by = settings.radio("Colour", ["frequency", "cluster"], key="words.map_colour", horizontal=True,
+                               bind="query-params")
     if method == "t-SNE":
         top = min(50, svc.largest_perplexity(n_words))  # t-SNE needs more than 3 x perplexity points
-        perplexity = ranged_slider("Perplexity", min(5, top), top, 30, key="words.perplexity",
+        perplexity = ranged_slider("Perplexity", min(5, top), top, 30, key="words.perplexity", where=settings,
                                    why=f"{n_words} words support at most {top}", bind="query-params")
         if top < 50:
-            st.caption(f"Perplexity is capped at {top}: with {n_words} words t-SNE needs more than 3 x perplexity "
-                       "points.")
+            settings.caption(f"Perplexity is capped at {top}: with {n_words} words t-SNE needs more than 3 x "
+                             "perplexity points.")
         setting = (perplexity,)
     else:
-        p1, p2 = st.columns(2)
         nn = ranged_slider("Neighbours", min(5, n_words - 1), min(50, n_words - 1), 15, key="words.umap_nn",
-                           where=p1, why=f"{n_words} words", bind="query-params")
-        md = p2.slider("Min distance", 0.0, 0.99, 0.1, 0.05, key="words.umap_md", bind="query-params")
+                           where=settings, why=f"{n_words} words", bind="query-params")
+        md = settings.slider("Min distance", 0.0, 0.99, 0.1, 0.05, key="words.umap_md", bind="query-params")
         setting = (nn, md)
-    highlight_slot = st.container()  # filled once the t-SNE has started: the list of 300+ words takes a while
+    highlight_slot = settings.container()  # filled once the t-SNE has started: the list of 300+ words takes a while
     note = st.empty()  # a notice above the map; the map keeps its place on the page with or without one
 
     key = svc.map_key(ref, params, n_words, method, setting, seed)
@@ -312,13 +293,14 @@ def word_map_section(ref, params, seed: int, n_vocab_words: int) -> None:
                                          key="words.highlight", bind="query-params")
     highlight = None if highlight == "(none)" else highlight
     if not draw:
-        return
+        return n_words
     if result is None and method == "UMAP":
         with st.spinner("UMAP ..."):
             svc.word_map_umap(ref, params, n_words, nn, md, seed)
     live = job is not None and job.showing()
     view = st.fragment(word_map_view, run_every=FRAME_S if live else None)
     view(ref, params, seed, n_words, method, setting, colour_by, highlight)
+    return n_words
 
 
 def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tuple, colour_by: str,
@@ -346,7 +328,7 @@ def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tu
             frame = (start, "0 (the PCA it starts from)")
         light = {**style, "hover": {"count": style["hover"]["count"]}}  # frames a few times a second: kept small
         lab_map.draw(st, frame[0], key="words.map", ids=style["labels"], title=f"t-SNE, iteration {frame[1]}",
-                     height=640, align=False, glide_ms=GLIDE_MS, **light)
+                     height=MAP_HEIGHT, align=False, glide_ms=GLIDE_MS, **light)
         st.caption("t-SNE is running: the map moves as the optimiser places the words; Stop keeps the layout "
                    "so far.")
         return
@@ -362,7 +344,7 @@ def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tu
         # watched (in this run and in the page's run after it, which sends the same map); another map glides
         drawn = svc.live_draws(key)
         tools.draw(st, "words.map", title=f"{method} map of the {n_words} most frequent words" +
-                   (f" ({seconds:.1f} s)" if math.isfinite(seconds) else " (stopped early)"), height=640,
+                   (f" ({seconds:.1f} s)" if math.isfinite(seconds) else " (stopped early)"), height=MAP_HEIGHT,
                    **({"glide_ms": 0} if drawn is not None and drawn[0] else {}), **style)
         live_note = ""
         if drawn is not None and drawn[0]:
@@ -384,12 +366,48 @@ def word_map_view(ref, params, seed: int, n_words: int, method: str, setting: tu
         st.rerun(scope="app")
 
 
+with map_slot:
+    n_map_words = word_map_section(ref, params, seed, facts["vocabulary"], map_knobs)
+if tour.current("words") is not None:  # what the tour's sentence says, measured on this state
+    tour.tell("words", **svc.tour_facts(ref, params, word, n_map_words))
+
+with tabs[0]:
+    if tabs[0].open:
+        c1, c2 = st.columns([2, 3])
+        # 500 px: whole under the tour's bar on a projector's 720 px screen
+        c1.dataframe(near.round(4), hide_index=True, key="words.near_table", height=500)
+        plots.show(c2, charts.bars(near["word"], near["cosine"], title=f"Top 20 by cosine to '{html_escape(word)}'",
+                                   y_title="cosine", horizontal=True, height=500), key="words.chart.near")
+        st.caption(f"The word is chosen beside the map. Query time {near_ms:.1f} ms over {len(vocab_words):,} "
+                   "words.")
+        st.markdown("**Analogy** *a* is to *b* as *c* is to ? (nearest to b − a + c)")
+        a1, a2, a3 = st.columns(3)
+        first = start["analogy"]
+        a = a1.selectbox("a", vocab_words, index=vocab_words.index(first[0]), key="words.an_a", bind="query-params")
+        b = a2.selectbox("b", vocab_words, index=vocab_words.index(first[1]), key="words.an_b", bind="query-params")
+        c = a3.selectbox("c", vocab_words, index=vocab_words.index(first[2]), key="words.an_c", bind="query-params")
+        st.dataframe(svc.analogy(ref, params, a, b, c).round(4), hide_index=True, key="words.analogy", height=250)
+        st.caption("Analogies (b - a + c) need corpora of many millions of words; on a few hundred articles most "
+                   "answers are simply words near c, so compare the answer with c's own nearest words. Read the "
+                   "list as the nearest words to the offset vector, not as a test the vectors pass or fail.")
+        if tour.current("words") is not None:
+            expected = start["expected"] if [a, b, c] == first else None
+            tour.tell("words", **svc.analogy_facts(ref, params, a, b, c, expected))
+
+with tabs[1]:
+    if tabs[1].open:
+        spec, k80 = svc.spectrum(ref, params)
+        s1, s2 = st.columns(2)
+        wcharts.spectrum(s1, s2, spec, k80, key="words.chart.spectrum")
+        if k80 is None:
+            st.caption(f"{dims} dimensions keep {spec['energy'].iloc[-1]:.1%} of the matrix's energy: the 80% rule "
+                       "would need more dimensions than computed. PMI matrices have long, flat spectra; for word "
+                       "similarity a few hundred dimensions usually suffice anyway.")
+        else:
+            st.caption(f"The first {k80} dimensions keep 80% of the PMI matrix's energy.")
+
 with tabs[2]:
     if tabs[2].open:
-        word_map_section(ref, params, seed, facts["vocabulary"])
-
-with tabs[3]:
-    if tabs[3].open:
         n_pmi, n_w2v = svc.grid_sizes()
         st.markdown(
             "**PMI-SVD against CBOW and skip-gram, each tuned alike.** Word vectors are scored by Spearman's ρ "
@@ -438,8 +456,8 @@ with tabs[3]:
             st.dataframe(table.round(3), hide_index=True, key="words.eval_table")
             plots.show(st, wcharts.evaluation(table), key="words.chart.eval")
 
-with tabs[4]:
-    if tabs[4].open:
+with tabs[3]:
+    if tabs[3].open:
         doc_table, n_docs = svc.document_map(ref, params, seed)
         lab_map.draw(st, doc_table[["x", "y"]].to_numpy(), key="words.docs.map", height=460,
                      title="Documents as unit rows of M·diag(idf)·W, PCA to 2-D; hover to read",
@@ -468,8 +486,8 @@ with tabs[4]:
             comparison.show(st, classes, key="words.docs", score="accuracy", what="Usenet posts")
             st.caption("Widths: " + ", ".join(f"{name} {dim:,}" for name, dim in classes.dims.items()) + ".")
 
-with tabs[5]:
-    if tabs[5].open:
+with tabs[4]:
+    if tabs[4].open:
         st.markdown("**Label embedding** turns multilabel targets into dense vectors: the PMI of label "
                     "co-occurrence, its SVD, unit rows E = U√Σ. A label set is the normalised sum of its labels' "
                     "vectors; decoding takes the labels of highest cosine. Data: scikit-learn's multilabel "
@@ -496,8 +514,8 @@ with tabs[5]:
         st.dataframe(le["examples"], hide_index=True, key="words.le_examples")
         trained_labels_section(seed)
 
-with tabs[6]:
-    if tabs[6].open:
+with tabs[5]:
+    if tabs[5].open:
         out = svc.exports(ref, params)
         st.download_button("Vectors, word2vec text format (.txt)", out["w2v"], "pmi_vectors.txt", "text/plain",
                            key="words.dl_w2v")
@@ -579,8 +597,8 @@ def windows_section(ref, params) -> None:
                    "taken over the whole corpus.")
 
 
-with tabs[7]:
-    if tabs[7].open:
+with tabs[6]:
+    if tabs[6].open:
         windows_section(ref, params)
 
 share.panel("words", reproduce.lazy(lambda: svc.recipe(ref, params)), uploaded=source == "upload",

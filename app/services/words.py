@@ -272,13 +272,22 @@ def _present(wv, preferred, fallback_rows):
     return [str(wv.words_[min(i, n - 1)]) for i in fallback_rows]
 
 
+#: The analogy the page starts from and the word that answers it: on the bundled Lee corpus at the page's
+#: defaults the word nearest to she - he + his is "her", which is not among the words nearest to "his" alone
+#: (man : woman :: king : ? gave "university" there: the corpus barely has a king).
+DEFAULT_ANALOGY = ("he", "she", "his", "her")
+
+
 @st.cache_data(max_entries=12, show_spinner=False)
 def default_words(ref: data_service.DataRef, params: tuple) -> dict:
-    """Query and analogy words to start from: familiar ones when the corpus has them."""
+    """Query and analogy words to start from: familiar ones when the corpus has them. ``expected`` is the word that
+    answers the analogy when it is the default one, else None."""
     wv = vectors(ref, params)
-    query = next((w for w in ("boston", "city", "government", "australia", "man") if w in wv.vocabulary_), None)
-    return {"query": query or _present(wv, [], [50])[0],
-            "analogy": _present(wv, ["man", "woman", "king"], [10, 11, 12])}
+    query = next((w for w in ("minister", "government", "australia", "man") if w in wv.vocabulary_), None)
+    analogy = _present(wv, list(DEFAULT_ANALOGY[:3]), [10, 11, 12])
+    known = analogy == list(DEFAULT_ANALOGY[:3]) and DEFAULT_ANALOGY[3] in wv.vocabulary_
+    return {"query": query or _present(wv, [], [50])[0], "analogy": analogy,
+            "expected": DEFAULT_ANALOGY[3] if known else None}
 
 
 def nearest(ref: data_service.DataRef, params: tuple, word: str, topn: int = 20) -> tuple[pd.DataFrame, float]:
@@ -291,6 +300,88 @@ def nearest(ref: data_service.DataRef, params: tuple, word: str, topn: int = 20)
 
 def analogy(ref: data_service.DataRef, params: tuple, a: str, b: str, c: str) -> pd.DataFrame:
     return vectors(ref, params).analogy(a, b, c, 10)
+
+
+# ---------------------------------------------------------------- what the tour says, measured
+
+#: Nearest words a tour sentence names.
+TOUR_NEAR = 5
+
+
+def is_number(word: str) -> bool:
+    """A token of digits only ("2", "000"; not "00am")."""
+    return word.isdigit()
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _in_documents(ref: data_service.DataRef, min_count: int) -> tuple:
+    """Which documents hold each word of one min count's vocabulary: a binary document-term matrix (CSC, a column
+    per word in the vocabulary's order) and each word's document count (shared, read-only)."""
+    counts = build_vocabulary(tokens(ref), min_count)
+    B = (term_counts(tokens(ref), pd.Index(counts.index)) > 0).astype(np.float64).tocsc()
+    return B, np.asarray(B.sum(axis=0)).ravel()
+
+
+def _together(ref: data_service.DataRef, min_count: int, rows: list[int], word: int) -> float:
+    """The mean over ``rows`` of the share of a word's documents that also hold ``word``."""
+    B, df = _in_documents(ref, min_count)
+    both = np.asarray((B[:, rows].T @ B[:, [word]]).todense()).ravel()
+    return float(np.mean(both / np.maximum(df[rows], 1)))
+
+
+def _near_facts(wv, ref: data_service.DataRef, min_count: int, word: str) -> dict:
+    near = wv.most_similar(word, TOUR_NEAR)["word"].astype(str).tolist()
+    rows = [wv.vocabulary_[w] for w in near]
+    return {"near": ", ".join(near), "near_count": len(near), "near_numbers": sum(map(is_number, near)),
+            "together": _together(ref, min_count, rows, wv.vocabulary_[word])}
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def tour_facts(ref: data_service.DataRef, params: tuple, word: str, n_words: int) -> dict:
+    """What the Words tour says about the page's state, measured (see TOURS["words"] in app.services.tours).
+
+    The word map: its ``n`` words, the first and last by count, the share ``cover`` of the corpus's ``tokens``
+    they make up. The query ``word``'s :data:`TOUR_NEAR` nearest words (``near``), how many are numbers
+    (``near_numbers``; ``numbers_share``: the share of numbers in the vocabulary) and ``together``: the mean share
+    of each neighbour's documents that hold ``word`` too. The same for the window context at the same settings
+    (``win_near_numbers``, ``win_together``), so a document context can be compared with it. The PMI's non-zero
+    entries now (``nnz``) and without a shift (``nnz_unshifted``), and the energy the dimensions keep.
+    """
+    p = dict(params)
+    wv = vectors(ref, params)
+    n = min(n_words, len(wv.words_))
+    counts = wv.counts_.to_numpy()
+    n_tokens = corpus_size(ref)[1]
+    facts = {"n": n, "first": str(wv.words_[0]), "first_count": int(counts[0]), "last": str(wv.words_[n - 1]),
+             "last_count": int(counts[n - 1]), "tokens": n_tokens, "cover": float(counts[:n].sum() / n_tokens),
+             "dims": int(p["n_components"]), "window": int(p["window"]), "shift": float(p["shift"]),
+             "word": word, "word_is_number": is_number(word),
+             "numbers_share": float(np.mean([is_number(str(w)) for w in wv.words_])),
+             "nnz": int(wv.pmi_.nnz), "energy": float(wv.energy()[-1])}
+    facts |= _near_facts(wv, ref, p["min_count"], word)
+    in_window = tuple(sorted({**p, "context": "window"}.items()))
+    win = facts if in_window == params else _near_facts(vectors(ref, in_window), ref, p["min_count"], word)
+    facts |= {"win_near_numbers": win["near_numbers"], "win_together": win["together"]}
+    unshifted = {k: v for k, v in _pmi_settings(params)}
+    unshifted["shift"] = 1.0
+    facts["nnz_unshifted"] = int(_pmi(ref, tuple(sorted(unshifted.items())))[0].nnz)
+    facts["thinned"] = 1 - facts["nnz"] / max(facts["nnz_unshifted"], 1)
+    return facts
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def analogy_facts(ref: data_service.DataRef, params: tuple, a: str, b: str, c: str, expected: str | None) -> dict:
+    """The analogy a : b :: c : ? as the tour states it: its ``answer`` (the word nearest to b - a + c), the
+    ``rank`` of the ``expected`` word there and its rank ``c_rank`` among the words nearest to c alone (None when
+    no word is expected or the vocabulary lacks it), of ``n_vocab`` words."""
+    wv = vectors(ref, params)
+    ranking = wv.analogy(a, b, c, len(wv.words_))["word"].astype(str).tolist()
+    near_c = wv.most_similar(c, len(wv.words_) - 1)["word"].astype(str).tolist()
+    known = expected is not None and expected in ranking
+    return {"a": a, "b": b, "c": c, "answer": ranking[0], "expected": expected or "(none)",
+            "rank": ranking.index(expected) + 1 if known else None,
+            "c_rank": near_c.index(expected) + 1 if known and expected in near_c else None,
+            "n_vocab": len(wv.words_)}
 
 
 # ---------------------------------------------------------------- word map

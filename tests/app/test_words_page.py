@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from tests.app.maps import bar_charts, lab_map
+from tests.app.maps import bar_charts, lab_map, lab_maps
 from tests.app.maps import settle as settle_job
 from tests.conftest import chart_specs, metric, open_page, open_tab
 
@@ -26,12 +26,25 @@ def settle(at, timeout: float = 300):
     return settle_job(at, JOB, timeout)
 
 
-def open_map(timeout: float = 300, **state):
-    """The Words page on its Word map tab, ``state`` set first (session-state keys), the map finished."""
-    at = open_page(PAGE)
+def open_words(timeout: float = 300, **state):
+    """The Words page, ``state`` set (session-state keys) before its first run: the map it opens on is the one
+    those settings ask for, the only t-SNE the page starts."""
+    from streamlit import config
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    config.set_option("client.showErrorDetails", "full")
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    at.run()
     for key, value in state.items():
         at.session_state[key] = value
-    return settle(open_tab(at, "words.tab", "Word map", timeout=timeout), timeout)
+    return at.switch_page(PAGE).run()
+
+
+def open_map(timeout: float = 300, **state):
+    """The Words page, ``state`` set first (session-state keys), the word map it opens on finished."""
+    return settle(open_words(timeout, **state), timeout)
 
 
 def _map_title(at) -> str:
@@ -40,7 +53,7 @@ def _map_title(at) -> str:
 
 
 def test_knobs_refit_and_change_the_spectrum():
-    at = open_page(PAGE)
+    at = open_tab(open_page(PAGE), "words.tab", "Spectrum")
     assert not at.exception and not at.error
     before = chart_specs(at)
     vocab = metric(at, "vocabulary")
@@ -63,6 +76,9 @@ def test_nearest_words_and_analogy_answer_the_query():
     near2 = next(d.value for d in at.dataframe if "cosine" in d.value.columns and "count" in d.value.columns)
     assert list(near["word"]) != list(near2["word"]) and len(near2) == 20
     assert "police" not in list(near2["word"])
+    # the box beside the map, on every tab, lists the same word's nearest first
+    box = next(d.value for d in at.dataframe if list(d.value.columns) == ["word", "cosine"] and len(d.value) == 8)
+    assert list(box["word"]) == list(near2["word"][:8])
 
 
 def test_word_map_switches_method_and_highlights():
@@ -96,9 +112,7 @@ def test_word_map_switches_method_and_highlights():
 def test_the_first_finished_map_shows_the_final_layout():
     from app.services import words as svc
 
-    at = open_page(PAGE)
-    at.number_input(key="global.seed").set_value(4241)  # a map no other test draws
-    open_tab(at, "words.tab", "Word map")
+    at = open_words(**{"global.seed": 4241})  # a map no other test draws; the page opens on it
     job = _job(at)
     assert job is not None and job.wait(300)
     at.run()
@@ -206,10 +220,7 @@ def test_stop_during_tsne_keeps_the_layout_so_far(monkeypatch):
         return real(X, method, on_layout=hold, **kwargs)
 
     monkeypatch.setattr(app.services.live, "embed", held)
-    at = open_page(PAGE)
-    at.number_input(key="global.seed").set_value(7919)  # a map no other test draws
-    at.session_state["words.map_n"] = 2000
-    open_tab(at, "words.tab", "Word map", timeout=300)
+    at = open_words(**{"global.seed": 7919, "words.map_n": 2000})  # a map no other test draws; the page opens on it
     job = _job(at)
     assert job is not None and job.first.wait(300)  # a layout to keep
     at.run()  # the fragment's next run: the running map's latest layout, and Stop
@@ -246,7 +257,7 @@ def test_a_small_corpus_caps_the_map_instead_of_failing():
     # 10 words occur 3 times or more: dimensions, map size and perplexity are capped, each with a caption
     captions = " ".join(c.value for c in at.caption)
     assert "Dimensions: 9 (the only possible value" in captions
-    settle(open_tab(at, "words.tab", "Word map"))
+    settle(at)
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert "Perplexity is capped at 3" in " ".join(c.value for c in at.caption)
     assert _map_title(at).startswith("t-SNE map of the 10 most frequent words")
@@ -278,8 +289,9 @@ def test_tuned_comparison_reports_held_out_scores_with_intervals(monkeypatch):
     assert any(c.value.startswith("Protocol: 2-fold outer split, repeated 5 times") for c in at.caption)
 
 
-def test_hidden_tabs_compute_nothing(monkeypatch):
-    """The page opens on its spectrum: no map, no document vectors, no label embedding until their tab opens."""
+def test_the_page_opens_on_its_map_and_hidden_tabs_compute_nothing(monkeypatch):
+    """The page opens on its word map, a t-SNE started without a click; the spectrum, the document vectors and
+    the label embedding wait for their tabs."""
     import embedcore.maps
 
     calls = []
@@ -290,10 +302,16 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
 
     monkeypatch.setattr(app.services.words, "embed", embedcore.maps.embed)
     monkeypatch.setattr(app.services.live, "embed", embedcore.maps.embed)
-    at = open_page(PAGE)
-    at.slider(key="words.window").set_value(2).run()
-    assert not at.exception and calls == []
-    assert not at.get("plotly_chart")
+    at = open_words(**{"words.window": 2})
+    assert not at.exception
+    job = _job(at)  # started by the first visit: the map is computed in a thread of its own
+    assert job is not None and dict(job.key[2])["window"] == 2 and job.key[4] == "t-SNE"
+    job.wait(300)
+    assert set(calls) <= {"tsne", "pca"} and calls.count("tsne") == 1  # pca: the start drawn before the 1st layout
+    assert not bar_charts(at) and "words.docs.map" not in lab_maps(at) and "words.le.map" not in lab_maps(at)
+    assert "words.map" in lab_maps(at)
+    open_tab(at, "words.tab", "Spectrum")
+    assert not at.exception and calls.count("tsne") == 1  # the map is kept; no new t-SNE for another tab
     bars = bar_charts(at)
     assert sorted(bars) == ["words.chart.spectrum.energy", "words.chart.spectrum.sigma"]
     sigma, energy = bars["words.chart.spectrum.sigma"], bars["words.chart.spectrum.energy"]
@@ -306,9 +324,6 @@ def test_hidden_tabs_compute_nothing(monkeypatch):
         from app.ui.bars import HIGHLIGHT
 
         assert [c == HIGHLIGHT for c in sigma["colors"]] == [k <= k80 for k in range(1, 101)]
-    open_tab(at, "words.tab", "Word map")
-    _job(at).wait(300)  # the map is computed in a thread of its own
-    assert set(calls) <= {"tsne", "pca"} and calls.count("tsne") == 1  # pca: the start drawn before the 1st layout
 
 
 def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
@@ -319,7 +334,7 @@ def test_a_finished_map_is_shared_with_the_next_visitor(monkeypatch):
     title = _map_title(first)
     calls = []
     monkeypatch.setattr(app.services.words, "embed", lambda *a, **k: calls.append(a[1]))
-    second = open_tab(open_page(PAGE), "words.tab", "Word map")
+    second = open_page(PAGE)  # the page opens on the map
     assert calls == [] and _map_title(second) == title and _job(second) is None
     assert lab_map(second, "words.map")["glideMs"] > 0  # not seen live here: it glides like any other map
 

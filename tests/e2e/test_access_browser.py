@@ -170,7 +170,7 @@ def _focused_label(page, key: str) -> str:
 
 PAGES_WITH_MAPS = [
     ("manifolds", "", "man.map.lle", "points"),
-    ("words", "words.tab=Word+map&words.map_n=300", "words.map", "words"),
+    ("words", "words.map_n=300", "words.map", "words"),
     ("maps", "", "maps.map", "points"),
 ]
 
