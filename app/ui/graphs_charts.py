@@ -66,7 +66,7 @@ def graph(pos: np.ndarray, pairs, names: list[str], labels, legend: list[str], *
     return dict(color=lab_map.categories(np.asarray(labels, dtype=np.int64), names=list(legend),
                                          colors=list(colours or charts.PALETTE)),
                 labels=short, hover=hover, rings=layers, edges=lines, size=6.5, opacity=0.95, align=False,
-                title=title, height=height)
+                title=title, height=height, shrink=True)
 
 
 def sorted_vector(where, table: pd.DataFrame, thresholds: dict[str, float], title: str, y_title: str,

@@ -209,7 +209,7 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
          size=5.0, opacity: float = 0.85, hover: dict | None = None, rings=(), edges=(), arrows=(), lines=(),
          markers=(), contours=(), title: str = "", x_title: str = "", y_title: str = "", height: int = 480,
          mode: str = "pan", selected=(), align: bool = True, glide_ms: int = 400, on_select=None, focus=(),
-         sweep: dict | None = None):
+         sweep: dict | None = None, shrink: bool = False):
     """Draw ``xy`` (n x 2) as a map in ``where`` (a container, a column, ``st.empty()``; None: here).
 
     ``ids`` name the points (kept to align and glide the next map drawn under ``key``; default: the
@@ -220,7 +220,8 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     the map to the one last drawn under ``key``; ``glide_ms`` is how long points glide (0: jump). ``focus``
     names points the view frames (a search's matches); double-click shows the whole map again. ``sweep`` (``name``,
     ``values``, ``frames``: one (n, 2) map per value, each aligned to its neighbour, ``at``: the value this map is)
-    puts a scrubber under the map that morphs between them in the browser.
+    puts a scrubber under the map that morphs between them in the browser. ``shrink`` lowers the box to the
+    points' own shape when they are wider than it (a graph's layout), so they do not sit in its middle third.
     Returns the coordinates drawn (after alignment).
     """
     xy = np.asarray(xy, dtype=np.float64)
@@ -254,7 +255,7 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         "lines": list(lines), "markers": list(markers), "contours": list(contours), "title": title,
         "xTitle": x_title, "yTitle": y_title,
         "height": main_height(key, int(height)), "mode": mode, "selected": sel, "glideMs": int(glide_ms),
-        "focus": sorted({int(i) for i in focus}) or None,
+        "focus": sorted({int(i) for i in focus}) or None, "shrink": bool(shrink),
         "sweep": None if sweep is None else {
             "name": str(sweep["name"]), "values": [float(v) for v in sweep["values"]], "at": int(sweep["at"]),
             "x": [b64(np.asarray(f)[:, 0]) for f in sweep["frames"]],

@@ -95,7 +95,7 @@ class LabMap {
       mode: data.mode || "pan", height: fitToWindow(data.height || 480, !!data.fit, 115 * TYPE_SCALE), asked: data.height || 480,
       fit: !!data.fit, title: data.title || "",
       glideMs: data.glideMs ?? 400, selected: new Set(data.selected || []), xTitle: data.xTitle || "",
-      yTitle: data.yTitle || "", focus: data.focus || null,
+      yTitle: data.yTitle || "", focus: data.focus || null, shrink: !!data.shrink,
     };
     if (data.sweep) {
       const w = data.sweep;
@@ -216,7 +216,12 @@ class LabMap {
   resize() {
     const host = this.root.host || this.root;
     const w = Math.max(200, Math.floor((host.getBoundingClientRect().width || this.box.clientWidth || 600)));
-    const h = this.frame ? this.frame.height : 400;
+    let h = this.frame ? this.frame.height : 400;
+    if (this.frame && this.frame.shrink) {  // a wide layout gets a box of its own shape, not the middle of a tall one
+      const [x0, y0, x1, y1] = bounds(this.frame.x, this.frame.y, null);
+      h = Math.round(Math.min(h, Math.max(240, (w - 48) * ((y1 - y0) / Math.max(x1 - x0, 1e-12)) + 96)));
+      this.stage.style.height = `${h}px`;
+    }
     const dpr = globalThis.devicePixelRatio || 1;
     if (w === this.w && h === this.h && this.dpr === dpr && this.canvas.width) return;
     const grow = this.view && this.w ? true : false;
