@@ -119,10 +119,11 @@ export function inPolygon(poly, x, y) {
 }
 
 // Indices of the points inside a lasso drawn in data coordinates.
-export function lassoHits(xs, ys, keep, poly) {
+export function lassoHits(xs, ys, keep, poly, grid = null) {
   if (poly.length < 3) return [];
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of poly) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
+  if (grid) return gridBox(grid, xs, ys, keep, x0, y0, x1, y1).filter((i) => inPolygon(poly, xs[i], ys[i]));
   const out = [];
   for (let i = 0; i < xs.length; i++) {
     if (keep && !keep[i]) continue;
@@ -140,6 +141,80 @@ export function nearest(xs, ys, keep, x, y, r) {
     if (keep && !keep[i]) continue;
     const dx = xs[i] - x, dy = ys[i] - y, d = dx * dx + dy * dy;
     if (d <= bestD) { bestD = d; best = i; }
+  }
+  return best;
+}
+
+// A uniform grid over points (xs, ys): each point filed in the cell it falls in, the cells' members stored one
+// after another (cell c holds order[start[c]] .. order[start[c + 1] - 1]). About `perCell` points a cell, so a
+// hover or a box asks only the cells it touches instead of every point: O(n) to build, then a query costs its
+// cells' points. Points with a NaN coordinate are left out.
+export function gridIndex(xs, ys, perCell = 8) {
+  const n = xs.length;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = xs[i], y = ys[i];
+    if (!(x === x && y === y)) continue;
+    if (x < x0) x0 = x; if (x > x1) x1 = x;
+    if (y < y0) y0 = y; if (y > y1) y1 = y;
+  }
+  if (x0 === Infinity) { x0 = y0 = 0; x1 = y1 = 1; }
+  const w = Math.max(x1 - x0, 1e-12), h = Math.max(y1 - y0, 1e-12);
+  const cells = Math.max(1, Math.min(1 << 22, Math.ceil(n / perCell)));
+  const nx = Math.max(1, Math.min(4096, Math.round(Math.sqrt((cells * w) / h)))), ny = Math.max(1, Math.min(4096, Math.ceil(cells / nx)));
+  const sx = nx / w, sy = ny / h;
+  const cellOf = new Int32Array(n), count = new Int32Array(nx * ny + 1);
+  for (let i = 0; i < n; i++) {
+    const x = xs[i], y = ys[i];
+    if (!(x === x && y === y)) { cellOf[i] = -1; continue; }
+    const c = Math.min(ny - 1, Math.floor((y - y0) * sy)) * nx + Math.min(nx - 1, Math.floor((x - x0) * sx));
+    cellOf[i] = c; count[c + 1]++;
+  }
+  for (let c = 0; c < nx * ny; c++) count[c + 1] += count[c];
+  const start = count.slice(), fill = count.slice(0, nx * ny), order = new Int32Array(count[nx * ny]);
+  for (let i = 0; i < n; i++) if (cellOf[i] >= 0) order[fill[cellOf[i]]++] = i;
+  return { x0, y0, sx, sy, nx, ny, start, order, n };
+}
+
+// The grid's cell columns and rows a data box [ax, bx] x [ay, by] touches, clamped to the grid.
+function gridSpan(g, ax, ay, bx, by) {
+  const clamp = (v, m) => Math.max(0, Math.min(m - 1, v));
+  return [clamp(Math.floor((Math.min(ax, bx) - g.x0) * g.sx), g.nx), clamp(Math.floor((Math.max(ax, bx) - g.x0) * g.sx), g.nx),
+          clamp(Math.floor((Math.min(ay, by) - g.y0) * g.sy), g.ny), clamp(Math.floor((Math.max(ay, by) - g.y0) * g.sy), g.ny)];
+}
+
+// Indices of the points in a data box, from the grid: the cells it touches, each point then tested exactly.
+export function gridBox(g, xs, ys, keep, ax, ay, bx, by) {
+  const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), y0 = Math.min(ay, by), y1 = Math.max(ay, by);
+  const [c0, c1, r0, r1] = gridSpan(g, x0, y0, x1, y1), out = [];
+  for (let r = r0; r <= r1; r++) {
+    for (let c = c0; c <= c1; c++) {
+      const cell = r * g.nx + c;
+      for (let k = g.start[cell]; k < g.start[cell + 1]; k++) {
+        const i = g.order[k];
+        if (keep && !keep[i]) continue;
+        const x = xs[i], y = ys[i];
+        if (x >= x0 && x <= x1 && y >= y0 && y <= y1) out.push(i);
+      }
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+// The point nearest to (x, y) within r data units, or -1, from the grid (ties: the highest index, as `nearest`).
+export function gridNearest(g, xs, ys, keep, x, y, r) {
+  const [c0, c1, r0, r1] = gridSpan(g, x - r, y - r, x + r, y + r);
+  let best = -1, bestD = r * r;
+  for (let row = r0; row <= r1; row++) {
+    for (let c = c0; c <= c1; c++) {
+      const cell = row * g.nx + c;
+      for (let k = g.start[cell]; k < g.start[cell + 1]; k++) {
+        const i = g.order[k];
+        if (keep && !keep[i]) continue;
+        const dx = xs[i] - x, dy = ys[i] - y, d = dx * dx + dy * dy;
+        if (d < bestD || (d === bestD && i > best)) { bestD = d; best = i; }
+      }
+    }
   }
   return best;
 }

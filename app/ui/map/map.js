@@ -17,6 +17,7 @@ const LABEL_CANDIDATES = 4000; // labels tried per draw, most important first (t
 const DOT_OBSTACLES = 3000; // points shown up to which labels keep off the other points' marks
 const LABEL_GAP = 3; // pixels between a point's mark and its label
 const LEADER_LABELS = 60; // labels up to which every one is placed, off its point with a leader line if need be
+const GRID_ABOVE = 2000; // points from which hover and selection ask a grid index, not every point
 const STAMP_ABOVE = 5000; // points above which a glide's frames are stamped (stampDiscs), not blended
 const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
 const MAP_KEYS = "Keys: the arrows move from point to point, Home and End go to the leftmost and the rightmost, " +
@@ -701,9 +702,21 @@ class LabMap {
   }
 
   pick(px, py, radius = 8) {
-    const f = this.frame;
-    const [x, y] = toData(this.view, this.w, this.h, px, py);
-    return nearest(this.shown.x, this.shown.y, this.keep, x, y, radius / this.view.s);
+    const [x, y] = toData(this.view, this.w, this.h, px, py), g = this.index();
+    return g ? gridNearest(g, this.shown.x, this.shown.y, this.keep, x, y, radius / this.view.s)
+      : nearest(this.shown.x, this.shown.y, this.keep, x, y, radius / this.view.s);
+  }
+
+  // The grid a hover, a click, a box or a lasso asks instead of every point (gridIndex): built once for the
+  // points as they rest, past GRID_ABOVE points; a glide's frames move every point, so they scan.
+  index() {
+    const s = this.shown;
+    if (!s || s.x.length < GRID_ABOVE || this.anim != null) return null;
+    if (this.gridFor !== s.x || this.gridForY !== s.y) {
+      this.gridIx = gridIndex(s.x, s.y);
+      this.gridFor = s.x; this.gridForY = s.y;
+    }
+    return this.gridIx;
   }
 
   bind() {
@@ -753,9 +766,10 @@ class LabMap {
       const X = this.shown.x, Y = this.shown.y, { w, h } = this, v = this.view;
       if (d.kind === "box" && d.moved) {
         const [ax, ay] = toData(v, w, h, d.x0, d.y0), [bx, by] = toData(v, w, h, px, py);
-        this.send("box", boxHits(X, Y, this.keep, ax, ay, bx, by));
+        const g = this.index();
+        this.send("box", g ? gridBox(g, X, Y, this.keep, ax, ay, bx, by) : boxHits(X, Y, this.keep, ax, ay, bx, by));
       } else if (d.kind === "lasso" && d.moved) {
-        this.send("lasso", lassoHits(X, Y, this.keep, d.path.map(([x, y]) => toData(v, w, h, x, y))));
+        this.send("lasso", lassoHits(X, Y, this.keep, d.path.map(([x, y]) => toData(v, w, h, x, y)), this.index()));
       } else if (!d.moved && this.markerAt(px, py)) {
         const h = this.markerAt(px, py), code = h.m.selectOf[h.k], codes = h.m.codes, out = [];
         for (let i = 0; i < codes.length; i++) if (codes[i] === code && (!this.keep || this.keep[i])) out.push(i);
