@@ -240,7 +240,7 @@ TOURS["graphs"] = [
 ]
 
 TOURS["found"] = [
-    Step("Units decide PCA", "Multiply feature **{feature}** by {factor:,.0f} (millimetres for metres): the first "
+    Step("Units decide PCA", "Multiply feature “{feature}” by {factor:,.0f} (millimetres for metres): the first "
          "component turns onto the {feature} axis, {angle:.2f}° from it where it was {angle_before:.0f}°, and holds "
          "{share:.1%} of the variance.", {"found.pca_feature": "x", "found.pca_scale": 3.0},
          (Claim("the first component lies along the rescaled feature's axis (under 1°)", lambda f: f["angle"] < 1),
@@ -271,11 +271,11 @@ TOURS["found"] = [
 
 TOURS["words"] = [
     Step("The map", "The map places the {n} most frequent words by t-SNE of their {dims}-dimensional vectors, "
-         "**{first}** ({first_count:,} times) to **{last}** ({last_count:,}): more than half ({cover:.0%}) of the "
+         "“{first}” ({first_count:,} times) to “{last}” ({last_count:,}): more than half ({cover:.0%}) of the "
          "corpus's {tokens:,} running words. Near words share contexts, but the gaps and the sizes of the groups "
          "mean little.", {},
          (Claim("the mapped words are more than half of the running words", lambda f: f["cover"] > 0.5),)),
-    Step("Window context", "With a window of {window} words each side, the {near_count} nearest to **{word}** "
+    Step("Window context", "With a window of {window} words each side, the {near_count} nearest to “{word}” "
          "(ringed on the map) are {near}: {near_numbers} of them are numbers, as are only {numbers_share:.1%} of "
          "the vocabulary. A number stands in for another: they share the words around them.",
          {"words.query": "2", "words.highlight": "2"},
@@ -283,7 +283,7 @@ TOURS["words"] = [
           Claim("most of its nearest words are numbers", lambda f: 2 * f["near_numbers"] > f["near_count"]),
           Claim("numbers are far commoner among its nearest words than in the vocabulary",
                 lambda f: f["near_numbers"] / f["near_count"] > 5 * f["numbers_share"]))),
-    Step("Document context", "Counted over whole documents, the {near_count} nearest to **{word}** become {near}, "
+    Step("Document context", "Counted over whole documents, the {near_count} nearest to “{word}” become {near}, "
          "{near_numbers} of them numbers (the window gave {win_near_numbers}). They are words of the same "
          "articles: {together:.0%} of the documents that hold them hold {word} too, against {win_together:.0%} for "
          "the window's neighbours.", {"words.query": "2", "words.highlight": "2", "words.context": "document"},
@@ -296,7 +296,7 @@ TOURS["words"] = [
          "map). The spectrum shows what remains: {dims} dimensions keep {energy:.1%} of its energy.",
          {"words.tab": "Spectrum", "words.shift": 5},
          (Claim("the shifted matrix has fewer non-zero entries", lambda f: f["nnz"] < f["nnz_unshifted"]),)),
-    Step("An analogy", "**{a} : {b} :: {c} : ?** The word nearest to {b} − {a} + {c} is **{answer}**: {expected} "
+    Step("An analogy", "“{a} : {b} :: {c} : ?” The word nearest to {b} − {a} + {c} is “{answer}”: {expected} "
          "ranks {rank} of {n_vocab:,} there but {c_rank} among the words nearest to {c} alone, so the offset "
          "found it, not nearness to {c}.", {"words.tab": "Nearest words"},
          (Claim("the expected word answers the analogy", lambda f: f["rank"] == 1),
@@ -336,9 +336,9 @@ TOURS["text"] = [
          (Claim("under 2% of the matrix is non-zero", lambda f: f["density"] < 0.02),
           Claim("the slice is far denser than the whole (over 10 times)",
                 lambda f: f["slice_density"] > 10 * f["density"]))),
-    Step("tf-idf", "Weight each count by how rare the term is across documents: **{frequent}** occurs most in "
+    Step("tf-idf", "Weight each count by how rare the term is across documents: “{frequent}” occurs most in "
          "document {doc} ({frequent_f} times) but is in {frequent_df} of the {documents} documents, and falls to "
-         "place {frequent_rank} of {doc_terms}. **{top}**, in {top_df} documents, rises to the top.",
+         "place {frequent_rank} of {doc_terms}. “{top}”, in {top_df} documents, rises to the top.",
          {"text.tab": "TF and IDF"},
          (Claim("the document's commonest term drops out of the terms listed",
                 lambda f: f["frequent_rank"] > f["listed"]),

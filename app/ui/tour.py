@@ -93,13 +93,21 @@ def tell(prefix: str, **facts) -> None:
     if slot is None:
         return
     where, step = slot
-    text, failing = step.filled(known), step.failing(known)
+    text, failing = sentence(step, known), step.failing(known)
     if text is None or failing is None:
         return
     with where.container():
         st.markdown(text)
         for says in failing:
             st.warning(f"Not so on the data shown here: {says}.", icon=":material/info:")
+
+
+def sentence(step: Step, known: dict) -> str | None:
+    """The step's sentence with the facts in it, text facts (a word of the person's corpus, a column's name) shown
+    literally, never as Markdown; None while a fact it names is missing."""
+    from app.ui.text import md_escape
+
+    return step.filled({k: md_escape(v) if isinstance(v, str) else v for k, v in known.items()})
 
 
 def facts(prefix: str) -> dict:

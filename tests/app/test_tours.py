@@ -10,6 +10,7 @@ import pytest
 
 from app.pages import PAGES
 from app.services.tours import TOURS
+from app.ui import tour
 from app.ui.tour import step_link
 from tests.conftest import open_page
 
@@ -58,7 +59,7 @@ def test_a_steps_link_opens_the_page_on_that_step(spec, index):
     # the sentence is a claim about what the step shows: its numbers come from the page's facts for this state,
     # and every claim of the step holds on them
     facts = at.session_state[f"{spec.key}.tour_facts"] if f"{spec.key}.tour_facts" in at.session_state else {}
-    text = step.filled(facts)
+    text = tour.sentence(step, facts)
     assert text is not None, f"{spec.url} step {index}: the page gave no {sorted(step.fields - set(facts))}"
     assert any(text in m.value for m in at.markdown), f"{spec.url} step {index}: {text!r} is not on the page"
     failing = step.failing(facts)
