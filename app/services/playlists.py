@@ -443,7 +443,8 @@ def prefetch(spec: ModelSpec) -> None:
         return
     with _PREFETCH_LOCK:
         job = _prefetches().get(spec)
-        if job is not None and job.outcome in (None, "done"):
+        # a run that ended "done" and whose model has since left the store (16 models at most) trains again
+        if job is not None and job.outcome is None:
             return
         _prefetches().put(spec, _job(spec))
 

@@ -104,3 +104,23 @@ def test_a_setting_changed_after_a_step_leaves_the_step_out_of_the_link():
     assert any("changed a setting" in c.value for c in at.caption)
     at.button(key="man.tour_next").click().run()  # the tour goes on from where it was
     assert at.slider(key="man.B").value == 12 and at.query_params["man.tour"] in ("2", ["2"])
+
+
+def test_the_playlists_comparison_trains_the_other_model_again_once_the_store_let_it_go():
+    """The step comparing the point models reads the other model from a store of 16: when it has been pushed
+    out after its background run ended, the step's link trains it again instead of stating nothing."""
+    from app.services import playlists as svc
+
+    spec = next(p for p in TOPIC_PAGES if p.key == "pl")
+    at = _open_link(spec, step_link("pl", 3))
+    facts = at.session_state["pl.tour_facts"]
+    assert {"ll_dual", "ll_single"} <= set(facts)
+    store = svc._models()
+    single = [k for k in list(store._items) if k.spec.model == "single"]
+    assert single, "the other point model was not stored"
+    with store._lock:
+        for k in single:
+            del store._items[k]
+    at = _open_link(spec, step_link("pl", 3))
+    again = at.session_state["pl.tour_facts"]
+    assert again["ll_single"] == pytest.approx(facts["ll_single"]) and again["ll_dual"] == facts["ll_dual"]
