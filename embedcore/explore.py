@@ -52,6 +52,30 @@ def column_roles(meta: pd.DataFrame | None) -> dict[str, list[str]]:
     return out
 
 
+def text_codes(values) -> tuple[np.ndarray, list[str]]:
+    """Each value's code into its distinct texts (``str`` of the value; missing ones are ``"(missing)"``), the
+    texts in order of first appearance; found by hashing, without sorting the values.
+
+    Examples
+    --------
+    >>> codes, names = text_codes(["b", None, 1, "1", float("nan"), "b"])
+    >>> codes.tolist(), names
+    ([0, 1, 2, 2, 1, 0], ['b', '(missing)', '1'])
+    """
+    raw, uniques = pd.factorize(pd.Series(np.asarray(values, dtype=object), dtype=object), use_na_sentinel=True)
+    texts = [str(u) for u in uniques] + ["(missing)"]
+    raw = np.where(raw < 0, len(texts) - 1, raw)
+    merged, names = pd.factorize(pd.Series(texts, dtype=object))  # 1 and "1" are one text
+    codes = merged[raw] if len(raw) else np.zeros(0, dtype=np.int64)
+    used = np.unique(codes)  # "(missing)" only when a value is missing; names in order of first appearance
+    first = np.full(len(names), len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    keep = used[np.argsort(first[used], kind="stable")]
+    remap = np.full(len(names), -1, dtype=np.int64)
+    remap[keep] = np.arange(len(keep))
+    return remap[codes].astype(np.int32), [str(names[k]) for k in keep]
+
+
 def category_groups(values, top: int = 12) -> tuple[np.ndarray, list[str], dict[str, int]]:
     """Codes for a colour legend of at most ``top`` entries: the ``top - 1`` most frequent categories and
     :data:`OTHER` for the rest (no "other" when ``top`` or fewer categories exist). Missing values are
@@ -69,16 +93,16 @@ def category_groups(values, top: int = 12) -> tuple[np.ndarray, list[str], dict[
     >>> codes.tolist(), names, counts
     ([0, 1, 0, 2, 2], ['a', 'b', 'other'], {'a': 2, 'b': 1, 'other': 2})
     """
-    s = pd.Series(np.asarray(values, dtype=object)).map(lambda v: "(missing)" if v is None or v != v else str(v))
-    freq = s.value_counts(sort=True)
-    freq = freq.iloc[np.lexsort((freq.index.to_numpy(dtype=str), -freq.to_numpy()))]
-    if len(freq) <= top:
-        names = list(freq.index)
-    else:
-        names = list(freq.index[: top - 1]) + [OTHER]
+    texts, found = text_codes(values)
+    freq = np.bincount(texts, minlength=len(found))
+    order = np.lexsort((np.asarray(found, dtype=str), -freq))
+    names = [found[k] for k in order]
+    if len(names) > top:
+        names = names[: top - 1] + [OTHER]
     index = {name: k for k, name in enumerate(names)}
     fallback = index.get(OTHER, -1)
-    codes = s.map(lambda v: index.get(v, fallback)).to_numpy(dtype=np.int32)
+    lookup = np.array([index.get(name, fallback) for name in found], dtype=np.int32)
+    codes = lookup[texts] if len(texts) else np.zeros(0, dtype=np.int32)
     counts = {name: int((codes == k).sum()) for name, k in index.items()}
     return codes, names, counts
 

@@ -30,22 +30,45 @@ left_out = sb.multiselect(f"Leave out of the vector (of {len(names):,} numeric c
                           help="Every numeric column is part of each row's vector unless you leave it out here (an "
                                "id, a count, a date). The text columns are metadata: colour, labels, search and "
                                "filters read them.")
-columns = svc.vector_columns(names, left_out)
-if left_out and columns is None:
-    sb.caption(":material/info: A map needs at least 2 vector columns, so every column is used.")
-table = svc.table(ref, columns)
-roles = svc.roles(table.meta)
-if len(table.rows) < table.total:
-    st.info(f"The table has {table.total:,} rows; the map shows a seeded sample of {len(table.rows):,} "
-            "(the sidebar's seed chooses it).", icon=":material/info:")
-
 main, knobs = instrument()
 main_chart("maps.map")
-method = knobs.selectbox("Method", list(svc.METHODS), key="maps.method", bind="query-params",
+methods = list(svc.METHODS)
+svc.keep_choice("maps.method", methods, methods[0])
+if st.session_state.get("maps.method_for") != ref.source:  # new data holding a map of its own: drawn as given
+    st.session_state["maps.method_for"] = ref.source
+    if svc.given_default(names) and "maps.method" in st.session_state:
+        st.session_state["maps.method"] = svc.GIVEN
+method = knobs.selectbox("Method", methods, key="maps.method", bind="query-params",
+                         index=methods.index(svc.GIVEN) if svc.given_default(names) else 0,
                          help="PCA is instant and keeps the directions of largest variance; t-SNE and UMAP keep "
                               "neighbourhoods and take seconds; Isomap keeps distances along the data's "
-                              "neighbour graph; LLE keeps each point's reconstruction from its neighbours.")
-params = charts.method_settings(knobs, method, len(table.rows))
+                              "neighbour graph; LLE keeps each point's reconstruction from its neighbours. "
+                              f"'{svc.GIVEN}' draws two of the file's own columns (a map computed beforehand) and "
+                              "measures it against the other columns.")
+given = {}
+if method == svc.GIVEN:
+    gx, gy = svc.coordinate_columns(names)
+    svc.keep_choice("maps.x", names, gx)
+    svc.keep_choice("maps.y", names, gy)
+    pair = knobs.container(horizontal=True)
+    given["x"] = pair.selectbox("x column", names, index=names.index(gx), key="maps.x", bind="query-params",
+                                help="The column drawn across.")
+    given["y"] = pair.selectbox("y column", names, index=names.index(gy), key="maps.y", bind="query-params",
+                                help="The column drawn up.")
+columns = svc.vector_columns(names, list(left_out) + list(given.values()))
+if given and columns is None and len(set(names) - set(left_out) - set(given.values())) < 2:
+    knobs.caption(":material/info: Fewer than 2 numeric columns are left beside x and y: neighbours and "
+                  "trustworthiness are measured on every numeric column, x and y included.")
+elif left_out and columns is None:
+    sb.caption(":material/info: A map needs at least 2 vector columns, so every column is used.")
+table = svc.table(ref, columns)
+roles = svc.table_roles(ref, columns)
+isolated = picked.isolated("maps", (ref, columns))
+rows, sampled = svc.mapped_rows(len(table.rows), method, isolated, ref.seed)
+if sampled:
+    st.info(f"The table has {len(table.rows):,} rows; {method} maps a seeded sample of {len(rows):,} (the sidebar's "
+            f"seed chooses it). PCA and {svc.GIVEN} draw every row.", icon=":material/info:")
+params = {**given, **charts.method_settings(knobs, method, len(table.rows) if rows is None else len(rows))}
 meta_columns = list(table.meta.columns)
 colours = ["(none)"] + meta_columns + [svc.RECALL]
 svc.keep_choice("maps.colour", colours, colours[svc.first_index(meta_columns, roles["category"])])
@@ -86,9 +109,8 @@ density = knobs.toggle("Density contours", key="maps.contours", bind="query-para
                        help="Lines around the densest quarter, half and three quarters of the points: where the "
                             "map is crowded even when the points hide each other.")
 
-view = charts.View.make(table, label_by, colour_by)
+view = charts.view_of(ref, columns, label_by, colour_by)
 keep = charts.filter_panel(table.meta, roles, view)
-rows = picked.isolated("maps", (ref, columns))
 mapped = view.subset(rows)
 with main:
     top = st.container()  # what the page says about the run; the map is the next element, live or finished
@@ -120,7 +142,7 @@ with body:
                           shown.labels, X) if cluster else None
     tools = MapTools("maps", (ref, columns, svc.rows_key(rows, keep)), shown.ids, drawn, labels=shown.labels,
                      label_name=shown.label_name, space=X, where=knobs)
-    charts.draw_map(tools, shown, drawn, matches=found, method=method, clusters=groups, isolated=rows is not None,
+    charts.draw_map(tools, shown, drawn, matches=found, method=method, clusters=groups, isolated=isolated is not None,
                     label_points=label_by not in roles["category"], cluster_space=cluster_space, density=density,
                     sizes=None if size_by not in roles["number"] else table.meta[size_by].to_numpy()[shown.positions],
                     sweep=charts.sweep_for(sweep, params, mapped, shown))
@@ -131,11 +153,11 @@ with body:
                    groups)
     charts.caption(shown, method, table, keep)
 
-charts.isolate_buttons("maps", (ref, columns), tools, rows, shown)
+charts.isolate_buttons("maps", (ref, columns), tools, isolated, shown)
 with theory():
     charts.theory(method)
 tools.panel(charts.selection_summary(shown), file_name="maps-selection.csv")
 charts.exports(table, shown, drawn, tools)
 tools.compare(f"{method} {charts.settings_text(params)}", what="method or setting")
-share.panel("maps", reproduce.lazy(lambda: svc.recipe(ref, columns, method, params, rows)),
+share.panel("maps", reproduce.lazy(lambda: svc.recipe(ref, columns, method, params, isolated)),
             uploaded=source == "upload", what=f"the {method} map's coordinates")

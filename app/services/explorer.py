@@ -8,6 +8,7 @@ method and its settings: a colour, a search or a filter change none of them, so 
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from typing import NamedTuple
 
@@ -22,12 +23,16 @@ from embedcore import compare, explore, maps, metrics
 from embedcore.exceptions import DataError
 from embedcore.manifold import rescale_for_distances, sample_indices
 
-#: Rows mapped at most; a larger table is mapped on a seeded sample of this many, and the page says so.
+#: Rows a method that fits the rows' neighbours (t-SNE, UMAP, Isomap, LLE) maps at most; a larger table is mapped on
+#: a seeded sample of this many, and the page says so. PCA and given coordinates draw every row the file gave.
 SAMPLE = 20_000
+#: The map drawn from two of the table's own columns (an x and a y computed beforehand).
+GIVEN = "Given x, y"
 #: The methods offered, by what the page calls them, and each one's settings with (low, default, high, step).
 #: A setting given as a list is a choice among its values (the first is the default).
 METHODS = {
     "PCA": ("pca", {}),
+    GIVEN: ("given", {}),
     "t-SNE": ("tsne", {"perplexity": (5.0, 30.0, 100.0, 1.0), "exaggeration": (1.0, 1.0, 4.0, 0.5),
                        "init": ["pca", "random"]}),
     "UMAP": ("umap", {"n_neighbors": (2, 15, 100, 1), "min_dist": (0.0, 0.1, 0.99, 0.01),
@@ -86,10 +91,10 @@ def _meta(data) -> pd.DataFrame:
     return meta
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_resource(max_entries=4, show_spinner=False)
 def table(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> Table:
-    """The chosen vector columns (None: all) of every row, or of a seeded sample of :data:`SAMPLE` rows; the
-    numeric columns left out join the metadata."""
+    """The chosen vector columns (None: all) of every row the file gave; the numeric columns left out join the
+    metadata. Shared, not copied, by every run that asks (a 250,000 x 256 table is half a gigabyte): read only."""
     data = data_service.load(ref)
     names = [str(c) for c in (data.columns or [f"v{j + 1}" for j in range(data.X.shape[1])])]
     chosen = names if not columns else [c for c in names if c in set(columns)]
@@ -98,11 +103,77 @@ def table(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> Table:
     for c in names:  # a number column left out of the vector is metadata: it colours, sizes and filters
         if c not in chosen and c not in meta.columns:
             meta[c] = data.X[:, names.index(c)]
-    keep = sample_indices(len(X), SAMPLE, random_state=ref.seed)
-    rows = np.arange(len(X)) if keep is None else np.sort(keep)
     # magnitudes past 1e±100 scaled by a power of two: squared distances would overflow (no map changes)
-    return Table(np.ascontiguousarray(rescale_for_distances(X[rows]), dtype=np.float64), meta.iloc[rows].reset_index(drop=True), chosen,
-                 names, rows, len(X))
+    X = np.ascontiguousarray(rescale_for_distances(X), dtype=np.float64)
+    X.flags.writeable = False
+    return Table(X, meta, chosen, names, np.arange(len(X)), len(X))
+
+
+def sample_cap(method: str) -> int | None:
+    """Rows ``method`` maps at most (None: every row)."""
+    return None if METHODS[method][0] in ("pca", "given") else SAMPLE
+
+
+def mapped_rows(n: int, method: str, isolated, seed: int) -> tuple[tuple[int, ...] | None, bool]:
+    """The rows the map holds (positions into :func:`table`'s rows; None: all) and whether they are a sample: the
+    isolated rows when there are, else a seeded sample of :func:`sample_cap` rows when the table is larger."""
+    if isolated is not None:
+        return isolated, False
+    cap = sample_cap(method)
+    keep = None if cap is None else sample_indices(n, cap, random_state=seed)
+    return (None, False) if keep is None else (tuple(int(r) for r in np.sort(keep)), True)
+
+
+#: How a column pair that is a map computed beforehand is named: x and y after a common prefix (umap_x, umap_y;
+#: "tsne x"), or a method's name with 1 and 2 or 0 and 1 (umap1, umap2; tsne_0, tsne_1).
+_XY = re.compile(r"^(.*?[ _.-]?)(x|y)$", re.I)
+_MAP_PAIR = re.compile(r"^((?:umap|t-?sne|pca|mds|pc|dim|comp(?:onent)?)[ _.-]?)([0-2])$", re.I)
+
+
+def _named_pair(names: list[str]) -> tuple[str, str] | None:
+    low = {n.lower(): n for n in names}
+    for n in names:
+        m = _XY.match(n)
+        if m and m.group(2).lower() == "x" and (not m.group(1) or m.group(1)[-1] in " _.-"):
+            y = low.get((m.group(1) + "y").lower())
+            if y is not None:
+                return n, y
+    for n in names:
+        m = _MAP_PAIR.match(n)
+        if m and m.group(2) in "01":
+            y = low.get(f"{m.group(1)}{int(m.group(2)) + 1}".lower())
+            if y is not None:
+                return n, y
+    return None
+
+
+def coordinate_columns(names: list[str]) -> tuple[str, str]:
+    """The two numeric columns a given map most likely is: a pair named as a map (x and y, umap_x and umap_y,
+    tsne_1 and tsne_2), else the first two.
+
+    Examples
+    --------
+    >>> coordinate_columns(["e0", "e1", "umap_x", "umap_y"]), coordinate_columns(["a", "TSNE-1", "tsne-2"])
+    (('umap_x', 'umap_y'), ('TSNE-1', 'tsne-2'))
+    >>> coordinate_columns(["v1", "v2", "box", "boy"])
+    ('v1', 'v2')
+    """
+    return _named_pair(names) or (names[0], names[1])
+
+
+def given_default(names: list[str]) -> bool:
+    """Whether a table most likely holds a map already: exactly two numeric columns, or a pair named as a map."""
+    return len(names) == 2 or _named_pair(names) is not None
+
+
+def _given_xy(ref: data_service.DataRef, x: str, y: str, rows) -> np.ndarray:
+    """Columns ``x`` and ``y`` of the file, at ``rows`` (positions; None: all), as the map's coordinates."""
+    data = data_service.load(ref)
+    names = [str(c) for c in (data.columns or [f"v{j + 1}" for j in range(data.X.shape[1])])]
+    if x not in names or y not in names:
+        raise ValueError(f"the file has no numeric column {x if x not in names else y!r}.")
+    xy = np.column_stack([data.X[:, names.index(x)], data.X[:, names.index(y)]]).astype(np.float64)
+    return xy if rows is None else xy[np.asarray(rows, dtype=np.int64)]
 
 
 def keep_choice(key: str, options, default) -> None:
@@ -135,6 +206,13 @@ def first_index(columns: list[str], wanted: list[str], offset: int = 1) -> int:
 def roles(meta: pd.DataFrame) -> dict[str, list[str]]:
     """Which metadata columns colour, label and filter (:func:`embedcore.explore.column_roles`)."""
     return explore.column_roles(meta)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def table_roles(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> dict[str, list[str]]:
+    """:func:`roles` of :func:`table`'s metadata, found once per table (counting a million rows' values takes a
+    quarter of a second)."""
+    return roles(table(ref, columns).meta)
 
 
 #: The legend entry for the categories past the commonest.
@@ -170,8 +248,10 @@ def layout(ref: data_service.DataRef, columns: tuple[str, ...] | None, rows_key:
     (a key of :data:`METHODS`) with ``params`` (name, value pairs): coordinates and what the method reports.
     ``_progress(fraction, text)`` hears how far an iterative method is (UMAP's epochs)."""
     kw = dict(params)
-    X = in_metric(_rows_X(ref, columns, _rows), kw.pop("metric", "euclidean"))
     name = METHODS[method][0]
+    if name == "given":
+        return _given_xy(ref, kw["x"], kw["y"], _rows), {"params": {"x": kw["x"], "y": kw["y"]}}
+    X = in_metric(_rows_X(ref, columns, _rows), kw.pop("metric", "euclidean"))
     kw = _tsne_params(len(X), kw) if name == "tsne" else kw
     if name == "tsne":
         kw["n_jobs"] = TSNE_JOBS
@@ -330,17 +410,27 @@ def sweep_map(ref: data_service.DataRef, columns, rows, method: str, params: dic
     return compute(ref, columns, rows, method, chosen, progress)[0]
 
 
-def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) -> reproduce.Recipe:
-    """The map as computed (every row, the sample, or the isolated rows), and the embedcore code that computes it
-    again."""
+def recipe(ref: data_service.DataRef, columns, method: str, params: dict, isolated) -> reproduce.Recipe:
+    """The map as computed (every row, the method's sample, or the isolated rows), and the embedcore code that
+    computes it again."""
     t = table(ref, columns)
+    rows, _ = mapped_rows(len(t.rows), method, isolated, ref.seed)
     coords, _ = compute(ref, columns, rows, method, params)
-    isolated = None if rows is None else [int(r) for r in rows]
+    isolated = None if isolated is None else [int(r) for r in isolated]
     name = METHODS[method][0]
     chosen = None if not columns else list(t.columns)
     metric = params.get("metric", "euclidean")
     settings = {k: v for k, v in params.items() if k != "metric"}
-    code = f"""
+    cap = sample_cap(method)
+    if name == "given":
+        code = f"""
+        names = [str(c) for c in data.columns]
+        coords = np.column_stack([data.X[:, names.index({params["x"]!r})], data.X[:, names.index({params["y"]!r})]])
+        isolated = {isolated!r}  # the rows isolated on the page, or None
+        result = {{"coords": coords if isolated is None else coords[isolated]}}
+        """
+    else:
+        code = f"""
         from embedcore import maps
         from embedcore.manifold import rescale_for_distances, sample_indices
 
@@ -348,20 +438,21 @@ def recipe(ref: data_service.DataRef, columns, method: str, params: dict, rows) 
         chosen = {chosen!r}  # the vector columns the page used (None: all)
         if chosen is not None:
             X = X[:, [names.index(c) for c in chosen]]
-        keep = sample_indices(len(X), {SAMPLE}, random_state={ref.seed})  # the page's sample of larger tables
-        if keep is not None:
-            X = X[np.sort(keep)]
         X = rescale_for_distances(X)  # magnitudes past 1e+-100 scaled by a power of two, as the page does
-        isolated = {isolated!r}  # the rows isolated on the page (positions after the sample), or None
+        isolated = {isolated!r}  # the rows isolated on the page, or None
         if isolated is not None:
             X = X[isolated]
+        elif {cap!r} is not None:  # the page's seeded sample of larger tables for this method
+            keep = sample_indices(len(X), {cap!r}, random_state={ref.seed})
+            X = X if keep is None else X[np.sort(keep)]
         if {metric!r} == "cosine":  # every row scaled to length 1: euclidean neighbours are then cosine neighbours
             norms = np.linalg.norm(X, axis=1, keepdims=True)
             X = X / np.where(norms > 0, norms, 1.0)
         result = {{"coords": maps.embed(np.ascontiguousarray(X, dtype=np.float64), {name!r}, random_state={ref.seed},
                                         **{settings!r}).coords}}
         """
-    exact = "columns up to sign" if name in ("pca", "isomap", "lle") else "close"
+    exact = {"pca": "columns up to sign", "isomap": "columns up to sign", "lle": "columns up to sign",
+             "given": "exact"}.get(name, "close")
     return reproduce.Recipe("maps", f"{method} map", {"coords": coords}, {"method": name, **params,
-                            "columns": chosen, "largest sample": SAMPLE, "isolated rows": isolated}, ref, code,
+                            "columns": chosen, "largest sample": cap, "isolated rows": isolated}, ref, code,
                             compare={"coords": exact}, rtol=1e-4, atol=1e-6)

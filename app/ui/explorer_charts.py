@@ -48,11 +48,12 @@ class View:
     positions: np.ndarray  # positions into the table's rows
 
     @classmethod
-    def make(cls, table, label_by: str, colour_by: str) -> "View":
+    def make(cls, table, label_by: str, colour_by: str, roles: dict | None = None) -> "View":
         meta = table.meta
         ids = (table.rows + 1).astype(object)
         if label_by in meta.columns:
-            labels = meta[label_by].map(lambda v: "" if v is None or v != v else str(v)).to_numpy(dtype=object)
+            column = meta[label_by]
+            labels = column.astype(str).where(column.notna(), "").to_numpy(dtype=object)
             label_name = label_by
         else:
             labels, label_name = np.array([str(i) for i in ids], dtype=object), "row"
@@ -61,7 +62,7 @@ class View:
         column = colour_by if colour_by in meta.columns else None
         if column is not None:
             values = meta[column].to_numpy()
-            if column in svc.roles(meta)["number"]:
+            if column in (roles or svc.roles(meta))["number"]:
                 values = pd.to_numeric(meta[column], errors="coerce").to_numpy(dtype=np.float64)
             else:
                 codes, found, _ = svc.category_groups(values)
@@ -104,9 +105,15 @@ class View:
     def hover(self) -> dict:
         out = {self.label_name: self.labels}
         if self.colour_by is not None and self.colour_by != self.label_name:
-            out[self.colour_by] = (self.colour_values if self.codes is None
-                                   else np.array([str(v) for v in self.colour_values], dtype=object))
+            out[self.colour_by] = self.colour_values
         return out
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def view_of(ref, columns, label_by: str, colour_by: str) -> View:
+    """:meth:`View.make` of the page's table, made once per choice of labels and colour and shared (read only): a
+    million rows' labels and colour codes take about a second to make."""
+    return View.make(svc.table(ref, columns), label_by, colour_by, svc.table_roles(ref, columns))
 
 
 SEARCH_ENTERED = "maps.search_entered"
@@ -214,7 +221,11 @@ def draw_map(tools, shown: View, coords, *, matches, method: str, clusters=None,
     """The map: coloured, labelled, the search's matches ringed and framed, cluster names at their centres (a
     click on one selects its cluster), lines of equal density under the points."""
     ids = shown.ids
-    drawn = map_state.aligned(MAP_KEY, coords, ids)
+    if method == svc.GIVEN:  # its axes are the file's own columns: drawn as they are, and what the next is turned to
+        map_state.remember(MAP_KEY, coords, ids)
+        drawn = np.asarray(coords, dtype=np.float64)
+    else:
+        drawn = map_state.aligned(MAP_KEY, coords, ids)
     rings = []
     if len(matches):
         rings.append(lab_map.ring(matches, name=f"search: {len(matches):,} match{'es' if len(matches) != 1 else ''}",

@@ -10,8 +10,25 @@ import pandas as pd
 
 #: Largest file any reader accepts; larger files are refused, never cut.
 MAX_BYTES = 200 * 2**20
-#: Rows above which vector files are sampled (with a notice) rather than used whole.
+#: Rows above which vector files are sampled (with a notice) rather than used whole, however narrow they are.
 MAX_VECTOR_ROWS = 200_000
+#: Narrow tables (a map's x and y with a few more columns) keep more rows, up to this many numbers in all
+#: (512 MB as float64) ...
+MAX_VECTOR_CELLS = 64_000_000
+#: ... and this many rows at most.
+MAX_POINT_ROWS = 1_000_000
+
+
+def vector_rows(width: int) -> int:
+    """The rows a vector table of ``width`` numeric columns keeps whole: :data:`MAX_VECTOR_ROWS` at least,
+    more while the numbers fit in :data:`MAX_VECTOR_CELLS`, never more than :data:`MAX_POINT_ROWS`.
+
+    Examples
+    --------
+    >>> vector_rows(2), vector_rows(64), vector_rows(256), vector_rows(1024)
+    (1000000, 1000000, 250000, 200000)
+    """
+    return int(min(MAX_POINT_ROWS, max(MAX_VECTOR_ROWS, MAX_VECTOR_CELLS // max(int(width), 1))))
 
 #: Cells that mean "missing" (compared stripped and lower-cased): ours and pandas' defaults.
 NA_TOKENS = frozenset(

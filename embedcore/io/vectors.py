@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from . import list_columns
-from .results import MAX_VECTOR_ROWS, DataError, VectorData
+from .results import DataError, VectorData, vector_rows
 from .files import decode_bytes, file_extension, text_lines, sniff_binary, source_bytes, quote
 from .text import number_cells, drop_invalid_rows, find_header, sample_lines, text_grid, typed_columns, unique_names
 
@@ -29,7 +29,7 @@ def read_vectors(
     metadata: Any = None,
     metadata_filename: str | None = None,
     on_invalid: str = "drop",
-    max_rows: int = MAX_VECTOR_ROWS,
+    max_rows: int | None = None,
     seed: int = 0,
 ) -> VectorData:
     """Read a matrix of vectors with optional per-row metadata.
@@ -53,7 +53,8 @@ def read_vectors(
     source, filename : file path, bytes or file-like, and the name to report.
     metadata, metadata_filename : the Embedding Projector metadata file, if any.
     on_invalid : ``"drop"`` rows with missing/infinite values (and say so) or ``"error"``.
-    max_rows : larger files are sampled at random to this many rows, with a notice.
+    max_rows : larger files are sampled at random to this many rows, with a notice (default: by the table's
+        width, :func:`~embedcore.io.results.vector_rows`: 200,000 rows of wide vectors, up to 1,000,000 of narrow).
     seed : seed of that sample.
 
     Examples
@@ -83,7 +84,8 @@ def read_vectors(
         result.notices[:0] = notices
     if metadata is not None:
         _attach_projector_metadata(result, metadata, metadata_filename)
-    idx = sample_lines(len(result.X), max_rows, seed, result, "rows")
+    limit = vector_rows(result.X.shape[1]) if max_rows is None else max_rows
+    idx = sample_lines(len(result.X), limit, seed, result, "rows")
     if idx is not None:
         result.X = result.X[idx]
         if result.meta is not None:

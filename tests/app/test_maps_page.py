@@ -320,3 +320,53 @@ def test_a_file_with_its_own_row_column_exports_both():
     out = charts._full_table(table, view, np.zeros((3, 2)))
     assert list(out.columns[:2]) == ["file_row", "row"] and out["row"].tolist() == ["a", "b", "c"]
     assert out["file_row"].tolist() == [1, 2, 3]
+
+
+def given_table(n: int, seed: int = 0) -> pd.DataFrame:
+    """A map computed beforehand: x and y in six clusters, each row's topic and title, and a 4-number vector that
+    holds the same topics but not the layout inside them."""
+    rng = np.random.default_rng(seed)
+    topic = rng.integers(0, len(TOPICS), n)
+    centres = rng.normal(0, 8, (len(TOPICS), 2))
+    xy = centres[topic] + rng.normal(size=(n, 2))
+    frame = pd.DataFrame({"title": [f"row {i} on {TOPICS[t]}" for i, t in enumerate(topic)],
+                          "topic": [TOPICS[t] for t in topic]})
+    vectors = rng.normal(0, 8, (len(TOPICS), 4))[topic] + rng.normal(size=(n, 4))  # the topics, not the layout
+    for j in range(4):
+        frame[f"e{j}"] = vectors[:, j].round(5)
+    frame["umap_x"], frame["umap_y"] = xy[:, 0].round(5), xy[:, 1].round(5)
+    return frame
+
+
+def test_a_file_with_its_own_map_is_drawn_as_given_every_row_and_measured_against_its_vectors(monkeypatch):
+    """x and y computed beforehand (umap_x, umap_y beside the vector's columns): the page switches to drawing them
+    as given, every one of 30,000 rows (past the 20,000 a t-SNE or UMAP maps), and trustworthiness compares them
+    with the other numeric columns, not with themselves."""
+    mine = given_table(30_000)
+    at = open_page("app_pages/maps.py")
+    at.session_state["maps.method"] = "PCA"  # a person who mapped the bundled digits by PCA, then uploads her map
+    at.run()
+    at.sidebar.file_uploader[0].set_value(("mine.csv", mine.to_csv(index=False).encode(), "text/csv"))
+    at.run(timeout=300)
+    assert_clean(at)
+    assert at.session_state["maps.method"] == "Given x, y"
+    assert (at.session_state["maps.x"], at.session_state["maps.y"]) == ("umap_x", "umap_y")
+    drawn = lab_map(at, "maps.map")
+    assert drawn["n"] == 30_000 and not at.info
+    np.testing.assert_allclose(drawn["xy"], mine[["umap_x", "umap_y"]], rtol=1e-6)
+    trust = float(next(m.value for m in at.metric if m.label.startswith("trustworthiness")))
+    assert 0.5 < trust < 0.95  # far from the 1 of a map measured against itself
+    at.session_state["maps.y"] = "e0"
+    at.run(timeout=300)
+    drawn = lab_map(at, "maps.map")
+    np.testing.assert_allclose(drawn["xy"][:, 1], mine["e0"], rtol=1e-5, atol=1e-5)  # drawn as given, not turned onto the last map
+    from app.services import explorer
+
+    monkeypatch.setattr(explorer, "SAMPLE", 2_000)  # what a UMAP maps at most, lowered to keep the test short
+    at.session_state["maps.method"] = "UMAP"
+    at.run(timeout=600)
+    assert any("maps a seeded sample of 2,000" in i.value for i in at.info)
+    assert lab_map(at, "maps.map")["n"] == 2_000
+    at.session_state["maps.method"] = "PCA"
+    at.run(timeout=300)
+    assert lab_map(at, "maps.map")["n"] == 30_000 and not at.info

@@ -40,6 +40,7 @@ import streamlit as st
 from app.services.maps import ALIGN_KEY, aligned, forget  # noqa: F401  (ALIGN_KEY, forget: re-exported)
 from app.ui import canvas, palette
 from app.ui.layout import main_height
+from embedcore import explore
 
 HERE = Path(__file__).parent
 PALETTE = palette.PALETTE
@@ -64,6 +65,7 @@ def categories(values, *, names=None, colors=None, title: str | None = None, mar
     and mark (``colors``: the colours to take them from, the lab's palette by default). Past the pairs there
     are (72 with the palette's twelve colours and six marks), the largest categories keep their own and the
     rest are drawn as one last entry, "N others", in grey."""
+    raw = values
     values = np.asarray(values, dtype=object)
     if names is None:
         uniq = list(dict.fromkeys(values.tolist()))
@@ -73,9 +75,13 @@ def categories(values, *, names=None, colors=None, title: str | None = None, mar
             pass
         names = uniq
     index = {v: k for k, v in enumerate(names)}
-    codes = np.fromiter((index.get(v, -1) for v in values), dtype=np.int32, count=len(values))
-    if (codes < 0).any():  # codes given directly
-        codes = values.astype(np.int64).astype(np.int32)
+    if values.size and isinstance(raw, np.ndarray) and raw.dtype.kind in "iu" and not any(
+            isinstance(v, (int, np.integer)) for v in names):  # codes into names, given as codes
+        codes = raw.astype(np.int32)
+    else:
+        codes = np.fromiter((index.get(v, -1) for v in values), dtype=np.int32, count=len(values))
+        if (codes < 0).any():  # codes given directly
+            codes = values.astype(np.int64).astype(np.int32)
     names = [str(n) for n in names]
     colours = list(colors or PALETTE)
     if isinstance(marks, (list, tuple)):  # each category's shape given: its colour too, one per category
@@ -189,15 +195,28 @@ def _hover_field(name, values) -> dict:
     a = values if isinstance(values, np.ndarray) else None
     if a is not None and a.ndim == 1 and a.dtype.kind == "f":
         return {"name": str(name), "numbers": b64(a), "digits": 3}
-    texts = [str(v) for v in values]
-    if len(texts) >= 64:
-        names, codes = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
-        if len(names) <= min(256, len(texts) // 4):
-            return {"name": str(name), "codes": b64(codes, np.int32), "names": [str(v) for v in names]}
+    if len(values) >= 64 and len(set(_texts(values[:1024]))) <= 256:  # a few values repeated (a sample tells)
+        codes, names = explore.text_codes(values)
+        if len(names) <= min(256, len(values) // 4):
+            return {"name": str(name), "codes": b64(codes, np.int32), "names": names}
+    texts = _texts(values)
     return {"name": str(name), "values": texts}
 
 
+def _texts(values) -> list[str]:
+    """``values`` as text ("" for None), one per point."""
+    return ["" if v is None else str(v) for v in values]
+
+
 def _items_token(ids) -> str:
+    a = ids if isinstance(ids, np.ndarray) else None
+    if a is not None and a.ndim == 1 and a.dtype.kind == "O" and len(a) > 1000:
+        try:  # whole numbers (rows of a file): their bytes, not a million strings
+            numbers = a.astype(np.int64)
+            if np.array_equal(numbers, a):
+                return "i:" + hashlib.sha1(numbers.tobytes()).hexdigest()[:16]
+        except (TypeError, ValueError, OverflowError):
+            pass
     h = hashlib.sha1()
     for v in ids:
         h.update(str(v).encode("utf-8", "surrogatepass"))
@@ -228,9 +247,11 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
     n = len(xy)
     # a map drawn unaligned (a live frame, a map whose axes mean something) is not what the next is aligned to
     drawn = aligned(key, xy, ids) if align else xy
-    labels_list = None if labels is None else ["" if v is None else str(v) for v in labels]
+    labels_list = None if labels is None else _texts(labels)
     colour = color if isinstance(color, dict) else single(color or PALETTE[0])
-    hover_fields = [_hover_field(k, vals) for k, vals in (hover or {}).items()]
+    # a field that is the labels themselves (the same array) is sent once, as the labels
+    hover_fields = [{"name": str(k), "values": None, "sameAs": "labels"} if labels is not None and vals is labels
+                    else _hover_field(k, vals) for k, vals in (hover or {}).items()]
     for field in hover_fields:  # the colour's own numbers and the labels, sent once (each is a quarter of the data)
         if field.get("numbers") is not None and field["numbers"] == colour.get("values"):
             field["numbers"], field["sameAs"] = None, "color"
