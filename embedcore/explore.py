@@ -161,6 +161,11 @@ def filter_rows(column, *, values=None, low=None, high=None) -> np.ndarray:
     return keep
 
 
+#: Rows past which HDBSCAN runs on a seeded sample of this many (its neighbour search grows with the rows and the
+#: smallest cluster, a hundredth of them) and the other rows take the cluster of their nearest sampled row.
+CLUSTER_SAMPLE = 20_000
+
+
 def cluster_map(coords, labels=None, *, space=None, min_size: int | None = None,
                 words: bool = False) -> tuple[np.ndarray, pd.DataFrame]:
     """Clusters found by HDBSCAN (density-based: no number of clusters to choose; sparse points stay unclustered,
@@ -169,7 +174,8 @@ def cluster_map(coords, labels=None, *, space=None, min_size: int | None = None,
 
     HDBSCAN runs on the map ``coords``, or on ``space`` (the vectors, reduced to their top 10 principal
     components when they have more: density in 64 or 768 dimensions is flat, and the search slow), so a cluster
-    is a group of the data and not only of the picture.
+    is a group of the data and not only of the picture. Past :data:`CLUSTER_SAMPLE` rows it runs on a seeded
+    sample of that many and every other row joins its nearest sampled row's cluster.
 
     Examples
     --------
@@ -183,12 +189,21 @@ def cluster_map(coords, labels=None, *, space=None, min_size: int | None = None,
 
     xy = np.asarray(coords, dtype=np.float64)
     n = len(xy)
-    size = int(min_size or max(5, n // 100))
+    fitted = n if n <= CLUSTER_SAMPLE else CLUSTER_SAMPLE
+    size = int(min_size or max(5, fitted // 100))
     columns = ["cluster", "size", "x", "y", "label", "share"]
     if n < 2 * size:
         return np.full(n, -1, dtype=np.int64), pd.DataFrame(columns=columns)
     where = xy if space is None else _reduced(np.asarray(space, dtype=np.float64), 10)
-    found = HDBSCAN(min_cluster_size=size, copy=True).fit_predict(where).astype(np.int64)
+    if n <= CLUSTER_SAMPLE:
+        found = HDBSCAN(min_cluster_size=size, copy=True).fit_predict(where).astype(np.int64)
+    else:  # HDBSCAN on a seeded sample; every other row joins the cluster (or the noise) of its nearest sampled row
+        from scipy.spatial import cKDTree
+
+        sample = np.sort(np.random.default_rng(0).choice(n, CLUSTER_SAMPLE, replace=False))
+        labelled = HDBSCAN(min_cluster_size=size, copy=True).fit_predict(where[sample]).astype(np.int64)
+        _, nearest = cKDTree(where[sample]).query(where, k=1, workers=-1)
+        found = labelled[nearest]
     clusters = sorted(set(found.tolist()) - {-1})
     names = cluster_words(labels, found) if labels is not None and words else None
     rows = []

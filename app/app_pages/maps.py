@@ -149,8 +149,7 @@ with body:
     if problem:
         st.warning(md_escape(problem), icon=":material/search_off:")
     charts.figures(ref, columns, rows, method, params, svc.in_metric(table.X[mapped.positions], metric), coords,
-                   len(drawn), extra, found,
-                   groups)
+                   len(drawn), extra, found, groups, recall=colour_by == svc.RECALL)
     charts.caption(shown, method, table, keep)
 
 charts.isolate_buttons("maps", (ref, columns), tools, isolated, shown)

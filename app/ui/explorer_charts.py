@@ -406,7 +406,7 @@ def visible(table, shown: View, coords, keep):
 
 
 def figures(ref, columns, rows, method: str, params: dict, X, coords, shown_rows: int, extra: dict, matches,
-            groups) -> None:
+            groups, recall: bool = False) -> None:
     """The numbers under the map: rows, the whole map's trustworthiness (``X`` and ``coords``: every row mapped,
     whatever the filter hides), what the method reports, the search's and clusters' counts."""
     row = st.container(horizontal=True, gap="medium")
@@ -418,14 +418,33 @@ def figures(ref, columns, rows, method: str, params: dict, X, coords, shown_rows
                         "falls as the map brings in points that are far in the data. Of the whole map, whatever "
                         "the filter hides." +
                         (f" Computed on a seeded sample of {used:,} points." if used < len(X) else ""))
+    if recall:
+        key = (ref, columns, svc.rows_key(rows), method, tuple(sorted(params.items())))
+        mean = float(np.mean(svc.recall(*key, X, coords)))
+        check = svc.recall_error(*key, X, coords)
+        row.metric(f"neighbour recall@{svc.TRUST_K}", f"{mean:.3f}" if check is None else f"≈ {mean:.3f}",
+                   help="The share of each row's nearest rows in the vectors that are also its nearest on the map, "
+                        "averaged." + ("" if check is None else
+                        f" Past {svc.RECALL_EXACT:,} rows the vectors' neighbours are found approximately "
+                        f"(NN-descent). On a seeded sample of {check['rows']:,} rows the exact figure is "
+                        f"{check['exact']:.3f} against {check['approximate']:.3f} approximate (difference "
+                        f"{check['difference']:+.3f}); NN-descent found {check['found']:.1%} of the exact "
+                        "neighbours."))
+        if check is not None:
+            row.metric(f"exact on {check['rows']:,} rows", f"{check['exact']:.3f}",
+                       delta=f"{check['difference']:+.3f} approximate", delta_color="off",
+                       help="Neighbour recall of a seeded sample, its vectors' neighbours searched exactly among "
+                            "every row; the delta is what the approximation changes on the same rows.")
     if "explained_variance_ratio" in extra:
         row.metric("variance kept", f"{sum(extra['explained_variance_ratio']):.1%}",
                    help="The share of the vectors' variance the two principal components hold.")
     if len(matches):
         row.metric("search matches", f"{len(matches):,}")
     if groups is not None:
+        sampled = (f" HDBSCAN ran on a seeded sample of {svc.CLUSTER_SAMPLE:,} rows; every other row joined the "
+                   "cluster of its nearest sampled row." if len(groups[0]) > svc.CLUSTER_SAMPLE else "")
         row.metric("clusters", f"{len(groups[1]):,}", help=f"{int((groups[0] < 0).sum()):,} rows belong to none. "
-                   "Click a cluster's name on the map to select its rows.")
+                   "Click a cluster's name on the map to select its rows." + sampled)
 
 
 def caption(shown: View, method: str, table, keep) -> None:

@@ -370,3 +370,21 @@ def test_a_file_with_its_own_map_is_drawn_as_given_every_row_and_measured_agains
     at.session_state["maps.method"] = "PCA"
     at.run(timeout=300)
     assert lab_map(at, "maps.map")["n"] == 30_000 and not at.info
+
+
+def test_recall_past_the_exact_limit_is_approximate_and_shows_the_exact_figure_of_a_sample(monkeypatch):
+    """Past RECALL_EXACT rows the vectors' neighbours come from NN-descent; the page says so (≈) and puts the
+    exact figure of a 2,000-row sample beside it, with the difference."""
+    from app.services import explorer
+
+    monkeypatch.setattr(explorer, "RECALL_EXACT", 1_000)
+    at = with_upload(given_table(4_000))
+    at.session_state["maps.colour"] = explorer.RECALL
+    at.run(timeout=300)
+    assert_clean(at)
+    metrics = {m.label: m for m in at.metric}
+    approx = metrics[f"neighbour recall@{explorer.TRUST_K}"]
+    assert approx.value.startswith("≈ ")
+    exact = metrics["exact on 2,000 rows"]
+    assert abs(float(approx.value[2:]) - float(exact.value)) < 0.05
+    assert lab_map(at, "maps.map")["color"]["kind"] == "continuous"

@@ -35,12 +35,12 @@ import hashlib
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from app.services.maps import ALIGN_KEY, aligned, forget  # noqa: F401  (ALIGN_KEY, forget: re-exported)
 from app.ui import canvas, palette
 from app.ui.layout import main_height
-from embedcore import explore
 
 HERE = Path(__file__).parent
 PALETTE = palette.PALETTE
@@ -196,9 +196,10 @@ def _hover_field(name, values) -> dict:
     if a is not None and a.ndim == 1 and a.dtype.kind == "f":
         return {"name": str(name), "numbers": b64(a), "digits": 3}
     if len(values) >= 64 and len(set(_texts(values[:1024]))) <= 256:  # a few values repeated (a sample tells)
-        codes, names = explore.text_codes(values)
+        column = pd.Series(np.asarray(values, dtype=object), dtype=object)
+        codes, names = pd.factorize(column.where(column.notna(), "").astype(str))  # hashed, not sorted
         if len(names) <= min(256, len(values) // 4):
-            return {"name": str(name), "codes": b64(codes, np.int32), "names": names}
+            return {"name": str(name), "codes": b64(codes, np.int32), "names": [str(v) for v in names]}
     texts = _texts(values)
     return {"name": str(name), "values": texts}
 
