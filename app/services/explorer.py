@@ -108,7 +108,10 @@ def table(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> Table:
         if c not in chosen and c not in meta.columns:
             meta[c] = data.X[:, names.index(c)]
     # magnitudes past 1e±100 scaled by a power of two: squared distances would overflow (no map changes)
-    X = np.ascontiguousarray(rescale_for_distances(X), dtype=np.float64)
+    # a big table read as float32 (a Parquet file of float32 columns) stays so: half the server's memory (and float32
+    # cannot reach the magnitudes rescale_for_distances guards against)
+    X = (np.ascontiguousarray(X) if X.dtype == np.float32
+         else np.ascontiguousarray(rescale_for_distances(X), dtype=np.float64))
     X.flags.writeable = False
     return Table(X, meta, chosen, names, np.arange(len(X)), len(X))
 

@@ -18,6 +18,9 @@ from .files import decode_bytes, file_extension, text_lines, sniff_binary, sourc
 from .text import number_cells, drop_invalid_rows, find_header, sample_lines, text_grid, typed_columns, unique_names
 
 _W2V_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
+#: Numbers past which a Parquet table's float32 columns are kept as float32 (smaller tables are read as float64,
+#: as every other format is).
+FLOAT32_CELLS = 10_000_000
 #: Extensions of JSON lines: one object per line.
 _JSON_LINES = (".jsonl", ".ndjson")
 
@@ -341,11 +344,14 @@ def _read_parquet_vectors(data: bytes, name: str, on_invalid: str) -> VectorData
     if not numeric:
         raise DataError(f"{name} has no numeric columns (columns: {quote(', '.join(map(str, frame.columns[:6])))}). "
                         "Vectors need at least one column of numbers; read it as a table instead.")
-    X = frame[numeric].to_numpy(np.float64)
+    # a big table stored as float32 stays float32: 200,000 x 256 is 205 MB so, 410 MB as float64, and the read
+    # must fit in its memory budget with the file's bytes and the decoded table beside it
+    single = len(frame) * len(numeric) >= FLOAT32_CELLS and all(frame[c].dtype == np.float32 for c in numeric)
+    X = frame[numeric].to_numpy(np.float32 if single else np.float64)
     result = VectorData(name, X=X, columns=[str(c) for c in numeric])
     others = [c for c in frame.columns if c not in numeric]
     keep = drop_invalid_rows(X, np.arange(1, len(X) + 1), name, on_invalid, result, unit="row")
-    result.X = np.ascontiguousarray(X[keep])
+    result.X = np.ascontiguousarray(X if keep.all() else X[keep])
     result.source_rows = np.flatnonzero(keep)
     if len(result.X) == 0:
         raise DataError(f"{name}: every row has a missing value, so no vector is left. Fill in the empty cells.")

@@ -68,3 +68,13 @@ def test_approximate_neighbours_find_most_exact_ones_and_the_sample_says_what_th
     assert abs(check["difference"]) < 0.02
     assert check["exact"] == pytest.approx(metrics.neighbour_recall(X, Y, 10, per_point=True)[
         np.sort(np.random.default_rng(0).choice(8_000, 500, replace=False))].mean())
+
+
+def test_a_big_float32_parquet_stays_float32_and_a_small_one_is_read_as_float64():
+    rng = np.random.default_rng(4)
+    big = pd.DataFrame(rng.normal(size=(160_000, 64)).astype(np.float32), columns=[f"e{j}" for j in range(64)])
+    v = read_vectors(_parquet(big.assign(label="a")), "big.parquet")
+    assert v.X.dtype == np.float32 and v.X.shape == (160_000, 64)
+    np.testing.assert_array_equal(v.X[:3], big.to_numpy()[:3])
+    small = read_vectors(_parquet(big.head(100)), "small.parquet")
+    assert small.X.dtype == np.float64
