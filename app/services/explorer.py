@@ -23,9 +23,12 @@ from embedcore import compare, explore, maps, metrics
 from embedcore.exceptions import DataError
 from embedcore.manifold import rescale_for_distances, sample_indices
 
-#: Rows a method that fits the rows' neighbours (t-SNE, UMAP, Isomap, LLE) maps at most; a larger table is mapped on
-#: a seeded sample of this many, and the page says so. PCA and given coordinates draw every row the file gave.
+#: Rows Isomap and LLE map at most (their neighbour graph's eigenvectors or shortest paths grow past that); a larger
+#: table is mapped on a seeded sample of this many, and the page says so. PCA and given coordinates draw every row
+#: the file gave.
 SAMPLE = 20_000
+#: Rows t-SNE (openTSNE's FFT gradients and approximate neighbours) and UMAP map at most, live.
+LIVE_SAMPLE = 100_000
 #: The map drawn from two of the table's own columns (an x and a y computed beforehand).
 GIVEN = "Given x, y"
 #: The methods offered, by what the page calls them, and each one's settings with (low, default, high, step).
@@ -118,7 +121,8 @@ def table(ref: data_service.DataRef, columns: tuple[str, ...] | None) -> Table:
 
 def sample_cap(method: str) -> int | None:
     """Rows ``method`` maps at most (None: every row)."""
-    return None if METHODS[method][0] in ("pca", "given") else SAMPLE
+    name = METHODS[method][0]
+    return None if name in ("pca", "given") else LIVE_SAMPLE if name in ("tsne", "umap") else SAMPLE
 
 
 def mapped_rows(n: int, method: str, isolated, seed: int) -> tuple[tuple[int, ...] | None, bool]:

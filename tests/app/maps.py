@@ -90,6 +90,14 @@ def line_charts(at) -> dict[str, dict]:
     return {d["chartId"]: d for d in (json.loads(el.proto.json) for el in _walk(at._tree, LINES))}
 
 
+def _spread(some: dict, n: int) -> list[str]:
+    """Text sent for some points (``index``, ``text``) as one entry per point ("" for the others)."""
+    out = [""] * n
+    for i, t in zip(_decode(some["index"], np.int32), some["text"]):
+        out[int(i)] = t
+    return out
+
+
 def lab_maps(at) -> dict[str, dict]:
     """Every lab map the last run drew, by its key: the data sent, with ``xy`` (n x 2) decoded, and
     ``codes`` / ``values`` for the colour, ``proto_id`` for :func:`select_on_map`."""
@@ -98,6 +106,9 @@ def lab_maps(at) -> dict[str, dict]:
         data = json.loads(el.proto.json)
         n = data["n"]
         data["xy"] = np.column_stack([_decode(data["x"]), _decode(data["y"])]) if n else np.zeros((0, 2))
+        if isinstance(data.get("labels"), dict):  # past TEXT_POINTS: text for some points only, as the map spreads it
+            data["text_rows"] = _decode(data["labels"]["index"], np.int32)
+            data["labels"] = _spread(data["labels"], n)
         colour = data.get("color") or {}
         if colour.get("kind") == "category":
             data["codes"] = _decode(colour["codes"], np.int32)
@@ -110,6 +121,8 @@ def lab_maps(at) -> dict[str, dict]:
                 field["values"] = data["values"]
             elif field.get("sameAs") == "labels":  # the labels, not sent twice
                 field["values"] = data["labels"]
+            elif field.get("index") is not None:  # text for some points only
+                field["values"] = _spread(field, n)
             elif field.get("codes") is not None:  # a few repeated values, sent as codes into their names
                 field["values"] = [field["names"][c] for c in _decode(field["codes"], np.int32)]
             elif "numbers" in field:  # numbers sent as bytes: their values, as the tooltip reads them

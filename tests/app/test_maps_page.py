@@ -354,6 +354,15 @@ def test_a_file_with_its_own_map_is_drawn_as_given_every_row_and_measured_agains
     drawn = lab_map(at, "maps.map")
     assert drawn["n"] == 30_000 and not at.info
     np.testing.assert_allclose(drawn["xy"], mine[["umap_x", "umap_y"]], rtol=1e-6)
+    # past 20,000 points the titles travel for 20,000 of them, not one string a point
+    assert len(drawn["text_rows"]) == 20_000 and sum(bool(t) for t in drawn["labels"]) == 20_000
+    outside = next(i for i in range(30_000) if i not in set(drawn["text_rows"].tolist()))
+    at.session_state["maps.search"] = f"row {outside} on"
+    at.run(timeout=300)
+    drawn = lab_map(at, "maps.map")
+    assert drawn["labels"][outside] == mine["title"][outside]  # a search's match is always named
+    at.session_state["maps.search"] = ""
+    at.run(timeout=300)
     trust = float(next(m.value for m in at.metric if m.label.startswith("trustworthiness")))
     assert 0.5 < trust < 0.95  # far from the 1 of a map measured against itself
     at.session_state["maps.y"] = "e0"
@@ -362,7 +371,7 @@ def test_a_file_with_its_own_map_is_drawn_as_given_every_row_and_measured_agains
     np.testing.assert_allclose(drawn["xy"][:, 1], mine["e0"], rtol=1e-5, atol=1e-5)  # drawn as given, not turned onto the last map
     from app.services import explorer
 
-    monkeypatch.setattr(explorer, "SAMPLE", 2_000)  # what a UMAP maps at most, lowered to keep the test short
+    monkeypatch.setattr(explorer, "LIVE_SAMPLE", 2_000)  # what a UMAP maps at most, lowered to keep the test short
     at.session_state["maps.method"] = "UMAP"
     at.run(timeout=600)
     assert any("maps a seeded sample of 2,000" in i.value for i in at.info)

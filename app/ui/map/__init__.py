@@ -209,6 +209,39 @@ def _texts(values) -> list[str]:
     return ["" if v is None else str(v) for v in values]
 
 
+#: Points past which per-point text (labels, a text field of the tooltip) is sent for this many of them only: the
+#: ones the map must name (search matches, the selection, ``always_label``), then the most important by
+#: ``label_priority``, then a seeded sample. A million labels would be 15 MB on every run.
+TEXT_POINTS = 20_000
+
+
+def _text_rows(n: int, priority, musts) -> np.ndarray:
+    """The rows (sorted) whose text is sent for a map of ``n`` points: every index in ``musts`` (lists, in order)
+    while room lasts, then by ``priority`` (highest first) or a seeded sample."""
+    chosen: dict[int, None] = {}
+    for group in musts:
+        for i in group:
+            if len(chosen) >= TEXT_POINTS:
+                break
+            if 0 <= int(i) < n:
+                chosen[int(i)] = None
+    room = TEXT_POINTS - len(chosen)
+    if room > 0:
+        if priority is not None:
+            order = np.argsort(-np.asarray(priority, dtype=np.float64), kind="stable")
+        else:
+            order = np.random.default_rng(0).permutation(n)
+        taken = np.zeros(n, dtype=bool)
+        taken[list(chosen)] = True
+        chosen.update(dict.fromkeys(order[~taken[order]][:room].tolist()))
+    return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
+
+
+def _some_texts(texts: list[str], rows: np.ndarray) -> dict:
+    """Text for ``rows`` only, as the map reads it: the rows as int32 bytes and their texts."""
+    return {"index": b64(rows, np.int32), "text": [texts[i] for i in rows]}
+
+
 def _items_token(ids) -> str:
     a = ids if isinstance(ids, np.ndarray) else None
     if a is not None and a.ndim == 1 and a.dtype.kind == "O" and len(a) > 1000:
@@ -260,6 +293,18 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
             field["values"], field["sameAs"] = None, "labels"
     rows = ids is None or are_rows(ids, n)
     sel = sorted({int(i) for i in selected})
+    if n > TEXT_POINTS and (labels_list is not None or any(f.get("values") is not None for f in hover_fields)):
+        # text for the points the map names and the most important others; the rest show their number and the
+        # tooltip's numbers and categories
+        named = [list(always_label), *[r["indices"] for r in rings if r.get("label")], sorted(int(i) for i in focus),
+                 sel]
+        text_rows = _text_rows(n, label_priority, named)
+        if labels_list is not None:
+            labels_list = _some_texts(labels_list, text_rows)
+        for field in hover_fields:
+            if field.get("values") is not None:
+                field.update(_some_texts(field.pop("values"), text_rows))
+                field["values"] = None
     ring_layers = list(rings)
     if sel:
         ring_layers.insert(0, ring(sel, name=f"selected ({len(sel):,})", color="rgba(33,37,41,0.85)", size=7.5,

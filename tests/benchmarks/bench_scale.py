@@ -1,0 +1,339 @@
+"""The lab at the size of people's embedding tables: each figure next to its reference, in one run.
+
+``python -m tests.benchmarks.bench_scale [part ...]`` from the project root; parts are ``browser``, ``python``,
+``frames``, ``tsne`` and ``umap`` (none: all, about 25 minutes on two cores). Not part of the test suite. The
+table is printed and written to tests/.artifacts/bench_scale.txt.
+
+* **browser** (the real server, headless Chromium, as tests/benchmarks/bench_browser.py runs them):
+
+  - a Parquet of 1,000,000 rows (x, y, a topic, a title) uploaded on Maps, from ``set_input_files`` to the map
+    drawn with every row (the upload's own transfer included), next to its budget of 20 s;
+  - a 200,000 x 256 float32 Parquet (206 MB) uploaded and mapped by PCA, likewise (budget 30 s), with the server's
+    peak memory (its process and the reader's, polled every 50 ms; budget 3 GB);
+  - a colour change (Colour by) on the 100,000- and 1,000,000-point maps, from the click to the browser idle
+    after the run, next to the floor (a seed change on Home: a rerun that draws nothing; budgets 4x and 8x).
+* **python**: box selection of 100,000 of 1,000,000 points answered by the Maps page (AppTest: the run after the
+  selection event) next to the same page run without one (budget 2.5x); neighbour recall at k = 10 on
+  100,000 x 64 points, approximate (NN-descent) against exact, and on a 2,000-row sample the exact figure, the
+  approximate one and their difference.
+* **frames**: pan and wheel-zoom frame times of the map at 100,000 and 1,000,000 points
+  (tests/benchmarks/bench_map_gl.py; budgets: medians of 33 ms and 50 ms).
+* **tsne**: the Maps page's live t-SNE of 100,000 x 64 uploaded rows in the browser (first frame, finished) next
+  to the same openTSNE call alone (budget 1.3x; first frame within 10 s).
+* **umap**: the Maps page's UMAP of 100,000 x 64 (AppTest, the page's cached computation) next to umap-learn
+  alone with the same settings (budget 1.3x).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from tests.conftest import ARTIFACTS
+
+REPORT = ARTIFACTS / "bench_scale.txt"
+TOPICS = [f"topic {k}" for k in range(12)]
+LINES: list[str] = []
+
+
+def say(line: str = "") -> None:
+    print(line, flush=True)
+    LINES.append(line)
+
+
+# ------------------------------------------------------------------ the files people have
+
+
+def points(n: int, seed: int = 0) -> pd.DataFrame:
+    """A map computed beforehand: x and y (float32) in 12 clusters, a topic and a title per row."""
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, len(TOPICS), n)
+    xy = rng.normal(scale=10, size=(len(TOPICS), 2))[c] + rng.normal(size=(n, 2))
+    return pd.DataFrame({"x": xy[:, 0].astype(np.float32), "y": xy[:, 1].astype(np.float32),
+                         "topic": np.array(TOPICS, dtype=object)[c], "title": [f"item {i}" for i in range(n)]})
+
+
+def vectors(n: int, d: int, seed: int = 0) -> pd.DataFrame:
+    """``n`` float32 vectors of ``d`` numbers in 20 clusters, and each row's cluster as its label."""
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, 20, n)
+    X = (rng.normal(scale=3, size=(20, d))[c] + rng.normal(size=(n, d))).astype(np.float32)
+    return pd.DataFrame(X, columns=[f"e{j}" for j in range(d)]).assign(label=[f"c{k}" for k in c])
+
+
+def write(frame: pd.DataFrame, path: Path) -> Path:
+    # uncompressed: random floats do not shrink, and 200,000 x 256 stays under the 200 MB limit so
+    frame.to_parquet(path, index=False, compression=None)
+    return path
+
+
+# ------------------------------------------------------------------ the browser
+
+
+class PeakMemory:
+    """The peak resident memory of a process and its children, polled every 50 ms while in use."""
+
+    def __init__(self, pid: int):
+        import psutil
+
+        self.proc = psutil.Process(pid)
+        self.main = self.total = 0
+        self._stop = threading.Event()
+
+    def _poll(self) -> None:
+        import psutil
+
+        while not self._stop.is_set():
+            try:
+                main = self.proc.memory_info().rss
+                total = main + sum(c.memory_info().rss for c in self.proc.children(recursive=True))
+            except psutil.Error:
+                main = total = 0
+            self.main, self.total = max(self.main, main), max(self.total, total)
+            self._stop.wait(0.05)
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+MAP_N = """(n) => { const m = window.__labMaps && window.__labMaps['maps.map'];
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!m && m.state().n === n && !m.state().gliding && app && app.getAttribute('data-test-script-state') === 'notRunning'; }"""
+
+
+def upload_to_drawn(page, path: Path, n: int, timeout_s: float = 300) -> float:
+    """Seconds from choosing ``path`` in the sidebar's uploader to the map drawn with ``n`` points."""
+    t = time.perf_counter()
+    page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(path))
+    page.wait_for_function(MAP_N, arg=n, polling=50, timeout=timeout_s * 1000)
+    return time.perf_counter() - t
+
+
+def browser_part(tmp: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.benchmarks.bench_browser import PROBE_JS, VIEWPORT, Bench, Control, Row, Server
+    from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    files = {"1m": write(points(1_000_000), tmp / "points_1m.parquet"),
+             "100k": write(points(100_000, 1), tmp / "points_100k.parquet"),
+             "pca": write(vectors(200_000, 256, 2), tmp / "vectors_200k_256.parquet")}
+    say(f"files: {', '.join(f'{p.name} {p.stat().st_size / 2**20:.0f} MB' for p in files.values())}")
+    server = Server()
+    with server as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        bench = Bench(browser, url)
+        bench.warm_up()
+        floor = bench.floor()
+        say(f"floor (a seed change on Home, a rerun that draws nothing): median {floor.median:.3f} s")
+
+        def fresh_maps_page():
+            context = browser.new_context(viewport=VIEWPORT)
+            context.add_init_script(PROBE_JS)
+            page = context.new_page()
+            page.goto(f"{url}/maps")
+            bench.settle(page)
+            return page
+
+        for name, n, budget in (("100k", 100_000, 4.0), ("1m", 1_000_000, 8.0)):
+            page = fresh_maps_page()
+            with PeakMemory(server.proc.pid) as peak:
+                seconds = upload_to_drawn(page, files[name], n)
+            bench.settle(page)
+            say(f"given x, y of {n:,} rows: upload to drawn {seconds:.2f} s (budget 20 s){'' if seconds <= 20 else '  OVER'}; "
+                f"server peak {peak.main / 2**30:.2f} GB (with its reader {peak.total / 2**30:.2f} GB)")
+            state = page.evaluate("() => window.__labMaps['maps.map'].state()")
+            say(f"  drawn by {state.get('renderer')}, {state['n']:,} points")
+            row = Row("maps", f"Colour by at {n:,} points")
+            try:
+                bench.select(page, Control("Colour by", "select"), row)
+                ratio = row.median / floor.median
+                say(f"  colour change: median {row.median:.3f} s = {ratio:.2f}x the floor (budget {budget:g}x)"
+                    f"{'' if ratio <= budget else '  OVER'}; {row.note}; {row.flags()}")
+            except Exception as err:  # a control not found: said, and the run goes on
+                say(f"  colour change: not measured ({err})")
+            page.context.close()
+
+        page = fresh_maps_page()
+        with PeakMemory(server.proc.pid) as peak:
+            seconds = upload_to_drawn(page, files["pca"], 200_000, timeout_s=600)
+        say(f"PCA of 200,000 x 256 float32 ({files['pca'].stat().st_size / 2**20:.0f} MB): upload to drawn "
+            f"{seconds:.2f} s (budget 30 s){'' if seconds <= 30 else '  OVER'}; server peak {peak.main / 2**30:.2f} GB, "
+            f"with its reader {peak.total / 2**30:.2f} GB (budget 3 GB){'' if peak.main <= 3 * 2**30 else '  OVER'}")
+        page.context.close()
+        browser.close()
+
+
+# ------------------------------------------------------------------ the page's Python
+
+
+def python_part() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from embedcore import metrics
+    from tests.app.maps import lab_map, select_on_map
+    from tests.conftest import APP
+
+    frame = points(1_000_000)
+    blob = frame.to_parquet(index=False)
+    at = AppTest.from_file(str(APP), default_timeout=900)
+    at.run()
+    at.switch_page("app_pages/maps.py").run()
+    at.sidebar.file_uploader[0].set_value(("points.parquet", blob, "application/octet-stream"))
+    at.run()
+    xy = lab_map(at, "maps.map")["xy"]
+    order = np.argsort(xy[:, 0], kind="stable")
+    floors, boxes = [], []
+    for i in range(3):
+        t = time.perf_counter()
+        at.run()
+        floors.append(time.perf_counter() - t)
+        box = order[100_000 * (2 + i): 100_000 * (3 + i)]  # a band of the map a tenth of its points wide
+        t = time.perf_counter()
+        select_on_map(at, "maps.map", box.tolist(), kind="box")
+        boxes.append(time.perf_counter() - t)
+        assert "Isolate the selection (100,000 rows)" in [b.label for b in at.button], [b.label for b in at.button]
+    f, b = statistics.median(floors), statistics.median(boxes)
+    say(f"box selection of 100,000 of 1,000,000 points, the page's run: median {b:.2f} s against {f:.2f} s for the "
+        f"same page run without one: {b / f:.2f}x (budget 2.5x){'' if b / f <= 2.5 else '  OVER'}")
+
+    # 100,000 points near a 3-dimensional sheet in 64 dimensions: a PCA map keeps some neighbours, not all
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(100_000, 3)) * [4.0, 2.0, 1.0] @ rng.normal(size=(3, 64)) + 0.3 * rng.normal(size=(100_000, 64))
+    from sklearn.decomposition import PCA
+
+    Y = PCA(2, random_state=0).fit_transform(X)
+    metrics.nearest(X[:6_000], 10, approximate=True)  # NN-descent compiled before it is timed
+    t = time.perf_counter()
+    approx = metrics.neighbour_recall(X, Y, 10, approximate=True)
+    ta = time.perf_counter() - t
+    t = time.perf_counter()
+    exact = metrics.neighbour_recall(X, Y, 10)
+    te = time.perf_counter() - t
+    check = metrics.recall_on_sample(X, Y, 10, 2_000)
+    say(f"neighbour recall@10 of a PCA map of 100,000 x 64 (a 3-D sheet): approximate {approx:.4f} in {ta:.1f} s, exact "
+        f"{exact:.4f} in {te:.1f} s (difference {approx - exact:+.4f})")
+    say(f"  on a 2,000-row sample: exact {check['exact']:.4f}, approximate {check['approximate']:.4f}, difference "
+        f"{check['difference']:+.4f}; NN-descent found {check['found']:.1%} of the exact neighbours")
+
+
+# ------------------------------------------------------------------ frames, t-SNE, UMAP
+
+
+def frames_part() -> None:
+    import subprocess
+
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("bench_map_gl.py"))], capture_output=True,
+                         text=True, timeout=3600)
+    for line in out.stdout.splitlines():
+        say(line)
+    if out.returncode:
+        say(f"bench_map_gl.py failed: {out.stderr.strip().splitlines()[-1:]}")
+
+
+def tsne_part(tmp: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from app.services import explorer as svc
+    from embedcore.maps import embed
+    from tests.benchmarks.bench_browser import PROBE_JS, Server, VIEWPORT
+    from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    data = vectors(100_000, 64, 4)
+    path = write(data, tmp / "vectors_100k_64.parquet")
+    with Server() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        context = browser.new_context(viewport=VIEWPORT)
+        context.add_init_script(PROBE_JS)
+        page = context.new_page()
+        page.goto(f"{url}/maps?maps.method=t-SNE")
+        page.wait_for_function(MAP_N, arg=1797, polling=100, timeout=600_000)  # the digits' t-SNE, run to its end
+        t = time.perf_counter()
+        page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(path))
+        page.wait_for_function("""() => { const m = window.__labMaps && window.__labMaps['maps.map'];
+            return !!m && m.state().n === 100000; }""", polling=50, timeout=600_000)
+        first = time.perf_counter() - t
+        page.wait_for_function("""() => { const m = window.__labMaps && window.__labMaps['maps.map'];
+            return !!m && m.state().n === 100000 && /iteration [1-9]/.test(m.frame.title); }""", polling=100,
+                               timeout=1_800_000)
+        first_layout = time.perf_counter() - t
+        page.wait_for_function(MAP_N + "", arg=100_000, polling=200, timeout=3_600_000)
+        page.get_by_role("button", name="Stop").wait_for(state="detached", timeout=3_600_000)
+        done = time.perf_counter() - t
+        browser.close()
+    X = data.drop(columns="label").to_numpy(np.float32)
+    params = svc._tsne_params(len(X), {"perplexity": 30.0, "exaggeration": 1.0, "init": "pca"})
+    t = time.perf_counter()
+    embed(X, "tsne", random_state=0, n_jobs=svc.TSNE_JOBS, **params)
+    alone = time.perf_counter() - t
+    say(f"t-SNE of 100,000 x 64 on Maps: first frame (the PCA it starts from) {first:.1f} s after the upload "
+        f"(budget 10 s), first t-SNE layout {first_layout:.1f} s, finished {done:.1f} s; openTSNE alone "
+        f"{alone:.1f} s: {done / alone:.2f}x (budget 1.3x){'' if done / alone <= 1.3 else '  OVER'}")
+
+
+def umap_part() -> None:
+    import umap
+    from streamlit.testing.v1 import AppTest
+
+    from app.services import explorer as svc
+    from tests.app.maps import lab_map
+    from tests.conftest import APP
+
+    data = vectors(100_000, 64, 5)
+    at = AppTest.from_file(str(APP), default_timeout=3600)
+    at.run()
+    at.switch_page("app_pages/maps.py").run()
+    at.sidebar.file_uploader[0].set_value(("v.parquet", data.to_parquet(index=False), "application/octet-stream"))
+    at.run()
+    at.session_state["maps.method"] = "UMAP"
+    t = time.perf_counter()
+    at.run()
+    page = time.perf_counter() - t
+    assert lab_map(at, "maps.map")["n"] == 100_000
+    X = data.drop(columns="label").to_numpy(np.float32)
+    kw = dict(svc.METHODS["UMAP"][1])
+    t = time.perf_counter()
+    # what the page asks of umap-learn (embedcore.maps.embed): its defaults, seeded, on one thread
+    umap.UMAP(n_neighbors=kw["n_neighbors"][1], min_dist=kw["min_dist"][1], init="spectral", random_state=0,
+              n_jobs=1).fit_transform(X)
+    alone = time.perf_counter() - t
+    say(f"UMAP of 100,000 x 64 on Maps (the page's run): {page:.1f} s; umap-learn alone {alone:.1f} s: "
+        f"{page / alone:.2f}x (budget 1.3x){'' if page / alone <= 1.3 else '  OVER'}")
+
+
+def main(argv: list[str]) -> None:
+    parts = argv or ["python", "browser", "frames", "umap", "tsne"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for part in parts:
+            say(f"== {part}")
+            if part == "browser":
+                browser_part(Path(tmp))
+            elif part == "python":
+                python_part()
+            elif part == "frames":
+                frames_part()
+            elif part == "tsne":
+                tsne_part(Path(tmp))
+            elif part == "umap":
+                umap_part()
+            else:
+                raise SystemExit(f"unknown part {part!r}: browser, python, frames, tsne or umap")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text("\n".join(LINES) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
