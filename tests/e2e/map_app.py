@@ -2,10 +2,12 @@
 
 ``streamlit run tests/e2e/map_app.py`` draws ``points(n, turn)`` with :func:`app.ui.map.draw` under the key
 ``fixture.map``; the query parameters choose ``n`` (default 300) and the drag ``mode`` (box, lasso,
-click, pan; default box). A "Turn" slider redraws the same items turned, scaled, shifted and bent a
-little (so the aligned map is not simply the previous one); an "Align redrawn maps" checkbox is the
-sidebar's switch (session key ``global.align_maps``). The last selection the map sent comes back into
-the page as JSON text (element key ``fixture_event``) and is drawn as the map's selection.
+click, pan; default box), and ``color=category`` colours the points by the cluster they were drawn from
+(:func:`clusters`, a legend whose entries hide them, a mark per cluster) instead of by depth. A "Turn"
+slider redraws the same items turned, scaled, shifted and bent a little (so the aligned map is not simply
+the previous one); an "Align redrawn maps" checkbox is the sidebar's switch (session key
+``global.align_maps``). The last selection the map sent comes back into the page as JSON text (element
+key ``fixture_event``) and is drawn as the map's selection.
 
 The test imports :func:`points` and :func:`labels` to know what was drawn.
 """
@@ -39,6 +41,15 @@ def points(n: int, turn: int) -> np.ndarray:
     return 1.5**turn * bent @ rot + np.array([3.0, -2.0]) * turn
 
 
+CLUSTERS = ["west", "east", "north", "south"]
+
+
+def clusters(n: int) -> np.ndarray:
+    """The cluster each point of :func:`base` was drawn from (0 to 3, in :data:`CLUSTERS`' order; the halo's
+    points keep theirs)."""
+    return np.random.default_rng(2026).integers(0, len(CLUSTERS), n)
+
+
 def labels(n: int) -> list[str]:
     """A word-like label per point, of 2 to 4 syllables, unique (its row number at the end)."""
     rng = np.random.default_rng(7)
@@ -60,6 +71,7 @@ if __name__ == "__main__":  # what `streamlit run` executes
     st.set_page_config(page_title="Map fixture", layout="wide")
     n = int(st.query_params.get("n", 300))
     mode = st.query_params.get("mode", "box")
+    by_cluster = st.query_params.get("color") == "category"
     st.title("Map fixture")
     st.checkbox("Align redrawn maps", value=True, key=labmap.ALIGN_KEY)
     turn = st.slider("Turn", 0, 6, 0, key="fixture.turn")
@@ -71,7 +83,8 @@ if __name__ == "__main__":  # what `streamlit run` executes
     names = labels(n)
     depth = depths(n)
     labmap.draw(None, points(n, turn), key=KEY, labels=names, label_priority=-np.arange(n, dtype=float),
-                color=labmap.continuous(depth, title="depth"), hover={"row": range(n), "depth": depth}, mode=mode, on_select=keep, title=f"{n:,} points, turn {turn}",
+                color=labmap.categories(np.array(CLUSTERS)[clusters(n)], names=CLUSTERS, title="cluster") if by_cluster
+                else labmap.continuous(depth, title="depth"), hover={"row": range(n), "depth": depth}, mode=mode, on_select=keep, title=f"{n:,} points, turn {turn}",
                 x_title="x", y_title="y", selected=(event or {}).get("indices", []), height=520)
     event = st.session_state.get("fixture.event")
     with st.container(key="fixture_event"):

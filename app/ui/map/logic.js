@@ -33,7 +33,16 @@ export function tipTitle(frame, i) {
 export function fieldValue(field, i) {
   if (field.nums) return significant(field.nums[i], field.digits || 3);
   if (field.cds) return field.cds[i] < 0 ? "" : String(field.names[field.cds[i]]);
-  return field.values[i];
+  return field.values[i] ?? "(not sent at this size)";
+}
+
+// Text sent for some points only (a map past 20,000 points: {index: int32 base64, text: [...]}) as one entry a
+// point, null for the others; a plain list (or null) as it is.
+export function spreadTexts(texts, n) {
+  if (texts == null || Array.isArray(texts)) return texts ?? null;
+  const out = new Array(n).fill(null), index = decode(texts.index, Int32Array);
+  for (let k = 0; k < index.length; k++) out[index[k]] = texts.text[k];
+  return out;
 }
 
 // Bounds of the points drawn (skipping NaN), as [x0, y0, x1, y1]; a single point gets a unit box.
@@ -566,4 +575,133 @@ export function pointSpoken(f, i) {
   const parts = [...new Set([colour, ...fields].filter(Boolean))];
   return `${tipTitle(f, i)}${parts.length ? `; ${parts.join("; ")}` : ""}. Point ${(i + 1).toLocaleString("en-US")} of ` +
     `${f.n.toLocaleString("en-US")}${f.selected.has(i) ? ", selected" : ""}.`;
+}
+
+// ------------------------------------------------------------ the points through WebGL 2
+// From this many points to draw, the map draws them with WebGL 2 (where the browser has it): the CPU's
+// pixel loop (blendDiscs) costs far more than a frame once there are tens of thousands.
+export const GL_ABOVE = 20000;
+
+// How far each of MARKS reaches from its centre, in radii (insideMark's outermost pixel): the side of the square
+// a point sprite needs. The triangle's apex is 1.34 r above its centroid; the plus's arms reach 1.2 r.
+export const MARK_REACH = [1, 0.89, 1.34, 1.25, 1.2, 1.15];
+
+// The middle of the points' bounds, in float64: the positions sent to the GPU are taken from it, so that points
+// far from the origin keep the precision float32 has near zero.
+export function glCentre(xs, ys) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i], y = ys[i];
+    if (!(x === x && y === y)) continue;
+    if (x < x0) x0 = x; if (x > x1) x1 = x;
+    if (y < y0) y0 = y; if (y > y1) y1 = y;
+  }
+  return x0 === Infinity ? [0, 0] : [(x0 + x1) / 2, (y0 + y1) / 2];
+}
+
+// Each point as the WebGL renderer draws it: its position less the centre (cx, cy) as a float32 pair in `xy`,
+// and its style as one 32-bit word in `style`: its palette index (the low 16 bits), its mark (an index into
+// MARKS, bits 16 to 18) and whether it is drawn (bit 19: kept by the legend, both coordinates numbers).
+// colour: each point's palette index; keep: the points shown (null: all); codes and markOf: each point's
+// category and each category's mark (null: discs). Returns how many points are drawn.
+export function glPack(xs, ys, cx, cy, colour, keep, codes, markOf, xy, style) {
+  let shown = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i], y = ys[i];
+    xy[2 * i] = x - cx; xy[2 * i + 1] = y - cy;
+    const on = (!keep || keep[i]) && x === x && y === y;
+    const mark = codes ? markOf[codes[i]] || 0 : 0;
+    style[i] = (colour[i] & 0xffff) | (mark << 16) | (on ? 0x80000 : 0);
+    if (on) shown++;
+  }
+  return shown;
+}
+
+// A palette of [r, g, b] as RGBA bytes, one texel a colour (the texture the vertex shader reads a point's from).
+export function paletteBytes(rgb) {
+  const out = new Uint8Array(4 * Math.max(1, rgb.length));
+  rgb.forEach((c, k) => { out[4 * k] = c[0]; out[4 * k + 1] = c[1]; out[4 * k + 2] = c[2]; out[4 * k + 3] = 255; });
+  return out;
+}
+
+// Where a layer drawn at view `from` goes at view `to` (same w x h canvas): [x, y, k], its top-left corner's
+// new place and the factor it is scaled by. A gesture on a map whose points take long to draw moves the last
+// picture of them so, and draws them anew once it pauses.
+export function layerShift(from, to, w, h) {
+  const k = to.s / from.s;
+  return [w / 2 + (from.cx - to.cx) * to.s - (w / 2) * k, h / 2 - (from.cy - to.cy) * to.s - (h / 2) * k, k];
+}
+
+// ------------------------------------------------------------ labels, bounded work per frame
+// The points that may be labelled, most important first: those with a label that the legend keeps, by
+// `priority` from high to low (ties, and every point when there is none, by index). Built once a frame of
+// data, so a pan or a zoom only walks its head (firstInView). NaN priorities go last.
+export function labelOrder(labels, priority, keep) {
+  const n = labels ? labels.length : 0, ok = [];
+  for (let i = 0; i < n; i++) if ((!keep || keep[i]) && labels[i] != null && labels[i] !== "") ok.push(i);
+  if (!priority) return Int32Array.from(ok);
+  const m = ok.length, SPAN = 2097152;  // 2^21: index and a 32-bit key share a float64's 53 bits exactly
+  if (n > SPAN) {
+    const byRank = Int32Array.from(ok);
+    const p = (i) => (priority[i] === priority[i] ? priority[i] : -Infinity);
+    return byRank.sort((a, b) => p(b) - p(a) || a - b);
+  }
+  // the priority's float32 bits turned into an unsigned key that orders as the numbers do, high first
+  const f = new Float32Array(1), u = new Uint32Array(f.buffer), keys = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const i = ok[k], v = priority[i];
+    let key = 0xffffffff;  // NaN: last
+    if (v === v) {
+      f[0] = v;
+      const b = u[0];
+      key = 0xffffffff - ((b & 0x80000000 ? ~b : b | 0x80000000) >>> 0);
+    }
+    keys[k] = key * SPAN + i;
+  }
+  keys.sort();
+  const out = new Int32Array(m);
+  for (let k = 0; k < m; k++) out[k] = keys[k] % SPAN;
+  return out;
+}
+
+// Each point's place in `order` (labelOrder), -1 for the points it leaves out.
+export function orderRank(order, n) {
+  const rank = new Int32Array(n).fill(-1);
+  for (let k = 0; k < order.length; k++) rank[order[k]] = k;
+  return rank;
+}
+
+// The first k points of `order` (most important first) that `inView(i)` accepts, in that order. The walk down the
+// order stops after k, which is soon when the view shows most points; when `budget` entries go by without k (a
+// deep zoom) and a grid (gridIndex, or a function that builds it) and the view's box in data units [x0, y0, x1, y1]
+// are given, the cells under the view are asked instead, whichever is less work: their points put in order by
+// `rank` (orderRank). Either way a frame costs about what it shows, not every point.
+export function firstInView(order, rank, k, inView, grid = null, box = null, budget = 8 * k) {
+  const out = [];
+  let q = 0;
+  const walk = (stop) => { for (; q < stop && out.length < k; q++) if (inView(order[q])) out.push(order[q]); };
+  walk(grid && box ? Math.min(order.length, budget) : order.length);
+  if (out.length >= k || q >= order.length) return out;
+  const g = typeof grid === "function" ? grid() : grid;
+  if (g && g.n) {
+    const [c0, c1, r0, r1] = gridSpan(g, box[0], box[1], box[2], box[3]);
+    const held = ((c1 - c0 + 1) * (r1 - r0 + 1) * g.n) / (g.nx * g.ny);  // about the points under the view
+    if (held < order.length - q) {
+      const got = [];
+      for (let r = r0; r <= r1; r++) {
+        for (let c = c0; c <= c1; c++) {
+          const cell = r * g.nx + c;
+          for (let j = g.start[cell]; j < g.start[cell + 1]; j++) {
+            const i = g.order[j];
+            if (rank[i] >= 0 && inView(i)) got.push(rank[i]);
+          }
+        }
+      }
+      const ranks = Int32Array.from(got).sort(), found = [];
+      for (let j = 0; j < ranks.length && found.length < k; j++) found.push(order[ranks[j]]);
+      return found;
+    }
+  }
+  walk(order.length);
+  return out;
 }

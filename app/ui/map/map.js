@@ -19,6 +19,11 @@ const LABEL_GAP = 3; // pixels between a point's mark and its label
 const LEADER_LABELS = 60; // labels up to which every one is placed, off its point with a leader line if need be
 const GRID_ABOVE = 2000; // points from which hover and selection ask a grid index, not every point
 const STAMP_ABOVE = 5000; // points above which a glide's frames are stamped (stampDiscs), not blended
+// From GL_ABOVE points (logic.js) they are drawn with WebGL 2. A software GL takes tens of milliseconds a frame for
+// a hundred thousand of them, so during a pan or a wheel zoom a picture of the points that took longer than
+// GL_REUSE_MS to draw is moved as a picture, and the points are drawn anew SETTLE_MS after the gesture pauses.
+const GL_REUSE_MS = 24;
+const SETTLE_MS = 150;
 const registry = (globalThis.__labMaps = globalThis.__labMaps || {});
 const MAP_KEYS = "Keys: the arrows move from point to point, Home and End go to the leftmost and the rightmost, " +
   "Enter inspects the point, Space adds it to the selection or takes it out, Shift with an arrow extends the " +
@@ -30,6 +35,237 @@ function el(tag, cls, parent) {
   if (cls) e.className = cls;
   if (parent) parent.appendChild(e);
   return e;
+}
+
+// The points drawn by the GPU: each point a sprite (gl.POINTS) whose fragment shader cuts its mark out of the
+// square (the same shapes, radius and coverage as discMask), blended over the points before it at the map's
+// opacity, into an offscreen canvas that draw() lays where the CPU's layer goes. Positions, styles, sizes and the
+// palette are uploaded when they change (a frame of data, a glide's step, the legend); a pan or a zoom only
+// changes the uniforms of the view.
+const GL_VERTEX = `#version 300 es
+precision highp float;
+precision highp int;
+layout(location = 0) in vec2 a_xy;
+layout(location = 1) in uint a_style;
+layout(location = 2) in float a_size;
+uniform vec2 u_off;
+uniform float u_s;
+uniform vec2 u_half;
+uniform float u_dpr;
+uniform float u_margin;
+uniform vec2 u_px;
+uniform highp sampler2D u_palette;
+flat out vec3 v_rgb;
+flat out float v_r;
+flat out float v_side;
+flat out int v_mark;
+const float REACH[6] = float[6](${MARK_REACH.map((r) => r.toFixed(3)).join(", ")});
+void main() {
+  v_rgb = vec3(0.0); v_r = 0.0; v_side = 1.0; v_mark = 0;
+  if ((a_style & 0x80000u) == 0u) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); gl_PointSize = 1.0; return; }
+  int mark = int((a_style >> 16) & 7u);
+  // u_off is the view's centre less the data's centre: both taken in float64, so the difference is small
+  vec2 p = vec2(u_half.x + (a_xy.x - u_off.x) * u_s, u_half.y - (a_xy.y - u_off.y) * u_s) * u_dpr;
+  // on the middle of the pixel it falls in, as the CPU puts its marks (blendDiscs rounds each centre)
+  p = floor(p + 0.5) + 0.5 + u_margin;
+  float r = floor(a_size * u_dpr * 4.0 + 0.5) / 4.0;
+  float side = 2.0 * ceil(REACH[mark] * r + 1.0);
+  gl_PointSize = side;
+  gl_Position = vec4(p.x / u_px.x * 2.0 - 1.0, 1.0 - p.y / u_px.y * 2.0, 0.0, 1.0);
+  v_rgb = texelFetch(u_palette, ivec2(int(a_style & 0xffffu), 0), 0).rgb;
+  v_r = r; v_side = side; v_mark = mark;
+}`;
+// Each fragment's share of its point's mark: edge() is how far (in pixels, negative inside) the offset q (y down)
+// lies from the edge of insideMark's shape, and half a pixel either side of it the coverage goes from 1 to 0.
+const GL_FRAGMENT = `#version 300 es
+precision highp float;
+flat in vec3 v_rgb;
+flat in float v_r;
+flat in float v_side;
+flat in int v_mark;
+uniform float u_alpha;
+out vec4 colour;
+float edge(int mark, vec2 q, float r) {
+  vec2 a = abs(q);
+  if (mark == 1) return max(a.x, a.y) - 0.89 * r;
+  if (mark == 2) {
+    float top = -1.34 * r;
+    return max(max((a.x - (q.y - top) * 0.575) * 0.86692, q.y - 0.66 * r), top - q.y);
+  }
+  if (mark == 3) return (a.x + a.y - 1.25 * r) * 0.70711;
+  if (mark == 4 || mark == 5) {
+    if (mark == 5) a = abs(vec2(q.x + q.y, q.x - q.y)) * 0.70711;
+    float t = 0.42 * r, l = 1.2 * r;
+    return min(max(a.x - t, a.y - l), max(a.y - t, a.x - l));
+  }
+  return length(q) - r;
+}
+void main() {
+  vec2 q = (gl_PointCoord - 0.5) * v_side;
+  // no discard: a fragment outside the mark adds nothing to the premultiplied blend, and a software GL is faster
+  // without it
+  float a = u_alpha * clamp(0.5 - edge(v_mark, q, v_r), 0.0, 1.0);
+  colour = vec4(v_rgb * a, a);
+}`;
+
+class PointsGL {
+  // null when the browser gives no WebGL 2 context (the map then draws its points on the CPU).
+  static make(onLost, onRestored) {
+    const canvas = document.createElement("canvas");
+    let gl = null;
+    try {
+      gl = canvas.getContext("webgl2", { alpha: true, premultipliedAlpha: true, antialias: false, depth: false,
+                                         stencil: false, preserveDrawingBuffer: true });
+    } catch (err) { gl = null; }
+    if (!gl) return null;
+    const out = new PointsGL(canvas, gl);
+    if (!out.setup()) return null;
+    canvas.addEventListener("webglcontextlost", (ev) => {
+      ev.preventDefault();  // so that the browser may give the context back (webglcontextrestored)
+      out.lost = true; out.picture = null; onLost();
+    });
+    canvas.addEventListener("webglcontextrestored", () => { out.lost = !out.setup(); onRestored(); });
+    return out;
+  }
+
+  constructor(canvas, gl) {
+    this.canvas = canvas; this.gl = gl; this.lost = false; this.picture = null;
+  }
+
+  // The program, buffers and palette texture (again after a lost context comes back); false if they fail.
+  setup() {
+    const gl = this.gl, shader = (kind, src) => {
+      const sh = gl.createShader(kind);
+      gl.shaderSource(sh, src); gl.compileShader(sh);
+      return gl.getShaderParameter(sh, gl.COMPILE_STATUS) ? sh : null;
+    };
+    const vs = shader(gl.VERTEX_SHADER, GL_VERTEX), fs = shader(gl.FRAGMENT_SHADER, GL_FRAGMENT);
+    if (!vs || !fs) return false;
+    const prog = gl.createProgram();
+    gl.attachShader(prog, vs); gl.attachShader(prog, fs); gl.linkProgram(prog);
+    gl.deleteShader(vs); gl.deleteShader(fs);
+    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) return false;
+    this.prog = prog;
+    this.u = {};
+    for (const name of ["u_off", "u_s", "u_half", "u_dpr", "u_margin", "u_px", "u_palette", "u_alpha"])
+      this.u[name] = gl.getUniformLocation(prog, name);
+    this.vao = gl.createVertexArray();
+    gl.bindVertexArray(this.vao);
+    this.xyBuf = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.xyBuf);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+    this.styleBuf = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.styleBuf);
+    gl.enableVertexAttribArray(1);
+    gl.vertexAttribIPointer(1, 1, gl.UNSIGNED_INT, 0, 0);
+    this.sizeBuf = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.sizeBuf);
+    gl.vertexAttribPointer(2, 1, gl.FLOAT, false, 0, 0);
+    gl.bindVertexArray(null);
+    this.palette = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, this.palette);
+    for (const [k, v] of [[gl.TEXTURE_MIN_FILTER, gl.NEAREST], [gl.TEXTURE_MAG_FILTER, gl.NEAREST],
+                          [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]])
+      gl.texParameteri(gl.TEXTURE_2D, k, v);
+    this.maxSide = gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE)[1];
+    this.maxTexture = gl.getParameter(gl.MAX_TEXTURE_SIZE);
+    this.has = {};  // what the buffers hold, by the arrays they were made from
+    this.version = 0;  // counts uploads: a picture of an older version is not moved about
+    this.picture = null;
+    return true;
+  }
+
+  // Upload what the map's points changed since the last frame. False when the GPU cannot draw them as the CPU
+  // would (a palette wider than a texture, a mark bigger than a point sprite): the map draws them itself then.
+  sync(map) {
+    const gl = this.gl, f = map.frame, X = map.shown.x, Y = map.shown.y, has = this.has, n = X.length;
+    if (map.paletteRGB.length > Math.min(65536, this.maxTexture)) return false;
+    if (has.frame !== f) {
+      has.frame = f;
+      has.centre = glCentre(f.x, f.y);
+      const marks = f.color.kind === "category" && f.color.marks ? f.codes : null;
+      has.codes = marks;
+      has.markOf = marks ? Int8Array.from(f.color.names.map((_, k) => Math.max(0, categoryMark(f.color, k)))) : null;
+      let big = 0;
+      if (f.sizes) for (let i = 0; i < f.sizes.length; i++) { if (f.sizes[i] > big) big = f.sizes[i]; }
+      has.biggest = f.sizes ? big : f.size;
+    }
+    if (has.x !== X || has.y !== Y || has.keep !== map.keep || has.colour !== map.colourIdx || has.packedFor !== f) {
+      if (!this.xy || this.xy.length !== 2 * n) { this.xy = new Float32Array(2 * n); this.style = new Uint32Array(n); }
+      this.shown = glPack(X, Y, has.centre[0], has.centre[1], map.colourIdx, map.keep, has.codes, has.markOf,
+                          this.xy, this.style);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.xyBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, this.xy, gl.DYNAMIC_DRAW);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.styleBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, this.style, gl.DYNAMIC_DRAW);
+      Object.assign(has, { x: X, y: Y, keep: map.keep, colour: map.colourIdx, packedFor: f });
+      this.n = n; this.version++;
+    }
+    if (has.sizes !== f.sizes || has.sizesFor !== f) {
+      gl.bindVertexArray(this.vao);
+      if (f.sizes) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, this.sizeBuf);
+        gl.bufferData(gl.ARRAY_BUFFER, f.sizes, gl.STATIC_DRAW);
+        gl.enableVertexAttribArray(2);
+      } else gl.disableVertexAttribArray(2);
+      gl.bindVertexArray(null);
+      has.sizes = f.sizes; has.sizesFor = f; this.version++;
+    }
+    if (!f.sizes) gl.vertexAttrib1f(2, f.size);
+    if (has.palette !== map.paletteRGB) {
+      gl.bindTexture(gl.TEXTURE_2D, this.palette);
+      gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, Math.max(1, map.paletteRGB.length), 1, 0, gl.RGBA, gl.UNSIGNED_BYTE,
+                    paletteBytes(map.paletteRGB));
+      has.palette = map.paletteRGB; this.version++;
+    }
+    const r = Math.round(has.biggest * map.dpr * 4) / 4, side = 2 * Math.ceil(MARK_REACH[2] * r + 1);
+    if (!(side <= this.maxSide)) return false;
+    this.margin = Math.min(256, side / 2 + 2);  // whole pixels: a point near the edge is drawn whole, not dropped
+    return true;
+  }
+
+  // The points at the map's view into this.canvas: the map's W x H device pixels, `margin` more on each side.
+  render(map, opacity) {
+    const gl = this.gl, M = this.margin, W = map.canvas.width, H = map.canvas.height, v = map.view;
+    const GW = W + 2 * M, GH = H + 2 * M;
+    if (this.canvas.width !== GW || this.canvas.height !== GH) { this.canvas.width = GW; this.canvas.height = GH; }
+    gl.viewport(0, 0, GW, GH);
+    gl.clearColor(0, 0, 0, 0);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.useProgram(this.prog);
+    gl.bindVertexArray(this.vao);
+    const c = this.has.centre, u = this.u;
+    gl.uniform2f(u.u_off, v.cx - c[0], v.cy - c[1]);
+    gl.uniform1f(u.u_s, v.s);
+    gl.uniform2f(u.u_half, map.w / 2, map.h / 2);
+    gl.uniform1f(u.u_dpr, map.dpr);
+    gl.uniform1f(u.u_margin, M);
+    gl.uniform2f(u.u_px, GW, GH);
+    gl.uniform1f(u.u_alpha, opacity);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.palette);
+    gl.uniform1i(u.u_palette, 0);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    if (this.shown) gl.drawArrays(gl.POINTS, 0, this.n);
+    gl.bindVertexArray(null);
+  }
+
+  dispose() {
+    const gl = this.gl;
+    this.disposed = true;
+    if (!this.lost) {
+      for (const b of [this.xyBuf, this.styleBuf, this.sizeBuf]) gl.deleteBuffer(b);
+      gl.deleteTexture(this.palette); gl.deleteVertexArray(this.vao); gl.deleteProgram(this.prog);
+    }
+    this.xy = this.style = null; this.has = {}; this.picture = null;
+    // the context itself goes now, not when the page is collected: a page holds only a few at once
+    const ext = gl.getExtension("WEBGL_lose_context");
+    if (ext && !this.lost) ext.loseContext();
+    this.canvas.width = this.canvas.height = 1;
+  }
 }
 
 class LabMap {
@@ -80,7 +316,7 @@ class LabMap {
     this.box.classList.toggle("lab-present", TYPE_SCALE > 1);
     const f = {
       sig: data.sig, n: data.n, items: data.items ?? null, mapId: data.mapId,
-      x: decode(data.x), y: decode(data.y), ids: data.ids || null, labels: data.labels || null,
+      x: decode(data.x), y: decode(data.y), ids: data.ids || null, labels: spreadTexts(data.labels, data.n),
       priority: decode(data.labelPriority), always: new Set(data.alwaysLabel || []),
       // points heavier with the type in presentation mode (sizes per point stay as given)
       color: data.color || { kind: "single", color: "#3b5bdb" },
@@ -88,7 +324,8 @@ class LabMap {
       opacity: data.opacity ?? 0.85, rings: data.rings || [], rowIds: !!data.rowIds,
       hover: { fields: ((data.hover && data.hover.fields) || []).map(
         (h) => (h.numbers != null ? { ...h, nums: decode(h.numbers) }
-          : h.codes != null ? { ...h, cds: decode(h.codes, Int32Array) } : h)) },
+          : h.codes != null ? { ...h, cds: decode(h.codes, Int32Array) }
+          : h.index != null ? { ...h, values: spreadTexts(h, data.n) } : h)) },
       edges: (data.edges || []).map((e) => ({ ...e, pairs: decode(e.pairs, Int32Array) })),
       arrows: data.arrows || [], lines: data.lines || [],
       markers: (data.markers || []).map((m) => (m.selectCodes ? { ...m, codes: decode(m.selectCodes, Int32Array) } : m)),
@@ -261,9 +498,86 @@ class LabMap {
     this.colourIdx = idx;
   }
 
-  // The points, written as pixels into a layer of their own (an arc per point costs several times more
-  // once there are thousands), then laid over the edges and lines drawn so far.
+  // The points, laid over the edges and lines drawn so far: from GL_ABOVE points drawn by WebGL 2 where the
+  // browser has it, fewer (or without it) written as pixels on the CPU.
   drawPoints(ctx, X, Y, keep, sx, sy) {
+    if (this.shownCount() >= GL_ABOVE && !globalThis.__labMapForceCanvas && this.drawPointsGL(ctx)) {
+      this.renderer = "webgl2";
+      return;
+    }
+    this.renderer = "canvas";
+    this.reused = false;
+    this.drawPointsCanvas(ctx, X, Y, keep, sx, sy);
+  }
+
+  // How many points the legend keeps (all but its hidden entries'), counted once for each `keep`.
+  shownCount() {
+    const keep = this.keep;
+    if (!keep) return this.frame.n;
+    if (this.countFor !== keep) {
+      let k = 0;
+      for (let i = 0; i < keep.length; i++) k += keep[i];
+      this.countFor = keep; this.counted = k;
+    }
+    return this.counted;
+  }
+
+  // The points through the GPU (PointsGL), laid where the CPU's layer goes. During a gesture a picture of them
+  // that took long to draw is moved to the view instead (layerShift), and drawn anew once the gesture pauses.
+  // False when there is no WebGL 2 here, its context is lost, or it cannot draw these points.
+  drawPointsGL(ctx) {
+    if (this.glFailed) return false;
+    if (!this.glPoints) {
+      this.glPoints = PointsGL.make(() => { if (!this.disposed) this.draw(); },
+                                 () => { if (!this.disposed) this.draw(); });
+      if (!this.glPoints) { this.glFailed = true; return false; }
+    }
+    const gl = this.glPoints, f = this.frame, v = this.view, { w, h, dpr } = this;
+    if (gl.lost || gl.gl.isContextLost()) return false;
+    const t0 = performance.now();
+    if (!gl.sync(this)) return false;
+    const W = this.canvas.width, H = this.canvas.height, pic = gl.picture;
+    if (this.gesture && !globalThis.__labMapRedrawEveryFrame && pic && pic.version === gl.version &&
+        pic.W === W && pic.H === H && pic.dpr === dpr && pic.opacity === f.opacity && pic.cost > GL_REUSE_MS) {
+      const [x, y, k] = layerShift(pic.view, v, w, h), m = pic.margin / dpr;
+      ctx.drawImage(gl.canvas, x - m * k, y - m * k, (w + 2 * m) * k, (h + 2 * m) * k);
+      this.reused = true;
+      return true;
+    }
+    gl.render(this, f.opacity);
+    const m = gl.margin;
+    ctx.drawImage(gl.canvas, m, m, W, H, 0, 0, w, h);
+    gl.picture = { version: gl.version, view: { ...v }, W, H, dpr, opacity: f.opacity, margin: m,
+                   cost: performance.now() - t0 };
+    this.reused = false;
+    return true;
+  }
+
+  // A pan or a wheel zoom under way: the frames it draws may move the last picture of the points (drawPointsGL);
+  // the points are drawn anew SETTLE_MS after its last step.
+  gestureStep() {
+    this.gesture = true;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => this.settle(), SETTLE_MS);
+  }
+
+  settle() {
+    clearTimeout(this.settleTimer);
+    if (!this.gesture) return;
+    this.gesture = false;
+    if (this.reused && this.frame && !this.disposed) this.draw();
+  }
+
+  // The GPU's buffers and context, freed when the map leaves the page.
+  dispose() {
+    this.disposed = true;
+    clearTimeout(this.settleTimer);
+    if (this.glPoints) { this.glPoints.dispose(); this.glPoints = null; }
+  }
+
+  // The points written as pixels into a layer of their own (an arc per point costs several times more once
+  // there are thousands).
+  drawPointsCanvas(ctx, X, Y, keep, sx, sy) {
     const f = this.frame, dpr = this.dpr, W = this.canvas.width, H = this.canvas.height;
     if (!this.layer || this.layer.width !== W || this.layer.height !== H) {
       this.layer = document.createElement("canvas");
@@ -523,19 +837,19 @@ class LabMap {
     // a map without labels still names the points that must be named, by id
     const text = (i) => (f.labels ? f.labels[i] : must.has(i) ? pointName(f, i) : null);
     this.labelText = text;
-    const order = [];
-    for (let i = 0; i < (f.labels ? f.n : 0); i++) {
-      if (keep && !keep[i]) continue;
-      const px = sx(X[i]), py = sy(Y[i]);
-      if (px < 0 || px > w || py < 0 || py > h || f.labels[i] == null || f.labels[i] === "") continue;
-      order.push(i);
-    }
-    if (f.priority) order.sort((a, b) => f.priority[b] - f.priority[a]);
+    // The labelled points in view, most important first: the order is made once a frame of data (labelOrder), and
+    // a frame walks only its head, so a pan over a million points costs what it labels. A point without a place
+    // (NaN) is not in view: it has nowhere to be labelled.
+    const inView = (i) => { const px = sx(X[i]), py = sy(Y[i]); return px >= 0 && px <= w && py >= 0 && py <= h; };
+    const { order, rank } = this.labelsInOrder();
+    const [bx0, by0] = toData(this.view, w, h, 0, h), [bx1, by1] = toData(this.view, w, h, w, 0);
+    const top = firstInView(order, rank, LABEL_CANDIDATES, inView, () => this.index(), [bx0, by0, bx1, by1]);
     const widths = (this.widths ||= new Map());
     const radius = (i) => (f.sizes ? f.sizes[i] : f.size);  // a point's mark, in pixels from its centre
     const cands = [...must].filter((i) => i >= 0 && i < f.n && text(i) != null && text(i) !== "" && (!keep || keep[i]));
-    for (const i of order) if (f.selected.has(i) && !must.has(i)) cands.push(i);
-    for (const i of order.slice(0, LABEL_CANDIDATES)) if (!bold(i)) cands.push(i);
+    const chosen = [...f.selected].filter((i) => i >= 0 && i < f.n && rank[i] >= 0 && !must.has(i) && inView(i));
+    for (const i of chosen.sort((a, b) => rank[a] - rank[b])) cands.push(i);
+    for (const i of top) if (!bold(i)) cands.push(i);
     const boxes = cands.map((i) => {
       // measured in the font it is drawn in (bold is wider)
       const label = String(text(i)), font = bold(i) ? BOLD : FONT, wkey = `${font}|${label}`;
@@ -546,9 +860,7 @@ class LabMap {
     // Kept off: the axis titles, the scale bar and the markers' names; and, where the points are few enough to
     // look at each, off the other points' marks (a label over a labelled point reads as that point's).
     const named = new Set(cands), dots = [];
-    let shown = 0;
-    for (let i = 0; i < f.n; i++) if (!keep || keep[i]) shown++;
-    if (shown <= DOT_OBSTACLES) {
+    if (this.shownCount() <= DOT_OBSTACLES) {
       for (let i = 0; i < f.n; i++) {
         if (keep && !keep[i]) continue;
         const x = sx(X[i]), y = sy(Y[i]);
@@ -580,6 +892,16 @@ class LabMap {
     }
     ctx.textBaseline = "alphabetic";
     this.labelBoxes = placed;  // each with how far from its point it may be without a leader line (near)
+  }
+
+  // The points that may be labelled, most important first, and each point's place in that order (-1: none); made
+  // again only when the frame or the legend's choice changes.
+  labelsInOrder() {
+    const f = this.frame, keep = this.keep, c = this.labelCache;
+    if (c && c.frame === f && c.keep === keep) return c;
+    const order = f.labels ? labelOrder(f.labels, f.priority, keep) : new Int32Array(0);
+    this.labelCache = { frame: f, keep, order, rank: orderRank(order, f.n) };
+    return this.labelCache;
   }
 
   drawOverlay() {
@@ -727,6 +1049,7 @@ class LabMap {
       const [px, py] = this.local(ev);
       this.view = zoomAt(this.view, this.w, this.h, px, py, Math.exp(-ev.deltaY * 0.0015));
       this.auto = false;
+      this.gestureStep();
       this.draw();
     }, { passive: false });
     o.addEventListener("pointerdown", (ev) => {
@@ -748,6 +1071,7 @@ class LabMap {
         if (d.kind === "pan" && d.moved) {
           this.view = { ...d.view, cx: d.view.cx - (px - d.x0) / d.view.s, cy: d.view.cy + (py - d.y0) / d.view.s };
           this.auto = false;
+          this.gestureStep();
           this.draw();
         } else this.drawOverlay();
         return;
@@ -762,6 +1086,7 @@ class LabMap {
       const d = this.drag;
       this.drag = null;
       if (!d || !this.frame) return;
+      if (d.kind === "pan" && d.moved) this.settle();  // the pan is over: its points drawn anew at once
       const [px, py] = this.local(ev);
       const X = this.shown.x, Y = this.shown.y, { w, h } = this, v = this.view;
       if (d.kind === "box" && d.moved) {
@@ -946,6 +1271,9 @@ class LabMap {
       sweep: f.sweep ? { name: f.sweep.name, values: f.sweep.values, at: f.sweep.at, t: this.scrubT } : null,
       focused: this.kfocus, keySelection: this.keySel ? [...this.keySel] : null, scaleBar: this.scaleText,
       access: this.access.state(), font: FONT, height: f.height,
+      // what drew the points last: "webgl2" (the GPU) or "canvas" (the CPU); reused: a gesture's frame that moved
+      // the last picture of them instead of drawing them anew
+      renderer: this.renderer || "canvas", reused: !!this.reused,
       legendFont: parseFloat(getComputedStyle(this.legend).fontSize),
       titleFont: parseFloat(getComputedStyle(this.title).fontSize),
     };
@@ -1012,6 +1340,7 @@ export default function (component) {
     map.ro.disconnect();
     map.unfit();
     cancelAnimationFrame(map.anim);
+    map.dispose();
     if (map.frame && registry[map.frame.mapId] === map) delete registry[map.frame.mapId];
     delete parentElement.__labMap;
   }, 0);
