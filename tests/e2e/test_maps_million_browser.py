@@ -1,0 +1,97 @@
+"""A million points on the Maps page, in Chromium: a Parquet of x, y, a topic and a title (a map computed
+beforehand, the size of people's tables) dropped on the uploader, drawn as given, every row, through WebGL 2; a
+hovered point named, a box selected and counted as the points inside it, and a searched title found, framed and
+named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.conftest import ARTIFACTS
+from tests.e2e.test_browser import assert_no_exception, browser, server, wait_idle  # noqa: F401 (fixtures)
+from tests.e2e.test_maps_browser import MAP, _choose, _drag_box, _settle, _widget
+
+N = 1_000_000
+TOPICS = [f"topic {k}" for k in range(12)]
+
+
+@pytest.fixture(scope="module")
+def million(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    c = rng.integers(0, len(TOPICS), N)
+    xy = rng.normal(scale=10, size=(len(TOPICS), 2))[c] + rng.normal(size=(N, 2))
+    frame = pd.DataFrame({"x": xy[:, 0].astype(np.float32), "y": xy[:, 1].astype(np.float32),
+                          "topic": np.array(TOPICS, dtype=object)[c], "title": [f"item {i}" for i in range(N)]})
+    path = tmp_path_factory.mktemp("million") / "points.parquet"
+    frame.to_parquet(path, index=False)
+    return path, frame
+
+
+def test_a_million_given_points_are_drawn_and_answer_a_hover_a_box_and_a_search(server, browser, million):  # noqa: F811
+    url, _ = server
+    path, frame = million
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
+        page.goto(f"{url}/maps")
+        wait_idle(page)
+        page.add_style_tag(content='[data-testid="stHeader"] { visibility: hidden; }')
+        page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(path))
+        _settle(page, f"m.frame.n === {N}", timeout_ms=300_000)
+        assert_no_exception(page, "maps: a million points")
+        drawn = page.evaluate(f"""() => {{ const m = {MAP}, s = m.state();
+            return {{n: s.n, renderer: s.renderer, title: m.frame.title}}; }}""")
+        assert drawn["n"] == N and drawn["renderer"] == "webgl2", drawn
+        assert drawn["title"].startswith(f"Given x, y map of {N:,} rows"), drawn
+        _choose(page, "Labels and search", "title")
+        _settle(page, f"m.frame.n === {N} && m.frame.labels && m.frame.labels.some((t) => t && t.startsWith('item'))")
+
+        # a hover over a point whose title was sent names it; the point is where its x and y put it
+        point = page.evaluate(f"""() => {{ const m = {MAP}, s = m.state(), f = m.frame;
+            const r = m.canvas.getBoundingClientRect();
+            let best = -1;
+            for (let i = 0; i < f.n && best < 0; i++) {{
+              if (!f.labels[i]) continue;
+              const [x, y] = s.screen(i);
+              if (x > r.left + 60 && x < r.right - 60 && y > r.top + 60 && y < r.bottom - 60) best = i; }}
+            const [x, y] = s.screen(best);
+            return {{i: best, x, y, label: f.labels[best], fx: f.x[best], fy: f.y[best]}}; }}""")
+        assert point["i"] >= 0
+        assert point["fx"] == pytest.approx(frame["x"][point["i"]], abs=1e-4)
+        page.mouse.move(point["x"], point["y"])
+        tip = page.locator(".lab-tip")
+        tip.wait_for(state="visible", timeout=10_000)
+        text = tip.inner_text()
+        # the point under the pointer, or one drawn on the same pixel (a million points overlap): a title, a topic
+        hovered = page.evaluate(f"{MAP}.hover")
+        assert text.splitlines()[0] == frame["title"][hovered] or text.splitlines()[0] == f"#{hovered}", text
+        assert abs(page.evaluate(f"{MAP}.state().screen({hovered})[0]") - point["x"]) < 6
+        assert f"topic: {frame['topic'][hovered]}" in text, text
+        page.mouse.move(5, 5)
+
+        # a box: the selection is every point inside it, counted again from the coordinates
+        _drag_box(page, 0.45, 0.35, 0.6, 0.6)
+        _settle(page, f"m.frame.n === {N} && m.frame.selected.size > 0", timeout_ms=300_000)
+        chosen = page.evaluate(f"{MAP}.frame.selected.size")
+        assert 1_000 < chosen < N
+        assert page.get_by_role("button", name=f"Isolate the selection ({chosen:,} rows)").count() == 1
+        page.get_by_role("button", name="Clear the selection").first.click()
+        _settle(page, f"m.frame.n === {N} && m.frame.selected.size === 0", timeout_ms=300_000)
+
+        # a search for one title among a million: counted, ringed, framed, and the point named on the map
+        hit = 654_321
+        search = _widget(page, "stTextInput", "Search").locator("input").first
+        search.fill(f"item {hit}")
+        search.press("Enter")
+        _settle(page, f"m.frame.focus && m.frame.focus.length === 1 && m.frame.focus[0] === {hit}",
+                timeout_ms=300_000)
+        assert page.locator('[data-testid="stMetric"]', has_text="search matches").first.inner_text().split()[-1] == "1"
+        found = page.evaluate(f"""() => {{ const m = {MAP}, s = m.state();
+            return {{label: m.frame.labels[{hit}], drawn: s.labels.map((l) => l.i)}}; }}""")
+        assert found["label"] == f"item {hit}" and hit in found["drawn"], found
+        ARTIFACTS.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
+        page.locator(".st-key-maps-map").first.screenshot(path=str(ARTIFACTS / "screenshots" / "maps-million.png"))
+        assert_no_exception(page, "maps: a million points, searched")
+    finally:
+        page.close()
