@@ -10,16 +10,7 @@ import {
   orderRank, paletteBytes, toScreen,
 } from "../../app/ui/map/logic.js";
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./seeded.mjs";
 
 test("WebGL draws the points from twenty thousand of them", () => {
   assert.equal(GL_ABOVE, 20000);

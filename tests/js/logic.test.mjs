@@ -10,17 +10,7 @@ import {
   significant, pointName, fieldValue, tipTitle, focusBounds, nearSpots, farSpots, leaderEnd, categoryMark,
 } from "../../app/ui/map/logic.js";
 
-// A small seeded generator (mulberry32): the same points on every run.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./seeded.mjs";
 
 function cloud(n, seed, lo = -10, hi = 10) {
   const r = rng(seed), xs = new Float32Array(n), ys = new Float32Array(n);
