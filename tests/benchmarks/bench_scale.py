@@ -289,7 +289,9 @@ def tsne_part(tmp: Path) -> None:
                                timeout=1_800_000)
         first_layout = time.perf_counter() - t
         page.wait_for_function(MAP_N + "", arg=100_000, polling=200, timeout=3_600_000)
-        page.get_by_role("button", name="Stop").wait_for(state="detached", timeout=3_600_000)
+        # the page's Stop (the app's header has one of its own while a run goes on)
+        page.locator('[data-testid="stMain"] button', has_text="Stop").first.wait_for(state="detached",
+                                                                                      timeout=3_600_000)
         done = time.perf_counter() - t
         browser.close()
     X = data.drop(columns="label").to_numpy(np.float32)
