@@ -280,6 +280,8 @@ def nearest(X, k: int, *, approximate: bool = False, random_state: int = 0) -> n
     if X.shape[1] <= 3:
         from scipy.spatial import cKDTree
 
+        if not np.isfinite(X).all() or float(np.abs(X).max(initial=0.0)) > 1e100:
+            return _knn(X, k)  # distances past float64's range: scikit-learn's search copes with them
         _, found = cKDTree(X).query(X, k=k + 1, workers=-1)
     elif approximate and n > APPROXIMATE_ABOVE:
         from pynndescent import NNDescent
@@ -296,10 +298,9 @@ def _without_self(found: np.ndarray, k: int, rows=None) -> np.ndarray:
     """Rows of k + 1 neighbours (the row itself among them, or not when duplicates tie with it) cut to the k
     others; ``rows``: which row each is (default: 0, 1, ...)."""
     rows = (np.arange(len(found)) if rows is None else np.asarray(rows))[:, None]
-    is_self = found == rows
-    keep = ~is_self
-    keep[~is_self.any(axis=1), -1] = False  # the row itself not found: drop the farthest instead
-    return found[keep].reshape(len(found), k)
+    # the others first, in their order (a stable sort of "is it the row itself"), then the first k of them
+    order = np.argsort(found == rows, axis=1, kind="stable")
+    return np.take_along_axis(found, order, axis=1)[:, :k]
 
 
 def recall_on_sample(X, Y, k: int = 10, size: int = 2_000, *, random_state: int = 0) -> dict:

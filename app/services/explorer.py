@@ -184,6 +184,7 @@ def _given_xy(ref: data_service.DataRef, x: str, y: str, rows) -> np.ndarray:
     if x not in names or y not in names:
         raise ValueError(f"the file has no numeric column {x if x not in names else y!r}.")
     xy = np.column_stack([data.X[:, names.index(x)], data.X[:, names.index(y)]]).astype(np.float64)
+    xy = rescale_for_distances(xy)  # magnitudes past 1e±100 scaled by a power of two, as the vectors are
     return xy if rows is None else xy[np.asarray(rows, dtype=np.int64)]
 
 
@@ -448,8 +449,11 @@ def recipe(ref: data_service.DataRef, columns, method: str, params: dict, isolat
     cap = sample_cap(method)
     if name == "given":
         code = f"""
+        from embedcore.manifold import rescale_for_distances
+
         names = [str(c) for c in data.columns]
         coords = np.column_stack([data.X[:, names.index({params["x"]!r})], data.X[:, names.index({params["y"]!r})]])
+        coords = rescale_for_distances(coords)  # magnitudes past 1e+-100 scaled by a power of two, as the page does
         isolated = {isolated!r}  # the rows isolated on the page, or None
         result = {{"coords": coords if isolated is None else coords[isolated]}}
         """
