@@ -51,6 +51,8 @@ def fixture_app():
 
 def open_map(browser, url: str, n: int, mode: str = "pan"):
     page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    # the GPU path whatever draws it: on a software WebGL (this machine's) the map would keep its points on the CPU
+    page.add_init_script("window.__labMapForceGL = true")
     page.goto(f"{url}/?n={n}&mode={mode}&color=category", timeout=120_000)
     wait_idle(page, timeout_ms=300_000)
     wait_drawn(page, KEY, timeout_ms=300_000)

@@ -108,6 +108,24 @@ void main() {
   colour = vec4(v_rgb * a, a);
 }`;
 
+// Whether the browser's WebGL 2 is drawn by the CPU (asked once: a context of its own, let go at once).
+let SOFTWARE_GL = null;
+function softwareGL() {
+  if (SOFTWARE_GL !== null) return SOFTWARE_GL;
+  SOFTWARE_GL = false;
+  try {
+    const gl = document.createElement("canvas").getContext("webgl2");
+    if (gl) {
+      const ext = gl.getExtension("WEBGL_debug_renderer_info");
+      const name = String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER) || "");
+      SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render/i.test(name);
+      const lose = gl.getExtension("WEBGL_lose_context");
+      if (lose) lose.loseContext();
+    }
+  } catch (err) { SOFTWARE_GL = false; }
+  return SOFTWARE_GL;
+}
+
 class PointsGL {
   // null when the browser gives no WebGL 2 context (the map then draws its points on the CPU).
   static make(onLost, onRestored) {
@@ -500,13 +518,16 @@ class LabMap {
 
   // The points, laid over the edges and lines drawn so far: from GL_ABOVE points drawn by WebGL 2 where the
   // browser has it, fewer (or without it) written as pixels on the CPU.
+  // A WebGL 2 that the CPU emulates (SwiftShader, llvmpipe: a machine without a GPU, a headless browser) draws a
+  // million sprites several times slower than the pixel loop, so the points stay on the CPU there
+  // (__labMapForceGL: the GPU path all the same, for its tests).
   drawPoints(ctx, X, Y, keep, sx, sy) {
-    if (this.shownCount() >= GL_ABOVE && !globalThis.__labMapForceCanvas && this.drawPointsGL(ctx)) {
+    if (this.shownCount() >= GL_ABOVE && !globalThis.__labMapForceCanvas &&
+        (globalThis.__labMapForceGL || !softwareGL()) && this.drawPointsGL(ctx)) {
       this.renderer = "webgl2";
       return;
     }
     this.renderer = "canvas";
-    this.reused = false;
     this.drawPointsCanvas(ctx, X, Y, keep, sx, sy);
   }
 
@@ -577,8 +598,20 @@ class LabMap {
 
   // The points written as pixels into a layer of their own (an arc per point costs several times more once
   // there are thousands).
+  // During a gesture a picture that took over GL_REUSE_MS is moved instead, as drawPointsGL does (without its
+  // margin: the edges the pan uncovers fill in when the gesture pauses).
   drawPointsCanvas(ctx, X, Y, keep, sx, sy) {
-    const f = this.frame, dpr = this.dpr, W = this.canvas.width, H = this.canvas.height;
+    const f = this.frame, dpr = this.dpr, W = this.canvas.width, H = this.canvas.height, t0 = performance.now();
+    const pic = this.cpuPicture, v = this.view;
+    if (this.gesture && !globalThis.__labMapRedrawEveryFrame && pic && this.anim == null && pic.W === W &&
+        pic.H === H && pic.dpr === dpr && pic.x === X && pic.y === Y && pic.keep === keep &&
+        pic.colour === this.colourIdx && pic.frame === f && pic.cost > GL_REUSE_MS) {
+      const [x, y, k] = layerShift(pic.view, v, this.w, this.h);
+      ctx.drawImage(this.layer, x, y, this.w * k, this.h * k);
+      this.reused = true;
+      return;
+    }
+    this.reused = false;
     if (!this.layer || this.layer.width !== W || this.layer.height !== H) {
       this.layer = document.createElement("canvas");
       this.layer.width = W; this.layer.height = H;
@@ -618,6 +651,8 @@ class LabMap {
     }
     this.layer.getContext("2d").putImageData(this.pixels, 0, 0);
     ctx.drawImage(this.layer, 0, 0, this.w, this.h);
+    this.cpuPicture = { W, H, dpr, x: X, y: Y, keep, colour: this.colourIdx, frame: f, view: { ...v },
+                        cost: performance.now() - t0 };
   }
 
   colourOf(i) {
@@ -627,6 +662,7 @@ class LabMap {
   draw() {
     const f = this.frame;
     if (!f) return;
+    this.drawnOnce = true;
     const ctx = this.canvas.getContext("2d"), { w, h } = this, v = this.view, dpr = this.dpr;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
@@ -1272,8 +1308,8 @@ class LabMap {
       focused: this.kfocus, keySelection: this.keySel ? [...this.keySel] : null, scaleBar: this.scaleText,
       access: this.access.state(), font: FONT, height: f.height,
       // what drew the points last: "webgl2" (the GPU) or "canvas" (the CPU); reused: a gesture's frame that moved
-      // the last picture of them instead of drawing them anew
-      renderer: this.renderer || "canvas", reused: !!this.reused,
+      // the last picture of them instead of drawing them anew; softwareGL: whether this browser's WebGL 2 is emulated
+      renderer: this.renderer || "canvas", reused: !!this.reused, softwareGL: softwareGL(),
       legendFont: parseFloat(getComputedStyle(this.legend).fontSize),
       titleFont: parseFloat(getComputedStyle(this.title).fontSize),
     };
@@ -1327,10 +1363,18 @@ export default function (component) {
   if (!map) {
     for (const stale of parentElement.querySelectorAll(".lab-map")) stale.remove();
     map = parentElement.__labMap = new LabMap(parentElement);
-    const ro = new ResizeObserver(() => { if (map.frame) { map.refit(); map.resize(); map.draw(); } });
+    // drawn again only when the canvas's size changed (the legend's line coming or going after a new frame of
+    // data resizes the box, not the canvas: a second draw of a million points for nothing)
+    const resized = () => {
+      if (!map.frame) return;
+      const before = `${map.w}x${map.h}@${map.dpr}`;
+      map.refit(); map.resize();
+      if (`${map.w}x${map.h}@${map.dpr}` !== before || !map.drawnOnce) map.draw();
+    };
+    const ro = new ResizeObserver(resized);
     ro.observe(parentElement.host || map.box);
     map.ro = ro;
-    map.unfit = fitted(() => { if (map.frame) { map.refit(); map.resize(); map.draw(); } });
+    map.unfit = fitted(resized);
   }
   if (data) map.update(data, { setTriggerValue });
   // Streamlit runs this when the element goes, and also when a call is overtaken by newer data;
