@@ -32,6 +32,16 @@ def _run_from_root():
     os.chdir(ROOT)
 
 
+@pytest.fixture(autouse=True)
+def _maps_keep_their_arrays():
+    # AppTest has no browser to hold the long arrays a map sends once: the app keeps them here for the tests' helpers
+    from app.ui import map as lab_map
+
+    lab_map.TEXT_OF = {}
+    yield
+    lab_map.TEXT_OF = None
+
+
 def open_page(path: str, timeout: float = 120):
     """An AppTest of the whole app, switched to one page and run."""
     from streamlit.testing.v1 import AppTest

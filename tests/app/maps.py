@@ -24,7 +24,17 @@ VIEW3D = "embedding_lab.view3d"
 
 
 def _decode(value, dtype=np.float32):
-    return np.frombuffer(base64.b64decode(value), dtype=np.dtype(dtype).newbyteorder("<"))
+    return np.frombuffer(base64.b64decode(_text(value)), dtype=np.dtype(dtype).newbyteorder("<"))
+
+
+def _text(value):
+    """The base64 text of a value a map was sent: itself, or a long array's (``{"blob": digest}``, sent whole in an
+    earlier run; the app keeps the texts for the tests in :data:`app.ui.map.TEXT_OF`, as the browser would)."""
+    if isinstance(value, dict):
+        from app.ui import map as lab_map
+
+        return value["b64"] if "b64" in value else lab_map.TEXT_OF[value["blob"]]
+    return value
 
 
 def _walk(node, name: str = COMPONENT):
@@ -141,6 +151,11 @@ def lab_map(at, key: str) -> dict:
 def select_on_map(at, key: str, indices, *, kind: str = "box", timeout: float = 120):
     """Run the page as if the person had made a ``kind`` selection (box, lasso, click, clear) of the
     points ``indices`` on the map drawn under ``key``."""
+    return send_event(at, key, "select", {"kind": kind, "indices": [int(i) for i in indices]}, timeout=timeout)
+
+
+def send_event(at, key: str, event: str, value, *, timeout: float = 120):
+    """Run the page as if the map drawn under ``key`` had sent the trigger ``event`` with ``value``."""
     proto_id = lab_map(at, key)["proto_id"]
     trigger = f"{STREAMLIT_INTERNAL_KEY_PREFIX}_{proto_id}__events"
     states = at._tree.get_widget_states()
@@ -150,8 +165,14 @@ def select_on_map(at, key: str, indices, *, kind: str = "box", timeout: float = 
             kept.widgets.append(w)
     w = kept.widgets.add()
     w.id = trigger
-    w.json_trigger_value = json.dumps([{"event": "select", "value": {"kind": kind, "indices": [int(i) for i in indices]}}])
+    w.json_trigger_value = json.dumps([{"event": event, "value": value}])
     return at._tree._runner._run(kept, timeout=timeout)
+
+
+def sent(at, key: str) -> dict:
+    """What the last run sent the map ``key``, as sent (long arrays whole or by digest, nothing decoded)."""
+    found = [json.loads(el.proto.json) for el in _walk(at._tree)]
+    return next(d for d in found if d["mapId"] == key)
 
 
 def click_on_map(at, key: str, index: int, timeout: float = 120):

@@ -397,3 +397,28 @@ def test_recall_past_the_exact_limit_is_approximate_and_shows_the_exact_figure_o
     exact = metrics["exact on 2,000 rows"]
     assert abs(float(approx.value[2:]) - float(exact.value)) < 0.05
     assert lab_map(at, "maps.map")["color"]["kind"] == "continuous"
+
+
+def test_a_maps_long_arrays_travel_once_and_again_when_the_browser_lacks_them():
+    """70,000 given points: the coordinates go whole with the first map, by digest with the next (a colour
+    change), and whole again once the browser says it lacks them (its store let them go)."""
+    from tests.app.maps import send_event, sent
+
+    rng = np.random.default_rng(3)
+    mine = pd.DataFrame({"x": rng.normal(size=70_000).round(4), "y": rng.normal(size=70_000).round(4),
+                         "topic": rng.choice(["a", "b", "c"], 70_000)})
+    at = open_page("app_pages/maps.py")
+    at.sidebar.file_uploader[0].set_value(("mine.csv", mine.to_csv(index=False).encode(), "text/csv"))
+    at.run(timeout=300)
+    assert_clean(at)
+    first = sent(at, "maps.map")
+    assert set(first["x"]) == {"blob", "b64"} and set(first["y"]) == {"blob", "b64"}
+    at.session_state["maps.colour"] = "(none)"
+    at.run(timeout=300)
+    again = sent(at, "maps.map")
+    assert again["x"] == {"blob": first["x"]["blob"]} and again["y"] == {"blob": first["y"]["blob"]}
+    assert again["color"]["kind"] == "single" and again["sig"] != first["sig"]
+    np.testing.assert_allclose(lab_map(at, "maps.map")["xy"], mine[["x", "y"]], rtol=1e-6)
+    send_event(at, "maps.map", "missing", [first["x"]["blob"]])
+    whole = sent(at, "maps.map")
+    assert whole["x"]["b64"] == first["x"]["b64"] and whole["y"]["b64"] == first["y"]["b64"]

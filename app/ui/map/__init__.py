@@ -2,7 +2,8 @@
 
 A Streamlit component (Components v2, no iframe) draws the points on a plain 2-D canvas in
 the browser (``map.js`` on top of the pure ``logic.js``, both shipped in this folder and sent
-inline, no build step). Coordinates travel as base64 float32, 8 bytes a point. It draws:
+inline, no build step). Coordinates travel as base64 float32, 8 bytes a point; a long array travels once and is
+named by its digest while the browser holds it (:data:`BLOB_CHARS`). It draws:
 
 * points coloured by a category (:func:`categories`; a legend whose entries hide and show
   them), by a continuous value (:func:`continuous`; a colour bar), or in one colour; sized and
@@ -196,10 +197,14 @@ def _hover_field(name, values) -> dict:
     if a is not None and a.ndim == 1 and a.dtype.kind == "f":
         return {"name": str(name), "numbers": b64(a), "digits": 3}
     if len(values) >= 64 and len(set(_texts(values[:1024]))) <= 256:  # a few values repeated (a sample tells)
-        column = pd.Series(np.asarray(values, dtype=object), dtype=object)
-        codes, names = pd.factorize(column.where(column.notna(), "").astype(str))  # hashed, not sorted
-        if len(names) <= min(256, len(values) // 4):
-            return {"name": str(name), "codes": b64(codes, np.int32), "names": [str(v) for v in names]}
+        # hashed as they are, not sorted nor first made text (a million rows: 35 ms against 150)
+        codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+        if len(uniques) <= min(256, len(values) // 4):
+            names = [str(v) for v in uniques]
+            if (codes < 0).any():  # None and NaN: no value, written as nothing
+                codes = np.where(codes < 0, len(names), codes)
+                names.append("")
+            return {"name": str(name), "codes": b64(codes, np.int32), "names": names}
     texts = _texts(values)
     return {"name": str(name), "values": texts}
 
@@ -240,6 +245,59 @@ def _text_rows(n: int, priority, musts) -> np.ndarray:
 def _some_texts(texts: list[str], rows: np.ndarray) -> dict:
     """Text for ``rows`` only, as the map reads it: the rows as int32 bytes and their texts."""
     return {"index": b64(rows, np.int32), "text": [texts[i] for i in rows]}
+
+
+#: Base64 strings at least this long (a float32 array of 49,152 points and more) travel to a map once: a map
+#: drawn again under its key sends the digest of each such string the browser already holds, and the browser takes
+#: it from its store. A colour change on a million given points re-sent 16 MB of unchanged coordinates and codes.
+BLOB_CHARS = 1 << 16 << 2
+#: How many digests a map remembers sending in a session (the browser keeps more: map.js's BLOBS).
+HELD = 16
+#: Where the texts sent are kept by digest when something stands in for the browser (the tests' AppTest helpers);
+#: None in the app.
+TEXT_OF: dict | None = None
+_HELD_KEY = "_lab_map_blobs"
+
+
+def _held(key: str):
+    """The digests the browser was sent whole for the map ``key`` in this session, oldest first."""
+    from collections import OrderedDict
+
+    store = st.session_state.setdefault(_HELD_KEY, {})
+    return store.setdefault(key, OrderedDict())
+
+
+def _by_reference(node, found: dict):
+    """``node`` (the data, new containers, the same leaves) with every long base64 string as ``{"blob": digest}``;
+    ``found`` gets each digest's text."""
+    if isinstance(node, dict):
+        return {k: _by_reference(v, found) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_by_reference(v, found) for v in node]
+    if isinstance(node, str) and len(node) >= BLOB_CHARS:
+        digest = hashlib.sha1(node.encode("ascii", "replace")).hexdigest()[:24]
+        found[digest] = node
+        return {"blob": digest}
+    return node
+
+
+def _attach(node, send: dict):
+    """Puts the text of each blob in ``send`` beside its digest (in place; the containers are _by_reference's)."""
+    if isinstance(node, dict):
+        if "blob" in node and node["blob"] in send and len(node) == 1:
+            node["b64"] = send.pop(node["blob"])  # once: the browser keeps it for every other place it is used
+            return
+        for v in node.values():
+            _attach(v, send)
+    elif isinstance(node, list):
+        for v in node:
+            _attach(v, send)
+
+
+def _forget_held(key: str) -> None:
+    """The browser lacks a blob it was told it holds (its store let it go, or it skipped a run's data): everything
+    goes whole on the next run."""
+    st.session_state.get(_HELD_KEY, {}).pop(key, None)
 
 
 def _items_token(ids) -> str:
@@ -328,12 +386,25 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
             "x": [b64(np.asarray(f)[:, 0]) for f in sweep["frames"]],
             "y": [b64(np.asarray(f)[:, 1]) for f in sweep["frames"]]},
     }
-    data["sig"] = canvas.signature(data, default=str)
+    blobs: dict[str, str] = {}
+    data = _by_reference(data, blobs)
+    data["sig"] = canvas.signature(data, default=str)  # on the digests: cheap, and the same whole or by reference
+    held = _held(key)
+    send = {d: t for d, t in blobs.items() if d not in held}
+    for d in blobs:
+        held[d] = None
+        held.move_to_end(d)
+    while len(held) > HELD:
+        held.popitem(last=False)
+    _attach(data, send)
+    if TEXT_OF is not None:
+        TEXT_OF.update(blobs)
 
     def handle():
         event = (st.session_state.get(key) or {}).get("select")
         if on_select is not None and isinstance(event, dict):
             on_select(event)
 
-    canvas.mount(_COMPONENT, where, key=key, data=data, on_select_change=handle)
+    canvas.mount(_COMPONENT, where, key=key, data=data, on_select_change=handle,
+                 on_missing_change=lambda: _forget_held(key))
     return drawn

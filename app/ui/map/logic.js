@@ -5,10 +5,84 @@
 // Float32 (or Int32, Uint16) values sent from Python as base64 of their little-endian bytes.
 export function decode(b64, Type = Float32Array) {
   if (b64 == null) return null;
+  if (typeof b64 === "object" && typeof b64.text === "string") {  // a long array kept by the BlobStore: decoded once for each type it is read as
+    let done = DECODED.get(b64);
+    if (!done) DECODED.set(b64, (done = new Map()));
+    if (!done.has(Type)) done.set(Type, decode(b64.text, Type));
+    return done.get(Type);
+  }
   const bin = typeof atob === "function" ? atob(b64) : Buffer.from(b64, "base64").toString("binary");
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return new Type(bytes.buffer);
+}
+
+// ------------------------------------------------------------ long arrays, sent once
+// A map's long base64 arrays (app/ui/map's BLOB_CHARS) travel once: {blob: digest, b64: text} the first time and
+// {blob: digest} while the browser holds them. The store keeps them, the least recently used let go past
+// `maxEntries` or `maxChars`; a decoded array is kept with its blob, so a colour change on a million points neither
+// receives nor decodes the coordinates again. Decoded arrays are shared between frames: nothing writes into them.
+export class HeldArray {
+  constructor(digest, text) { this.digest = digest; this.text = text; }
+  toJSON() { return { blob: this.digest }; }
+}
+const DECODED = new WeakMap();
+
+function isRef(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && typeof v.blob === "string" &&
+    Object.keys(v).every((k) => k === "blob" || k === "b64");
+}
+
+export class BlobStore {
+  constructor(maxEntries = 96, maxChars = 512 * 2 ** 20) {
+    this.maxEntries = maxEntries; this.maxChars = maxChars; this.held = new Map(); this.chars = 0;
+  }
+
+  // Keeps the texts `data` brings; returns the digests it names that the store does not hold.
+  take(data) {
+    const refs = [];
+    walkRefs(data, (r) => refs.push(r));
+    for (const r of refs) if (r.b64 != null) this.put(r.blob, r.b64);
+    const missing = [];
+    for (const r of refs) {
+      const b = this.held.get(r.blob);
+      if (!b) { if (!missing.includes(r.blob)) missing.push(r.blob); continue; }
+      this.held.delete(r.blob); this.held.set(r.blob, b);  // most recently used last
+    }
+    this.trim(new Set(refs.map((r) => r.blob)));
+    return missing;
+  }
+
+  put(digest, text) {
+    if (this.held.has(digest)) return;
+    this.held.set(digest, new HeldArray(digest, text));
+    this.chars += text.length;
+  }
+
+  // Lets the least recently used go past the limits, never one that `keep` (the data in hand) names.
+  trim(keep) {
+    for (const [d, b] of this.held) {
+      if (this.held.size <= this.maxEntries && this.chars <= this.maxChars) break;
+      if (keep.has(d)) continue;
+      this.held.delete(d); this.chars -= b.text.length;
+    }
+  }
+
+  // `data` with each reference replaced by its HeldArray (which decode reads); take() first.
+  resolve(data) {
+    if (isRef(data)) return this.held.get(data.blob) ?? null;
+    if (Array.isArray(data)) return data.some((v) => v !== null && typeof v === "object") ? data.map((v) => this.resolve(v)) : data;
+    if (data === null || typeof data !== "object") return data;
+    const out = {};
+    for (const k of Object.keys(data)) out[k] = this.resolve(data[k]);
+    return out;
+  }
+}
+
+function walkRefs(node, visit) {
+  if (isRef(node)) { visit(node); return; }
+  if (Array.isArray(node)) { for (const v of node) if (v !== null && typeof v === "object") walkRefs(v, visit); return; }
+  if (node !== null && typeof node === "object") for (const k of Object.keys(node)) walkRefs(node[k], visit);
 }
 
 // A number as a tooltip writes it: `digits` significant digits, trailing zeros dropped ("%.3g"-like).
