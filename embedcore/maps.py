@@ -28,6 +28,9 @@ METHODS: dict[str, dict] = {
     "tsne": {"perplexity": 30.0, "n_iter": 500, "exaggeration": 1.0, "init": "pca"},
     "umap": {"n_neighbors": 15, "min_dist": 0.1, "init": "spectral"},
 }
+#: Points up to which Isomap keeps every pair's path (scikit-learn's); past them, paths from landmarks
+#: (:func:`embedcore.isomap.landmark_isomap`).
+ISOMAP_EXACT = 3000
 #: What the messages call each method.
 _NAMES = {"pca": "PCA", "lle": "LLE", "modified": "Modified LLE", "hessian": "Hessian LLE", "ltsa": "LTSA",
           "isomap": "Isomap", "spectral": "Laplacian eigenmaps", "tsne": "t-SNE", "umap": "UMAP"}
@@ -147,9 +150,15 @@ def embed(X, method: str, *, n_components: int = 2, random_state=0, progress=Non
                                    eigen_solver="dense" if n <= 2000 else "arpack",
                                    random_state=random_state, n_jobs=n_jobs).fit_transform(X)
     elif method == "isomap":
-        from sklearn.manifold import Isomap
+        if n <= ISOMAP_EXACT:
+            from sklearn.manifold import Isomap
 
-        Y = Isomap(n_neighbors=int(p["n_neighbors"]), n_components=n_components, n_jobs=n_jobs).fit_transform(X)
+            Y = Isomap(n_neighbors=int(p["n_neighbors"]), n_components=n_components, n_jobs=n_jobs).fit_transform(X)
+        else:  # the n x n paths would not fit: paths from landmarks (3.2 GB at 20,000 points; 40 MB at 100,000)
+            from .isomap import LANDMARKS, landmark_isomap
+
+            Y = landmark_isomap(X, int(p["n_neighbors"]), n_components, random_state=random_state, n_jobs=n_jobs)
+            extra["landmarks"] = min(len(X), LANDMARKS)
     elif method == "spectral":
         from sklearn.manifold import SpectralEmbedding
 

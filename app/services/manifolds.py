@@ -61,9 +61,12 @@ GENERATORS = {
 }
 #: The largest B offered; the neighbour table is computed once this wide.
 MAX_B = 60
-#: Most points the page works on (larger data are sampled with the seed): LLE's eigenproblem and the quality
-#: measures grow fast with n.
-SAMPLE = 20_000
+#: Most points the page works on (larger data are sampled with the seed): LLE at 100,000 points of a 3-D manifold
+#: (B <= 13, :data:`LLE_BUDGET`) takes about 11 s and 0.8 GB; the comparison stays on :data:`HEAVY_POINTS`.
+SAMPLE = 100_000
+#: Points past which B's neighbours are not solved ahead (:func:`solve_ahead`): each solve is seconds of a core and
+#: tens of MB held.
+AHEAD_POINTS = 20_000
 #: Points of a larger upload the page draws first (a seeded sample; the Points control raises it up to
 #: :data:`SAMPLE`): the generated swiss roll's default size, so an upload's first map costs what the roll's does.
 FIRST_SAMPLE = 1500
@@ -395,6 +398,8 @@ def solve_ahead_of(p: Points, B: int, reg: float) -> None:
     change = ahead.moved("man.ahead_from", p, B=B)
     if workers.busy():  # other sessions wait for their solves: a class, not one person stepping B; the
         return  # four solves ahead of each change would take four times the cores from them
+    if len(point_set(p).X) > AHEAD_POINTS:
+        return
     solve_ahead(p, B, reg, moved=0 if change is None else int(change[1]))
 
 

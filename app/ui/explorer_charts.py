@@ -561,8 +561,16 @@ def theory(method: str) -> None:
     st.markdown(
         "**UMAP** builds a fuzzy graph of each point's *Neighbours* nearest and lays it out with attraction along "
         "its edges and repulsion elsewhere; *Minimum distance* is how tightly points may pack. **Isomap** keeps "
-        "distances measured along the neighbour graph; **LLE** keeps each point's reconstruction from its "
+        "distances measured along the neighbour graph (past 3,000 points, the paths from 100 landmarks spread "
+        "over the data, not between every pair, which would hold 3.2 GB at 20,000 points; a graph in pieces has "
+        "no such distances, and the page says so); **LLE** keeps each point's reconstruction from its "
         "neighbours (the Manifolds page takes it apart).")
+    st.markdown(
+        "**Given x, y** draws two of the file's own columns as they are, every row up to a million: a map "
+        "computed elsewhere (a UMAP run beforehand, a model's 2-D output). Nothing is fitted and no alignment "
+        "turns it, so its axes are the file's. The trust tools still measure it against the other numeric columns, "
+        "the vectors it claims to picture; with fewer than two of them they measure it against every numeric column, "
+        "x and y included, and say so, which flatters the map.")
     st.markdown(
         "**How the picture misleads.** On t-SNE and UMAP maps the size of a cluster and the gaps between clusters "
         "mean little: the methods equalise densities and place far groups arbitrarily, and a different seed or "
