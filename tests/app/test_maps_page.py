@@ -422,3 +422,32 @@ def test_a_maps_long_arrays_travel_once_and_again_when_the_browser_lacks_them():
     send_event(at, "maps.map", "missing", [first["x"]["blob"]])
     whole = sent(at, "maps.map")
     assert whole["x"]["b64"] == first["x"]["b64"] and whole["y"]["b64"] == first["y"]["b64"]
+
+
+def test_a_view_resting_on_points_without_text_gets_their_text():
+    """Past 20,000 points text travels for 20,000; when the view rests on others (the browser asks with the view's
+    box), the next runs send the text of the points in view first, while the points stay the same."""
+    from tests.app.maps import send_event, sent
+
+    mine = given_table(30_000)
+    at = open_page("app_pages/maps.py")
+    at.sidebar.file_uploader[0].set_value(("mine.csv", mine.to_csv(index=False).encode(), "text/csv"))
+    at.run(timeout=300)
+    drawn = lab_map(at, "maps.map")
+    have = set(drawn["text_rows"].tolist())
+    xy = drawn["xy"]
+    lacking = next(i for i in range(30_000) if i not in have)
+    x, y = xy[lacking]
+    box = [float(x) - 0.05, float(y) - 0.05, float(x) + 0.05, float(y) + 0.05]
+    inside = np.flatnonzero((xy[:, 0] >= box[0]) & (xy[:, 0] <= box[2]) & (xy[:, 1] >= box[1]) & (xy[:, 1] <= box[3]))
+    assert lacking in inside and len(inside) < 2_000
+    send_event(at, "maps.map", "view", {"box": box, "items": sent(at, "maps.map")["items"]})
+    drawn = lab_map(at, "maps.map")
+    assert set(inside.tolist()) <= set(drawn["text_rows"].tolist()) and len(drawn["text_rows"]) == 20_000
+    assert drawn["labels"][lacking] == mine["title"][lacking]
+    at.session_state["maps.colour"] = "(none)"  # a later run keeps them
+    at.run(timeout=300)
+    assert drawn["labels"][lacking] == lab_map(at, "maps.map")["labels"][lacking]
+    # a view of other points (another upload's token) asks for nothing: the first choice again
+    send_event(at, "maps.map", "view", {"box": box, "items": "rows:5"})
+    assert set(lab_map(at, "maps.map")["text_rows"].tolist()) == have

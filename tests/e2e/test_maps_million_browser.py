@@ -94,5 +94,32 @@ def test_a_million_given_points_are_drawn_and_answer_a_hover_a_box_and_a_search(
         ARTIFACTS.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
         page.locator(".st-key-maps-map").first.screenshot(path=str(ARTIFACTS / "screenshots" / "maps-million.png"))
         assert_no_exception(page, "maps: a million points, searched")
+
+        # zoomed in on a point whose title was not sent: once the view rests, every point in it has its title
+        search.fill("")
+        search.press("Enter")
+        _settle(page, f"m.frame.n === {N} && !m.frame.focus", timeout_ms=300_000)
+        spot = page.evaluate(f"""() => {{ const m = {MAP}, s = m.state(), f = m.frame;
+            const r = m.canvas.getBoundingClientRect();
+            for (let i = 0; i < f.n; i++) {{
+              if (f.labels[i]) continue;
+              const [x, y] = s.screen(i);
+              if (Math.abs(x - (r.left + r.width / 2)) < r.width / 4 && Math.abs(y - (r.top + r.height / 2)) < r.height / 4)
+                return {{i, x, y}}; }}
+            return null; }}""")
+        assert spot is not None
+        page.mouse.move(spot["x"], spot["y"])
+        for _ in range(8):
+            page.mouse.wheel(0, -400)
+            page.wait_for_timeout(40)
+        in_view = f"""() => {{ const m = {MAP}, f = m.frame, v = m.view, hw = m.w / 2 / v.s, hh = m.h / 2 / v.s;
+            let shown = 0, bare = 0;
+            for (let i = 0; i < f.n; i++) {{
+              if (Math.abs(f.x[i] - v.cx) <= hw && Math.abs(f.y[i] - v.cy) <= hh) {{ shown++; if (!f.labels[i]) bare++; }} }}
+            return {{shown, bare, spot: f.labels[{spot["i"]}]}}; }}"""
+        page.wait_for_function(f"() => ({in_view})().bare === 0", polling=500, timeout=120_000)
+        seen = page.evaluate(in_view)
+        assert 0 < seen["shown"] < 20_000 and seen["spot"] == frame["title"][spot["i"]], seen
+        assert_no_exception(page, "maps: a million points, zoomed in")
     finally:
         page.close()

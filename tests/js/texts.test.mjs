@@ -22,3 +22,12 @@ test("a point without text is named by its number, and a text field says it was 
   assert.equal(fieldValue(field, 2), "c");
   assert.equal(fieldValue(field, 1), "(not sent at this size)");
 });
+
+test("a view lacks texts when a shown point inside it has none", async () => {
+  const { lacksTexts } = await import("../../app/ui/map/logic.js");
+  const xs = [0, 1, 2, 3], ys = [0, 1, 2, 3], texts = ["a", null, "c", null];
+  assert.equal(lacksTexts(xs, ys, null, texts, [-0.5, -0.5, 0.5, 0.5]), false);  // only point 0, which has text
+  assert.equal(lacksTexts(xs, ys, null, texts, [0.5, 0.5, 1.5, 1.5]), true);  // point 1 has none
+  assert.equal(lacksTexts(xs, ys, new Uint8Array([1, 0, 1, 1]), texts, [0.5, 0.5, 2.5, 2.5]), false);  // 1 hidden
+  assert.equal(lacksTexts(xs, ys, null, null, [0, 0, 9, 9]), false);  // every text sent: nothing to ask
+});

@@ -300,6 +300,32 @@ def _forget_held(key: str) -> None:
     st.session_state.get(_HELD_KEY, {}).pop(key, None)
 
 
+_VIEWS_KEY = "_lab_map_views"
+
+
+def _remember_view(key: str) -> None:
+    """The view the map ``key`` rests on, as its browser said (``{"box": [x0, y0, x1, y1], "items": token}``):
+    the next runs send text for the points in it first."""
+    event = (st.session_state.get(key) or {}).get("view")
+    if isinstance(event, dict) and isinstance(event.get("box"), list) and len(event["box"]) == 4:
+        st.session_state.setdefault(_VIEWS_KEY, {})[key] = event
+
+
+def _in_view(key: str, items: str, xy: np.ndarray, priority) -> list[int]:
+    """The points inside the view the map ``key`` last rested on (for the same points), most important first."""
+    event = st.session_state.get(_VIEWS_KEY, {}).get(key)
+    if not event or event.get("items") != items or len(xy) == 0:
+        return []
+    try:
+        x0, y0, x1, y1 = (float(v) for v in event["box"])
+    except (TypeError, ValueError):
+        return []
+    inside = np.flatnonzero((xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1))
+    if priority is not None and len(inside):
+        inside = inside[np.argsort(-np.asarray(priority, dtype=np.float64)[inside], kind="stable")]
+    return inside[:TEXT_POINTS].tolist()
+
+
 def _items_token(ids) -> str:
     a = ids if isinstance(ids, np.ndarray) else None
     if a is not None and a.ndim == 1 and a.dtype.kind == "O" and len(a) > 1000:
@@ -350,12 +376,13 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
         if field.get("values") is not None and field["values"] == labels_list:
             field["values"], field["sameAs"] = None, "labels"
     rows = ids is None or are_rows(ids, n)
+    items = f"rows:{n}" if rows else _items_token(ids)
     sel = sorted({int(i) for i in selected})
     if n > TEXT_POINTS and (labels_list is not None or any(f.get("values") is not None for f in hover_fields)):
         # text for the points the map names and the most important others; the rest show their number and the
         # tooltip's numbers and categories
         named = [list(always_label), *[r["indices"] for r in rings if r.get("label")], sorted(int(i) for i in focus),
-                 sel]
+                 sel, _in_view(key, items, drawn, label_priority)]
         text_rows = _text_rows(n, label_priority, named)
         if labels_list is not None:
             labels_list = _some_texts(labels_list, text_rows)
@@ -369,7 +396,7 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
                                    width=1.3))
     data = {
         "mapId": key, "n": n, "x": b64(drawn[:, 0] if n else []), "y": b64(drawn[:, 1] if n else []),
-        "items": f"rows:{n}" if rows else _items_token(ids),
+        "items": items,
         "ids": None if rows or n > 20000 else [str(v) for v in ids], "rowIds": rows and ids is not None,
         "labels": labels_list,
         "labelPriority": None if label_priority is None else b64(label_priority),
@@ -406,5 +433,5 @@ def draw(where, xy, *, key: str, ids=None, labels=None, label_priority=None, alw
             on_select(event)
 
     canvas.mount(_COMPONENT, where, key=key, data=data, on_select_change=handle,
-                 on_missing_change=lambda: _forget_held(key))
+                 on_missing_change=lambda: _forget_held(key), on_view_change=lambda: _remember_view(key))
     return drawn

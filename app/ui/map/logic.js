@@ -119,6 +119,20 @@ export function spreadTexts(texts, n) {
   return out;
 }
 
+// Whether the view box [x0, y0, x1, y1] (data units) holds a shown point without text (`texts`: one entry a point,
+// null where none was sent; a map past 20,000 points gets text for 20,000): the page is then asked for the text of
+// the points in view.
+export function lacksTexts(xs, ys, keep, texts, box) {
+  if (!texts) return false;
+  const [x0, y0, x1, y1] = box;
+  for (let i = 0; i < xs.length; i++) {
+    if (keep && !keep[i]) continue;
+    const x = xs[i], y = ys[i];
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1 && texts[i] == null) return true;
+  }
+  return false;
+}
+
 // Bounds of the points drawn (skipping NaN), as [x0, y0, x1, y1]; a single point gets a unit box.
 export function bounds(xs, ys, keep) {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;

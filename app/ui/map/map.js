@@ -372,6 +372,9 @@ class LabMap {
       if (h.sameAs === "labels") h.values = f.labels;
     }
     if (f.size != null && typeof f.size !== "number") f.sizes = decode(f.size);
+    // text sent for some points only: the labels' or else a text field's, one entry a point (askTexts)
+    const partial = f.hover.fields.find((h) => h.index != null);
+    f.someTexts = data.labels && !Array.isArray(data.labels) ? f.labels : partial ? partial.values : null;
     if (reducedMotion()) f.glideMs = 0;  // the reader asked for less motion: maps jump to their new places
     const old = this.frame;
     if (!old || old.n !== f.n || old.items !== f.items) this.kfocus = -1;
@@ -595,6 +598,21 @@ class LabMap {
     if (!this.gesture) return;
     this.gesture = false;
     if (this.reused && this.frame && !this.disposed) this.draw();
+    this.askTexts();
+  }
+
+  // A map sent text for some of its points only (past 20,000): once the view rests on points without it, the
+  // page is asked for the text of the points in view (their labels and tooltips), most important first.
+  askTexts() {
+    const f = this.frame;
+    if (!f || !f.someTexts || !this.api || this.disposed) return;
+    const { w, h } = this, v = this.view, [ax, ay] = toData(v, w, h, 0, h), [bx, by] = toData(v, w, h, w, 0);
+    const box = [ax, ay, bx, by];
+    if (!lacksTexts(this.shown.x, this.shown.y, this.keep, f.someTexts, box)) return;
+    const said = box.map((t) => t.toPrecision(6)).join(",");
+    if (said === this.askedView) return;
+    this.askedView = said;
+    this.api.setTriggerValue("view", { box, items: f.items });
   }
 
   // The GPU's buffers and context, freed when the map leaves the page.
@@ -1261,6 +1279,7 @@ class LabMap {
     this.auto = true;
     this.view = this.fit(bounds(this.shown.x, this.shown.y, this.keep));
     this.draw();
+    this.askTexts();
   }
 
   send(kind, indices) {
