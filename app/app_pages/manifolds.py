@@ -326,6 +326,27 @@ def comparison_live(pts, finished: int) -> None:
                    "appears when it has finished.")
 
 
+def whole_isomap(pts) -> None:
+    """Isomap of every point of the page, past the comparison's sample: paths from landmarks, on request."""
+    n = len(svc.point_set(pts).X)
+    if not st.toggle("Isomap of every point", key="man.isomap_all",
+                     help=f"Isomap of all {n:,} points: its paths from 100 landmarks spread over the data, not "
+                          f"between every pair (which would hold {n * n * 8 / 2**30:,.1f} GB here): 100,000 points of the roll take about 6 s. "
+                          f"Neighbours: {svc.ISOMAP_K}."):
+        return
+    out = svc.isomap_all(pts)
+    if out.error is not None:
+        st.warning(f"Isomap of all {n:,} points: {md_escape(out.error)}")
+        return
+    pset = svc.point_set(pts)
+    charts.map_grid(tools, [("man.map.isomap_all", f"Isomap, all {n:,} points · {out.seconds:.1f} s · "
+                             f"T={out.trustworthiness:.3f} (k={out.k})", out.coords)],
+                    values=pset.colour, categorical=pset.categorical, label=pset.colour_label, cols=1,
+                    height=chart_height(420))
+    st.caption("Its trustworthiness is measured on every point, so it does not compare with the sample's figures "
+               "above: on more points the same k spans a smaller patch of the manifold.")
+
+
 def method_comparison(pts) -> None:
     """The comparison's maps (a fragment: its button reruns only this panel)."""
     pset = svc.point_set(pts)
@@ -403,12 +424,15 @@ with tabs[2]:
                     "visitor; t-SNE and UMAP take seconds, and t-SNE is drawn while it optimises.")
         heavy = svc.heavy_rows(pts)
         if heavy is not None:
-            st.info(f"Isomap, Hessian LLE and t-SNE grow fast with the number of points: the comparison uses a "
-                    f"random sample of {len(heavy):,} of the {n_points:,} points (seed {seed}).")
+            st.info(f"Hessian LLE, LTSA and t-SNE grow fast with the number of points: the comparison puts every "
+                    f"method on the same random sample of {len(heavy):,} of the {n_points:,} points (seed {seed}), "
+                    "so that their figures compare.")
         if svc.comparison_run(pts) is not None:
             finished = len(svc.computed_maps(pts)) + len(svc.failed_maps(pts))
             st.fragment(comparison_live, run_every=FRAME_S)(pts, finished)
         st.fragment(method_comparison)(pts)
+        if heavy is not None:
+            whole_isomap(pts)
 
 with tabs[3]:
     if tabs[3].open:

@@ -413,6 +413,37 @@ def _ahead(key, *args) -> LLEMap:
         raise
 
 
+#: Neighbours of the Isomap drawn on every point (:func:`isomap_all`).
+ISOMAP_K = 10
+
+
+class WholeIsomap(NamedTuple):
+    """Isomap of every point of the page (paths from landmarks): its map, fit time and trustworthiness, or why the
+    neighbour graph allows none."""
+
+    coords: np.ndarray | None
+    seconds: float
+    trustworthiness: float | None
+    k: int
+    error: str | None = None
+
+
+@st.cache_resource(max_entries=4, show_spinner="Isomap of every point: paths from 100 landmarks ...")
+def isomap_all(p: Points) -> WholeIsomap:
+    """Isomap of all the page's points, however many (up to :data:`SAMPLE`), from the paths to 100 landmarks
+    (:func:`embedcore.isomap.landmark_isomap`): 100,000 roll points in about 6 s. Shared by every session."""
+    from embedcore.isomap import landmark_isomap
+
+    X, k = point_set(p).X, quality_k(p)
+    t = time.perf_counter()
+    try:
+        Y = landmark_isomap(X, ISOMAP_K, random_state=p.seed)
+    except ValueError as err:
+        return WholeIsomap(None, time.perf_counter() - t, None, k, str(err))
+    seconds = time.perf_counter() - t
+    return WholeIsomap(_frozen(Y), seconds, float(trustworthiness(X, Y, k, ranks=data_ranks(p))), k)
+
+
 def quality_k(p: Points) -> int:
     """The k of the page's trustworthiness: :data:`QUALITY_K`, lowered below n/2 for small data."""
     return allowed_k(len(point_set(p).X), QUALITY_K)

@@ -575,3 +575,31 @@ def test_the_comparisons_t_sne_takes_the_largest_perplexity_a_small_upload_allow
     assert asked == [19.0] and out["coords"].shape == (60, 2) and 0 < out["trustworthiness"] <= 1
     svc._fit_method(np.random.default_rng(0).normal(size=(400, 3)), 0, "tsne", 10)
     assert asked[-1] == 30.0
+
+
+def test_isomap_of_every_point_past_the_comparisons_sample_and_a_graph_in_pieces_said():
+    """Past the comparison's 5,000-point sample, a switch draws Isomap of every point (paths from landmarks),
+    titled with its fit time and trustworthiness; on points whose neighbour graph is in pieces it says so."""
+    at = open_page(PAGE)
+    at.session_state["man.n"] = 8_000
+    at.run(timeout=300)
+    open_tab(at, "man.tab", "Method comparison", timeout=300)
+    assert not at.exception
+    at.toggle(key="man.isomap_all").set_value(True).run(timeout=300)
+    assert not at.exception
+    drawn = lab_map(at, "man.map.isomap_all")
+    assert drawn["n"] == 8_000 and "Isomap, all 8,000 points" in drawn["title"]
+    trust = float(drawn["title"].split("T=")[1].split()[0])
+    assert trust > 0.95
+    from scipy.stats import spearmanr
+
+    assert abs(spearmanr(drawn["xy"][:, 0], drawn["values"])[0]) > 0.95  # one axis runs along the roll (its colour)
+    # two blobs far apart: the graph is in pieces, and the page says so instead of drawing a map
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(3_000, 3)), rng.normal(size=(3_000, 3)) + 100])
+    rows = "x,y,z\n" + "\n".join(",".join(f"{v:.6f}" for v in r) for r in X)
+    at.sidebar.file_uploader[0].set_value(("blobs.csv", rows.encode(), "text/csv")).run(timeout=300)
+    at.slider(key="man.sample").set_value(6_000).run(timeout=300)
+    at.toggle(key="man.isomap_all").set_value(True).run(timeout=300)  # new data puts the page's switches back
+    assert not at.exception
+    assert any("falls into 2 pieces" in w.value for w in at.warning), [w.value for w in at.warning]

@@ -1,7 +1,7 @@
 """The lab at the size of people's embedding tables: each figure next to its reference, in one run.
 
 ``python -m tests.benchmarks.bench_scale [part ...]`` from the project root; parts are ``browser``, ``python``,
-``frames``, ``tsne`` and ``umap`` (none: all, about 25 minutes on two cores). Not part of the test suite. The
+``frames``, ``tsne``, ``umap`` and ``manifolds`` (none: all, about 25 minutes on two cores). Not part of the test suite. The
 table is printed and written to tests/.artifacts/bench_scale.txt.
 
 * **browser** (the real server, headless Chromium, as tests/benchmarks/bench_browser.py runs them):
@@ -23,6 +23,9 @@ table is printed and written to tests/.artifacts/bench_scale.txt.
   to the same openTSNE call alone (budget 1.3x; first frame within 10 s).
 * **umap**: the Maps page's UMAP of 100,000 x 64 (AppTest, the page's cached computation) next to umap-learn
   alone with the same settings (budget 1.3x).
+* **manifolds**: the Manifolds page's LLE of 100,000 swiss-roll points (AppTest) next to the same neighbours, LLE
+  and trustworthiness called alone; landmark Isomap of 100,000 roll points (time, how well its first axis follows
+  the roll, peak memory) and, at 3,000 points, against scikit-learn's full Isomap (time, Procrustes disparity).
 """
 
 from __future__ import annotations
@@ -334,8 +337,62 @@ def umap_part() -> None:
         f"{page / alone:.2f}x (budget 1.3x){'' if page / alone <= 1.3 else '  OVER'}")
 
 
+def manifolds_part() -> None:
+    import resource
+
+    from scipy.spatial import procrustes
+    from scipy.stats import spearmanr
+    from sklearn.manifold import Isomap
+    from streamlit.testing.v1 import AppTest
+
+    from app.services import manifolds as svc
+    from embedcore.datasets import make_swiss_roll
+    from embedcore.isomap import landmark_isomap
+    from embedcore.manifold import lle_with_quality, nearest_neighbors
+    from tests.app.maps import lab_map
+    from tests.conftest import APP
+
+    n = svc.SAMPLE
+    at = AppTest.from_file(str(APP), default_timeout=3600)
+    at.run()
+    at.switch_page("app_pages/manifolds.py").run()
+    at.session_state["man.n"] = n
+    t = time.perf_counter()
+    at.run()
+    page = time.perf_counter() - t
+    assert lab_map(at, "man.map.lle")["n"] == n and not at.exception
+    B = int(at.session_state["man.B"])
+    X = make_swiss_roll(n).X
+    t = time.perf_counter()
+    ind, _ = nearest_neighbors(X, B)
+    lle_with_quality(X, ind, B, 1e-3, random_state=0)
+    alone = time.perf_counter() - t
+    say(f"Manifolds at {n:,} points of the swiss roll, B = {B}: the page's run to its LLE map {page:.1f} s; the "
+        f"neighbours, LLE and trustworthiness alone {alone:.1f} s ({page / alone:.2f}x)")
+    roll = make_swiss_roll(n, seed=1)
+    t = time.perf_counter()
+    Y = landmark_isomap(roll.X, 10, random_state=0)
+    took = time.perf_counter() - t
+    rho = abs(spearmanr(Y[:, 0], roll.meta["t"])[0])
+    say(f"landmark Isomap of {n:,} roll points (100 landmarks, k = 10): {took:.1f} s, rank correlation of its first "
+        f"axis with the position along the roll {rho:.3f}; process peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.2f} GB "
+        f"(full Isomap's path matrix alone would be {n * n * 8 / 2**30:.0f} GB)")
+    small = make_swiss_roll(3000, seed=1)
+    t = time.perf_counter()
+    full = Isomap(n_neighbors=10).fit_transform(small.X)
+    t_full = time.perf_counter() - t
+    t = time.perf_counter()
+    ours = landmark_isomap(small.X, 10, random_state=0)
+    t_ours = time.perf_counter() - t
+    say(f"  at 3,000 points: scikit-learn's full Isomap {t_full:.2f} s, landmarks {t_ours:.2f} s; Procrustes "
+        f"disparity between the two maps {procrustes(full, ours)[2]:.5f}")
+
+
 def main(argv: list[str]) -> None:
-    parts = argv or ["python", "browser", "frames", "umap", "tsne"]
+    parts = argv or ["python", "browser", "frames", "umap", "tsne", "manifolds"]
+    from app.ui import map as lab_map
+
+    lab_map.TEXT_OF = {}  # AppTest has no browser to hold a map's long arrays: tests.app.maps reads them here
     with tempfile.TemporaryDirectory() as tmp:
         for part in parts:
             say(f"== {part}")
@@ -349,8 +406,10 @@ def main(argv: list[str]) -> None:
                 tsne_part(Path(tmp))
             elif part == "umap":
                 umap_part()
+            elif part == "manifolds":
+                manifolds_part()
             else:
-                raise SystemExit(f"unknown part {part!r}: browser, python, frames, tsne or umap")
+                raise SystemExit(f"unknown part {part!r}: browser, python, frames, tsne, umap or manifolds")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     REPORT.write_text("\n".join(LINES) + "\n")
 
