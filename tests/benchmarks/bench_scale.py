@@ -1,7 +1,7 @@
 """The lab at the size of people's embedding tables: each figure next to its reference, in one run.
 
 ``python -m tests.benchmarks.bench_scale [part ...]`` from the project root; parts are ``browser``, ``python``,
-``frames``, ``tsne``, ``umap`` and ``manifolds`` (none: all, about 25 minutes on two cores). Not part of the test suite. The
+``frames``, ``tsne``, ``umap``, ``manifolds`` and ``memory`` (none: all, about 25 minutes on two cores). Not part of the test suite. The
 table is printed and written to tests/.artifacts/bench_scale.txt.
 
 * **browser** (the real server, headless Chromium, as tests/benchmarks/bench_browser.py runs them):
@@ -26,6 +26,8 @@ table is printed and written to tests/.artifacts/bench_scale.txt.
 * **manifolds**: the Manifolds page's LLE of 100,000 swiss-roll points (AppTest) next to the same neighbours, LLE
   and trustworthiness called alone; landmark Isomap of 100,000 roll points (time, how well its first axis follows
   the roll, peak memory) and, at 3,000 points, against scikit-learn's full Isomap (time, Procrustes disparity).
+* **memory**: what a Maps session of 100,000 x 384 float32 holds in the server (AppTest, resident memory above
+  the page before the upload; budget about 1 GB), and Pin and compare on it.
 """
 
 from __future__ import annotations
@@ -388,8 +390,48 @@ def manifolds_part() -> None:
         f"disparity between the two maps {procrustes(full, ours)[2]:.5f}")
 
 
+def memory_part(tmp: Path) -> None:
+    import gc
+
+    import psutil
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.maps import lab_map
+    from tests.conftest import APP
+
+    path = write(vectors(100_000, 384, 7), tmp / "vectors_100k_384.parquet")
+    proc = psutil.Process()
+    at = AppTest.from_file(str(APP), default_timeout=900)
+    at.run()
+    at.switch_page("app_pages/maps.py").run()
+    gc.collect()
+    base = proc.memory_info().rss
+    at.sidebar.file_uploader[0].set_value(("v.parquet", path.read_bytes(), "application/octet-stream"))
+    t = time.perf_counter()
+    at.run()
+    took = time.perf_counter() - t
+    assert lab_map(at, "maps.map")["n"] == 100_000 and not at.exception
+    at.session_state["maps.colour"] = "(none)"
+    at.run()
+    gc.collect()
+    held = (proc.memory_info().rss - base) / 2**30
+    say(f"a session of 100,000 x 384 float32 ({path.stat().st_size / 2**20:.0f} MB Parquet) mapped by PCA in {took:.1f} s "
+        f"(AppTest): {held:.2f} GB held above the page before the upload, the uploaded bytes included "
+        f"(budget about 1 GB){'' if held <= 1.0 else '  OVER'}")
+    pin = next(b for b in at.button if b.label == "Pin this map")
+    t = time.perf_counter()
+    pin.click().run()
+    pinned = time.perf_counter() - t
+    at.session_state["maps.colour"] = "label"
+    t = time.perf_counter()
+    at.run()
+    compared = time.perf_counter() - t
+    overlap = next(m.value for m in at.metric if m.label.startswith("neighbour overlap"))
+    say(f"  Pin this map: {pinned:.2f} s; the next run comparing the two (overlap {overlap}) {compared:.2f} s")
+
+
 def main(argv: list[str]) -> None:
-    parts = argv or ["python", "browser", "frames", "umap", "tsne", "manifolds"]
+    parts = argv or ["python", "browser", "frames", "umap", "tsne", "manifolds", "memory"]
     from app.ui import map as lab_map
 
     lab_map.TEXT_OF = {}  # AppTest has no browser to hold a map's long arrays: tests.app.maps reads them here
@@ -408,8 +450,10 @@ def main(argv: list[str]) -> None:
                 umap_part()
             elif part == "manifolds":
                 manifolds_part()
+            elif part == "memory":
+                memory_part(Path(tmp))
             else:
-                raise SystemExit(f"unknown part {part!r}: browser, python, frames, tsne, umap or manifolds")
+                raise SystemExit(f"unknown part {part!r}: browser, python, frames, tsne, umap, manifolds or memory")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     REPORT.write_text("\n".join(LINES) + "\n")
 
