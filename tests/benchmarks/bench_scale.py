@@ -318,6 +318,8 @@ def umap_part() -> None:
     from tests.conftest import APP
 
     data = vectors(100_000, 64, 5)
+    # numba compiles umap-learn's and pynndescent's kernels on their first call in a process: both sides timed warm
+    umap.UMAP(random_state=0, n_jobs=1).fit_transform(vectors(3_000, 64, 6).drop(columns="label").to_numpy(np.float32))
     at = AppTest.from_file(str(APP), default_timeout=3600)
     at.run()
     at.switch_page("app_pages/maps.py").run()

@@ -32,7 +32,7 @@ def million(tmp_path_factory):
 def test_a_million_given_points_are_drawn_and_answer_a_hover_a_box_and_a_search(server, browser, million):  # noqa: F811
     url, _ = server
     path, frame = million
-    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    page = browser.new_page(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
     try:
         page.goto(f"{url}/maps")
         wait_idle(page)
@@ -121,5 +121,14 @@ def test_a_million_given_points_are_drawn_and_answer_a_hover_a_box_and_a_search(
         seen = page.evaluate(in_view)
         assert 0 < seen["shown"] < 20_000 and seen["spot"] == frame["title"][spot["i"]], seen
         assert_no_exception(page, "maps: a million points, zoomed in")
+
+        # the export: every row with its columns and where the map drew it
+        button = page.get_by_role("button", name="Table with the map (.parquet)")
+        button.scroll_into_view_if_needed()
+        with page.expect_download(timeout=300_000) as found:
+            button.click()
+        out = pd.read_parquet(found.value.path())
+        assert len(out) == N and {"title", "topic", "map_x", "map_y"} <= set(out.columns)
+        np.testing.assert_allclose(out["map_x"].to_numpy()[::997], frame["x"].to_numpy()[::997], rtol=1e-5, atol=1e-5)
     finally:
         page.close()
