@@ -30,7 +30,14 @@ LANDMARKS = 100
 
 
 def neighbour_graph(X, k: int, *, n_jobs: int | None = None) -> sp.csr_matrix:
-    """Each point joined to its ``k`` nearest others, with the distance as the edge's length, both ways."""
+    """Each point joined to its ``k`` nearest others, with the distance as the edge's length, both ways.
+
+    Examples
+    --------
+    >>> G = neighbour_graph(np.array([[0.0], [1.0], [3.0]]), 1)
+    >>> G.toarray().tolist()
+    [[0.0, 1.0, 0.0], [1.0, 0.0, 2.0], [0.0, 2.0, 0.0]]
+    """
     X = np.asarray(X, dtype=np.float64)
     G = NearestNeighbors(n_neighbors=k, n_jobs=n_jobs).fit(X).kneighbors_graph(mode="distance")
     return G.maximum(G.T).tocsr()
@@ -64,7 +71,7 @@ def landmark_isomap(X, n_neighbors: int = 12, n_components: int = 2, *, landmark
     >>> roll = make_swiss_roll(3000)
     >>> Y = landmark_isomap(roll.X, 10, random_state=0)
     >>> from scipy.stats import spearmanr
-    >>> round(abs(spearmanr(Y[:, 0], roll.meta["t"])[0]), 2) > 0.95
+    >>> bool(abs(spearmanr(Y[:, 0], roll.meta["t"])[0]) > 0.95)
     True
     """
     X = np.asarray(X, dtype=np.float64)

@@ -329,7 +329,7 @@ def comparison_live(pts, finished: int) -> None:
 def whole_isomap(pts) -> None:
     """Isomap of every point of the page, past the comparison's sample: paths from landmarks, on request."""
     n = len(svc.point_set(pts).X)
-    if not st.toggle("Isomap of every point", key="man.isomap_all",
+    if not st.toggle("Isomap of every point", key="man.isomap_all", bind="query-params",
                      help=f"Isomap of all {n:,} points: its paths from 100 landmarks spread over the data, not "
                           f"between every pair (which would hold {n * n * 8 / 2**30:,.1f} GB here): 100,000 points of the roll take about 6 s. "
                           f"Neighbours: {svc.ISOMAP_K}."):

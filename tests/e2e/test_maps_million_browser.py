@@ -132,3 +132,34 @@ def test_a_million_given_points_are_drawn_and_answer_a_hover_a_box_and_a_search(
         np.testing.assert_allclose(out["map_x"].to_numpy()[::997], frame["x"].to_numpy()[::997], rtol=1e-5, atol=1e-5)
     finally:
         page.close()
+
+
+def test_a_map_whose_browser_lost_its_arrays_asks_for_them_and_draws(server, browser, tmp_path):  # noqa: F811
+    """60,000 given points: a colour change names the unchanged coordinates by digest. With the browser's store
+    emptied first (as when it let them go), the map asks for them whole, the page sends them, and the map is drawn
+    with the new colours; the store then holds them again."""
+    url, _ = server
+    rng = np.random.default_rng(5)
+    n = 60_000
+    frame = pd.DataFrame({"x": rng.normal(size=n).astype(np.float32), "y": rng.normal(size=n).astype(np.float32),
+                          "topic": rng.choice(["a", "b", "c"], n)})
+    path = tmp_path / "sixty.parquet"
+    frame.to_parquet(path, index=False)
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
+        page.goto(f"{url}/maps")
+        wait_idle(page)
+        page.locator('[data-testid="stSidebar"] input[type="file"]').first.set_input_files(str(path))
+        _settle(page, f"m.frame.n === {n} && m.frame.color.kind === 'category'", timeout_ms=300_000)
+        held = page.evaluate("() => window.__labBlobs.held.size")
+        assert held >= 2  # x and y at least
+        page.evaluate("() => { window.__labBlobs.held.clear(); window.__labBlobs.chars = 0; }")
+        _choose(page, "Colour by", "(none)")
+        _settle(page, f"m.frame.n === {n} && m.frame.color.kind === 'single'", timeout_ms=300_000)
+        drawn = page.evaluate(f"() => {{ const f = {MAP}.frame; return {{x: Array.from(f.x.slice(0, 5)), "
+                              "held: window.__labBlobs.held.size}; }")
+        np.testing.assert_allclose(drawn["x"], frame["x"][:5], rtol=1e-6)
+        assert drawn["held"] >= 2
+        assert_no_exception(page, "maps: arrays asked for again")
+    finally:
+        page.close()

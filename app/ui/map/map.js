@@ -609,7 +609,7 @@ class LabMap {
     const { w, h } = this, v = this.view, [ax, ay] = toData(v, w, h, 0, h), [bx, by] = toData(v, w, h, w, 0);
     const box = [ax, ay, bx, by];
     if (!lacksTexts(this.shown.x, this.shown.y, this.keep, f.someTexts, box)) return;
-    const said = box.map((t) => t.toPrecision(6)).join(",");
+    const said = `${f.items}|${box.map((t) => t.toPrecision(6)).join(",")}`;
     if (said === this.askedView) return;
     this.askedView = said;
     this.api.setTriggerValue("view", { box, items: f.items });
