@@ -98,8 +98,9 @@ CONTROLS: dict[str, list[Control]] = {
     "manifolds": [Control("B: neighbours", "slider"), Control("B: neighbours", "slider", key="PageUp"),
                   Control("man.map.lle", "box"),
                   Control("B: neighbours", "slider", section="Pin this map"),
-                  Control("B: neighbours", "slider", before=("Points", "End"), budget=LARGE_MAP_BUDGET),
-                  Control("B: neighbours", "slider", before=("Points", "End"), budget=LARGE_MAP_BUDGET, key="PageUp")],
+                  # the budget's 20,000 points (the Points slider's end is 100,000, where every B is an 8 s solve)
+                  Control("B: neighbours", "slider", query="man.n=20000", budget=LARGE_MAP_BUDGET),
+                  Control("B: neighbours", "slider", query="man.n=20000", budget=LARGE_MAP_BUDGET, key="PageUp")],
     "words": [Control("Window", "slider"), Control("Dimensions", "slider", section="More settings"),
               Control("words.map", "box")],
     "playlists": [Control("Model", "radio", new_seed_first=True)],
